@@ -1,0 +1,169 @@
+//! `ply bench`: the seed's experiment reproduced — the same positions solved by plain recursion,
+//! memoized recursion and the bottom-up table, with states visited, times and speed-ups.
+
+use crate::failure::Failure;
+use crate::input::read_text;
+use clap::{Args, Subcommand};
+use ply::engine::scored::choose::{with_solver, SolveOptions};
+use ply::engine::scored::{SolveError, Strategy};
+use ply::engine::MemoryBudget;
+use ply::games::dots::triangle_war::parse_games;
+use ply::games::dots::{Geometry, Position};
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The sample input of the Triangle War problem: four games, 6 to 10 edges drawn.
+const SAMPLE_GAMES: &str =
+    "4\n6\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n7\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n7 8\n\
+6\n1 2\n2 3\n1 3\n2 4\n2 5\n4 5\n10\n1 2\n2 5\n3 6\n5 8\n4 7\n6 10\n2 4\n4 5\n4 8\n7 8\n";
+
+/// `ply bench …`
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Dots and Triangles on the classic board: recursion vs memo vs table.
+    Dots(BenchDotsArgs),
+}
+
+/// Options of `ply bench dots`.
+#[derive(Args)]
+pub struct BenchDotsArgs {
+    /// Positions to solve, in the triangle-war format (default: the contest's four sample games).
+    #[arg(long, value_name = "FILE")]
+    games: Option<PathBuf>,
+    /// Leave plain recursion out (it takes seconds per position with 12 edges free).
+    #[arg(long)]
+    skip_recursion: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One strategy's run over all positions.
+#[derive(Serialize)]
+struct Row {
+    strategy: &'static str,
+    positions: usize,
+    states_visited: u64,
+    seconds: f64,
+    speedup_over_recursion: Option<f64>,
+    values: Vec<i32>,
+}
+
+/// Runs `ply bench`.
+pub fn run(command: BenchCommand) -> Result<String, Failure> {
+    let BenchCommand::Dots(args) = command;
+    let text = match &args.games {
+        Some(path) => read_text(Some(path))?,
+        None => SAMPLE_GAMES.to_string(),
+    };
+    let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
+    let positions = parse_games(&built.board, &text).map_err(Failure::bad)?;
+    let options = SolveOptions {
+        budget: MemoryBudget::from_system(),
+        progress: None,
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    for strategy in Strategy::ALL {
+        if strategy == Strategy::Recursion && args.skip_recursion {
+            continue;
+        }
+        let (values, visited, elapsed) =
+            time_strategy(&built.board, strategy, options, &positions)?;
+        let recursion = rows
+            .iter()
+            .find(|r| r.strategy == "recursion")
+            .map(|r| r.seconds);
+        rows.push(Row {
+            strategy: strategy.name(),
+            positions: positions.len(),
+            states_visited: visited,
+            seconds: elapsed.as_secs_f64(),
+            speedup_over_recursion: recursion.map(|r| r / elapsed.as_secs_f64()),
+            values,
+        });
+    }
+    if rows.windows(2).any(|w| w[0].values != w[1].values) {
+        return Err(Failure::Internal(
+            "the strategies disagree; please report this".into(),
+        ));
+    }
+    if args.json {
+        return Ok(serde_json::to_string(&rows)? + "\n");
+    }
+    let mut out = String::new();
+    let drawn: Vec<u32> = positions.iter().map(|p| p.drawn().len()).collect();
+    let _ = writeln!(
+        out,
+        "Dots and Triangles, classic board: {} positions ({} edges drawn), values {:?}",
+        positions.len(),
+        drawn
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        rows[0].values
+    );
+    let _ = writeln!(
+        out,
+        "{:<10} {:>9} {:>15} {:>12} {:>12}",
+        "strategy", "positions", "states visited", "time", "speed-up"
+    );
+    for row in &rows {
+        let speedup = row
+            .speedup_over_recursion
+            .map_or("-".to_string(), |s| format!("{s:.0}x"));
+        let _ = writeln!(
+            out,
+            "{:<10} {:>9} {:>15} {:>12} {:>12}",
+            row.strategy,
+            row.positions,
+            row.states_visited,
+            format_duration(row.seconds),
+            speedup
+        );
+    }
+    Ok(out)
+}
+
+/// Solves every position with `strategy`: recursion and memo start afresh for each position (as the
+/// seed did), the table is built once and answers all of them.
+fn time_strategy(
+    board: &ply::games::dots::DotsBoard,
+    strategy: Strategy,
+    options: SolveOptions<'_>,
+    positions: &[Position],
+) -> Result<(Vec<i32>, u64, Duration), SolveError> {
+    let start = Instant::now();
+    let mut values = Vec::with_capacity(positions.len());
+    let mut visited = 0;
+    if strategy == Strategy::Table {
+        with_solver(board, strategy, options, |solver| {
+            for p in positions {
+                values.push(solver.value(&p.drawn())?);
+            }
+            visited = solver.states_visited();
+            Ok(())
+        })?;
+    } else {
+        for p in positions {
+            with_solver(board, strategy, options, |solver| {
+                values.push(solver.value(&p.drawn())?);
+                visited += solver.states_visited();
+                Ok(())
+            })?;
+        }
+    }
+    Ok((values, visited, start.elapsed()))
+}
+
+fn format_duration(seconds: f64) -> String {
+    if seconds >= 1.0 {
+        format!("{seconds:.2} s")
+    } else if seconds >= 1e-3 {
+        format!("{:.2} ms", seconds * 1e3)
+    } else {
+        format!("{:.1} µs", seconds * 1e6)
+    }
+}

@@ -1,0 +1,189 @@
+//! `ply dots`: a dots position explained — board, score, value, every move's value, the best line.
+
+use crate::failure::Failure;
+use crate::input::{parse_memory, read_text};
+use crate::progress::StatesProgress;
+use clap::{Args, Subcommand, ValueEnum};
+use ply::engine::scored::choose::SolveOptions;
+use ply::engine::scored::Strategy;
+use ply::engine::{MemoryBudget, Player, Winner};
+use ply::games::dots::notation::position_from_moves;
+use ply::games::dots::report::{report, DotsReport};
+use ply::games::dots::Geometry;
+use std::fmt::Write;
+use std::path::PathBuf;
+
+/// `ply dots <board> …`
+#[derive(Args)]
+pub struct DotsArgs {
+    #[command(subcommand)]
+    board: BoardCommand,
+}
+
+#[derive(Subcommand)]
+enum BoardCommand {
+    /// Dots and Triangles on a triangle of --size rows (3 = the classic 10-dot board).
+    Triangles {
+        /// Rows of triangles, 1 to 6.
+        #[arg(long, default_value_t = 3)]
+        size: u32,
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+}
+
+/// How to read and solve a position: shared by every board shape.
+#[derive(Args)]
+struct PositionArgs {
+    /// Moves played so far, A first: `2-4 4-5`, `2 4, 4 5` … (dots numbered from 1).
+    #[arg(long, conflicts_with = "moves_file")]
+    moves: Option<String>,
+    /// Read the moves from a file (`-` for stdin), in the same notation.
+    #[arg(long, value_name = "FILE")]
+    moves_file: Option<PathBuf>,
+    /// How values are computed; auto = table for boards up to 24 edges, memo beyond.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
+    strategy: StrategyArg,
+    /// Also show a best line of play to the end of the game.
+    #[arg(long)]
+    line: bool,
+    /// Print one JSON object instead of text (see the README for the schema).
+    #[arg(long)]
+    json: bool,
+    /// Memory the solver may use, e.g. 8G or 512M (default: what the system has free, less 512 MiB).
+    #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
+    memory: Option<u64>,
+}
+
+/// The strategies as users name them.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum StrategyArg {
+    /// Table when small, memo otherwise.
+    Auto,
+    /// Plain negamax (the seed's first program).
+    Recursion,
+    /// Negamax with a transposition store (the seed's second).
+    Memo,
+    /// Bottom-up table over every state (the seed's third), in parallel.
+    Table,
+}
+
+/// Runs `ply dots`.
+pub fn run(args: DotsArgs) -> Result<String, Failure> {
+    let BoardCommand::Triangles { size, position } = args.board;
+    let built = Geometry::Triangles { size }.build().map_err(Failure::bad)?;
+    let text = match (&position.moves, &position.moves_file) {
+        (Some(moves), _) => moves.clone(),
+        (None, Some(path)) => read_text(Some(path))?,
+        (None, None) => String::new(),
+    };
+    let game = position_from_moves(&built.board, &text).map_err(Failure::bad)?;
+    let strategy = match position.strategy {
+        StrategyArg::Auto => Strategy::auto(&built.board),
+        StrategyArg::Recursion => Strategy::Recursion,
+        StrategyArg::Memo => Strategy::Memo,
+        StrategyArg::Table => Strategy::Table,
+    };
+    let budget = position
+        .memory
+        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let progress = StatesProgress::new(if strategy == Strategy::Table {
+        "filled"
+    } else {
+        "visited"
+    });
+    let update = |states| progress.update(states);
+    let options = SolveOptions {
+        budget,
+        progress: Some(&update),
+    };
+    let with_line = position.line || position.json;
+    let report = report(&built, &game, strategy, options, with_line)?;
+    drop(progress);
+    if position.json {
+        Ok(serde_json::to_string(&report)? + "\n")
+    } else {
+        Ok(render(&report, built.board.cell_count(), position.line))
+    }
+}
+
+fn signed(v: i64) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// The text form of a report.
+fn render(r: &DotsReport, cells: usize, with_line: bool) -> String {
+    let mut out = String::new();
+    let Geometry::Triangles { size } = r.geometry;
+    let _ = writeln!(out, "Dots and Triangles, size {size} ({cells} triangles)");
+    if !r.played.is_empty() {
+        let _ = writeln!(out, "Played: {}", r.played.join(" "));
+    }
+    let _ = writeln!(out);
+    out.push_str(&r.picture);
+    let _ = writeln!(out);
+    let over = r.moves.is_empty();
+    let _ = writeln!(
+        out,
+        "Score: A {}, B {}. {}",
+        r.score.a,
+        r.score.b,
+        if over {
+            "Game over.".to_string()
+        } else {
+            format!("{} to move.", r.to_move)
+        }
+    );
+    if !over {
+        let _ = writeln!(
+            out,
+            "Value: {} for {} (net triangles still to gain under perfect play, by {})",
+            signed(r.value as i64),
+            r.to_move,
+            r.strategy.name()
+        );
+    }
+    let verdict = match r.winner {
+        Winner::A => format!("A wins by {}", r.final_margin_a),
+        Winner::B => format!("B wins by {}", -r.final_margin_a),
+        Winner::Tie => "a tie".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "Result with perfect play: {verdict}, {}-{} (final margin for A: {})",
+        r.final_score.a,
+        r.final_score.b,
+        signed(r.final_margin_a)
+    );
+    if !over {
+        let _ = writeln!(out, "\nMoves for {}, best first:", r.to_move);
+        for m in &r.moves {
+            let scores = if m.points > 0 {
+                format!("  (scores {})", m.points)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(out, "  {:>6}  {:>4}{scores}", m.mv, signed(m.value as i64));
+        }
+    }
+    if with_line && !r.line_steps.is_empty() {
+        let steps: Vec<String> = r
+            .line_steps
+            .iter()
+            .map(|s| {
+                let who = if s.player == Player::A { "A" } else { "B" };
+                if s.points > 0 {
+                    format!("{who} {} (+{})", s.mv, s.points)
+                } else {
+                    format!("{who} {}", s.mv)
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "\nBest line: {}", steps.join(", "));
+    }
+    out
+}

@@ -1,0 +1,35 @@
+//! `ply triangle-war`: the UVa 751 contest format, every game answered from one table.
+
+use crate::failure::Failure;
+use crate::input::read_text;
+use clap::Args;
+use ply::engine::scored::table::SubsetTable;
+use ply::engine::{MemoryBudget, Winner};
+use ply::games::dots::triangle_war::{parse_games, verdicts};
+use ply::games::dots::Geometry;
+use std::fmt::Write;
+use std::path::PathBuf;
+
+/// `ply triangle-war [FILE]`
+#[derive(Args)]
+pub struct TriangleWarArgs {
+    /// The games (stdin when absent or `-`): a count, then per game m and m lines `i j`.
+    file: Option<PathBuf>,
+}
+
+/// Runs `ply triangle-war`: validates the whole input, then prints one line per game.
+pub fn run(args: TriangleWarArgs) -> Result<String, Failure> {
+    let text = read_text(args.file.as_deref())?;
+    let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
+    let positions = parse_games(&built.board, &text).map_err(Failure::bad)?;
+    let table = SubsetTable::build(&built.board, MemoryBudget::from_system(), None)?;
+    let mut out = String::with_capacity(positions.len() * 16);
+    for (k, winner) in verdicts(&table, &positions).into_iter().enumerate() {
+        let _ = match winner {
+            Winner::A => writeln!(out, "Game {}: A wins.", k + 1),
+            Winner::B => writeln!(out, "Game {}: B wins.", k + 1),
+            Winner::Tie => writeln!(out, "Game {}: tie.", k + 1),
+        };
+    }
+    Ok(out)
+}

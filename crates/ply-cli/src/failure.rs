@@ -1,0 +1,52 @@
+//! How a command fails: bad input (exit 2) or a fault of ply itself (exit 1), always one line.
+
+use ply::engine::scored::SolveError;
+
+/// A command's failure.
+#[derive(Debug)]
+pub enum Failure {
+    /// The input or the request is at fault (including work refused as too big): exit status 2.
+    BadInput(String),
+    /// Something went wrong that the user could not cause: exit status 1.
+    Internal(String),
+}
+
+impl Failure {
+    /// The one line shown on stderr.
+    pub fn message(&self) -> String {
+        let text = match self {
+            Failure::BadInput(m) | Failure::Internal(m) => m,
+        };
+        text.replace('\n', " ")
+    }
+
+    /// The process exit status.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Failure::BadInput(_) => 2,
+            Failure::Internal(_) => 1,
+        }
+    }
+
+    /// Bad input described by any error.
+    pub fn bad(e: impl std::fmt::Display) -> Self {
+        Failure::BadInput(e.to_string())
+    }
+}
+
+impl From<SolveError> for Failure {
+    /// Every solve error comes from the request (too big, unsupported), so it is the user's to fix.
+    fn from(e: SolveError) -> Self {
+        let hint = match e {
+            SolveError::Memory(_) => "; try --strategy memo, or a larger --memory",
+            _ => "",
+        };
+        Failure::BadInput(format!("{e}{hint}"))
+    }
+}
+
+impl From<serde_json::Error> for Failure {
+    fn from(e: serde_json::Error) -> Self {
+        Failure::Internal(format!("cannot write JSON: {e}"))
+    }
+}

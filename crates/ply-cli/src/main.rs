@@ -1,0 +1,74 @@
+//! `ply`: exact answers for small games, from the command line.
+//!
+//! Every command builds its whole output before printing it, so a fault never leaves half an answer on
+//! stdout. Faults in the input exit with status 2 and one line on stderr naming what is wrong.
+
+mod commands;
+mod failure;
+mod input;
+mod progress;
+
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Exact solvers for small games.
+#[derive(Parser)]
+#[command(name = "ply", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Dots games: the value of a position, every move's value and the best line.
+    Dots(commands::dots::DotsArgs),
+    /// The Triangle War contest format (UVa 751): one verdict per game.
+    TriangleWar(commands::triangle_war::TriangleWarArgs),
+    /// Times the solving strategies against each other.
+    #[command(subcommand)]
+    Bench(commands::bench::BenchCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let message = e.to_string();
+            let first = message.lines().next().unwrap_or("invalid arguments");
+            eprintln!("ply: {}", first.trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Dots(args) => commands::dots::run(args),
+        Command::TriangleWar(args) => commands::triangle_war::run(args),
+        Command::Bench(command) => commands::bench::run(command),
+    };
+    match result {
+        Ok(output) => {
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(output.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("ply: cannot write the output: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Err(failure) => {
+            eprintln!("ply: {}", failure.message());
+            ExitCode::from(failure.exit_code())
+        }
+    }
+}

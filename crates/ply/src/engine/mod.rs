@@ -1,0 +1,14 @@
+//! The generic engine: what a game must state, and the solvers that compute values from it.
+//!
+//! Nothing in here knows a particular game; games live in [`crate::games`].
+
+pub mod capabilities;
+pub mod memory;
+pub mod player;
+pub mod progress;
+pub mod scored;
+
+pub use capabilities::Capabilities;
+pub use memory::{MemoryBudget, MemoryError};
+pub use player::{final_margin_a, Player, Winner};
+pub use progress::Progress;

@@ -1,0 +1,167 @@
+//! Negamax with a transposition store: each state is evaluated once.
+
+use super::{
+    move_value, require_acyclic_deterministic, ScoredGame, SolveError, Solver, SubsetIndexed,
+};
+use crate::engine::memory::{MemoryBudget, MemoryError};
+use crate::engine::progress::{Progress, PROGRESS_EVERY};
+use rustc_hash::FxHashMap;
+
+/// Where a memo solver keeps the values it has computed.
+pub trait MemoStore<G: ScoredGame> {
+    /// The stored value of `state`, if any.
+    fn get(&self, state: &G::State) -> Option<i32>;
+    /// Stores the value of `state`; fails when the store would outgrow its budget.
+    fn insert(&mut self, state: G::State, value: i32) -> Result<(), MemoryError>;
+}
+
+/// A dense array over the subset index: one byte per state, 0 = not yet known.
+/// Best when the game is [`SubsetIndexed`] and `2^items` bytes fit comfortably.
+pub struct DenseStore<'a, G> {
+    game: &'a G,
+    cells: Vec<u8>,
+}
+
+/// Dense stores larger than this are not worth it for a memo, which touches few of their pages.
+pub const DENSE_MEMO_LIMIT: u128 = 1 << 30;
+
+impl<'a, G: SubsetIndexed> DenseStore<'a, G> {
+    /// A zeroed array of `2^items` bytes, refused if over `budget`.
+    pub fn new(game: &'a G, budget: MemoryBudget) -> Result<Self, SolveError> {
+        if game.max_points() > 127 {
+            return Err(SolveError::ValuesTooLarge {
+                max_points: game.max_points(),
+            });
+        }
+        let items = game.items();
+        let cells = budget.zeroed_bytes(1u128 << items, || {
+            format!("a memo array of 2^{items} states")
+        })?;
+        Ok(DenseStore { game, cells })
+    }
+}
+
+impl<G: SubsetIndexed> MemoStore<G> for DenseStore<'_, G> {
+    #[inline]
+    fn get(&self, state: &G::State) -> Option<i32> {
+        match self.cells[self.game.mask(state) as usize] {
+            0 => None,
+            stored => Some(stored as i32 - 128),
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, state: G::State, value: i32) -> Result<(), MemoryError> {
+        self.cells[self.game.mask(&state) as usize] = (value + 128) as u8;
+        Ok(())
+    }
+}
+
+/// A hash map from state to value, for any game; checks its own growth against the budget.
+pub struct HashStore<G: ScoredGame> {
+    map: FxHashMap<G::State, i8>,
+    budget: MemoryBudget,
+}
+
+impl<G: ScoredGame> HashStore<G> {
+    /// An empty map that refuses to grow past `budget` (estimated per entry, with the map's overhead).
+    pub fn new(budget: MemoryBudget) -> Self {
+        HashStore {
+            map: FxHashMap::default(),
+            budget,
+        }
+    }
+
+    /// Bytes the map will hold while it grows past `len` entries: the old table plus one of twice
+    /// the size, each entry a key, a value and a control byte.
+    fn bytes_when_growing(len: usize) -> u128 {
+        3 * (len as u128 + 1) * (std::mem::size_of::<(G::State, i8)>() as u128 + 1)
+    }
+}
+
+impl<G: ScoredGame> MemoStore<G> for HashStore<G> {
+    fn get(&self, state: &G::State) -> Option<i32> {
+        self.map.get(state).map(|&v| v as i32)
+    }
+
+    fn insert(&mut self, state: G::State, value: i32) -> Result<(), MemoryError> {
+        if self.map.len() == self.map.capacity() {
+            let needed = Self::bytes_when_growing(self.map.len());
+            self.budget.check(needed, || {
+                format!("a memo map growing past {} states", self.map.len())
+            })?;
+        }
+        self.map.insert(state, value as i8);
+        Ok(())
+    }
+}
+
+/// Negamax that remembers every value it computes in a [`MemoStore`].
+pub struct MemoSolver<'a, G: ScoredGame, S> {
+    game: &'a G,
+    store: S,
+    visited: u64,
+    progress: Option<Progress<'a>>,
+}
+
+impl<'a, G: ScoredGame, S: MemoStore<G>> MemoSolver<'a, G, S> {
+    /// A solver for `game` keeping its values in `store`; refuses games with chance or cycles.
+    pub fn new(game: &'a G, store: S) -> Result<Self, SolveError> {
+        require_acyclic_deterministic(game, "memo")?;
+        Ok(MemoSolver {
+            game,
+            store,
+            visited: 0,
+            progress: None,
+        })
+    }
+
+    /// Reports the number of evaluated states every [`PROGRESS_EVERY`] states.
+    pub fn with_progress(mut self, progress: Option<Progress<'a>>) -> Self {
+        self.progress = progress;
+        self
+    }
+
+    fn negamax(&mut self, state: &G::State) -> Result<i32, SolveError> {
+        if let Some(value) = self.store.get(state) {
+            return Ok(value);
+        }
+        self.visited += 1;
+        if self.visited % PROGRESS_EVERY == 0 {
+            if let Some(progress) = self.progress {
+                progress(self.visited);
+            }
+        }
+        let mut best: Option<i32> = None;
+        let mut failure = None;
+        let game = self.game;
+        game.for_each_move(state, |_, child, points| {
+            if failure.is_some() {
+                return;
+            }
+            match self.negamax(&child) {
+                Ok(v) => {
+                    let value = move_value(points, v);
+                    best = Some(best.map_or(value, |b| b.max(value)));
+                }
+                Err(e) => failure = Some(e),
+            }
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let value = best.unwrap_or(0);
+        self.store.insert(*state, value)?;
+        Ok(value)
+    }
+}
+
+impl<G: ScoredGame, S: MemoStore<G>> Solver<G> for MemoSolver<'_, G, S> {
+    fn value(&mut self, state: &G::State) -> Result<i32, SolveError> {
+        self.negamax(state)
+    }
+
+    fn states_visited(&self) -> u64 {
+        self.visited
+    }
+}

@@ -1,0 +1,162 @@
+//! Two-player scored games with extra turns (the dots family), and the solvers that value them.
+//!
+//! The value of a state is the net number of points the player to move will still gain over the
+//! opponent under perfect play, counting only what is still to come. It depends on the state alone,
+//! so one table answers every game that passes through it; the score so far is kept beside the state by
+//! the caller.
+//!
+//! Four strategies compute the same value (seed 004's lesson): [`recursion`] (plain negamax, the
+//! reference), [`memo`] (negamax with a transposition store) and [`table`] (bottom-up over the whole
+//! indexed state space, layer by layer in parallel). [`analysis`] turns any of them into the value of
+//! every move and the best line of play.
+
+pub mod analysis;
+pub mod choose;
+pub mod memo;
+pub mod recursion;
+pub mod table;
+
+use super::{Capabilities, MemoryError};
+use std::fmt::Debug;
+use std::hash::Hash;
+use thiserror::Error;
+
+/// Value of a move under Wilson's rule — the one place the extra-turn rule lives.
+///
+/// A move that completes `scored > 0` cells earns them and the mover moves again, so it is worth
+/// `scored + v(child)`; any other move hands the turn over, so it is worth `-v(child)`.
+#[inline(always)]
+pub fn move_value(scored: u32, child_value: i32) -> i32 {
+    if scored > 0 {
+        scored as i32 + child_value
+    } else {
+        -child_value
+    }
+}
+
+/// A two-player game where each move may score points, and scoring grants another move.
+///
+/// This is the required core: the moves of a state with their results. A game that also gives a dense
+/// index ([`SubsetIndexed`]) can be solved by the [`table`] strategy.
+pub trait ScoredGame: Sync {
+    /// A position as far as the future is concerned (no scores, no history).
+    type State: Copy + Eq + Hash + Debug + Send + Sync;
+    /// A move.
+    type Move: Copy + Eq + Debug;
+
+    /// What kind of game this is; the solvers here need no chance and no cycles.
+    fn capabilities(&self) -> Capabilities;
+
+    /// An upper bound on the points still to be won from any state (the number of cells).
+    fn max_points(&self) -> u32;
+
+    /// Calls `visit(move, child, points)` for every legal move of `state`, in a fixed order. No moves
+    /// means the game is over. Implementations should not allocate: this is the solvers' hot loop.
+    fn for_each_move<F: FnMut(Self::Move, Self::State, u32)>(&self, state: &Self::State, visit: F);
+
+    /// The child of one move and the points it scores, or `None` if the move is not legal in `state`.
+    fn play(&self, state: &Self::State, mv: Self::Move) -> Option<(Self::State, u32)>;
+}
+
+/// An optional accelerator: states are subsets of `items()` elements (dots: the drawn edges) and every
+/// move adds at least one element, so children have strictly more elements than their parent.
+///
+/// This gives a dense index (the subset's bitmask) in which every child comes after its parent, which
+/// is what a bottom-up table needs.
+pub trait SubsetIndexed: ScoredGame {
+    /// Number of elements; the state space has `2^items()` states. At most 63.
+    fn items(&self) -> u32;
+    /// The state's bitmask.
+    fn mask(&self, state: &Self::State) -> u64;
+    /// The state with this bitmask.
+    fn state(&self, mask: u64) -> Self::State;
+}
+
+/// Something that knows, or can compute, the value of any state of one game.
+pub trait Solver<G: ScoredGame> {
+    /// The value of `state` for the player to move.
+    fn value(&mut self, state: &G::State) -> Result<i32, SolveError>;
+    /// How many states this solver has evaluated so far (a recursion counts every node it visits).
+    fn states_visited(&self) -> u64;
+}
+
+/// The strategies a user can choose between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// Plain negamax: the reference, simple and slow.
+    Recursion,
+    /// Negamax with a transposition store.
+    Memo,
+    /// Bottom-up table over every state.
+    Table,
+}
+
+impl Strategy {
+    /// All strategies, in the seed's order (slowest first).
+    pub const ALL: [Strategy; 3] = [Strategy::Recursion, Strategy::Memo, Strategy::Table];
+
+    /// The name users type.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Recursion => "recursion",
+            Strategy::Memo => "memo",
+            Strategy::Table => "table",
+        }
+    }
+}
+
+/// Why a solve could not give a value.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SolveError {
+    /// The work does not fit the memory budget (or the system refused the memory).
+    #[error(transparent)]
+    Memory(#[from] MemoryError),
+    /// The game has a feature this solver cannot handle.
+    #[error("the {solver} solver cannot handle {feature}")]
+    Unsupported {
+        /// Which solver refused.
+        solver: &'static str,
+        /// Which declared capability it cannot handle.
+        feature: &'static str,
+    },
+    /// The game's values do not fit the table's one-byte cells.
+    #[error("values up to {max_points} points do not fit one signed byte per state")]
+    ValuesTooLarge {
+        /// The game's [`ScoredGame::max_points`].
+        max_points: u32,
+    },
+}
+
+/// Refuses games with chance or cycles, which negamax over a DAG would answer wrongly.
+pub(crate) fn require_acyclic_deterministic<G: ScoredGame>(
+    game: &G,
+    solver: &'static str,
+) -> Result<(), SolveError> {
+    let caps = game.capabilities();
+    if caps.chance {
+        return Err(SolveError::Unsupported {
+            solver,
+            feature: "chance moves",
+        });
+    }
+    if caps.cycles {
+        return Err(SolveError::Unsupported {
+            solver,
+            feature: "repeating positions",
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_rule() {
+        assert_eq!(move_value(0, 3), -3);
+        assert_eq!(move_value(0, -2), 2);
+        assert_eq!(move_value(1, 3), 4);
+        assert_eq!(move_value(2, -5), -3);
+    }
+}

@@ -1,0 +1,222 @@
+//! Bottom-up table over a subset-indexed state space, one signed byte per state, filled in parallel.
+//!
+//! Every child has strictly more elements than its parent, so states can be filled from the full set
+//! down to the empty one. To fill in parallel, the bitmask is split into a *high* part (the top
+//! `high_bits` elements) and a *low* part. All states sharing a high part form a *block*. A block depends
+//! only on itself and on blocks whose high part is a strict superset, so blocks whose high parts have the
+//! same number of elements form a *layer* of independent blocks. Blocks are stored layer after layer
+//! (the full high part first), so the finished layers are one contiguous slice that the current layer
+//! reads while its blocks are written in parallel — no locks, no atomics, no unsafe code.
+
+use super::{move_value, require_acyclic_deterministic, SolveError, Solver, SubsetIndexed};
+use crate::engine::memory::MemoryBudget;
+use crate::engine::progress::Progress;
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// Blocks hold `2^BLOCK_BITS` states at most (16 KiB): small enough to stay in cache while filled.
+const BLOCK_BITS: u32 = 14;
+/// At most `2^MAX_HIGH_BITS` blocks: enough independent work for any machine, a small lookup array.
+const MAX_HIGH_BITS: u32 = 12;
+
+/// Where each state lives in the table.
+#[derive(Debug, Clone)]
+struct Layout {
+    low_bits: u32,
+    /// For each high part, the index of its block in storage order.
+    block_of_high: Vec<u32>,
+    /// For each block in storage order, its high part.
+    high_of_block: Vec<u64>,
+    /// The layers, as ranges of blocks in storage order, in filling order.
+    layers: Vec<Range<usize>>,
+}
+
+impl Layout {
+    fn new(items: u32) -> Self {
+        let low_bits = items.min(BLOCK_BITS.max(items.saturating_sub(MAX_HIGH_BITS)));
+        let high_bits = items - low_bits;
+        let mut high_of_block: Vec<u64> = (0..1u64 << high_bits).collect();
+        // Most elements first; ties in numeric order, so the layout is deterministic.
+        high_of_block.sort_by_key(|&h| (std::cmp::Reverse(h.count_ones()), h));
+        let mut block_of_high = vec![0u32; high_of_block.len()];
+        for (block, &high) in high_of_block.iter().enumerate() {
+            block_of_high[high as usize] = block as u32;
+        }
+        let mut layers = Vec::new();
+        let mut start = 0;
+        while start < high_of_block.len() {
+            let ones = high_of_block[start].count_ones();
+            let len = high_of_block[start..]
+                .iter()
+                .take_while(|h| h.count_ones() == ones)
+                .count();
+            layers.push(start..start + len);
+            start += len;
+        }
+        Layout {
+            low_bits,
+            block_of_high,
+            high_of_block,
+            layers,
+        }
+    }
+
+    #[inline(always)]
+    fn position(&self, mask: u64) -> usize {
+        let block = self.block_of_high[(mask >> self.low_bits) as usize] as usize;
+        (block << self.low_bits) | (mask & ((1u64 << self.low_bits) - 1)) as usize
+    }
+}
+
+/// The value of every state of a [`SubsetIndexed`] game, computed once, then looked up.
+#[derive(Debug, Clone)]
+pub struct SubsetTable {
+    layout: Layout,
+    /// Values as the bit patterns of `i8`, in layout order.
+    values: Vec<u8>,
+}
+
+impl SubsetTable {
+    /// Bytes a table for a game of `items` elements needs.
+    pub fn bytes_needed(items: u32) -> u128 {
+        1u128 << items
+    }
+
+    /// Solves every state of `game`, refusing before any allocation if `2^items` bytes exceed `budget`.
+    /// `progress`, if given, is told the number of states filled after each layer of blocks.
+    pub fn build<G: SubsetIndexed>(
+        game: &G,
+        budget: MemoryBudget,
+        progress: Option<Progress<'_>>,
+    ) -> Result<Self, SolveError> {
+        require_acyclic_deterministic(game, "table")?;
+        if game.max_points() > 127 {
+            return Err(SolveError::ValuesTooLarge {
+                max_points: game.max_points(),
+            });
+        }
+        let items = game.items();
+        let mut values = budget.zeroed_bytes(Self::bytes_needed(items), || {
+            format!("a table of 2^{items} states (one byte each)")
+        })?;
+        let layout = Layout::new(items);
+        let block_len = 1usize << layout.low_bits;
+        for layer in &layout.layers {
+            let (done, rest) = values.split_at_mut(layer.start * block_len);
+            let current = &mut rest[..layer.len() * block_len];
+            current
+                .par_chunks_mut(block_len)
+                .zip(&layout.high_of_block[layer.clone()])
+                .for_each(|(block, &high)| fill_block(game, &layout, high, block, done));
+            if let Some(progress) = progress {
+                progress((layer.end * block_len) as u64);
+            }
+        }
+        Ok(SubsetTable { layout, values })
+    }
+
+    /// The value of the state with bitmask `mask`.
+    #[inline]
+    pub fn value_of_mask(&self, mask: u64) -> i32 {
+        self.values[self.layout.position(mask)] as i8 as i32
+    }
+
+    /// Number of states in the table.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Always false: a table holds at least the empty state.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// A solver that answers from this table.
+    pub fn solver<'a, G: SubsetIndexed>(&'a self, game: &'a G) -> TableSolver<'a, G> {
+        TableSolver { game, table: self }
+    }
+}
+
+/// Fills one block: states with high part `high`, low parts from all-ones down to zero.
+/// Children in the same block were filled earlier in this loop; the others are in `done`.
+fn fill_block<G: SubsetIndexed>(
+    game: &G,
+    layout: &Layout,
+    high: u64,
+    block: &mut [u8],
+    done: &[u8],
+) {
+    let low_bits = layout.low_bits;
+    let low_mask = (1u64 << low_bits) - 1;
+    for low in (0..block.len()).rev() {
+        let mask = (high << low_bits) | low as u64;
+        let mut best = i32::MIN;
+        game.for_each_move(&game.state(mask), |_, child, points| {
+            let child = game.mask(&child);
+            debug_assert!(
+                child & mask == mask && child != mask,
+                "a move must add elements"
+            );
+            let child_value = if child >> low_bits == high {
+                block[(child & low_mask) as usize]
+            } else {
+                done[layout.position(child)]
+            };
+            best = best.max(move_value(points, child_value as i8 as i32));
+        });
+        block[low] = if best == i32::MIN {
+            0
+        } else {
+            best as i8 as u8
+        };
+    }
+}
+
+/// Answers values from a finished [`SubsetTable`].
+pub struct TableSolver<'a, G> {
+    game: &'a G,
+    table: &'a SubsetTable,
+}
+
+impl<G: SubsetIndexed> Solver<G> for TableSolver<'_, G> {
+    fn value(&mut self, state: &G::State) -> Result<i32, SolveError> {
+        Ok(self.table.value_of_mask(self.game.mask(state)))
+    }
+
+    /// Every state of the table was evaluated when it was built.
+    fn states_visited(&self) -> u64 {
+        self.table.len() as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_orders_blocks_by_decreasing_high_weight() {
+        let layout = Layout::new(18);
+        assert_eq!(layout.low_bits, 14);
+        assert_eq!(layout.high_of_block[0], 0b1111);
+        assert_eq!(*layout.high_of_block.last().unwrap(), 0);
+        let sizes: Vec<usize> = layout.layers.iter().map(|l| l.len()).collect();
+        assert_eq!(sizes, vec![1, 4, 6, 4, 1]);
+        // Every mask has its own position.
+        let mut seen = vec![false; 1 << 18];
+        for mask in 0..1u64 << 18 {
+            let p = layout.position(mask);
+            assert!(!seen[p]);
+            seen[p] = true;
+        }
+    }
+
+    #[test]
+    fn small_spaces_are_one_block() {
+        let layout = Layout::new(5);
+        assert_eq!(layout.low_bits, 5);
+        assert_eq!(layout.layers, vec![0..1]);
+        let big = Layout::new(40);
+        assert_eq!(big.low_bits, 28);
+        assert_eq!(big.layers.len(), 13);
+    }
+}

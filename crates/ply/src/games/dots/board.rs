@@ -1,0 +1,337 @@
+//! The rules of every dots game, given as an incidence of edges and cells.
+
+use crate::engine::scored::{ScoredGame, SubsetIndexed};
+use crate::engine::Capabilities;
+use thiserror::Error;
+
+/// An edge, by its number on the board (0-based, in the board's edge order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Edge(pub u8);
+
+/// The set of drawn edges: the whole solved state of a dots game, as a bitmask over edge numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct EdgeSet(pub u64);
+
+impl EdgeSet {
+    /// Whether `edge` is drawn.
+    pub fn contains(self, edge: Edge) -> bool {
+        self.0 >> edge.0 & 1 == 1
+    }
+
+    /// This set with `edge` drawn too.
+    pub fn with(self, edge: Edge) -> EdgeSet {
+        EdgeSet(self.0 | 1 << edge.0)
+    }
+
+    /// How many edges are drawn.
+    pub fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// Whether no edge is drawn.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// A board whose incidence breaks the rules every solver relies on.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardError {
+    /// More edges than a 64-bit state can hold.
+    #[error("the board has {edges} edges; at most 63 fit a state")]
+    TooManyEdges {
+        /// Edges asked for.
+        edges: usize,
+    },
+    /// More cells than a one-byte value can count.
+    #[error("the board has {cells} cells; at most 127 fit a value")]
+    TooManyCells {
+        /// Cells asked for.
+        cells: usize,
+    },
+    /// An edge joins a dot to itself or to a dot that does not exist.
+    #[error(
+        "edge {edge} joins dots {a} and {b}, which is not an edge between two of the {dots} dots"
+    )]
+    BadEdge {
+        /// Edge number.
+        edge: usize,
+        /// First dot (0-based).
+        a: u32,
+        /// Second dot (0-based).
+        b: u32,
+        /// Number of dots.
+        dots: u32,
+    },
+    /// The same two dots are joined twice.
+    #[error("dots {a} and {b} are joined by two edges")]
+    DuplicateEdge {
+        /// First dot (0-based).
+        a: u32,
+        /// Second dot (0-based).
+        b: u32,
+    },
+    /// A cell names an edge that does not exist, or none at all.
+    #[error("cell {cell} is not a non-empty set of the board's edges")]
+    BadCell {
+        /// Cell number.
+        cell: usize,
+    },
+    /// An edge borders more than two cells: not a planar board.
+    #[error("edge {edge} borders more than two cells")]
+    EdgeInTooManyCells {
+        /// Edge number.
+        edge: usize,
+    },
+}
+
+/// The cells an edge borders, prepared for the hot loop: for each, the mask of its *other* edges.
+/// A missing cell is the edge's own bit, which is never drawn while the edge is free.
+#[derive(Debug, Clone, Copy)]
+struct Borders {
+    others: [u64; 2],
+    cells: [Option<u16>; 2],
+}
+
+/// The rules of one dots board: which dots each edge joins and which edges make each cell.
+///
+/// Implements [`ScoredGame`] with [`EdgeSet`] states and [`SubsetIndexed`] (the edge bitmask), so every
+/// strategy of the engine can solve it.
+#[derive(Debug, Clone)]
+pub struct DotsBoard {
+    dots: u32,
+    edges: Vec<(u32, u32)>,
+    cells: Vec<Vec<Edge>>,
+    borders: Vec<Borders>,
+}
+
+impl DotsBoard {
+    /// A board of `dots` dots (0-based), `edges` as pairs of dots (each pair once), and `cells` as sets
+    /// of edge numbers. Checked: at most 63 edges and 127 cells, every edge on at most two cells.
+    pub fn new(
+        dots: u32,
+        edges: Vec<(u32, u32)>,
+        cells: Vec<Vec<Edge>>,
+    ) -> Result<Self, BoardError> {
+        if edges.len() > 63 {
+            return Err(BoardError::TooManyEdges { edges: edges.len() });
+        }
+        if cells.len() > 127 {
+            return Err(BoardError::TooManyCells { cells: cells.len() });
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (edge, &(a, b)) in edges.iter().enumerate() {
+            if a == b || a >= dots || b >= dots {
+                return Err(BoardError::BadEdge { edge, a, b, dots });
+            }
+            if !seen.insert((a.min(b), a.max(b))) {
+                return Err(BoardError::DuplicateEdge { a, b });
+            }
+        }
+        let mut borders: Vec<Borders> = (0..edges.len())
+            .map(|e| Borders {
+                others: [1 << e; 2],
+                cells: [None; 2],
+            })
+            .collect();
+        for (cell, members) in cells.iter().enumerate() {
+            let mask = members.iter().fold(0u64, |m, e| m | 1 << e.0);
+            let distinct = mask.count_ones() as usize == members.len();
+            if members.is_empty()
+                || !distinct
+                || members.iter().any(|e| e.0 as usize >= edges.len())
+            {
+                return Err(BoardError::BadCell { cell });
+            }
+            for e in members {
+                let slot = borders[e.0 as usize]
+                    .cells
+                    .iter()
+                    .position(Option::is_none)
+                    .ok_or(BoardError::EdgeInTooManyCells { edge: e.0 as usize })?;
+                borders[e.0 as usize].cells[slot] = Some(cell as u16);
+                borders[e.0 as usize].others[slot] = mask & !(1 << e.0);
+            }
+        }
+        Ok(DotsBoard {
+            dots,
+            edges,
+            cells,
+            borders,
+        })
+    }
+
+    /// Number of dots.
+    pub fn dots(&self) -> u32 {
+        self.dots
+    }
+
+    /// Number of edges.
+    pub fn edge_count(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The two dots (0-based, smaller first) an edge joins.
+    pub fn endpoints(&self, edge: Edge) -> (u32, u32) {
+        let (a, b) = self.edges[edge.0 as usize];
+        (a.min(b), a.max(b))
+    }
+
+    /// The edge joining two dots (0-based, either order), if any.
+    pub fn edge_between(&self, a: u32, b: u32) -> Option<Edge> {
+        let key = (a.min(b), a.max(b));
+        self.edges
+            .iter()
+            .position(|&(x, y)| (x.min(y), x.max(y)) == key)
+            .map(|e| Edge(e as u8))
+    }
+
+    /// The edges of a cell.
+    pub fn cell_edges(&self, cell: usize) -> &[Edge] {
+        &self.cells[cell]
+    }
+
+    /// All edges drawn.
+    pub fn full(&self) -> EdgeSet {
+        EdgeSet(if self.edges.is_empty() {
+            0
+        } else {
+            u64::MAX >> (64 - self.edges.len())
+        })
+    }
+
+    /// The cells that drawing `edge` completes when `drawn` is already on the board.
+    pub fn completed_by(&self, drawn: EdgeSet, edge: Edge) -> impl Iterator<Item = usize> + '_ {
+        let b = &self.borders[edge.0 as usize];
+        (0..2).filter_map(move |i| {
+            let cell = b.cells[i]?;
+            (drawn.0 & b.others[i] == b.others[i]).then_some(cell as usize)
+        })
+    }
+
+    #[inline(always)]
+    fn points(&self, drawn: u64, edge: u32) -> u32 {
+        let [a, b] = self.borders[edge as usize].others;
+        (drawn & a == a) as u32 + (drawn & b == b) as u32
+    }
+}
+
+impl ScoredGame for DotsBoard {
+    type State = EdgeSet;
+    type Move = Edge;
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            chance: false,
+            extra_turns: true,
+            scores: true,
+            cycles: false,
+        }
+    }
+
+    fn max_points(&self) -> u32 {
+        self.cells.len() as u32
+    }
+
+    #[inline]
+    fn for_each_move<F: FnMut(Edge, EdgeSet, u32)>(&self, state: &EdgeSet, mut visit: F) {
+        let drawn = state.0;
+        let mut free = self.full().0 & !drawn;
+        while free != 0 {
+            let edge = free.trailing_zeros();
+            free &= free - 1;
+            visit(
+                Edge(edge as u8),
+                EdgeSet(drawn | 1 << edge),
+                self.points(drawn, edge),
+            );
+        }
+    }
+
+    fn play(&self, state: &EdgeSet, edge: Edge) -> Option<(EdgeSet, u32)> {
+        let legal = (edge.0 as usize) < self.edges.len() && !state.contains(edge);
+        legal.then(|| (state.with(edge), self.points(state.0, edge.0 as u32)))
+    }
+}
+
+impl SubsetIndexed for DotsBoard {
+    fn items(&self) -> u32 {
+        self.edges.len() as u32
+    }
+
+    #[inline(always)]
+    fn mask(&self, state: &EdgeSet) -> u64 {
+        state.0
+    }
+
+    #[inline(always)]
+    fn state(&self, mask: u64) -> EdgeSet {
+        EdgeSet(mask)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One triangle: dots 0,1,2; edges 0-1, 0-2, 1-2.
+    fn triangle() -> DotsBoard {
+        DotsBoard::new(
+            3,
+            vec![(0, 1), (0, 2), (1, 2)],
+            vec![vec![Edge(0), Edge(1), Edge(2)]],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn last_edge_of_a_cell_scores() {
+        let board = triangle();
+        assert_eq!(
+            board.play(&EdgeSet(0b011), Edge(2)),
+            Some((EdgeSet(0b111), 1))
+        );
+        assert_eq!(
+            board.play(&EdgeSet(0b001), Edge(2)),
+            Some((EdgeSet(0b101), 0))
+        );
+        assert_eq!(board.play(&EdgeSet(0b001), Edge(0)), None);
+        assert_eq!(
+            board
+                .completed_by(EdgeSet(0b011), Edge(2))
+                .collect::<Vec<_>>(),
+            vec![0]
+        );
+    }
+
+    #[test]
+    fn rejects_broken_incidences() {
+        assert_eq!(
+            DotsBoard::new(2, vec![(0, 0)], vec![]).unwrap_err(),
+            BoardError::BadEdge {
+                edge: 0,
+                a: 0,
+                b: 0,
+                dots: 2
+            }
+        );
+        assert_eq!(
+            DotsBoard::new(3, vec![(0, 1), (1, 0)], vec![]).unwrap_err(),
+            BoardError::DuplicateEdge { a: 1, b: 0 }
+        );
+        let three_cells = vec![vec![Edge(0)], vec![Edge(0)], vec![Edge(0)]];
+        assert_eq!(
+            DotsBoard::new(2, vec![(0, 1)], three_cells).unwrap_err(),
+            BoardError::EdgeInTooManyCells { edge: 0 }
+        );
+        assert_eq!(
+            DotsBoard::new(2, vec![(0, 1)], vec![vec![Edge(0), Edge(0)]]).unwrap_err(),
+            BoardError::BadCell { cell: 0 }
+        );
+    }
+}

@@ -1,0 +1,143 @@
+//! Board shapes. A geometry only builds the incidence (edges and cells) and where things are drawn;
+//! the rules and every solver are shared by all shapes.
+
+use super::board::{DotsBoard, Edge};
+use super::picture::Canvas;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// A board shape with its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "game", rename_all = "lowercase")]
+pub enum Geometry {
+    /// Dots and Triangles: a triangle of `size` rows of small triangles ((size+1)(size+2)/2 dots,
+    /// 3·size(size+1)/2 edges, size² cells). Size 3 is the classic Triangle War board.
+    Triangles {
+        /// Rows of triangles, 1..=6.
+        size: u32,
+    },
+}
+
+/// A size no board of that shape can have.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GeometryError {
+    /// Triangle boards have 1 to 6 rows (size 6 has 63 edges, the most a state holds).
+    #[error(
+        "triangle boards have size 1 to 6 (size 6 has 63 edges, the most a state holds); got {0}"
+    )]
+    TriangleSize(u32),
+}
+
+/// A geometry turned into rules and a drawing plan.
+#[derive(Debug, Clone)]
+pub struct BuiltBoard {
+    /// The shape and size it was built from.
+    pub geometry: Geometry,
+    /// The rules.
+    pub board: DotsBoard,
+    /// Where dots and cell labels go in the text picture.
+    pub canvas: Canvas,
+}
+
+impl Geometry {
+    /// The classic Triangle War board: 10 dots, 18 edges, 9 triangles.
+    pub const CLASSIC_TRIANGLES: Geometry = Geometry::Triangles { size: 3 };
+
+    /// Builds the incidence and the picture plan. Edges are numbered in order of their dot pairs
+    /// (smaller dot, then larger dot), so the numbering follows from the dot numbering alone.
+    pub fn build(self) -> Result<BuiltBoard, GeometryError> {
+        match self {
+            Geometry::Triangles { size } => triangles(size).map(|(board, canvas)| BuiltBoard {
+                geometry: self,
+                board,
+                canvas,
+            }),
+        }
+    }
+}
+
+/// Triangles of `size` rows. Dot (r, c), row r = 0..=size, c = 0..=r, is number r(r+1)/2 + c (0-based),
+/// drawn at text row 2r, column 2(size - r) + 4c.
+fn triangles(size: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
+    if !(1..=6).contains(&size) {
+        return Err(GeometryError::TriangleSize(size));
+    }
+    let dot = |r: u32, c: u32| r * (r + 1) / 2 + c;
+    let mut pairs = Vec::new();
+    for r in 0..=size {
+        for c in 0..=r {
+            if c < r {
+                pairs.push((dot(r, c), dot(r, c + 1)));
+            }
+            if r < size {
+                pairs.push((dot(r, c), dot(r + 1, c)));
+                pairs.push((dot(r, c), dot(r + 1, c + 1)));
+            }
+        }
+    }
+    pairs.sort_unstable();
+    let number: BTreeMap<(u32, u32), Edge> = pairs
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (p, Edge(i as u8)))
+        .collect();
+    let edge = |a: u32, b: u32| number[&(a.min(b), a.max(b))];
+
+    let at = |r: u32, c: u32| ((2 * r) as usize, (2 * (size - r) + 4 * c) as usize);
+    let mut cells = Vec::new();
+    let mut labels = Vec::new();
+    for r in 0..size {
+        for c in 0..=r {
+            // The triangle pointing up below dot (r, c).
+            let (a, b, d) = (dot(r, c), dot(r + 1, c), dot(r + 1, c + 1));
+            cells.push(vec![edge(a, b), edge(a, d), edge(b, d)]);
+            labels.push((at(r, c).0 + 1, at(r, c).1));
+            if c < r {
+                // The triangle pointing down between dots (r, c), (r, c + 1) and (r + 1, c + 1).
+                let (a, b, d) = (dot(r, c), dot(r, c + 1), dot(r + 1, c + 1));
+                cells.push(vec![edge(a, b), edge(a, d), edge(b, d)]);
+                labels.push((at(r, c).0 + 1, at(r, c).1 + 2));
+            }
+        }
+    }
+    let dots = dot(size + 1, 0);
+    let positions = (0..=size)
+        .flat_map(|r| (0..=r).map(move |c| (r, c)))
+        .map(|(r, c)| at(r, c));
+    let canvas = Canvas::new(positions.collect(), labels);
+    let board = DotsBoard::new(dots, pairs, cells).expect("triangle geometry is a valid incidence");
+    Ok((board, canvas))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triangle_counts() {
+        for size in 1..=6u32 {
+            let built = Geometry::Triangles { size }.build().unwrap();
+            assert_eq!(built.board.dots(), (size + 1) * (size + 2) / 2);
+            assert_eq!(built.board.edge_count() as u32, 3 * size * (size + 1) / 2);
+            assert_eq!(built.board.cell_count() as u32, size * size);
+        }
+        assert_eq!(
+            Geometry::Triangles { size: 7 }.build().unwrap_err(),
+            GeometryError::TriangleSize(7)
+        );
+        assert!(Geometry::Triangles { size: 0 }.build().is_err());
+    }
+
+    #[test]
+    fn classic_board_edges_follow_dot_pairs() {
+        let board = Geometry::CLASSIC_TRIANGLES.build().unwrap().board;
+        // Dots are 0-based here: 1-2 is the first edge, 9-10 the last.
+        assert_eq!(board.endpoints(Edge(0)), (0, 1));
+        assert_eq!(board.endpoints(Edge(17)), (8, 9));
+        assert_eq!(board.edge_between(1, 2), Some(Edge(2)));
+        assert_eq!(board.edge_between(0, 4), None);
+        // The top triangle is 1-2, 1-3, 2-3.
+        assert_eq!(board.cell_edges(0), &[Edge(0), Edge(1), Edge(2)]);
+    }
+}

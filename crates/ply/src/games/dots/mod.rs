@@ -1,0 +1,17 @@
+//! Dots games (Dots and Triangles, later Dots and Boxes): draw edges; completing cells scores them
+//! and the same player moves again.
+//!
+//! A board is only an incidence: a set of edges between dots and a set of cells, each cell a set of
+//! edges. [`geometry`] builds it for a shape (triangles of size N); nothing else here knows the shape.
+
+pub mod board;
+pub mod geometry;
+pub mod notation;
+pub mod picture;
+pub mod position;
+pub mod report;
+pub mod triangle_war;
+
+pub use board::{BoardError, DotsBoard, Edge, EdgeSet};
+pub use geometry::Geometry;
+pub use position::Position;

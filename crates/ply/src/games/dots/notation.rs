@@ -1,0 +1,235 @@
+//! Move notation: an edge is written by its two dots, `2-4`, `2 4` or `2,4`, dots numbered from 1;
+//! moves are separated by spaces, commas or newlines.
+
+use super::board::{DotsBoard, Edge};
+use super::position::Position;
+use thiserror::Error;
+
+/// Why one written move is not a legal move on the board.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveFault {
+    /// A token that is not a dot number.
+    #[error("`{0}` is not a dot number")]
+    NotANumber(String),
+    /// A lone number at the end of the list.
+    #[error("a move needs two dots, this one has one")]
+    MissingDot,
+    /// A token with more or fewer than two dots around its dash.
+    #[error("`{0}` is not a move (write two dots: 2-4, 2 4 or 2,4)")]
+    Malformed(String),
+    /// A dot number outside the board.
+    #[error("dot {dot} does not exist (this board has dots 1 to {dots})")]
+    UnknownDot {
+        /// The number written.
+        dot: i64,
+        /// How many dots the board has.
+        dots: u32,
+    },
+    /// Two dots with no edge between them.
+    #[error("dots {a} and {b} are not joined by an edge")]
+    NotJoined {
+        /// First dot as written.
+        a: i64,
+        /// Second dot as written.
+        b: i64,
+    },
+    /// An edge drawn a second time.
+    #[error("edge {a}-{b} is already drawn (by move {earlier})")]
+    AlreadyDrawn {
+        /// Smaller dot.
+        a: u32,
+        /// Larger dot.
+        b: u32,
+        /// The move that drew it first (1-based).
+        earlier: usize,
+    },
+}
+
+/// A move list that does not parse or does not play: which move, as written, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("move {number} `{text}`: {fault}")]
+pub struct MoveError {
+    /// 1-based position of the move in the list.
+    pub number: usize,
+    /// The move as written.
+    pub text: String,
+    /// What is wrong with it.
+    pub fault: MoveFault,
+}
+
+/// One move as written: its text and its two dot numbers (1-based, unchecked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenMove {
+    /// The text of the move.
+    pub text: String,
+    /// First dot.
+    pub a: i64,
+    /// Second dot.
+    pub b: i64,
+}
+
+/// Splits a move list into moves without looking at any board.
+pub fn parse_moves(text: &str) -> Result<Vec<WrittenMove>, MoveError> {
+    let tokens = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty());
+    let mut moves = Vec::new();
+    let mut pending: Option<(&str, i64)> = None;
+    let fail = |number: usize, text: &str, fault| MoveError {
+        number,
+        text: text.to_string(),
+        fault,
+    };
+    for token in tokens {
+        let number = moves.len() + 1;
+        if token.contains('-') {
+            if let Some((first, _)) = pending {
+                return Err(fail(number, first, MoveFault::MissingDot));
+            }
+            let parts: Vec<&str> = token.split('-').collect();
+            if parts.len() != 2 || parts.iter().any(|p| p.is_empty()) {
+                return Err(fail(number, token, MoveFault::Malformed(token.into())));
+            }
+            let a = dot_number(parts[0]).map_err(|f| fail(number, token, f))?;
+            let b = dot_number(parts[1]).map_err(|f| fail(number, token, f))?;
+            moves.push(WrittenMove {
+                text: token.into(),
+                a,
+                b,
+            });
+        } else {
+            let n = dot_number(token).map_err(|f| fail(number, token, f))?;
+            match pending.take() {
+                None => pending = Some((token, n)),
+                Some((first, a)) => moves.push(WrittenMove {
+                    text: format!("{first} {token}"),
+                    a,
+                    b: n,
+                }),
+            }
+        }
+    }
+    if let Some((first, _)) = pending {
+        return Err(fail(moves.len() + 1, first, MoveFault::MissingDot));
+    }
+    Ok(moves)
+}
+
+fn dot_number(token: &str) -> Result<i64, MoveFault> {
+    token
+        .parse()
+        .map_err(|_| MoveFault::NotANumber(token.into()))
+}
+
+/// The edge joining dots `a` and `b` (1-based, either order) on `board`.
+pub fn edge_of(board: &DotsBoard, a: i64, b: i64) -> Result<Edge, MoveFault> {
+    for dot in [a, b] {
+        if dot < 1 || dot > board.dots() as i64 {
+            return Err(MoveFault::UnknownDot {
+                dot,
+                dots: board.dots(),
+            });
+        }
+    }
+    board
+        .edge_between(a as u32 - 1, b as u32 - 1)
+        .ok_or(MoveFault::NotJoined { a, b })
+}
+
+/// Plays `edge` on `position`, turning a repeated edge into [`MoveFault::AlreadyDrawn`].
+pub fn play_checked(
+    board: &DotsBoard,
+    position: &mut Position,
+    edge: Edge,
+) -> Result<(), MoveFault> {
+    position.play(board, edge).map(drop).map_err(|earlier| {
+        let (a, b) = board.endpoints(edge);
+        MoveFault::AlreadyDrawn {
+            a: a + 1,
+            b: b + 1,
+            earlier,
+        }
+    })
+}
+
+/// Parses a move list and plays it from the empty board.
+pub fn position_from_moves(board: &DotsBoard, text: &str) -> Result<Position, MoveError> {
+    let mut position = Position::new(board);
+    for (i, written) in parse_moves(text)?.into_iter().enumerate() {
+        edge_of(board, written.a, written.b)
+            .and_then(|edge| play_checked(board, &mut position, edge))
+            .map_err(|fault| MoveError {
+                number: i + 1,
+                text: written.text.clone(),
+                fault,
+            })?;
+    }
+    Ok(position)
+}
+
+/// The edge as users write it: `2-5`, smaller dot first, 1-based.
+pub fn format_edge(board: &DotsBoard, edge: Edge) -> String {
+    let (a, b) = board.endpoints(edge);
+    format!("{}-{}", a + 1, b + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::dots::Geometry;
+
+    fn classic() -> DotsBoard {
+        Geometry::CLASSIC_TRIANGLES.build().unwrap().board
+    }
+
+    #[test]
+    fn all_three_spellings_and_separators() {
+        let moves = parse_moves("2-4, 4 5\n5,9 3-6").unwrap();
+        let pairs: Vec<(i64, i64)> = moves.iter().map(|m| (m.a, m.b)).collect();
+        assert_eq!(pairs, vec![(2, 4), (4, 5), (5, 9), (3, 6)]);
+        assert_eq!(moves[1].text, "4 5");
+        assert!(parse_moves("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn faults_name_the_move() {
+        let err = |text: &str| {
+            position_from_moves(&classic(), text)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("2-4 4-11"),
+            "move 2 `4-11`: dot 11 does not exist (this board has dots 1 to 10)"
+        );
+        assert_eq!(
+            err("1-5"),
+            "move 1 `1-5`: dots 1 and 5 are not joined by an edge"
+        );
+        assert_eq!(
+            err("2-4 5 4 4-2"),
+            "move 3 `4-2`: edge 2-4 is already drawn (by move 1)"
+        );
+        assert_eq!(err("2-4 x-5"), "move 2 `x-5`: `x` is not a dot number");
+        assert_eq!(
+            err("2-4 5"),
+            "move 2 `5`: a move needs two dots, this one has one"
+        );
+        assert_eq!(
+            err("2 4-5"),
+            "move 1 `2`: a move needs two dots, this one has one"
+        );
+        assert_eq!(
+            err("2-4-5"),
+            "move 1 `2-4-5`: `2-4-5` is not a move (write two dots: 2-4, 2 4 or 2,4)"
+        );
+        assert_eq!(
+            err("0 1"),
+            "move 1 `0 1`: dot 0 does not exist (this board has dots 1 to 10)"
+        );
+        assert_eq!(
+            err("3 3"),
+            "move 1 `3 3`: dots 3 and 3 are not joined by an edge"
+        );
+    }
+}

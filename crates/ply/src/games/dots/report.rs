@@ -1,0 +1,157 @@
+//! A position explained, as data for front ends: the value, every move's value, the best line.
+
+use super::geometry::BuiltBoard;
+use super::notation::format_edge;
+use super::position::Position;
+use crate::engine::scored::analysis::analyse;
+use crate::engine::scored::choose::{with_solver, SolveOptions};
+use crate::engine::scored::{SolveError, Strategy};
+use crate::engine::{final_margin_a, Player, Winner};
+use serde::{Serialize, Serializer};
+
+/// Cells won so far by each player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Score {
+    /// Cells won by `A`.
+    #[serde(rename = "A")]
+    pub a: u32,
+    /// Cells won by `B`.
+    #[serde(rename = "B")]
+    pub b: u32,
+}
+
+/// One legal move and its value for the player making it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveReport {
+    /// The edge, `2-5`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Net future cells for the mover after this move under perfect play.
+    pub value: i32,
+    /// Cells this move completes at once.
+    pub points: u32,
+}
+
+/// One step of the best line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineStepReport {
+    /// The edge, `2-5`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Who draws it.
+    pub player: Player,
+    /// Cells it completes (the same player then moves again).
+    pub points: u32,
+}
+
+/// Everything `ply dots` shows about a position. Serialises to the JSON documented in the README.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DotsReport {
+    /// The board: `"game"` and its size fields.
+    #[serde(flatten)]
+    pub geometry: super::Geometry,
+    /// The moves played so far, as given.
+    pub played: Vec<String>,
+    /// Whose turn it is.
+    pub to_move: Player,
+    /// Cells won so far.
+    pub score: Score,
+    /// Net future cells for the player to move under perfect play.
+    pub value: i32,
+    /// A's final margin (A's cells minus B's) under perfect play from here.
+    pub final_margin_a: i64,
+    /// Who wins under perfect play.
+    pub winner: Winner,
+    /// The final score under perfect play from here.
+    pub final_score: Score,
+    /// Every legal move with its value, best first.
+    pub moves: Vec<MoveReport>,
+    /// A best line of play to the end (empty unless asked for).
+    pub line: Vec<String>,
+    /// The same line with who plays each move and what it scores.
+    pub line_steps: Vec<LineStepReport>,
+    /// The strategy that computed the values.
+    #[serde(serialize_with = "strategy_name")]
+    pub strategy: Strategy,
+    /// States the strategy evaluated (for a table: all of them).
+    pub states_visited: u64,
+    /// The board as text art.
+    pub picture: String,
+}
+
+/// Final cells of each player when all `cells` are won and A leads by `margin_a`.
+fn final_score(cells: i64, margin_a: i64) -> Score {
+    Score {
+        a: ((cells + margin_a) / 2) as u32,
+        b: ((cells - margin_a) / 2) as u32,
+    }
+}
+
+fn strategy_name<S: Serializer>(strategy: &Strategy, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(strategy.name())
+}
+
+/// Solves `position` on `built` with `strategy` and explains it; `with_line` adds a best line.
+pub fn report(
+    built: &BuiltBoard,
+    position: &Position,
+    strategy: Strategy,
+    options: SolveOptions<'_>,
+    with_line: bool,
+) -> Result<DotsReport, SolveError> {
+    let board = &built.board;
+    let (analysis, states_visited) = with_solver(board, strategy, options, |solver| {
+        let analysis = analyse(board, solver, &position.drawn(), with_line)?;
+        Ok((analysis, solver.states_visited()))
+    })?;
+    let mut mover = position.to_move();
+    let line_steps: Vec<LineStepReport> = analysis
+        .line
+        .iter()
+        .map(|step| {
+            let player = mover;
+            if step.points == 0 {
+                mover = mover.other();
+            }
+            LineStepReport {
+                mv: format_edge(board, step.mv),
+                player,
+                points: step.points,
+            }
+        })
+        .collect();
+    let margin = final_margin_a(position.score(), position.to_move(), analysis.value);
+    Ok(DotsReport {
+        geometry: built.geometry,
+        played: position
+            .history()
+            .iter()
+            .map(|&e| format_edge(board, e))
+            .collect(),
+        to_move: position.to_move(),
+        score: Score {
+            a: position.score()[0],
+            b: position.score()[1],
+        },
+        value: analysis.value,
+        final_margin_a: margin,
+        winner: Winner::from_margin_a(margin),
+        final_score: final_score(board.cell_count() as i64, margin),
+        moves: analysis
+            .moves
+            .iter()
+            .map(|m| MoveReport {
+                mv: format_edge(board, m.mv),
+                value: m.value,
+                points: m.points,
+            })
+            .collect(),
+        line: line_steps.iter().map(|s| s.mv.clone()).collect(),
+        line_steps,
+        strategy,
+        states_visited,
+        picture: built
+            .canvas
+            .draw(board, position.drawn(), position.owners()),
+    })
+}

@@ -1,0 +1,3 @@
+//! One module per game family: rules, notation (parse and format) and text pictures.
+
+pub mod dots;
