@@ -1,6 +1,6 @@
 //! How a command fails: bad input (exit 2) or a fault of ply itself (exit 1), always one line.
 
-use ply::engine::scored::SolveError;
+use ply::engine::scored::{SolveError, Strategy};
 
 /// A command's failure.
 #[derive(Debug)]
@@ -37,8 +37,19 @@ impl Failure {
 impl From<SolveError> for Failure {
     /// Every solve error comes from the request (too big, unsupported), so it is the user's to fix.
     fn from(e: SolveError) -> Self {
-        let hint = match e {
-            SolveError::Memory(_) => "; try --strategy memo, or a larger --memory",
+        Failure::BadInput(e.to_string())
+    }
+}
+
+impl Failure {
+    /// A solve error with a hint at what could still work: a memory refusal of the table suggests
+    /// the memo strategy (which only visits reachable states), any other a larger budget.
+    pub fn solve(e: SolveError, strategy: Strategy) -> Self {
+        let hint = match (&e, strategy) {
+            (SolveError::Memory(_), Strategy::Table) => {
+                "; try --strategy memo, or a larger --memory"
+            }
+            (SolveError::Memory(_), _) => "; try a larger --memory",
             _ => "",
         };
         Failure::BadInput(format!("{e}{hint}"))

@@ -8,7 +8,8 @@ mod failure;
 mod input;
 mod progress;
 
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -38,6 +39,13 @@ fn main() -> ExitCode {
             // --help and --version.
             let _ = e.print();
             return ExitCode::SUCCESS;
+        }
+        Err(e)
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                || e.kind() == ErrorKind::MissingSubcommand =>
+        {
+            eprintln!("ply: {}", missing_subcommand());
+            return ExitCode::from(2);
         }
         Err(e) => {
             let message = e.to_string();
@@ -71,4 +79,25 @@ fn main() -> ExitCode {
             ExitCode::from(failure.exit_code())
         }
     }
+}
+
+/// Names the command that lacks a subcommand and the subcommands it has.
+fn missing_subcommand() -> String {
+    let mut command = Cli::command();
+    let mut path = vec!["ply".to_string()];
+    for arg in std::env::args().skip(1) {
+        match command.find_subcommand(&arg) {
+            Some(sub) => {
+                path.push(arg);
+                command = sub.clone();
+            }
+            None => break,
+        }
+    }
+    let names: Vec<&str> = command.get_subcommands().map(|s| s.get_name()).collect();
+    let path = path.join(" ");
+    format!(
+        "`{path}` needs a subcommand: {} (see `{path} --help`)",
+        names.join(", ")
+    )
 }

@@ -1,1 +1,109 @@
-fn main() {}
+//! Dots benchmarks: the classic board's full table against the seed's bottom-up loop, memoized
+//! recursion from the empty board, and a Triangle War input of 100 000 games.
+//!
+//! Run: `cargo bench -p ply --bench dots`. Figures go to BENCHMARKS.md.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use ply::engine::scored::memo::{DenseStore, MemoSolver};
+use ply::engine::scored::table::SubsetTable;
+use ply::engine::scored::Solver;
+use ply::engine::MemoryBudget;
+use ply::games::dots::triangle_war::{parse_games, verdicts};
+use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::fmt::Write;
+use std::hint::black_box;
+
+fn classic() -> DotsBoard {
+    Geometry::CLASSIC_TRIANGLES.build().unwrap().board
+}
+
+/// The seed's third program (dottri4): one array of 2^18 values, filled from the full board down,
+/// trying every edge and counting completed triangles from a list — single-threaded, no layout.
+fn seed_bottom_up(board: &DotsBoard) -> Vec<i8> {
+    let edges = board.edge_count();
+    let triangles: Vec<u64> = (0..board.cell_count())
+        .map(|c| board.cell_edges(c).iter().fold(0, |m, e| m | 1 << e.0))
+        .collect();
+    let mut dp = vec![0i8; 1 << edges];
+    for state in (0..1u64 << edges).rev() {
+        let mut best = i32::MIN;
+        for e in 0..edges {
+            if state >> e & 1 == 1 {
+                continue;
+            }
+            let child = state | 1 << e;
+            let made = triangles
+                .iter()
+                .filter(|&&t| t >> e & 1 == 1 && child & t == t)
+                .count() as i32;
+            let v = dp[child as usize] as i32;
+            best = best.max(if made > 0 { made + v } else { -v });
+        }
+        dp[state as usize] = if best == i32::MIN { 0 } else { best as i8 };
+    }
+    dp
+}
+
+/// `games` random Triangle War games (6 to 18 legal moves each) in the contest format.
+pub fn war_input(games: usize, seed: u64) -> String {
+    let board = classic();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut edges: Vec<u8> = (0..18).collect();
+    let mut text = format!("{games}\n");
+    for _ in 0..games {
+        edges.shuffle(&mut rng);
+        let m = rng.random_range(6..=18);
+        let _ = writeln!(text, "{m}");
+        for &e in &edges[..m] {
+            let (a, b) = board.endpoints(Edge(e));
+            let _ = writeln!(text, "{} {}", a + 1, b + 1);
+        }
+    }
+    text
+}
+
+fn tables(c: &mut Criterion) {
+    let board = classic();
+    let budget = MemoryBudget::new(1 << 30);
+    let mut group = c.benchmark_group("classic_table");
+    group.bench_function("seed_bottom_up_baseline", |b| {
+        b.iter(|| seed_bottom_up(black_box(&board)))
+    });
+    group.bench_function("ply_table_general_path", |b| {
+        b.iter(|| SubsetTable::build_general(black_box(&board), budget).unwrap())
+    });
+    group.bench_function("ply_table", |b| {
+        b.iter(|| SubsetTable::build(black_box(&board), budget, None).unwrap())
+    });
+    group.bench_function("ply_memo_from_empty", |b| {
+        b.iter(|| {
+            let store = DenseStore::new(&board, budget).unwrap();
+            MemoSolver::new(&board, store)
+                .unwrap()
+                .value(&EdgeSet(0))
+                .unwrap()
+        })
+    });
+    group.finish();
+}
+
+fn triangle_war(c: &mut Criterion) {
+    let board = classic();
+    let input = war_input(100_000, 1);
+    let mut group = c.benchmark_group("triangle_war");
+    group.sample_size(20);
+    group.bench_function("100k_games_parse_solve", |b| {
+        b.iter(|| {
+            let positions = parse_games(&board, black_box(&input)).unwrap();
+            let table = SubsetTable::build(&board, MemoryBudget::new(1 << 30), None).unwrap();
+            verdicts(&table, &positions)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, tables, triangle_war);
+criterion_main!(benches);

@@ -98,7 +98,8 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         progress: Some(&update),
     };
     let with_line = position.line || position.json;
-    let report = report(&built, &game, strategy, options, with_line)?;
+    let report = report(&built, &game, strategy, options, with_line)
+        .map_err(|e| Failure::solve(e, strategy))?;
     drop(progress);
     if position.json {
         Ok(serde_json::to_string(&report)? + "\n")

@@ -75,7 +75,7 @@ fn move_values<G: ScoredGame, S: Solver<G> + ?Sized>(
             Ok(MoveValue {
                 mv,
                 points,
-                value: move_value(points, solver.value(&child)?),
+                value: move_value(points as i32, solver.value(&child)?),
             })
         })
         .collect()

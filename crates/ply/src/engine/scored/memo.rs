@@ -141,7 +141,7 @@ impl<'a, G: ScoredGame, S: MemoStore<G>> MemoSolver<'a, G, S> {
             }
             match self.negamax(&child) {
                 Ok(v) => {
-                    let value = move_value(points, v);
+                    let value = move_value(points as i32, v);
                     best = Some(best.map_or(value, |b| b.max(value)));
                 }
                 Err(e) => failure = Some(e),

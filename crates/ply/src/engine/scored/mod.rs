@@ -18,19 +18,30 @@ pub mod table;
 
 use super::{Capabilities, MemoryError};
 use std::fmt::Debug;
+
 use std::hash::Hash;
+use std::ops::{Add, Neg};
 use thiserror::Error;
 
 /// Value of a move under Wilson's rule — the one place the extra-turn rule lives.
 ///
 /// A move that completes `scored > 0` cells earns them and the mover moves again, so it is worth
 /// `scored + v(child)`; any other move hands the turn over, so it is worth `-v(child)`.
+///
+/// Generic over the integer type so that the table can apply it to many narrow lanes at once;
+/// written as a select, not a branch, because whether a move scores cannot be predicted.
 #[inline(always)]
-pub fn move_value(scored: u32, child_value: i32) -> i32 {
-    if scored > 0 {
-        scored as i32 + child_value
+pub fn move_value<V>(scored: V, child_value: V) -> V
+where
+    V: Copy + PartialOrd + Default + Add<Output = V> + Neg<Output = V>,
+{
+    let keeps_turn = scored > V::default();
+    let gained = scored + child_value;
+    let handed_over = -child_value;
+    if keeps_turn {
+        gained
     } else {
-        -child_value
+        handed_over
     }
 }
 
@@ -70,6 +81,33 @@ pub trait SubsetIndexed: ScoredGame {
     fn mask(&self, state: &Self::State) -> u64;
     /// The state with this bitmask.
     fn state(&self, mask: u64) -> Self::State;
+
+    /// A further optional accelerator: the game is a *completion game*, which lets the table fill
+    /// many states at once. `None` (the default) keeps the table on the general path.
+    fn completion(&self) -> Option<Completion<'_>> {
+        None
+    }
+}
+
+/// The rules of a completion game, stated as data: every move adds exactly one element, and scores
+/// one point for each *cell* (a set of elements) it completes; each element lies in at most two cells.
+///
+/// `others[e]` holds, for each of the (up to two) cells containing element `e`, the mask of that
+/// cell's other elements; a missing cell is `1 << e` (never complete while `e` is free). So a move `e`
+/// from state `s` scores `(s & others[e][0] == others[e][0]) + (s & others[e][1] == others[e][1])`.
+#[derive(Debug, Clone, Copy)]
+pub struct Completion<'a> {
+    /// Per element, the other elements of its cells.
+    pub others: &'a [[u64; 2]],
+}
+
+impl Completion<'_> {
+    /// Points scored by adding element `e` to the state `drawn`.
+    #[inline(always)]
+    pub fn points(&self, drawn: u64, e: u32) -> u32 {
+        let [a, b] = self.others[e as usize];
+        (drawn & a == a) as u32 + (drawn & b == b) as u32
+    }
 }
 
 /// Something that knows, or can compute, the value of any state of one game.
@@ -157,6 +195,6 @@ mod tests {
         assert_eq!(move_value(0, 3), -3);
         assert_eq!(move_value(0, -2), 2);
         assert_eq!(move_value(1, 3), 4);
-        assert_eq!(move_value(2, -5), -3);
+        assert_eq!(move_value(2i16, -5), -3);
     }
 }

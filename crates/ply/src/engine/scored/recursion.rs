@@ -37,7 +37,7 @@ impl<'a, G: ScoredGame> RecursionSolver<'a, G> {
         let mut best: Option<i32> = None;
         let game = self.game;
         game.for_each_move(state, |_, child, points| {
-            let value = move_value(points, self.negamax(&child));
+            let value = move_value(points as i32, self.negamax(&child));
             best = Some(best.map_or(value, |b| b.max(value)));
         });
         best.unwrap_or(0)

@@ -8,9 +8,12 @@
 //! (the full high part first), so the finished layers are one contiguous slice that the current layer
 //! reads while its blocks are written in parallel — no locks, no atomics, no unsafe code.
 
-use super::{move_value, require_acyclic_deterministic, SolveError, Solver, SubsetIndexed};
+use super::{
+    move_value, require_acyclic_deterministic, Completion, SolveError, Solver, SubsetIndexed,
+};
 use crate::engine::memory::MemoryBudget;
 use crate::engine::progress::Progress;
+use multiversion::multiversion;
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -90,28 +93,43 @@ impl SubsetTable {
         progress: Option<Progress<'_>>,
     ) -> Result<Self, SolveError> {
         require_acyclic_deterministic(game, "table")?;
-        if game.max_points() > 127 {
-            return Err(SolveError::ValuesTooLarge {
-                max_points: game.max_points(),
-            });
-        }
+        check_values_fit(game)?;
         let items = game.items();
         let mut values = budget.zeroed_bytes(Self::bytes_needed(items), || {
             format!("a table of 2^{items} states (one byte each)")
         })?;
         let layout = Layout::new(items);
-        let block_len = 1usize << layout.low_bits;
-        for layer in &layout.layers {
-            let (done, rest) = values.split_at_mut(layer.start * block_len);
-            let current = &mut rest[..layer.len() * block_len];
-            current
-                .par_chunks_mut(block_len)
-                .zip(&layout.high_of_block[layer.clone()])
-                .for_each(|(block, &high)| fill_block(game, &layout, high, block, done));
-            if let Some(progress) = progress {
-                progress((layer.end * block_len) as u64);
+        match game.completion() {
+            Some(rules) if items >= LANE_BITS => {
+                let lanes = LaneRules::new(rules, game.items());
+                fill_layers(&layout, &mut values, progress, |high, block, done| {
+                    fill_block_in_lanes(&lanes, &layout, high, block, done)
+                });
             }
+            _ => fill_layers(&layout, &mut values, progress, |high, block, done| {
+                fill_block(game, &layout, high, block, done)
+            }),
         }
+        Ok(SubsetTable { layout, values })
+    }
+
+    /// Like [`Self::build`] but always on the general path (one state and one move at a time through
+    /// [`ScoredGame::for_each_move`](super::ScoredGame::for_each_move)): the reference that the
+    /// completion path is tested against.
+    pub fn build_general<G: SubsetIndexed>(
+        game: &G,
+        budget: MemoryBudget,
+    ) -> Result<Self, SolveError> {
+        require_acyclic_deterministic(game, "table")?;
+        check_values_fit(game)?;
+        let items = game.items();
+        let mut values = budget.zeroed_bytes(Self::bytes_needed(items), || {
+            format!("a table of 2^{items} states (one byte each)")
+        })?;
+        let layout = Layout::new(items);
+        fill_layers(&layout, &mut values, None, |high, block, done| {
+            fill_block(game, &layout, high, block, done)
+        });
         Ok(SubsetTable { layout, values })
     }
 
@@ -134,6 +152,144 @@ impl SubsetTable {
     /// A solver that answers from this table.
     pub fn solver<'a, G: SubsetIndexed>(&'a self, game: &'a G) -> TableSolver<'a, G> {
         TableSolver { game, table: self }
+    }
+}
+
+/// Refuses games whose values may not fit one signed byte.
+fn check_values_fit<G: SubsetIndexed>(game: &G) -> Result<(), SolveError> {
+    match game.max_points() {
+        0..=127 => Ok(()),
+        max_points => Err(SolveError::ValuesTooLarge { max_points }),
+    }
+}
+
+/// Fills the layers in order, the blocks of each layer in parallel with `fill(high, block, done)`.
+fn fill_layers(
+    layout: &Layout,
+    values: &mut [u8],
+    progress: Option<Progress<'_>>,
+    fill: impl Fn(u64, &mut [u8], &[u8]) + Sync,
+) {
+    let block_len = 1usize << layout.low_bits;
+    for layer in &layout.layers {
+        let (done, rest) = values.split_at_mut(layer.start * block_len);
+        let current = &mut rest[..layer.len() * block_len];
+        current
+            .par_chunks_mut(block_len)
+            .zip(&layout.high_of_block[layer.clone()])
+            .for_each(|(block, &high)| fill(high, block, done));
+        if let Some(progress) = progress {
+            progress((layer.end * block_len) as u64);
+        }
+    }
+}
+
+/// States handled together by the completion path: all values of the lowest `LANE_BITS` elements.
+const LANE_BITS: u32 = 4;
+const LANES: usize = 1 << LANE_BITS;
+
+/// A completion game's rules prepared for lanes: for each element and each of its cells, which of
+/// the `LANES` low patterns hold the cell's other low elements.
+struct LaneRules<'a> {
+    rules: Completion<'a>,
+    lanes: Vec<[u16; 2]>,
+    full: u64,
+}
+
+impl<'a> LaneRules<'a> {
+    fn new(rules: Completion<'a>, items: u32) -> Self {
+        let low = (LANES - 1) as u64;
+        let lanes = rules
+            .others
+            .iter()
+            .map(|cells| {
+                cells.map(|others| {
+                    (0..LANES as u64)
+                        .filter(|lane| lane & others & low == others & low)
+                        .fold(0u16, |m, lane| m | 1 << lane)
+                })
+            })
+            .collect();
+        LaneRules {
+            rules,
+            lanes,
+            full: u64::MAX >> (64 - items),
+        }
+    }
+}
+
+/// Fills one block of a completion game, `LANES` states at a time. For a group of states that differ
+/// only in the lowest `LANE_BITS` elements, a move on any other element leads to `LANES` consecutive
+/// children, so all lanes are valued together (the compiler turns the lane loop into vector code).
+/// Moves on the low elements stay inside the group and are done one state at a time, from the last.
+/// Compiled for AVX2 (with BMI) too, chosen at run time where the processor has it.
+#[multiversion(targets("x86_64+avx2+bmi1+bmi2+popcnt+lzcnt", "x86_64+sse4.1+popcnt"))]
+fn fill_block_in_lanes(
+    rules: &LaneRules,
+    layout: &Layout,
+    high: u64,
+    block: &mut [u8],
+    done: &[u8],
+) {
+    let low_bits = layout.low_bits;
+    let low_mask = (1u64 << low_bits) - 1;
+    let lane_mask = (LANES - 1) as u64;
+    for group in (0..block.len() / LANES).rev() {
+        let outer = (high << low_bits) | (group * LANES) as u64;
+        let mut best = [i16::MIN; LANES];
+        let mut free = rules.full & !outer & !lane_mask;
+        while free != 0 {
+            let e = free.trailing_zeros();
+            free &= free - 1;
+            let child = outer | 1 << e;
+            let start = if child >> low_bits == high {
+                (child & low_mask) as usize
+            } else {
+                layout.position(child)
+            };
+            let values: &[u8] = if child >> low_bits == high {
+                block
+            } else {
+                done
+            };
+            let values: &[u8; LANES] = values[start..start + LANES]
+                .try_into()
+                .expect("a full group");
+            let [a, b] = rules.rules.others[e as usize];
+            let [lanes_a, lanes_b] = rules.lanes[e as usize];
+            let lanes_a = if outer & a & !lane_mask == a & !lane_mask {
+                lanes_a
+            } else {
+                0
+            };
+            let lanes_b = if outer & b & !lane_mask == b & !lane_mask {
+                lanes_b
+            } else {
+                0
+            };
+            for lane in 0..LANES {
+                let points = (lanes_a >> lane & 1) as i16 + (lanes_b >> lane & 1) as i16;
+                let value = move_value(points, values[lane] as i8 as i16);
+                best[lane] = best[lane].max(value);
+            }
+        }
+        let base = group * LANES;
+        for lane in (0..LANES).rev() {
+            let state = outer | lane as u64;
+            let mut value = best[lane] as i32;
+            let mut free = rules.full & !state & lane_mask;
+            while free != 0 {
+                let e = free.trailing_zeros();
+                free &= free - 1;
+                let child = block[base + (lane | 1 << e)] as i8 as i32;
+                value = value.max(move_value(rules.rules.points(state, e) as i32, child));
+            }
+            block[base + lane] = if value == i16::MIN as i32 {
+                0
+            } else {
+                value as i8 as u8
+            };
+        }
     }
 }
 
@@ -162,7 +318,7 @@ fn fill_block<G: SubsetIndexed>(
             } else {
                 done[layout.position(child)]
             };
-            best = best.max(move_value(points, child_value as i8 as i32));
+            best = best.max(move_value(points as i32, child_value as i8 as i32));
         });
         block[low] = if best == i32::MIN {
             0

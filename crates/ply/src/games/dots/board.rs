@@ -1,6 +1,6 @@
 //! The rules of every dots game, given as an incidence of edges and cells.
 
-use crate::engine::scored::{ScoredGame, SubsetIndexed};
+use crate::engine::scored::{Completion, ScoredGame, SubsetIndexed};
 use crate::engine::Capabilities;
 use thiserror::Error;
 
@@ -85,14 +85,6 @@ pub enum BoardError {
     },
 }
 
-/// The cells an edge borders, prepared for the hot loop: for each, the mask of its *other* edges.
-/// A missing cell is the edge's own bit, which is never drawn while the edge is free.
-#[derive(Debug, Clone, Copy)]
-struct Borders {
-    others: [u64; 2],
-    cells: [Option<u16>; 2],
-}
-
 /// The rules of one dots board: which dots each edge joins and which edges make each cell.
 ///
 /// Implements [`ScoredGame`] with [`EdgeSet`] states and [`SubsetIndexed`] (the edge bitmask), so every
@@ -102,7 +94,10 @@ pub struct DotsBoard {
     dots: u32,
     edges: Vec<(u32, u32)>,
     cells: Vec<Vec<Edge>>,
-    borders: Vec<Borders>,
+    /// Per edge, the cells it borders (at most two).
+    borders: Vec<[Option<u16>; 2]>,
+    /// Per edge, the other edges of each bordered cell, in the engine's [`Completion`] form.
+    others: Vec<[u64; 2]>,
 }
 
 impl DotsBoard {
@@ -128,12 +123,8 @@ impl DotsBoard {
                 return Err(BoardError::DuplicateEdge { a, b });
             }
         }
-        let mut borders: Vec<Borders> = (0..edges.len())
-            .map(|e| Borders {
-                others: [1 << e; 2],
-                cells: [None; 2],
-            })
-            .collect();
+        let mut borders = vec![[None; 2]; edges.len()];
+        let mut others: Vec<[u64; 2]> = (0..edges.len()).map(|e| [1 << e; 2]).collect();
         for (cell, members) in cells.iter().enumerate() {
             let mask = members.iter().fold(0u64, |m, e| m | 1 << e.0);
             let distinct = mask.count_ones() as usize == members.len();
@@ -144,13 +135,13 @@ impl DotsBoard {
                 return Err(BoardError::BadCell { cell });
             }
             for e in members {
-                let slot = borders[e.0 as usize]
-                    .cells
+                let e = e.0 as usize;
+                let slot = borders[e]
                     .iter()
                     .position(Option::is_none)
-                    .ok_or(BoardError::EdgeInTooManyCells { edge: e.0 as usize })?;
-                borders[e.0 as usize].cells[slot] = Some(cell as u16);
-                borders[e.0 as usize].others[slot] = mask & !(1 << e.0);
+                    .ok_or(BoardError::EdgeInTooManyCells { edge: e })?;
+                borders[e][slot] = Some(cell as u16);
+                others[e][slot] = mask & !(1 << e);
             }
         }
         Ok(DotsBoard {
@@ -158,6 +149,7 @@ impl DotsBoard {
             edges,
             cells,
             borders,
+            others,
         })
     }
 
@@ -207,17 +199,20 @@ impl DotsBoard {
 
     /// The cells that drawing `edge` completes when `drawn` is already on the board.
     pub fn completed_by(&self, drawn: EdgeSet, edge: Edge) -> impl Iterator<Item = usize> + '_ {
-        let b = &self.borders[edge.0 as usize];
+        let e = edge.0 as usize;
         (0..2).filter_map(move |i| {
-            let cell = b.cells[i]?;
-            (drawn.0 & b.others[i] == b.others[i]).then_some(cell as usize)
+            let cell = self.borders[e][i]?;
+            let others = self.others[e][i];
+            (drawn.0 & others == others).then_some(cell as usize)
         })
     }
 
     #[inline(always)]
     fn points(&self, drawn: u64, edge: u32) -> u32 {
-        let [a, b] = self.borders[edge as usize].others;
-        (drawn & a == a) as u32 + (drawn & b == b) as u32
+        Completion {
+            others: &self.others,
+        }
+        .points(drawn, edge)
     }
 }
 
@@ -272,6 +267,12 @@ impl SubsetIndexed for DotsBoard {
     #[inline(always)]
     fn state(&self, mask: u64) -> EdgeSet {
         EdgeSet(mask)
+    }
+
+    fn completion(&self) -> Option<Completion<'_>> {
+        Some(Completion {
+            others: &self.others,
+        })
     }
 }
 

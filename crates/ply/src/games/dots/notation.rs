@@ -70,6 +70,7 @@ pub struct WrittenMove {
 
 /// Splits a move list into moves without looking at any board.
 pub fn parse_moves(text: &str) -> Result<Vec<WrittenMove>, MoveError> {
+    let text = join_dashes(text);
     let tokens = text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty());
@@ -113,6 +114,24 @@ pub fn parse_moves(text: &str) -> Result<Vec<WrittenMove>, MoveError> {
         return Err(fail(moves.len() + 1, first, MoveFault::MissingDot));
     }
     Ok(moves)
+}
+
+/// Removes white space around dashes, so that `2 - 4` reads as `2-4`.
+fn join_dashes(text: &str) -> String {
+    let mut joined = String::with_capacity(text.len());
+    let mut after_dash = false;
+    for c in text.chars() {
+        if c == '-' {
+            joined.truncate(joined.trim_end().len());
+            after_dash = true;
+        } else if c.is_whitespace() && after_dash {
+            continue;
+        } else {
+            after_dash = false;
+        }
+        joined.push(c);
+    }
+    joined
 }
 
 fn dot_number(token: &str) -> Result<i64, MoveFault> {
@@ -184,7 +203,7 @@ mod tests {
 
     #[test]
     fn all_three_spellings_and_separators() {
-        let moves = parse_moves("2-4, 4 5\n5,9 3-6").unwrap();
+        let moves = parse_moves("2-4, 4 5\n5,9 3 -\n 6").unwrap();
         let pairs: Vec<(i64, i64)> = moves.iter().map(|m| (m.a, m.b)).collect();
         assert_eq!(pairs, vec![(2, 4), (4, 5), (5, 9), (3, 6)]);
         assert_eq!(moves[1].text, "4 5");

@@ -45,7 +45,7 @@ pub enum WarFault {
     #[error("the input ends before {0}")]
     Truncated(String),
     /// More lines after the last game.
-    #[error("unexpected `{text}` after the last of {games} games")]
+    #[error("unexpected `{text}` after the last game ({games} declared)")]
     Trailing {
         /// The first extra line.
         text: String,

@@ -1,0 +1,985 @@
+//! End-to-end tests of the `ply` binary: exact stdout, exit status and stderr.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The sample input of UVa 751 (Triangle War), one item per line.
+const UVA_SAMPLE: &str =
+    "4\n6\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n7\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n7 8\n\
+6\n1 2\n2 3\n1 3\n2 4\n2 5\n4 5\n10\n1 2\n2 5\n3 6\n5 8\n4 7\n6 10\n2 4\n4 5\n4 8\n7 8\n";
+
+/// The sample output of UVa 751.
+const UVA_VERDICTS: &str = "Game 1: B wins.\nGame 2: A wins.\nGame 3: A wins.\nGame 4: B wins.\n";
+
+/// One game of six legal moves (the first sample game), without its count line.
+const GAME_ONE: &str = "6\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n";
+
+/// The seed's puzzle: six edges drawn, nobody has scored, A to move and wins by 3.
+const SEED_MOVES: &str = "2-3 4-5 5-6 7-8 8-9 9-10";
+
+/// The fourth sample game: ten edges drawn, B has 3 triangles and moves.
+const TEN_EDGES: &str = "1-2 2-5 3-6 5-8 4-7 6-10 2-4 4-5 4-8 7-8";
+
+/// Every edge of the classic board, in dot order: the game is over, A 3 triangles, B 6.
+const ALL_EDGES: &str = "1-2 1-3 2-3 2-4 2-5 3-5 3-6 4-5 4-7 4-8 5-6 5-8 5-9 6-9 6-10 7-8 8-9 9-10";
+
+fn ply() -> Command {
+    Command::cargo_bin("ply").expect("the ply binary is built")
+}
+
+/// A file in the temp directory, removed when dropped.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    fn new(name: &str, contents: &str) -> Self {
+        let path = std::env::temp_dir().join(format!("ply-cli-test-{}-{name}", std::process::id()));
+        std::fs::write(&path, contents).expect("the temp file is written");
+        TempFile(path)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn arg(&self) -> &str {
+        self.0.to_str().expect("the temp path is UTF-8")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs `ply args` (with `stdin` if given), asserts success with nothing on stderr, returns stdout.
+fn stdout_of(args: &[&str], stdin: Option<&str>) -> String {
+    let mut cmd = ply();
+    cmd.args(args);
+    if let Some(text) = stdin {
+        cmd.write_stdin(text);
+    }
+    let output = cmd
+        .assert()
+        .success()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .clone();
+    String::from_utf8(output.stdout).expect("stdout is UTF-8")
+}
+
+/// `ply dots triangles <args> --json`, parsed.
+fn dots_json(args: &[&str]) -> Value {
+    let mut all = vec!["dots", "triangles"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let text = stdout_of(&all, None);
+    assert!(
+        text.ends_with("}\n"),
+        "one JSON object and a newline: {text:?}"
+    );
+    assert_eq!(text.lines().count(), 1, "JSON on one line: {text:?}");
+    serde_json::from_str(&text).expect("stdout is JSON")
+}
+
+/// Runs `ply args` (with `stdin` if given) and asserts a bad-input failure: exit status 2, nothing on
+/// stdout, and exactly the line `expected` (plus its newline) on stderr.
+fn assert_bad_input(args: &[&str], stdin: Option<&str>, expected: &str) {
+    assert!(expected.starts_with("ply: ") && !expected.contains('\n'));
+    let mut cmd = ply();
+    cmd.args(args);
+    if let Some(text) = stdin {
+        cmd.write_stdin(text);
+    }
+    cmd.assert()
+        .failure()
+        .code(2)
+        .stdout("")
+        .stderr(format!("{expected}\n"));
+}
+
+/// `ply dots triangles --moves <moves>` must fail with `expected`.
+fn assert_bad_moves(moves: &str, expected: &str) {
+    assert_bad_input(&["dots", "triangles", "--moves", moves], None, expected);
+}
+
+/// `ply triangle-war` on `input` (stdin) must fail with `expected`.
+fn assert_bad_war(input: &str, expected: &str) {
+    assert_bad_input(&["triangle-war"], Some(input), expected);
+}
+
+/// Runs `ply args` and returns its stderr after asserting exit 2, empty stdout and one `ply: ` line.
+fn one_line_failure(args: &[&str]) -> String {
+    let output = ply()
+        .args(args)
+        .write_stdin("")
+        .assert()
+        .failure()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::starts_with("ply: "))
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("stderr is UTF-8");
+    assert!(stderr.ends_with('\n'), "stderr ends its line: {stderr:?}");
+    assert_eq!(stderr.lines().count(), 1, "one line on stderr: {stderr:?}");
+    stderr.trim_end().to_string()
+}
+
+fn int(v: &Value) -> i64 {
+    v.as_i64()
+        .unwrap_or_else(|| panic!("{v} is not an integer"))
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .expect("an array")
+        .iter()
+        .map(|s| s.as_str().expect("a string").to_string())
+        .collect()
+}
+
+/// Drops the fields that depend on the strategy (its name and how many states it visited).
+fn without_strategy(mut v: Value) -> Value {
+    let object = v.as_object_mut().expect("a JSON object");
+    assert!(object.remove("strategy").is_some());
+    assert!(object.remove("states_visited").is_some());
+    v
+}
+
+/// Checks the documented JSON schema and its invariants on one report.
+fn check_schema(v: &Value) {
+    let object = v.as_object().expect("a JSON object");
+    for key in [
+        "game",
+        "size",
+        "played",
+        "to_move",
+        "score",
+        "value",
+        "final_margin_a",
+        "winner",
+        "final_score",
+        "moves",
+        "line",
+        "line_steps",
+        "strategy",
+        "states_visited",
+    ] {
+        assert!(object.contains_key(key), "key {key} missing in {v}");
+    }
+    assert_eq!(v["game"], "triangles");
+    let size = v["size"].as_u64().expect("size is a non-negative integer");
+    let cells = size * size;
+    let edges = 3 * size * (size + 1) / 2;
+    let to_move = v["to_move"].as_str().expect("to_move is a string");
+    assert!(to_move == "A" || to_move == "B", "to_move {to_move}");
+    let score_a = v["score"]["A"].as_u64().expect("score.A is an integer");
+    let score_b = v["score"]["B"].as_u64().expect("score.B is an integer");
+    assert_eq!(v["score"].as_object().unwrap().len(), 2);
+    let value = int(&v["value"]);
+    let margin = int(&v["final_margin_a"]);
+    let signed_value = if to_move == "A" { value } else { -value };
+    assert_eq!(margin, score_a as i64 - score_b as i64 + signed_value);
+    let winner = v["winner"].as_str().expect("winner is a string");
+    let expected_winner = match margin {
+        m if m > 0 => "A",
+        m if m < 0 => "B",
+        _ => "tie",
+    };
+    assert_eq!(winner.to_lowercase(), expected_winner.to_lowercase());
+    let final_a = v["final_score"]["A"].as_u64().expect("final_score.A");
+    let final_b = v["final_score"]["B"].as_u64().expect("final_score.B");
+    assert_eq!(final_a + final_b, cells);
+    assert_eq!(final_a as i64 - final_b as i64, margin);
+
+    let played = strings(&v["played"]);
+    let free = edges as usize - played.len();
+    let moves = v["moves"].as_array().expect("moves is an array");
+    assert_eq!(moves.len(), free, "one entry per undrawn edge");
+    let mut previous = i64::MAX;
+    for m in moves {
+        assert_eq!(m.as_object().unwrap().len(), 3, "move, value, points: {m}");
+        let text = m["move"].as_str().expect("move is a string");
+        assert!(!played.iter().any(|p| p == text), "{text} is already drawn");
+        let mv = int(&m["value"]);
+        assert!(mv <= previous, "moves are sorted best first: {v}");
+        previous = mv;
+        assert!(m["points"].as_u64().expect("points is an integer") <= 2);
+    }
+    let line = strings(&v["line"]);
+    let steps = v["line_steps"].as_array().expect("line_steps is an array");
+    if moves.is_empty() {
+        assert_eq!(value, 0, "a finished game is worth nothing more");
+        assert!(line.is_empty());
+        assert!(steps.is_empty());
+    } else {
+        assert_eq!(
+            int(&moves[0]["value"]),
+            value,
+            "the best move has the value"
+        );
+        assert_eq!(line.len(), free, "the line plays to the end of the game");
+        let best: Vec<&str> = moves
+            .iter()
+            .filter(|m| int(&m["value"]) == value)
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        assert!(best.contains(&line[0].as_str()), "the line starts best");
+        assert_eq!(steps.len(), line.len());
+        for (step, mv) in steps.iter().zip(&line) {
+            assert_eq!(step["move"].as_str(), Some(mv.as_str()));
+        }
+        assert_eq!(steps[0]["player"].as_str(), Some(to_move));
+        let (mut a, mut b) = (score_a, score_b);
+        for step in steps {
+            let points = step["points"].as_u64().expect("points is an integer");
+            match step["player"].as_str() {
+                Some("A") => a += points,
+                Some("B") => b += points,
+                other => panic!("player {other:?}"),
+            }
+        }
+        assert_eq!(
+            (a, b),
+            (final_a, final_b),
+            "the line reaches the final score"
+        );
+    }
+}
+
+// ---- 1. ply triangle-war: the UVa 751 sample -------------------------------------------------
+
+#[test]
+fn triangle_war_sample_from_a_file() {
+    let file = TempFile::new("uva-sample.txt", UVA_SAMPLE);
+    assert_eq!(stdout_of(&["triangle-war", file.arg()], None), UVA_VERDICTS);
+}
+
+#[test]
+fn triangle_war_sample_from_stdin() {
+    assert_eq!(stdout_of(&["triangle-war"], Some(UVA_SAMPLE)), UVA_VERDICTS);
+    assert_eq!(
+        stdout_of(&["triangle-war", "-"], Some(UVA_SAMPLE)),
+        UVA_VERDICTS
+    );
+}
+
+#[test]
+fn triangle_war_accepts_blank_lines_and_crlf() {
+    let spaced = UVA_SAMPLE
+        .replace("\n6\n", "\n\n6\n\n")
+        .replace('\n', "\r\n");
+    assert_eq!(stdout_of(&["triangle-war"], Some(&spaced)), UVA_VERDICTS);
+}
+
+#[test]
+fn triangle_war_full_board_is_judged_by_the_score() {
+    let mut input = String::from("1\n18\n");
+    for edge in ALL_EDGES.split(' ') {
+        input.push_str(&edge.replace('-', " "));
+        input.push('\n');
+    }
+    assert_eq!(
+        stdout_of(&["triangle-war"], Some(&input)),
+        "Game 1: B wins.\n"
+    );
+}
+
+// ---- 2. ply dots: the seed puzzle, spellings, move files --------------------------------------
+
+#[test]
+fn seed_puzzle_json() {
+    let v = dots_json(&["--moves", SEED_MOVES]);
+    assert_eq!(v["game"], "triangles");
+    assert_eq!(v["size"], 3);
+    assert_eq!(v["value"], 3);
+    assert_eq!(v["final_margin_a"], 3);
+    assert_eq!(v["winner"], "A");
+    assert_eq!(v["to_move"], "A");
+    assert_eq!(v["score"], serde_json::json!({"A": 0, "B": 0}));
+    assert_eq!(v["final_score"], serde_json::json!({"A": 6, "B": 3}));
+    assert_eq!(
+        strings(&v["played"]),
+        ["2-3", "4-5", "5-6", "7-8", "8-9", "9-10"]
+    );
+    // Only the top triangle's edges hold the win; every other move loses by 7.
+    let moves: Vec<(String, i64)> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), int(&m["value"])))
+        .collect();
+    let expected: Vec<(String, i64)> = [
+        ("1-2", 3),
+        ("1-3", 3),
+        ("2-4", -7),
+        ("2-5", -7),
+        ("3-5", -7),
+        ("3-6", -7),
+        ("4-7", -7),
+        ("4-8", -7),
+        ("5-8", -7),
+        ("5-9", -7),
+        ("6-9", -7),
+        ("6-10", -7),
+    ]
+    .iter()
+    .map(|&(m, value)| (m.to_string(), value))
+    .collect();
+    assert_eq!(moves, expected);
+    check_schema(&v);
+}
+
+#[test]
+fn seed_puzzle_text() {
+    let text = stdout_of(&["dots", "triangles", "--moves", SEED_MOVES], None);
+    assert!(text.starts_with(
+        "Dots and Triangles, size 3 (9 triangles)\nPlayed: 2-3 4-5 5-6 7-8 8-9 9-10\n"
+    ));
+    assert!(text.contains("\nScore: A 0, B 0. A to move.\n"));
+    assert!(text.contains(
+        "\nValue: +3 for A (net triangles still to gain under perfect play, by table)\n"
+    ));
+    assert!(
+        text.contains("\nResult with perfect play: A wins by 3, 6-3 (final margin for A: +3)\n")
+    );
+    assert!(text.contains("\nMoves for A, best first:\n     1-2    +3\n     1-3    +3\n"));
+    assert!(text.ends_with("    6-10    -7\n"));
+}
+
+#[test]
+fn seed_puzzle_every_spelling_gives_the_same_json() {
+    let reference = stdout_of(
+        &["dots", "triangles", "--moves", SEED_MOVES, "--json"],
+        None,
+    );
+    for moves in [
+        "2 3 4 5 5 6 7 8 8 9 9 10",
+        "2,3 4,5 5,6 7,8 8,9 9,10",
+        "2-3,4-5,5-6,7-8,8-9,9-10",
+        "2-3\n4-5\n5-6\n7-8\n8-9\n9-10\n",
+        "3-2, 5 4\n6,5  8-7,9 8\n\n10-9",
+        "  2 3,4 5\n5-6 , 7,8 8 9 9-10  ",
+    ] {
+        assert_eq!(
+            stdout_of(&["dots", "triangles", "--moves", moves, "--json"], None),
+            reference,
+            "moves {moves:?}"
+        );
+    }
+}
+
+#[test]
+fn each_spelling_of_one_move_is_the_same() {
+    let reference = stdout_of(&["dots", "triangles", "--moves", "2-4", "--json"], None);
+    let v: Value = serde_json::from_str(&reference).unwrap();
+    assert_eq!(strings(&v["played"]), ["2-4"]);
+    assert_eq!(v["to_move"], "B");
+    for moves in ["2 4", "2,4", "4-2", "4 2", "4,2"] {
+        assert_eq!(
+            stdout_of(&["dots", "triangles", "--moves", moves, "--json"], None),
+            reference,
+            "moves {moves:?}"
+        );
+    }
+}
+
+#[test]
+fn seed_puzzle_from_a_moves_file_and_from_stdin() {
+    let reference = stdout_of(
+        &["dots", "triangles", "--moves", SEED_MOVES, "--json"],
+        None,
+    );
+    let file = TempFile::new("seed-moves.txt", "2-3\n4 5\n5,6\n7-8, 8-9\n9-10\n");
+    assert!(file.path().exists());
+    assert_eq!(
+        stdout_of(
+            &["dots", "triangles", "--moves-file", file.arg(), "--json"],
+            None
+        ),
+        reference
+    );
+    assert_eq!(
+        stdout_of(
+            &["dots", "triangles", "--moves-file", "-", "--json"],
+            Some("2-3 4-5 5-6\n7-8 8-9 9-10\n")
+        ),
+        reference
+    );
+}
+
+// ---- 3. Strategies agree ----------------------------------------------------------------------
+
+#[test]
+fn empty_classic_board_with_every_strategy() {
+    let mut reports = Vec::new();
+    for strategy in ["memo", "table", "auto"] {
+        let v = dots_json(&["--strategy", strategy]);
+        assert_eq!(v["value"], -3, "{strategy}");
+        assert_eq!(v["final_margin_a"], -3, "{strategy}");
+        assert_eq!(v["winner"], "B", "{strategy}");
+        assert_eq!(v["to_move"], "A", "{strategy}");
+        assert_eq!(
+            v["final_score"],
+            serde_json::json!({"A": 3, "B": 6}),
+            "{strategy}"
+        );
+        assert_eq!(v["moves"].as_array().unwrap().len(), 18, "{strategy}");
+        check_schema(&v);
+        reports.push(v);
+    }
+    assert_eq!(reports[0]["strategy"], "memo");
+    assert_eq!(reports[1]["strategy"], "table");
+    assert_eq!(
+        reports[2]["strategy"], "table",
+        "auto picks the table on 18 edges"
+    );
+    assert_eq!(reports[1]["states_visited"], 1 << 18);
+    let memo = without_strategy(reports[0].clone());
+    let table = without_strategy(reports[1].clone());
+    let moves = |v: &Value| v["moves"].clone();
+    assert_eq!(moves(&memo), moves(&table));
+    assert_eq!(memo["value"], table["value"]);
+}
+
+#[test]
+fn recursion_agrees_with_table_on_ten_edges_drawn() {
+    let table = dots_json(&["--moves", TEN_EDGES, "--strategy", "table"]);
+    assert_eq!(table["to_move"], "B");
+    assert_eq!(table["score"], serde_json::json!({"A": 0, "B": 3}));
+    assert_eq!(table["value"], 4);
+    assert_eq!(table["final_margin_a"], -7);
+    assert_eq!(table["winner"], "B");
+    assert_eq!(table["final_score"], serde_json::json!({"A": 1, "B": 8}));
+    check_schema(&table);
+    let recursion = dots_json(&["--moves", TEN_EDGES, "--strategy", "recursion"]);
+    assert_eq!(recursion["strategy"], "recursion");
+    check_schema(&recursion);
+    assert_eq!(recursion["value"], 4);
+    assert_eq!(without_strategy(recursion), without_strategy(table.clone()));
+    let memo = dots_json(&["--moves", TEN_EDGES, "--strategy", "memo"]);
+    assert_eq!(without_strategy(memo), without_strategy(table));
+}
+
+// ---- 4. The JSON schema -----------------------------------------------------------------------
+
+#[test]
+fn json_schema_on_several_positions() {
+    for args in [
+        vec!["--moves", SEED_MOVES],
+        vec!["--moves", TEN_EDGES],
+        vec!["--moves", "2-4"],
+        vec!["--size", "1"],
+        vec!["--size", "2"],
+        vec!["--size", "2", "--moves", "1-2 1-3", "--strategy", "memo"],
+    ] {
+        check_schema(&dots_json(&args));
+    }
+}
+
+#[test]
+fn json_types_are_integers_where_integers() {
+    let v = dots_json(&["--moves", TEN_EDGES]);
+    for key in ["size", "value", "final_margin_a", "states_visited"] {
+        assert!(v[key].is_i64() || v[key].is_u64(), "{key}: {}", v[key]);
+    }
+    for key in ["score", "final_score"] {
+        for p in ["A", "B"] {
+            assert!(v[key][p].is_u64(), "{key}.{p}: {}", v[key][p]);
+        }
+    }
+    for m in v["moves"].as_array().unwrap() {
+        assert!(m["move"].is_string());
+        assert!(m["value"].is_i64());
+        assert!(m["points"].is_u64());
+    }
+    assert!(v["line"].as_array().unwrap().iter().all(Value::is_string));
+    assert_eq!(v["line"].as_array().unwrap().len(), 8);
+}
+
+#[test]
+fn finished_game_has_value_zero_and_no_moves() {
+    let v = dots_json(&["--moves", ALL_EDGES]);
+    assert_eq!(v["value"], 0);
+    assert_eq!(v["moves"], serde_json::json!([]));
+    assert_eq!(v["line"], serde_json::json!([]));
+    assert_eq!(v["score"], serde_json::json!({"A": 3, "B": 6}));
+    assert_eq!(v["final_score"], serde_json::json!({"A": 3, "B": 6}));
+    assert_eq!(v["final_margin_a"], -3);
+    assert_eq!(v["winner"], "B");
+    check_schema(&v);
+    let text = stdout_of(&["dots", "triangles", "--moves", ALL_EDGES], None);
+    assert!(text.contains("\nScore: A 3, B 6. Game over.\n"));
+    assert!(!text.contains("Value:"));
+    assert!(text.ends_with("Result with perfect play: B wins by 3, 3-6 (final margin for A: -3)\n"));
+}
+
+// ---- 5. Bad input: ply dots -------------------------------------------------------------------
+
+#[test]
+fn dots_unknown_dot() {
+    assert_bad_moves(
+        "2-11",
+        "ply: move 1 `2-11`: dot 11 does not exist (this board has dots 1 to 10)",
+    );
+    assert_bad_moves(
+        "2-4 0 1",
+        "ply: move 2 `0 1`: dot 0 does not exist (this board has dots 1 to 10)",
+    );
+}
+
+#[test]
+fn dots_not_joined() {
+    assert_bad_moves(
+        "1-5",
+        "ply: move 1 `1-5`: dots 1 and 5 are not joined by an edge",
+    );
+    assert_bad_moves(
+        "3 3",
+        "ply: move 1 `3 3`: dots 3 and 3 are not joined by an edge",
+    );
+}
+
+#[test]
+fn dots_edge_drawn_twice() {
+    assert_bad_moves(
+        "2-4 4-2",
+        "ply: move 2 `4-2`: edge 2-4 is already drawn (by move 1)",
+    );
+    assert_bad_moves(
+        "2-3 4-5 5-6 3,2",
+        "ply: move 4 `3 2`: edge 2-3 is already drawn (by move 1)",
+    );
+}
+
+#[test]
+fn dots_not_a_number() {
+    assert_bad_moves("2-x", "ply: move 1 `2-x`: `x` is not a dot number");
+    assert_bad_moves("2-4 x 5", "ply: move 2 `x`: `x` is not a dot number");
+}
+
+#[test]
+fn dots_lone_dot() {
+    assert_bad_moves(
+        "2-4 5",
+        "ply: move 2 `5`: a move needs two dots, this one has one",
+    );
+    assert_bad_moves(
+        "2 4-5",
+        "ply: move 1 `2`: a move needs two dots, this one has one",
+    );
+}
+
+#[test]
+fn dots_three_dots_in_one_move() {
+    assert_bad_moves(
+        "2-4-5",
+        "ply: move 1 `2-4-5`: `2-4-5` is not a move (write two dots: 2-4, 2 4 or 2,4)",
+    );
+}
+
+#[test]
+fn dots_bad_sizes() {
+    for size in ["0", "7"] {
+        assert_bad_input(
+            &["dots", "triangles", "--size", size],
+            None,
+            &format!(
+                "ply: triangle boards have size 1 to 6 (size 6 has 63 edges, the most a state \
+                 holds); got {size}"
+            ),
+        );
+    }
+    assert_bad_input(
+        &["dots", "triangles", "--size", "x"],
+        None,
+        "ply: invalid value 'x' for '--size <SIZE>': invalid digit found in string",
+    );
+}
+
+#[test]
+fn dots_table_too_big_for_the_budget() {
+    let line = one_line_failure(&[
+        "dots",
+        "triangles",
+        "--size",
+        "5",
+        "--strategy",
+        "table",
+        "--memory",
+        "1G",
+    ]);
+    assert!(line.contains("needs 32.0 TiB"), "{line}");
+    assert_eq!(
+        line,
+        "ply: a table of 2^45 states (one byte each) needs 32.0 TiB (35184372088832 bytes) but \
+         the memory budget is 1.0 GiB (1073741824 bytes); try --strategy memo, or a larger --memory"
+    );
+    assert_bad_input(
+        &["dots", "triangles", "--strategy", "table", "--memory", "0"],
+        None,
+        "ply: a table of 2^18 states (one byte each) needs 256.0 KiB (262144 bytes) but the memory \
+         budget is 0 B; try --strategy memo, or a larger --memory",
+    );
+}
+
+#[test]
+fn dots_memo_too_big_for_the_budget() {
+    let line = one_line_failure(&["dots", "triangles", "--strategy", "memo", "--memory", "1K"]);
+    assert!(
+        line.starts_with(
+            "ply: a memo map growing past 28 states needs 1.4 KiB (1479 bytes) but the memory \
+             budget is 1.0 KiB (1024 bytes)"
+        ),
+        "{line}"
+    );
+}
+
+#[test]
+fn dots_memo_too_big_does_not_suggest_memo() {
+    let line = one_line_failure(&["dots", "triangles", "--strategy", "memo", "--memory", "1K"]);
+    assert!(!line.contains("try --strategy memo"), "{line}");
+}
+
+#[test]
+fn dots_bad_memory_values() {
+    assert_bad_input(
+        &["dots", "triangles", "--memory", "lots"],
+        None,
+        "ply: invalid value 'lots' for '--memory <SIZE>': `lots` is not a memory size like 8G or \
+         512M (invalid digit found in string)",
+    );
+    assert_bad_input(
+        &["dots", "triangles", "--memory", ""],
+        None,
+        "ply: invalid value '' for '--memory <SIZE>': `` is not a memory size like 8G or 512M \
+         (cannot parse integer from empty string)",
+    );
+    assert_bad_input(
+        &["dots", "triangles", "--memory", "99999999999999T"],
+        None,
+        "ply: invalid value '99999999999999T' for '--memory <SIZE>': `99999999999999T` is not a \
+         memory size like 8G or 512M (number too large to fit in target type)",
+    );
+}
+
+#[test]
+fn dots_unknown_strategy() {
+    assert_bad_input(
+        &["dots", "triangles", "--strategy", "fast"],
+        None,
+        "ply: invalid value 'fast' for '--strategy <STRATEGY>'",
+    );
+}
+
+#[test]
+fn dots_missing_moves_file() {
+    let missing = std::env::temp_dir().join(format!(
+        "ply-cli-test-{}-no-such-file.txt",
+        std::process::id()
+    ));
+    let missing = missing.to_str().unwrap();
+    assert_bad_input(
+        &["dots", "triangles", "--moves-file", missing],
+        None,
+        &format!("ply: cannot read {missing}: No such file or directory (os error 2)"),
+    );
+    assert_bad_input(
+        &["dots", "triangles", "--moves-file"],
+        None,
+        "ply: a value is required for '--moves-file <FILE>' but none was supplied",
+    );
+}
+
+#[test]
+fn dots_moves_and_moves_file_conflict() {
+    let file = TempFile::new("conflict.txt", "2-4\n");
+    assert_bad_input(
+        &[
+            "dots",
+            "triangles",
+            "--moves",
+            "1-2",
+            "--moves-file",
+            file.arg(),
+        ],
+        None,
+        "ply: the argument '--moves <MOVES>' cannot be used with '--moves-file <FILE>'",
+    );
+}
+
+#[test]
+fn dots_bad_move_in_a_moves_file_and_on_stdin() {
+    let file = TempFile::new("bad-moves.txt", "2-3\n4-5\n2-11\n");
+    assert_bad_input(
+        &["dots", "triangles", "--moves-file", file.arg()],
+        None,
+        "ply: move 3 `2-11`: dot 11 does not exist (this board has dots 1 to 10)",
+    );
+    assert_bad_input(
+        &["dots", "triangles", "--moves-file", "-", "--json"],
+        Some("2-4\n4-2\n"),
+        "ply: move 2 `4-2`: edge 2-4 is already drawn (by move 1)",
+    );
+}
+
+// ---- 5. Bad input: ply triangle-war -----------------------------------------------------------
+
+#[test]
+fn war_empty_input() {
+    let expected = "ply: the input is empty (expected the number of games)";
+    assert_bad_war("", expected);
+    assert_bad_war("\n  \n\n", expected);
+    let file = TempFile::new("empty.txt", "");
+    assert_bad_input(&["triangle-war", file.arg()], None, expected);
+}
+
+#[test]
+fn war_missing_file() {
+    let missing = std::env::temp_dir().join(format!(
+        "ply-cli-test-{}-no-such-games.txt",
+        std::process::id()
+    ));
+    let missing = missing.to_str().unwrap();
+    assert_bad_input(
+        &["triangle-war", missing],
+        None,
+        &format!("ply: cannot read {missing}: No such file or directory (os error 2)"),
+    );
+}
+
+#[test]
+fn war_bad_game_counts() {
+    assert_bad_war(
+        "0\n",
+        "ply: line 1: the number of games must be at least 1, got 0",
+    );
+    assert_bad_war(
+        "-1\n",
+        "ply: line 1: the number of games must be at least 1, got -1",
+    );
+    assert_bad_war("x\n", "ply: line 1: `x` is not a whole number");
+    assert_bad_war(
+        "\n\n0\n",
+        "ply: line 3: the number of games must be at least 1, got 0",
+    );
+    assert_bad_war(
+        "1 2\n",
+        "ply: line 1: expected one number (the number of games), found 2 items",
+    );
+}
+
+#[test]
+fn war_bad_move_counts() {
+    assert_bad_war(
+        "1\n5\n2 4\n4 5\n5 9\n3 6\n2 5\n",
+        "ply: game 1, line 2: the number of moves must be 6 to 18, got 5",
+    );
+    assert_bad_war(
+        "1\n19\n",
+        "ply: game 1, line 2: the number of moves must be 6 to 18, got 19",
+    );
+    assert_bad_war(
+        &format!("2\n{GAME_ONE}\n5\n"),
+        "ply: game 2, line 10: the number of moves must be 6 to 18, got 5",
+    );
+    assert_bad_war(
+        "1\nsix\n",
+        "ply: game 1, line 2: `six` is not a whole number",
+    );
+}
+
+#[test]
+fn war_truncated_input() {
+    assert_bad_war(
+        &format!("2\n{GAME_ONE}"),
+        "ply: game 2: the input ends before the move count of game 2 of 2",
+    );
+    assert_bad_war(
+        "1\n6\n2 4\n4 5\n",
+        "ply: game 1: the input ends before move 3 of 6",
+    );
+}
+
+#[test]
+fn war_trailing_line_after_the_last_game() {
+    assert_bad_war(
+        &format!("{UVA_SAMPLE}1 2\n"),
+        "ply: line 35: unexpected `1 2` after the last game (4 declared)",
+    );
+    assert_bad_war(
+        &format!("2\n{GAME_ONE}{GAME_ONE}\n\n  extra  \n"),
+        "ply: line 18: unexpected `extra` after the last game (2 declared)",
+    );
+}
+
+#[test]
+fn war_move_line_with_three_numbers() {
+    assert_bad_war(
+        "1\n6\n2 4\n4 5 9\n",
+        "ply: game 1, line 4: expected two dot numbers (a move), found 3 items",
+    );
+}
+
+#[test]
+fn war_move_line_with_a_non_number() {
+    assert_bad_war(
+        "1\n6\n2 4\n4 x\n",
+        "ply: game 1, line 4: `x` is not a whole number",
+    );
+}
+
+#[test]
+fn war_unknown_dot() {
+    assert_bad_war(
+        "1\n6\n2 4\n4 11\n",
+        "ply: game 1, line 4: dot 11 does not exist (this board has dots 1 to 10)",
+    );
+}
+
+#[test]
+fn war_dots_not_joined() {
+    assert_bad_war(
+        "1\n6\n1 5\n",
+        "ply: game 1, line 3: dots 1 and 5 are not joined by an edge",
+    );
+}
+
+#[test]
+fn war_edge_drawn_twice() {
+    assert_bad_war(
+        "1\n6\n2 4\n4 5\n4 2\n",
+        "ply: game 1, line 5: edge 2-4 is already drawn (by move 1)",
+    );
+    // The second game starts from an empty board, and its faults name it.
+    assert_bad_war(
+        &format!("2\n{GAME_ONE}6\n2 4\n4 5\n5 4\n"),
+        "ply: game 2, line 12: edge 4-5 is already drawn (by move 2)",
+    );
+}
+
+#[test]
+fn war_fault_in_a_later_game_prints_nothing_for_earlier_games() {
+    let input = UVA_SAMPLE.replacen("4 8\n", "4 11\n", 1);
+    assert_bad_war(
+        &input,
+        "ply: game 4, line 33: dot 11 does not exist (this board has dots 1 to 10)",
+    );
+}
+
+// ---- 6. Help and bench ------------------------------------------------------------------------
+
+#[test]
+fn help_exits_zero() {
+    ply()
+        .arg("--help")
+        .assert()
+        .success()
+        .code(0)
+        .stderr("")
+        .stdout(
+            predicate::str::contains("Usage: ply <COMMAND>")
+                .and(predicate::str::contains("triangle-war"))
+                .and(predicate::str::contains("bench")),
+        );
+    ply()
+        .args(["dots", "triangles", "--help"])
+        .assert()
+        .success()
+        .code(0)
+        .stderr("")
+        .stdout(predicate::str::contains("--moves-file <FILE>"));
+}
+
+#[test]
+fn unknown_argument_is_one_line() {
+    assert_bad_input(
+        &["dots", "triangles", "--wat"],
+        None,
+        "ply: unexpected argument '--wat' found",
+    );
+    assert_bad_input(
+        &["triangle-war", "a", "b"],
+        None,
+        "ply: unexpected argument 'b' found",
+    );
+}
+
+#[test]
+fn missing_subcommand_is_one_line() {
+    for args in [&[][..], &["dots"][..], &["bench"][..]] {
+        one_line_failure(args);
+    }
+}
+
+#[test]
+fn missing_subcommand_names_the_fault() {
+    for args in [&[][..], &["dots"][..], &["bench"][..]] {
+        let line = one_line_failure(args);
+        assert!(line.contains("subcommand"), "{args:?}: {line}");
+    }
+}
+
+#[test]
+fn bench_dots_without_recursion() {
+    let text = stdout_of(&["bench", "dots", "--skip-recursion"], None);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(
+        lines[0],
+        "Dots and Triangles, classic board: 4 positions (6, 7, 6, 10 edges drawn), values [6, 2, \
+         1, 4]"
+    );
+    assert_eq!(
+        lines[1],
+        "strategy   positions  states visited         time     speed-up"
+    );
+    let memo: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(memo[..2], ["memo", "4"], "{}", lines[2]);
+    assert!(memo[2].parse::<u64>().unwrap() > 0, "{}", lines[2]);
+    assert_eq!(memo.last(), Some(&"-"), "{}", lines[2]);
+    let table: Vec<&str> = lines[3].split_whitespace().collect();
+    assert_eq!(table[..3], ["table", "4", "262144"], "{}", lines[3]);
+    assert_eq!(table.last(), Some(&"-"), "{}", lines[3]);
+    assert!(!text.contains("recursion"));
+}
+
+#[test]
+fn bench_dots_json_and_games_file() {
+    let file = TempFile::new("bench-games.txt", UVA_SAMPLE);
+    let text = stdout_of(
+        &[
+            "bench",
+            "dots",
+            "--skip-recursion",
+            "--json",
+            "--games",
+            file.arg(),
+        ],
+        None,
+    );
+    let rows: Value = serde_json::from_str(&text).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for (row, name) in rows.iter().zip(["memo", "table"]) {
+        assert_eq!(row["strategy"], name);
+        assert_eq!(row["positions"], 4);
+        assert_eq!(row["values"], serde_json::json!([6, 2, 1, 4]));
+        assert_eq!(row["speedup_over_recursion"], Value::Null);
+    }
+    assert_eq!(rows[1]["states_visited"], 1 << 18);
+}
+
+#[test]
+fn bench_dots_bad_games_file() {
+    let file = TempFile::new("bench-bad.txt", "1\n6\n1 5\n");
+    assert_bad_input(
+        &["bench", "dots", "--skip-recursion", "--games", file.arg()],
+        None,
+        "ply: game 1, line 3: dots 1 and 5 are not joined by an edge",
+    );
+}

@@ -1,0 +1,260 @@
+//! The three strategies, and an independent brute force, agree on the value of dots positions.
+
+use ply::engine::scored::analysis::analyse;
+use ply::engine::scored::choose::{with_solver, SolveOptions};
+use ply::engine::scored::memo::{HashStore, MemoSolver};
+use ply::engine::scored::recursion::RecursionSolver;
+use ply::engine::scored::table::SubsetTable;
+use ply::engine::scored::{ScoredGame, Solver, Strategy};
+use ply::engine::MemoryBudget;
+use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::collections::HashMap;
+
+fn board(size: u32) -> DotsBoard {
+    Geometry::Triangles { size }.build().unwrap().board
+}
+
+fn budget() -> MemoryBudget {
+    MemoryBudget::new(1 << 30)
+}
+
+/// A second implementation that shares nothing with the engine but the list of edges: it finds the
+/// triangles itself (three dots pairwise joined) and plays with explicit players and scores, A
+/// maximising and B minimising A's final margin, without Wilson's rule.
+struct BruteForce {
+    edges: Vec<(u32, u32)>,
+    triangles: Vec<[usize; 3]>,
+    memo: HashMap<(u64, bool), i32>,
+}
+
+impl BruteForce {
+    fn new(board: &DotsBoard) -> Self {
+        let edges: Vec<(u32, u32)> = (0..board.edge_count())
+            .map(|e| board.endpoints(Edge(e as u8)))
+            .collect();
+        let find = |a: u32, b: u32| {
+            edges
+                .iter()
+                .position(|&(x, y)| (x, y) == (a.min(b), a.max(b)))
+        };
+        let mut triangles = Vec::new();
+        for a in 0..board.dots() {
+            for b in a + 1..board.dots() {
+                for c in b + 1..board.dots() {
+                    if let (Some(x), Some(y), Some(z)) = (find(a, b), find(a, c), find(b, c)) {
+                        triangles.push([x, y, z]);
+                    }
+                }
+            }
+        }
+        BruteForce {
+            edges,
+            triangles,
+            memo: HashMap::new(),
+        }
+    }
+
+    fn closed(&self, drawn: u64) -> usize {
+        self.triangles
+            .iter()
+            .filter(|t| t.iter().all(|&e| drawn >> e & 1 == 1))
+            .count()
+    }
+
+    /// A's final margin from here (future cells only), `a_to_move` saying whose turn it is.
+    fn margin_a(&mut self, drawn: u64, a_to_move: bool) -> i32 {
+        if let Some(&v) = self.memo.get(&(drawn, a_to_move)) {
+            return v;
+        }
+        let mut best: Option<i32> = None;
+        for e in 0..self.edges.len() {
+            if drawn >> e & 1 == 1 {
+                continue;
+            }
+            let child = drawn | 1 << e;
+            let gained = (self.closed(child) - self.closed(drawn)) as i32;
+            let next = if gained > 0 { a_to_move } else { !a_to_move };
+            let margin = if a_to_move { gained } else { -gained } + self.margin_a(child, next);
+            best = Some(match best {
+                None => margin,
+                Some(b) if a_to_move => b.max(margin),
+                Some(b) => b.min(margin),
+            });
+        }
+        let v = best.unwrap_or(0);
+        self.memo.insert((drawn, a_to_move), v);
+        v
+    }
+
+    /// Net future cells for the player to move.
+    fn value(&mut self, drawn: u64) -> i32 {
+        self.margin_a(drawn, true)
+    }
+}
+
+#[test]
+fn brute_force_finds_the_board_cells() {
+    for size in 1..=4 {
+        let brute = BruteForce::new(&board(size));
+        assert_eq!(brute.triangles.len() as u32, size * size);
+    }
+}
+
+#[test]
+fn every_state_of_small_boards_agrees_with_brute_force() {
+    for size in 1..=2 {
+        let board = board(size);
+        let table = SubsetTable::build(&board, budget(), None).unwrap();
+        let mut brute = BruteForce::new(&board);
+        let mut recursion = RecursionSolver::new(&board).unwrap();
+        let mut memo = MemoSolver::new(&board, HashStore::new(budget())).unwrap();
+        for mask in 0..1u64 << board.edge_count() {
+            let state = EdgeSet(mask);
+            let expected = brute.value(mask);
+            assert_eq!(
+                table.value_of_mask(mask),
+                expected,
+                "table, size {size}, state {mask:b}"
+            );
+            assert_eq!(
+                recursion.value(&state).unwrap(),
+                expected,
+                "recursion, state {mask:b}"
+            );
+            assert_eq!(
+                memo.value(&state).unwrap(),
+                expected,
+                "memo, state {mask:b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn known_values_of_empty_boards() {
+    // One triangle: A draws, B draws, A closes it.
+    let one = board(1);
+    let table = SubsetTable::build(&one, budget(), None).unwrap();
+    assert_eq!(table.value_of_mask(0), 1);
+    // The classic board: B wins 6-3 (seed 004), by memo and by table.
+    let classic = board(3);
+    for strategy in [Strategy::Memo, Strategy::Table] {
+        let options = SolveOptions {
+            budget: budget(),
+            progress: None,
+        };
+        let value = with_solver(&classic, strategy, options, |s| s.value(&EdgeSet(0))).unwrap();
+        assert_eq!(value, -3, "{strategy:?}");
+    }
+    assert_eq!(BruteForce::new(&classic).value(0), -3);
+}
+
+/// Random positions of the classic board with at least `min_drawn` edges, from a fixed seed.
+fn random_positions(count: usize, min_drawn: usize, seed: u64) -> Vec<EdgeSet> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut edges: Vec<u32> = (0..18).collect();
+    (0..count)
+        .map(|i| {
+            edges.shuffle(&mut rng);
+            let drawn = min_drawn + i % (19 - min_drawn);
+            EdgeSet(edges[..drawn].iter().fold(0, |m, &e| m | 1 << e))
+        })
+        .collect()
+}
+
+#[test]
+fn strategies_agree_on_random_classic_positions() {
+    let board = board(3);
+    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    let mut memo = MemoSolver::new(&board, HashStore::new(budget())).unwrap();
+    let mut brute = BruteForce::new(&board);
+    let mut recursion = RecursionSolver::new(&board).unwrap();
+    let positions = random_positions(1000, 10, 7);
+    assert_eq!(positions.iter().filter(|p| p.len() == 10).count(), 112);
+    for state in positions {
+        let expected = table.value_of_mask(state.0);
+        assert_eq!(recursion.value(&state).unwrap(), expected, "{state:?}");
+        assert_eq!(memo.value(&state).unwrap(), expected, "{state:?}");
+        assert_eq!(brute.value(state.0), expected, "{state:?}");
+    }
+}
+
+#[test]
+fn completion_path_matches_the_general_table() {
+    for size in 1..=3 {
+        let board = board(size);
+        let fast = SubsetTable::build(&board, budget(), None).unwrap();
+        let general = SubsetTable::build_general(&board, budget()).unwrap();
+        let differ = (0..1u64 << board.edge_count())
+            .filter(|&m| fast.value_of_mask(m) != general.value_of_mask(m))
+            .count();
+        assert_eq!(differ, 0, "size {size}");
+    }
+}
+
+#[test]
+fn every_classic_state_matches_brute_force() {
+    let board = board(3);
+    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    let mut brute = BruteForce::new(&board);
+    let mismatches = (0..1u64 << 18)
+        .filter(|&m| table.value_of_mask(m) != brute.value(m))
+        .count();
+    assert_eq!(mismatches, 0);
+}
+
+#[test]
+fn the_best_line_realises_the_value() {
+    let board = board(3);
+    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    for state in random_positions(200, 0, 11) {
+        let analysis = analyse(&board, &mut table.solver(&board), &state, true).unwrap();
+        // Replaying the line, the first mover's net gain is the value.
+        let (mut net, mut first_moves) = (0i32, true);
+        for step in &analysis.line {
+            net += if first_moves {
+                step.points as i32
+            } else {
+                -(step.points as i32)
+            };
+            if step.points == 0 {
+                first_moves = !first_moves;
+            }
+        }
+        assert_eq!(net, analysis.value, "{state:?}");
+        assert_eq!(analysis.line.len() as u32, 18 - state.len());
+        // Moves are sorted best first and the best is the value.
+        assert!(analysis.moves.windows(2).all(|w| w[0].value >= w[1].value));
+        assert_eq!(
+            analysis.moves.first().map_or(0, |m| m.value),
+            analysis.value
+        );
+    }
+}
+
+#[test]
+fn play_agrees_with_the_move_list() {
+    let board = board(4);
+    for state in random_positions(300, 0, 3) {
+        let mut listed = Vec::new();
+        board.for_each_move(&state, |mv, child, points| listed.push((mv, child, points)));
+        assert_eq!(listed.len() as u32, 30 - state.len());
+        for (mv, child, points) in listed {
+            assert_eq!(board.play(&state, mv), Some((child, points)));
+            assert_eq!(child.len(), state.len() + 1);
+        }
+    }
+}
+
+#[test]
+fn table_refuses_before_allocating() {
+    let big = board(5);
+    let err = SubsetTable::build(&big, MemoryBudget::new(1 << 30), None).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a table of 2^45 states (one byte each) needs 32.0 TiB (35184372088832 bytes) but the memory budget is 1.0 GiB (1073741824 bytes)"
+    );
+}
