@@ -258,3 +258,45 @@ fn table_refuses_before_allocating() {
         "a table of 2^45 states (one byte each) needs 32.0 TiB (35184372088832 bytes) but the memory budget is 1.0 GiB (1073741824 bytes)"
     );
 }
+
+#[test]
+fn triangle_war_verdicts_match_an_independent_replay() {
+    use ply::engine::Winner;
+    use ply::games::dots::triangle_war::{parse_games, verdicts};
+    use rand::Rng;
+
+    let board = board(3);
+    let mut brute = BruteForce::new(&board);
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut games = Vec::new();
+    let mut text = String::from("300\n");
+    for _ in 0..300 {
+        let mut order: Vec<usize> = (0..18).collect();
+        order.shuffle(&mut rng);
+        let m = rng.random_range(6..=18);
+        text += &format!("{m}\n");
+        for &e in &order[..m] {
+            let (a, b) = board.endpoints(Edge(e as u8));
+            text += &format!("{} {}\n", a + 1, b + 1);
+        }
+        games.push(order[..m].to_vec());
+    }
+    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    let positions = parse_games(&board, &text).unwrap();
+    let winners = verdicts(&table, &positions);
+    for (moves, winner) in games.iter().zip(winners) {
+        // Replay with the brute force's own triangle count and turn rule.
+        let (mut drawn, mut a_to_move, mut margin) = (0u64, true, 0i32);
+        for &e in moves {
+            let gained = (brute.closed(drawn | 1 << e) - brute.closed(drawn)) as i32;
+            margin += if a_to_move { gained } else { -gained };
+            drawn |= 1 << e;
+            if gained == 0 {
+                a_to_move = !a_to_move;
+            }
+        }
+        let total = margin + brute.margin_a(drawn, a_to_move);
+        let expected = if total > 0 { Winner::A } else { Winner::B };
+        assert_eq!(winner, expected, "{moves:?}");
+    }
+}
