@@ -27,6 +27,8 @@ enum Command {
     Dots(commands::dots::DotsArgs),
     /// The Triangle War contest format (UVa 751): one verdict per game.
     TriangleWar(commands::triangle_war::TriangleWarArgs),
+    /// Number Solitaire: the best result, an optimal path, and the game under fair throws.
+    Solitaire(commands::solitaire::SolitaireArgs),
     /// Times the solving strategies against each other.
     #[command(subcommand)]
     Bench(commands::bench::BenchCommand),
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Dots(args) => commands::dots::run(args),
         Command::TriangleWar(args) => commands::triangle_war::run(args),
+        Command::Solitaire(args) => commands::solitaire::run(args),
         Command::Bench(command) => commands::bench::run(command),
     };
     match result {

@@ -2,4 +2,5 @@
 
 pub mod bench;
 pub mod dots;
+pub mod solitaire;
 pub mod triangle_war;

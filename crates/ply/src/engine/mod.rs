@@ -3,10 +3,12 @@
 //! Nothing in here knows a particular game; games live in [`crate::games`].
 
 pub mod capabilities;
+pub mod chance;
 pub mod memory;
 pub mod player;
 pub mod progress;
 pub mod scored;
+pub mod window_path;
 
 pub use capabilities::Capabilities;
 pub use memory::{MemoryBudget, MemoryError};

@@ -1,3 +1,4 @@
 //! One module per game family: rules, notation (parse and format) and text pictures.
 
 pub mod dots;
+pub mod solitaire;

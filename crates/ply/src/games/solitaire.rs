@@ -1,0 +1,259 @@
+//! Number Solitaire (seed 000): a pebble on square 0 of a row of numbered squares moves forward by
+//! the throw of a K-sided die (throws that overshoot the last square are thrown again) until it stands
+//! on the last square; the result is the sum of the squares it visited.
+//!
+//! The best result when the player may choose every throw is a best path over a window DAG
+//! ([`crate::engine::window_path`]); the result under fair throws is a walk of chance over the same
+//! DAG ([`crate::engine::chance`]). This module only states the die and the board.
+
+use crate::engine::chance::{exact_distribution, exact_expectation, TooManyTotals, WindowWalk};
+use crate::engine::window_path::WindowPath;
+use crate::tokens::{IntReader, TokenError};
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
+use serde::Serialize;
+use std::io::Read;
+use thiserror::Error;
+
+/// Most faces a die may have.
+pub const MAX_FACES: u64 = 1_000_000;
+/// Boards up to this many squares keep the path by default (4 bytes a square); longer ones give the
+/// best result alone in O(K) memory unless the path is asked for.
+pub const PATH_LIMIT: u64 = 1_000_000;
+/// Boards up to this many squares get the expected result as an exact fraction, and a distribution.
+pub const EXACT_LIMIT: usize = 60;
+/// Boards up to this many squares can be explained square by square.
+pub const EXPLAIN_LIMIT: usize = 40;
+/// Most distinct results a distribution may list.
+pub const DISTRIBUTION_LIMIT: usize = 100_000;
+
+/// Whether to give the optimal path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathMode {
+    /// Up to [`PATH_LIMIT`] squares.
+    Auto,
+    /// Never: the best result alone, O(K) memory.
+    Never,
+    /// Always, whatever the length (4 bytes a square).
+    Always,
+}
+
+/// What to compute.
+#[derive(Debug, Clone, Copy)]
+pub struct SolitaireOptions {
+    /// Faces of the die, 1..=[`MAX_FACES`].
+    pub faces: u64,
+    /// Whether to give the path.
+    pub path: PathMode,
+    /// Also the expected result under fair throws.
+    pub expected: bool,
+    /// Also the probability of each result under fair throws (small boards).
+    pub distribution: bool,
+    /// Also the table of best totals, square by square (small boards).
+    pub explain: bool,
+}
+
+/// Why a board cannot be solved as asked.
+#[derive(Debug, Error)]
+pub enum SolitaireError {
+    /// A bad token in the input.
+    #[error(transparent)]
+    Token(#[from] TokenError),
+    /// No squares at all.
+    #[error("the board is empty: give at least one number")]
+    Empty,
+    /// A die with no faces or too many.
+    #[error("the die must have 1 to {MAX_FACES} faces, not {0}")]
+    Faces(u64),
+    /// `--explain` on a long board.
+    #[error("--explain is for boards of at most {EXPLAIN_LIMIT} squares; this one has {0}")]
+    ExplainTooLong(u64),
+    /// `--distribution` on a long board.
+    #[error("--distribution is for boards of at most {EXACT_LIMIT} squares; this one has {0}")]
+    DistributionTooLong(u64),
+    /// A distribution with too many distinct results.
+    #[error("{0}; --distribution lists at most {DISTRIBUTION_LIMIT}")]
+    TooManyTotals(TooManyTotals),
+}
+
+/// One square of the explanation: the seed's table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExplainRow {
+    /// Square number.
+    pub square: u64,
+    /// The number written on it.
+    pub value: i64,
+    /// Best total of a game that reaches it (its own value included).
+    pub best: i128,
+    /// The square the best way comes from (`None` for square 0).
+    pub from: Option<u64>,
+}
+
+/// One possible result under fair throws.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResultProbability {
+    /// The result.
+    pub result: i128,
+    /// Its exact probability, `a/b`.
+    pub probability: String,
+    /// The same as a float.
+    pub p: f64,
+}
+
+/// Everything `ply solitaire` shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SolitaireReport {
+    /// The maximal result.
+    pub best: i128,
+    /// The squares of an optimal game with the fewest throws, if kept.
+    pub path: Option<Vec<u64>>,
+    /// Its throws.
+    pub throws: Option<Vec<u64>>,
+    /// Faces of the die.
+    pub die: u64,
+    /// Squares on the board.
+    pub n: u64,
+    /// Expected result under fair throws, if asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<f64>,
+    /// The same as an exact fraction (boards up to [`EXACT_LIMIT`] squares).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_exact: Option<String>,
+    /// Probability of each result, if asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distribution: Option<Vec<ResultProbability>>,
+    /// The table of best totals, if asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<Vec<ExplainRow>>,
+}
+
+/// A fraction as `a/b`, or `a` when whole.
+pub fn format_fraction(x: &BigRational) -> String {
+    if x.is_integer() {
+        x.numer().to_string()
+    } else {
+        format!("{}/{}", x.numer(), x.denom())
+    }
+}
+
+/// Reads the board from `input` (integers separated by white space or commas) and solves it in one
+/// pass: memory stays O(K) unless the path, explanation or exact answers need more.
+pub fn solve<R: Read>(
+    input: R,
+    options: SolitaireOptions,
+) -> Result<SolitaireReport, SolitaireError> {
+    let faces = options.faces;
+    if !(1..=MAX_FACES).contains(&faces) {
+        return Err(SolitaireError::Faces(faces));
+    }
+    let mut reader = IntReader::new(input);
+    let mut dag = WindowPath::new(faces, options.path != PathMode::Never);
+    let mut walk = options.expected.then(|| WindowWalk::new(faces as usize));
+    let keep = EXACT_LIMIT.max(EXPLAIN_LIMIT) + 1;
+    let mut head: Vec<i64> = Vec::with_capacity(keep);
+    let mut explain: Vec<ExplainRow> = Vec::new();
+    while let Some(value) = reader.next_int()? {
+        let square = dag.len();
+        let arrival = dag.push(value);
+        if let Some(walk) = &mut walk {
+            walk.push(value);
+        }
+        if head.len() < keep {
+            head.push(value);
+            if options.explain {
+                explain.push(ExplainRow {
+                    square,
+                    value,
+                    best: arrival.best,
+                    from: arrival.from,
+                });
+            }
+        }
+        if options.path == PathMode::Auto && dag.len() > PATH_LIMIT && dag.recording() {
+            dag.stop_recording();
+        }
+    }
+    let n = dag.len();
+    if options.explain && n > EXPLAIN_LIMIT as u64 {
+        return Err(SolitaireError::ExplainTooLong(n));
+    }
+    if options.distribution && n > EXACT_LIMIT as u64 {
+        return Err(SolitaireError::DistributionTooLong(n));
+    }
+    let best = dag.finish().ok_or(SolitaireError::Empty)?;
+    let throws = best
+        .path
+        .as_ref()
+        .map(|p| p.windows(2).map(|w| w[1] - w[0]).collect());
+    let small = n as usize <= EXACT_LIMIT;
+    let exact = (options.expected && small)
+        .then(|| exact_expectation(&head, faces as usize))
+        .flatten();
+    let distribution = if options.distribution {
+        let dist = exact_distribution(&head, faces as usize, DISTRIBUTION_LIMIT)
+            .map_err(SolitaireError::TooManyTotals)?;
+        Some(
+            dist.into_iter()
+                .map(|(result, p)| ResultProbability {
+                    result,
+                    probability: format_fraction(&p),
+                    p: p.to_f64().unwrap_or(f64::NAN),
+                })
+                .collect(),
+        )
+    } else {
+        None
+    };
+    Ok(SolitaireReport {
+        best: best.best,
+        path: best.path,
+        throws,
+        die: faces,
+        n,
+        // The exact value, when there is one, is the better float.
+        expected: match &exact {
+            Some(x) => x.to_f64(),
+            None => walk.and_then(WindowWalk::finish),
+        },
+        expected_exact: exact.as_ref().map(format_fraction),
+        distribution,
+        explain: options.explain.then_some(explain),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(faces: u64) -> SolitaireOptions {
+        SolitaireOptions {
+            faces,
+            path: PathMode::Auto,
+            expected: false,
+            distribution: false,
+            explain: false,
+        }
+    }
+
+    #[test]
+    fn seed_example() {
+        let r = solve("1 -2 0 9 -1 -2".as_bytes(), options(6)).unwrap();
+        assert_eq!((r.best, r.n, r.die), (8, 6, 6));
+        assert_eq!(r.path, Some(vec![0, 3, 5]));
+        assert_eq!(r.throws, Some(vec![3, 2]));
+    }
+
+    #[test]
+    fn one_square_and_faults() {
+        let r = solve("7".as_bytes(), options(6)).unwrap();
+        assert_eq!((r.best, r.path, r.throws), (7, Some(vec![0]), Some(vec![])));
+        assert_eq!(
+            solve(" \n".as_bytes(), options(6)).unwrap_err().to_string(),
+            "the board is empty: give at least one number"
+        );
+        assert_eq!(
+            solve("1 2".as_bytes(), options(0)).unwrap_err().to_string(),
+            "the die must have 1 to 1000000 faces, not 0"
+        );
+    }
+}
