@@ -35,7 +35,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(std::env::args_os().map(protect_number_lists)) {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version.
@@ -103,4 +103,20 @@ fn missing_subcommand() -> String {
         "`{path}` needs a subcommand: {} (see `{path} --help`)",
         names.join(", ")
     )
+}
+
+/// A list of numbers in one argument that starts with a minus sign (`-3,-4,2`) is a value, not a flag:
+/// clap treats as values only arguments that are one number, so such lists get a leading space, which
+/// every number reader skips.
+fn protect_number_lists(arg: std::ffi::OsString) -> std::ffi::OsString {
+    match arg.to_str() {
+        Some(text)
+            if text.starts_with('-')
+                && text[1..].starts_with(|c: char| c.is_ascii_digit())
+                && text.contains(|c: char| c == ',' || c.is_whitespace()) =>
+        {
+            format!(" {text}").into()
+        }
+        _ => arg,
+    }
 }

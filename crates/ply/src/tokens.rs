@@ -43,7 +43,6 @@ pub struct IntReader<R> {
     buf: Box<[u8]>,
     start: usize,
     end: usize,
-    scratch: Vec<u8>,
     tokens: u64,
     line: u64,
 }
@@ -62,7 +61,6 @@ impl<R: Read> IntReader<R> {
             buf: vec![0; BUFFER].into_boxed_slice(),
             start: 0,
             end: 0,
-            scratch: Vec::new(),
             tokens: 0,
             line: 1,
         }
@@ -106,68 +104,82 @@ impl<R: Read> IntReader<R> {
             token: self.tokens,
             line: self.line,
         };
-        // Fast path: the token ends inside the buffer.
-        let rest = &self.buf[self.start..self.end];
-        if let Some(len) = rest.iter().position(|&b| is_separator(b)) {
-            let token = &self.buf[self.start..self.start + len];
-            self.start += len;
-            return parse_int(token, place).map(Some);
-        }
-        // Slow path: the token runs past the buffer.
-        self.scratch.clear();
+        let mut parser = IntParser::default();
         loop {
             let rest = &self.buf[self.start..self.end];
-            match rest.iter().position(|&b| is_separator(b)) {
+            let len = rest.iter().position(|&b| is_separator(b));
+            parser.feed(&rest[..len.unwrap_or(rest.len())]);
+            match len {
                 Some(len) => {
-                    self.scratch.extend_from_slice(&rest[..len]);
                     self.start += len;
                     break;
                 }
                 None => {
-                    self.scratch.extend_from_slice(rest);
                     self.start = self.end;
-                    if self.scratch.len() > 64 || !self.refill()? {
+                    if !self.refill()? {
                         break;
                     }
                 }
             }
         }
-        parse_int(&self.scratch, place).map(Some)
+        parser.finish(place).map(Some)
     }
 }
 
-/// Parses an optionally signed decimal integer.
-fn parse_int(token: &[u8], place: TokenPlace) -> Result<i64, TokenError> {
-    let text = || String::from_utf8_lossy(&token[..token.len().min(40)]).into_owned();
-    let (negative, digits) = match token.first() {
-        Some(b'-') => (true, &token[1..]),
-        Some(b'+') => (false, &token[1..]),
-        _ => (false, token),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return Err(TokenError::NotAnInteger {
-            place,
-            text: text(),
-        });
-    }
-    let mut value: i64 = 0;
-    for &d in digits {
-        let digit = (d - b'0') as i64;
-        value = value
-            .checked_mul(10)
-            .and_then(|v| {
-                if negative {
-                    v.checked_sub(digit)
-                } else {
-                    v.checked_add(digit)
+/// Parses an optionally signed decimal integer fed in pieces, in constant memory however long it is.
+#[derive(Default)]
+struct IntParser {
+    /// The first bytes, for messages.
+    shown: Vec<u8>,
+    len: usize,
+    negative: bool,
+    digits: usize,
+    value: i64,
+    not_digit: bool,
+    overflow: bool,
+}
+
+impl IntParser {
+    fn feed(&mut self, bytes: &[u8]) {
+        let room = 40usize.saturating_sub(self.shown.len());
+        self.shown
+            .extend_from_slice(&bytes[..bytes.len().min(room)]);
+        for &b in bytes {
+            let first = self.len == 0;
+            self.len += 1;
+            match b {
+                b'-' if first => self.negative = true,
+                b'+' if first => {}
+                b'0'..=b'9' => {
+                    self.digits += 1;
+                    let digit = (b - b'0') as i64;
+                    let next = self.value.checked_mul(10).and_then(|v| {
+                        if self.negative {
+                            v.checked_sub(digit)
+                        } else {
+                            v.checked_add(digit)
+                        }
+                    });
+                    match next {
+                        Some(v) => self.value = v,
+                        None => self.overflow = true,
+                    }
                 }
-            })
-            .ok_or_else(|| TokenError::OutOfRange {
-                place,
-                text: text(),
-            })?;
+                _ => self.not_digit = true,
+            }
+        }
     }
-    Ok(value)
+
+    fn finish(self, place: TokenPlace) -> Result<i64, TokenError> {
+        let text = String::from_utf8_lossy(&self.shown).into_owned();
+        if self.not_digit || self.digits == 0 {
+            Err(TokenError::NotAnInteger { place, text })
+        } else if self.overflow {
+            Err(TokenError::OutOfRange { place, text })
+        } else {
+            Ok(self.value)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -208,6 +220,15 @@ mod tests {
             all("- 3"),
             Err("token 1 (line 1) `-` is not an integer".into())
         );
+    }
+
+    #[test]
+    fn long_tokens_across_the_buffer() {
+        let mut text = "0 ".repeat((BUFFER - 80) / 2);
+        text.push_str(&format!("-{}5 1", "0".repeat(98)));
+        let values = all(&text).unwrap();
+        assert_eq!(values.len(), (BUFFER - 80) / 2 + 2);
+        assert_eq!(&values[values.len() - 2..], &[-5, 1]);
     }
 
     #[test]

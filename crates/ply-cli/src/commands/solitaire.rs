@@ -110,10 +110,10 @@ fn render(r: &SolitaireReport, explain_missing_path: bool) -> String {
         _ => {}
     }
     if let Some(expected) = r.expected {
-        let exact = r
-            .expected_exact
-            .as_ref()
-            .map_or(String::new(), |x| format!("{x} = "));
+        let exact = match &r.expected_exact {
+            Some(x) if x.contains('/') => format!("{x} = "),
+            _ => String::new(),
+        };
         let _ = writeln!(
             out,
             "expected result with a fair {}-sided die (overshooting throws thrown again): {exact}{expected}",
