@@ -8,4 +8,5 @@
 
 pub mod engine;
 pub mod games;
+pub mod lines;
 pub mod tokens;

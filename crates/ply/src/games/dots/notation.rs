@@ -21,7 +21,7 @@ pub enum MoveFault {
     #[error("dot {dot} does not exist (this board has dots 1 to {dots})")]
     UnknownDot {
         /// The number written.
-        dot: i64,
+        dot: i128,
         /// How many dots the board has.
         dots: u32,
     },
@@ -29,9 +29,9 @@ pub enum MoveFault {
     #[error("dots {a} and {b} are not joined by an edge")]
     NotJoined {
         /// First dot as written.
-        a: i64,
+        a: i128,
         /// Second dot as written.
-        b: i64,
+        b: i128,
     },
     /// An edge drawn a second time.
     #[error("edge {a}-{b} is already drawn (by move {earlier})")]
@@ -63,9 +63,9 @@ pub struct WrittenMove {
     /// The text of the move.
     pub text: String,
     /// First dot.
-    pub a: i64,
+    pub a: i128,
     /// Second dot.
-    pub b: i64,
+    pub b: i128,
 }
 
 /// Splits a move list into moves without looking at any board.
@@ -75,7 +75,7 @@ pub fn parse_moves(text: &str) -> Result<Vec<WrittenMove>, MoveError> {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty());
     let mut moves = Vec::new();
-    let mut pending: Option<(&str, i64)> = None;
+    let mut pending: Option<(&str, i128)> = None;
     let fail = |number: usize, text: &str, fault| MoveError {
         number,
         text: text.to_string(),
@@ -134,16 +134,16 @@ fn join_dashes(text: &str) -> String {
     joined
 }
 
-fn dot_number(token: &str) -> Result<i64, MoveFault> {
+fn dot_number(token: &str) -> Result<i128, MoveFault> {
     token
         .parse()
         .map_err(|_| MoveFault::NotANumber(token.into()))
 }
 
 /// The edge joining dots `a` and `b` (1-based, either order) on `board`.
-pub fn edge_of(board: &DotsBoard, a: i64, b: i64) -> Result<Edge, MoveFault> {
+pub fn edge_of(board: &DotsBoard, a: i128, b: i128) -> Result<Edge, MoveFault> {
     for dot in [a, b] {
-        if dot < 1 || dot > board.dots() as i64 {
+        if dot < 1 || dot > board.dots() as i128 {
             return Err(MoveFault::UnknownDot {
                 dot,
                 dots: board.dots(),
@@ -204,7 +204,7 @@ mod tests {
     #[test]
     fn all_three_spellings_and_separators() {
         let moves = parse_moves("2-4, 4 5\n5,9 3 -\n 6").unwrap();
-        let pairs: Vec<(i64, i64)> = moves.iter().map(|m| (m.a, m.b)).collect();
+        let pairs: Vec<(i128, i128)> = moves.iter().map(|m| (m.a, m.b)).collect();
         assert_eq!(pairs, vec![(2, 4), (4, 5), (5, 9), (3, 6)]);
         assert_eq!(moves[1].text, "4 5");
         assert!(parse_moves("").unwrap().is_empty());
