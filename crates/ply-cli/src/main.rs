@@ -27,6 +27,8 @@ enum Command {
     Dots(commands::dots::DotsArgs),
     /// The Triangle War contest format (UVa 751): one verdict per game.
     TriangleWar(commands::triangle_war::TriangleWarArgs),
+    /// Lowest-heap Nim: who wins, a winning move, remoteness and Grundy value.
+    Heaps(commands::heaps::HeapsArgs),
     /// Number Solitaire: the best result, an optimal path, and the game under fair throws.
     Solitaire(commands::solitaire::SolitaireArgs),
     /// Times the solving strategies against each other.
@@ -50,15 +52,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         Err(e) => {
-            let message = e.to_string();
-            let first = message.lines().next().unwrap_or("invalid arguments");
-            eprintln!("ply: {}", first.trim_start_matches("error: "));
+            eprintln!("ply: {}", one_line(&e.to_string()));
             return ExitCode::from(2);
         }
     };
     let result = match cli.command {
         Command::Dots(args) => commands::dots::run(args),
         Command::TriangleWar(args) => commands::triangle_war::run(args),
+        Command::Heaps(args) => commands::heaps::run(args),
         Command::Solitaire(args) => commands::solitaire::run(args),
         Command::Bench(command) => commands::bench::run(command),
     };
@@ -118,5 +119,23 @@ fn protect_number_lists(arg: std::ffi::OsString) -> std::ffi::OsString {
             format!(" {text}").into()
         }
         _ => arg,
+    }
+}
+
+/// Clap's message up to its usage part, on one line: `error: the following required arguments were
+/// not provided: <SIZES>...`.
+fn one_line(message: &str) -> String {
+    let text: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = text.join(" ");
+    let joined = joined.trim_start_matches("error: ");
+    if joined.is_empty() {
+        "invalid arguments (see --help)".to_string()
+    } else {
+        joined.to_string()
     }
 }

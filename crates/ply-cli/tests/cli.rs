@@ -672,7 +672,7 @@ fn dots_unknown_strategy() {
     assert_bad_input(
         &["dots", "triangles", "--strategy", "fast"],
         None,
-        "ply: invalid value 'fast' for '--strategy <STRATEGY>'",
+        "ply: invalid value 'fast' for '--strategy <STRATEGY>' [possible values: auto, recursion, memo, table]",
     );
 }
 

@@ -17,7 +17,7 @@ pub enum LineFault {
     #[error("expected {expected}, found {found} items")]
     WrongItemCount {
         /// What the line should hold.
-        expected: &'static str,
+        expected: String,
         /// How many items it holds.
         found: usize,
     },
@@ -66,7 +66,7 @@ impl<'a> NumberLines<'a> {
     pub fn numbers(
         &mut self,
         count: usize,
-        what: &'static str,
+        what: &str,
         missing: impl FnOnce() -> String,
     ) -> Result<(usize, Vec<i128>), (Option<usize>, LineFault)> {
         let (line, text) = self
@@ -79,7 +79,7 @@ impl<'a> NumberLines<'a> {
             return Err((
                 Some(line),
                 LineFault::WrongItemCount {
-                    expected: what,
+                    expected: what.to_string(),
                     found,
                 },
             ));

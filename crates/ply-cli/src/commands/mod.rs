@@ -2,5 +2,6 @@
 
 pub mod bench;
 pub mod dots;
+pub mod heaps;
 pub mod solitaire;
 pub mod triangle_war;

@@ -4,6 +4,7 @@
 
 pub mod capabilities;
 pub mod chance;
+pub mod impartial;
 pub mod memory;
 pub mod player;
 pub mod progress;

@@ -1,0 +1,375 @@
+//! Lowest-heap Nim (seed 001; Codeforces 1382B "Sequential Nim"): heaps 1..n, each with at least one
+//! counter; a move takes any positive number of counters from the lowest-numbered non-empty heap.
+//! Under normal play whoever takes the last counter wins; under misère play whoever does loses.
+//!
+//! The closed form works heap by heap from the last: with `next` the outcome once heap i is empty,
+//! a heap of one counter is forced (its outcome is `next` seen from the other side), and a heap of two or
+//! more is a win — take it all if `next` is lost for the one who then moves, else leave one. The
+//! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it.
+
+use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
+use crate::lines::{LineFault, NumberLines, Place};
+use serde::Serialize;
+use thiserror::Error;
+
+/// A winning move: take `take` counters from heap `heap` (1-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Take {
+    /// 1-based heap number.
+    pub heap: usize,
+    /// Counters taken.
+    pub take: u64,
+}
+
+/// Everything `ply heaps` says about a position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HeapsReport {
+    /// `"first"` or `"second"`: who wins with perfect play.
+    pub winner: &'static str,
+    /// A winning move for the first player (`None` when the second player wins).
+    #[serde(rename = "move")]
+    pub winning_move: Option<Take>,
+    /// Moves the game lasts when the winner hurries and the loser delays.
+    pub remoteness: u64,
+    /// The Grundy value under normal play (`None` under misère play, where values do not add up).
+    pub grundy: Option<u64>,
+    /// The play convention.
+    pub convention: Convention,
+}
+
+/// The outcome once heaps `i..` remain with heap `i` full, for every `i` (index `n` = all empty).
+fn outcomes_from_the_back(sizes: &[u64], convention: Convention) -> Vec<Outcome> {
+    let mut after = vec![
+        Outcome {
+            wins: convention == Convention::Misere,
+            remoteness: 0,
+        };
+        sizes.len() + 1
+    ];
+    for i in (0..sizes.len()).rev() {
+        after[i] = heap_outcome(sizes[i], after[i + 1]);
+    }
+    after
+}
+
+/// The outcome of a heap holding `left` counters followed by a rest whose outcome is `next`.
+fn heap_outcome(left: u64, next: Outcome) -> Outcome {
+    match (left, next.wins) {
+        // One counter: the move is forced.
+        (1, _) => next.before(),
+        // Take all, leaving the opponent a lost rest.
+        (_, false) => next.before(),
+        // Leave one: the opponent must take it and hand over the won rest.
+        (_, true) => next.before().before(),
+    }
+}
+
+/// The Grundy value of heap `i` holding `left` counters when the rest has Grundy value `next`:
+/// the options are `next` and the values of smaller heaps, which take every value but `next`.
+fn heap_grundy(left: u64, next: u64) -> u64 {
+    if left <= next {
+        left - 1
+    } else {
+        left
+    }
+}
+
+/// Solves a position by the closed form, in O(n).
+pub fn analyse(sizes: &[u64], convention: Convention) -> HeapsReport {
+    let after = outcomes_from_the_back(sizes, convention);
+    let start = after[0];
+    let winning_move = match sizes.first() {
+        Some(&first) if start.wins => Some(Take {
+            heap: 1,
+            take: if first == 1 || !after[1].wins {
+                first
+            } else {
+                first - 1
+            },
+        }),
+        _ => None,
+    };
+    let grundy = (convention == Convention::Normal).then(|| {
+        sizes
+            .iter()
+            .rev()
+            .fold(0, |next, &left| heap_grundy(left, next))
+    });
+    HeapsReport {
+        winner: if start.wins { "first" } else { "second" },
+        winning_move,
+        remoteness: start.remoteness,
+        grundy,
+        convention,
+    }
+}
+
+/// The explicit game: the state is the lowest non-empty heap (0-based; `sizes.len()` when all are
+/// empty) and the counters left in it; the heaps above it are untouched.
+pub struct LowestHeapGame {
+    /// Heap sizes, each at least 1.
+    pub sizes: Vec<u64>,
+}
+
+impl LowestHeapGame {
+    /// The starting position.
+    pub fn start(&self) -> (usize, u64) {
+        (0, self.sizes.first().copied().unwrap_or(0))
+    }
+}
+
+impl ImpartialGame for LowestHeapGame {
+    type State = (usize, u64);
+    type Move = Take;
+
+    fn moves(&self, &(heap, left): &(usize, u64), out: &mut Vec<(Take, (usize, u64))>) {
+        for take in 1..=left {
+            let next = if take < left {
+                (heap, left - take)
+            } else {
+                (heap + 1, self.sizes.get(heap + 1).copied().unwrap_or(0))
+            };
+            out.push((
+                Take {
+                    heap: heap + 1,
+                    take,
+                },
+                next,
+            ));
+        }
+    }
+}
+
+/// Why heap sizes were refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum HeapFault {
+    /// No heaps at all.
+    #[error("no heaps: give at least one heap size")]
+    NoHeaps,
+    /// A heap with no counters (or fewer).
+    #[error("heap {heap} holds {size}; every heap must hold at least 1 counter")]
+    NotPositive {
+        /// 1-based heap number.
+        heap: usize,
+        /// The size given.
+        size: i128,
+    },
+    /// A heap too large for 64 bits.
+    #[error("heap {heap} holds {size}, more than the largest size ({})", u64::MAX)]
+    TooLarge {
+        /// 1-based heap number.
+        heap: usize,
+        /// The size given.
+        size: String,
+    },
+    /// A token that is not a whole number.
+    #[error("heap {heap}: `{token}` is not a whole number")]
+    NotANumber {
+        /// 1-based heap number.
+        heap: usize,
+        /// The token.
+        token: String,
+    },
+}
+
+/// Checks one heap size (`heap` is 1-based).
+fn heap_size(heap: usize, size: i128) -> Result<u64, HeapFault> {
+    match u64::try_from(size) {
+        Ok(0) | Err(_) if size < 1 => Err(HeapFault::NotPositive { heap, size }),
+        Ok(s) => Ok(s),
+        Err(_) => Err(HeapFault::TooLarge {
+            heap,
+            size: size.to_string(),
+        }),
+    }
+}
+
+/// Parses heap sizes separated by white space or commas.
+pub fn parse_sizes(text: &str) -> Result<Vec<u64>, HeapFault> {
+    let sizes: Vec<u64> = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+        .enumerate()
+        .map(|(i, token)| {
+            let heap = i + 1;
+            match token.parse::<i128>() {
+                Ok(size) => heap_size(heap, size),
+                Err(_)
+                    if token
+                        .trim_start_matches(['-', '+'])
+                        .bytes()
+                        .all(|b| b.is_ascii_digit()) =>
+                {
+                    Err(HeapFault::TooLarge {
+                        heap,
+                        size: token.to_string(),
+                    })
+                }
+                Err(_) => Err(HeapFault::NotANumber {
+                    heap,
+                    token: token.to_string(),
+                }),
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    if sizes.is_empty() {
+        return Err(HeapFault::NoHeaps);
+    }
+    Ok(sizes)
+}
+
+/// What is wrong in a batch file.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BatchFault {
+    /// Nothing but white space.
+    #[error("the input is empty (expected the number of tests)")]
+    Empty,
+    /// A line that does not hold the numbers it should.
+    #[error(transparent)]
+    Line(#[from] LineFault),
+    /// A test count below 1.
+    #[error("the number of tests must be at least 1, got {0}")]
+    TestCount(i128),
+    /// A heap count below 1.
+    #[error("the number of heaps must be at least 1, got {0}")]
+    HeapCount(i128),
+    /// A bad heap size.
+    #[error(transparent)]
+    Heap(#[from] HeapFault),
+    /// More lines after the last test.
+    #[error("unexpected `{text}` after the last test ({tests} declared)")]
+    Trailing {
+        /// The first extra line.
+        text: String,
+        /// Tests declared.
+        tests: usize,
+    },
+}
+
+/// A batch fault with its place.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{place}{fault}")]
+pub struct BatchError {
+    /// Where: the test and the line.
+    pub place: Place,
+    /// What.
+    pub fault: BatchFault,
+}
+
+/// Parses the Codeforces 1382B format — t, then per test a line with n and a line with n sizes — and
+/// answers each test by the closed form: `true` when the first player wins.
+pub fn solve_batch(text: &str, convention: Convention) -> Result<Vec<bool>, BatchError> {
+    let mut lines = NumberLines::new(text);
+    let fail = |test: Option<usize>, line: Option<usize>, fault: BatchFault| BatchError {
+        place: Place {
+            record: test.map(|t| ("test", t)),
+            line,
+        },
+        fault,
+    };
+    let line_fault =
+        |test| move |(line, fault): (Option<usize>, LineFault)| fail(test, line, fault.into());
+    if text.trim().is_empty() {
+        return Err(fail(None, None, BatchFault::Empty));
+    }
+    let (line, t) = lines
+        .numbers(1, "one number (the number of tests)", String::new)
+        .map_err(line_fault(None))?;
+    if t[0] < 1 || t[0] > usize::MAX as i128 {
+        return Err(fail(None, Some(line), BatchFault::TestCount(t[0])));
+    }
+    let tests = t[0] as usize;
+    let mut answers = Vec::with_capacity(tests.min(1 << 20));
+    for test in 1..=tests {
+        let here = Some(test);
+        let (line, n) = lines
+            .numbers(1, "one number (the number of heaps)", || {
+                format!("the heap count of test {test} of {tests}")
+            })
+            .map_err(line_fault(here))?;
+        let n = n[0];
+        if n < 1 || n > usize::MAX as i128 {
+            return Err(fail(here, Some(line), BatchFault::HeapCount(n)));
+        }
+        let n = n as usize;
+        let (line, sizes) = lines
+            .numbers(n, &format!("{n} heap sizes"), || {
+                format!("the {n} heap sizes of test {test}")
+            })
+            .map_err(line_fault(here))?;
+        let sizes = sizes
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| heap_size(i + 1, s))
+            .collect::<Result<Vec<u64>, _>>()
+            .map_err(|f| fail(here, Some(line), f.into()))?;
+        answers.push(analyse(&sizes, convention).winner == "first");
+    }
+    if let Some((line, text)) = lines.next_non_blank() {
+        let trailing = BatchFault::Trailing {
+            text: text.to_string(),
+            tests,
+        };
+        return Err(fail(None, Some(line), trailing));
+    }
+    Ok(answers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn winner(sizes: &[u64]) -> &'static str {
+        analyse(sizes, Convention::Normal).winner
+    }
+
+    #[test]
+    fn seed_examples() {
+        assert_eq!(winner(&[1, 2, 2, 2, 1]), "second");
+        assert_eq!(winner(&[1, 2, 3, 1, 2]), "second");
+        assert_eq!(winner(&[2, 3]), "first");
+        assert_eq!(winner(&[1, 2]), "second");
+        assert_eq!(winner(&[2, 1]), "first");
+        assert_eq!(winner(&[1, 2, 3, 1, 4]), "second");
+        assert_eq!(winner(&[1, 1, 2, 3]), "first");
+        assert_eq!(winner(&[2, 1, 3, 4, 5]), "first");
+    }
+
+    #[test]
+    fn moves_remoteness_and_grundy() {
+        let r = analyse(&[2, 1], Convention::Normal);
+        // Take all of heap 1? No: the rest [1] is won by whoever moves, so leave one.
+        assert_eq!(r.winning_move, Some(Take { heap: 1, take: 1 }));
+        assert_eq!(r.remoteness, 3);
+        assert_eq!(r.grundy, Some(2));
+        let r = analyse(&[3, 1, 1], Convention::Normal);
+        assert_eq!(r.winning_move, Some(Take { heap: 1, take: 3 }));
+        assert_eq!(r.remoteness, 3);
+        assert_eq!(analyse(&[1], Convention::Misere).winner, "second");
+        assert_eq!(analyse(&[1], Convention::Misere).grundy, None);
+    }
+
+    #[test]
+    fn bad_sizes() {
+        assert_eq!(parse_sizes("1 2,3"), Ok(vec![1, 2, 3]));
+        assert_eq!(
+            parse_sizes("1 0").unwrap_err().to_string(),
+            "heap 2 holds 0; every heap must hold at least 1 counter"
+        );
+        assert_eq!(
+            parse_sizes("-4").unwrap_err().to_string(),
+            "heap 1 holds -4; every heap must hold at least 1 counter"
+        );
+        assert_eq!(
+            parse_sizes("1 18446744073709551616")
+                .unwrap_err()
+                .to_string(),
+            "heap 2 holds 18446744073709551616, more than the largest size (18446744073709551615)"
+        );
+        assert_eq!(
+            parse_sizes("1 x").unwrap_err().to_string(),
+            "heap 2: `x` is not a whole number"
+        );
+        assert_eq!(parse_sizes(" ").unwrap_err(), HeapFault::NoHeaps);
+    }
+}
