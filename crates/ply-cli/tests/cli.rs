@@ -756,16 +756,16 @@ fn war_missing_file() {
 fn war_bad_game_counts() {
     assert_bad_war(
         "0\n",
-        "ply: line 1: the number of games must be at least 1, got 0",
+        "ply: line 1: the number of games must be from 1 to 18446744073709551615, got 0",
     );
     assert_bad_war(
         "-1\n",
-        "ply: line 1: the number of games must be at least 1, got -1",
+        "ply: line 1: the number of games must be from 1 to 18446744073709551615, got -1",
     );
     assert_bad_war("x\n", "ply: line 1: `x` is not a whole number");
     assert_bad_war(
         "\n\n0\n",
-        "ply: line 3: the number of games must be at least 1, got 0",
+        "ply: line 3: the number of games must be from 1 to 18446744073709551615, got 0",
     );
     assert_bad_war(
         "1 2\n",

@@ -14,7 +14,7 @@ pub enum LineFault {
     #[error("`{0}` is too large")]
     TooLarge(String),
     /// A line with the wrong number of items.
-    #[error("expected {expected}, found {found} items")]
+    #[error("expected {expected}, found {found} item{}", if *.found == 1 { "" } else { "s" })]
     WrongItemCount {
         /// What the line should hold.
         expected: String,
@@ -99,7 +99,8 @@ impl<'a> NumberLines<'a> {
     }
 }
 
-fn parse_whole(token: &str) -> Result<i128, LineFault> {
+/// Parses a whole number of at most 128 bits, telling a too-large number from a non-number.
+pub fn parse_whole(token: &str) -> Result<i128, LineFault> {
     token.parse::<i128>().map_err(|_| {
         let digits = token.strip_prefix(['-', '+']).unwrap_or(token);
         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {

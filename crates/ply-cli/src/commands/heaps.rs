@@ -13,7 +13,7 @@ use std::path::PathBuf;
 #[derive(Args)]
 pub struct HeapsArgs {
     /// Heap sizes from heap 1 (spaces or commas between them), each at least 1.
-    #[arg(required_unless_present = "batch")]
+    #[arg(required_unless_present = "batch", allow_negative_numbers = true)]
     sizes: Vec<String>,
     /// Misère play: whoever takes the last counter loses.
     #[arg(long)]
@@ -57,7 +57,7 @@ pub fn run(args: HeapsArgs) -> Result<String, Failure> {
 fn render(r: &HeapsReport, sizes: &[u64], with_grundy: bool) -> String {
     let mut out = format!("{} player wins\n", r.winner);
     if let Some(mv) = r.winning_move {
-        let all = if sizes[mv.heap - 1] == mv.take {
+        let all = if mv.take > 1 && sizes[mv.heap - 1] == mv.take {
             "all "
         } else {
             ""
@@ -68,9 +68,10 @@ fn render(r: &HeapsReport, sizes: &[u64], with_grundy: bool) -> String {
             mv.take, mv.heap
         );
     }
+    let moves = if r.remoteness == 1 { "move" } else { "moves" };
     let _ = writeln!(
         out,
-        "remoteness: {} moves (the winner hurries, the loser delays)",
+        "remoteness: {} {moves} (the winner hurries, the loser delays)",
         r.remoteness
     );
     if with_grundy {

@@ -2,6 +2,7 @@
 //!
 //! Nothing in here knows a particular game; games live in [`crate::games`].
 
+pub mod absorbing;
 pub mod capabilities;
 pub mod chance;
 pub mod impartial;

@@ -8,7 +8,7 @@
 //! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it.
 
 use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
-use crate::lines::{LineFault, NumberLines, Place};
+use crate::lines::{parse_whole, LineFault, NumberLines, Place};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -152,7 +152,7 @@ pub enum HeapFault {
         /// 1-based heap number.
         heap: usize,
         /// The size given.
-        size: i128,
+        size: String,
     },
     /// A heap too large for 64 bits.
     #[error("heap {heap} holds {size}, more than the largest size ({})", u64::MAX)]
@@ -175,11 +175,29 @@ pub enum HeapFault {
 /// Checks one heap size (`heap` is 1-based).
 fn heap_size(heap: usize, size: i128) -> Result<u64, HeapFault> {
     match u64::try_from(size) {
-        Ok(0) | Err(_) if size < 1 => Err(HeapFault::NotPositive { heap, size }),
+        _ if size < 1 => Err(HeapFault::NotPositive {
+            heap,
+            size: size.to_string(),
+        }),
         Ok(s) => Ok(s),
         Err(_) => Err(HeapFault::TooLarge {
             heap,
             size: size.to_string(),
+        }),
+    }
+}
+
+/// Checks one heap size given as text.
+fn heap_token(heap: usize, token: &str) -> Result<u64, HeapFault> {
+    match parse_whole(token) {
+        Ok(size) => heap_size(heap, size),
+        Err(LineFault::TooLarge(size)) if size.starts_with('-') => {
+            Err(HeapFault::NotPositive { heap, size })
+        }
+        Err(LineFault::TooLarge(size)) => Err(HeapFault::TooLarge { heap, size }),
+        Err(_) => Err(HeapFault::NotANumber {
+            heap,
+            token: token.to_string(),
         }),
     }
 }
@@ -190,27 +208,7 @@ pub fn parse_sizes(text: &str) -> Result<Vec<u64>, HeapFault> {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|t| !t.is_empty())
         .enumerate()
-        .map(|(i, token)| {
-            let heap = i + 1;
-            match token.parse::<i128>() {
-                Ok(size) => heap_size(heap, size),
-                Err(_)
-                    if token
-                        .trim_start_matches(['-', '+'])
-                        .bytes()
-                        .all(|b| b.is_ascii_digit()) =>
-                {
-                    Err(HeapFault::TooLarge {
-                        heap,
-                        size: token.to_string(),
-                    })
-                }
-                Err(_) => Err(HeapFault::NotANumber {
-                    heap,
-                    token: token.to_string(),
-                }),
-            }
-        })
+        .map(|(i, token)| heap_token(i + 1, token))
         .collect::<Result<_, _>>()?;
     if sizes.is_empty() {
         return Err(HeapFault::NoHeaps);
@@ -228,10 +226,10 @@ pub enum BatchFault {
     #[error(transparent)]
     Line(#[from] LineFault),
     /// A test count below 1.
-    #[error("the number of tests must be at least 1, got {0}")]
+    #[error("the number of tests must be from 1 to {max}, got {0}", max = usize::MAX)]
     TestCount(i128),
     /// A heap count below 1.
-    #[error("the number of heaps must be at least 1, got {0}")]
+    #[error("the number of heaps must be from 1 to {max}, got {0}", max = usize::MAX)]
     HeapCount(i128),
     /// A bad heap size.
     #[error(transparent)]

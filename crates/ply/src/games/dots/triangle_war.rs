@@ -25,7 +25,7 @@ pub enum WarFault {
     #[error(transparent)]
     Line(#[from] LineFault),
     /// A game count below 1.
-    #[error("the number of games must be at least 1, got {0}")]
+    #[error("the number of games must be from 1 to {max}, got {0}", max = usize::MAX)]
     GameCount(i128),
     /// A move count outside 6..=18.
     #[error("the number of moves must be 6 to 18, got {0}")]

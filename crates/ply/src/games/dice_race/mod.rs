@@ -1,0 +1,15 @@
+//! The dice race (seed 003): two players each pick M sums of N K-sided dice; the dice are rolled, and
+//! each player crosses off one occurrence of the rolled sum if it is on their list; the first to cross
+//! off everything wins, both finishing on the same roll is a tie.
+//!
+//! The seed estimated who wins by simulation and searched for the best list greedily. Here the race is
+//! an absorbing chain ([`crate::engine::absorbing`]) solved exactly, the best list is found by an
+//! exhaustive search, and the pick game's equilibrium by linear programming.
+
+pub mod dice;
+pub mod race;
+pub mod search;
+pub mod simulate;
+
+pub use dice::{Dice, DiceError};
+pub use race::{compare, compare_fast, Comparison, ExactComparison, PickList, RaceError};

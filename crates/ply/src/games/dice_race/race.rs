@@ -1,0 +1,297 @@
+//! One race between two pick lists, as an absorbing chain: the state is how many times each sum on
+//! either list has been rolled, capped at the larger of the two counts for that sum (both players see
+//! the same rolls). Rolls that change nothing are conditioned away.
+
+use super::dice::Dice;
+use crate::engine::absorbing::{absorb, AbsorbingDag, Absorption};
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
+use serde::Serialize;
+use thiserror::Error;
+
+/// Most states one race may have.
+pub const MAX_RACE_STATES: u64 = 1_000_000;
+
+/// A player's picks: a multiset of sums, kept sorted.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct PickList(Vec<u32>);
+
+/// A list or a race that cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RaceError {
+    /// No sums at all.
+    #[error("a list needs at least one sum")]
+    Empty,
+    /// A sum the dice cannot make.
+    #[error(
+        "sum {sum} cannot be made by {dice} dice of {sides} sides (the sums are {min} to {max})"
+    )]
+    Impossible {
+        /// The sum.
+        sum: u64,
+        /// Dice.
+        dice: u32,
+        /// Sides.
+        sides: u32,
+        /// Smallest sum.
+        min: u32,
+        /// Largest sum.
+        max: u32,
+    },
+    /// A token that is not a whole number.
+    #[error("`{0}` is not a whole number")]
+    NotANumber(String),
+    /// A race with too many states to solve.
+    #[error("this race has {states} states; at most {MAX_RACE_STATES} are solved")]
+    TooBig {
+        /// States it would have.
+        states: u128,
+    },
+}
+
+impl PickList {
+    /// A list of sums the `dice` can make.
+    pub fn new(mut sums: Vec<u32>, dice: &Dice) -> Result<Self, RaceError> {
+        if sums.is_empty() {
+            return Err(RaceError::Empty);
+        }
+        if let Some(&sum) = sums.iter().find(|&&s| dice.ways(s) == 0) {
+            return Err(impossible(sum as u64, dice));
+        }
+        sums.sort_unstable();
+        Ok(PickList(sums))
+    }
+
+    /// Parses `5,6,7,8,9` (commas or spaces).
+    pub fn parse(text: &str, dice: &Dice) -> Result<Self, RaceError> {
+        let sums = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .map(|t| {
+                let n: u64 = t
+                    .parse()
+                    .map_err(|_| RaceError::NotANumber(t.to_string()))?;
+                u32::try_from(n).map_err(|_| impossible(n, dice))
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        PickList::new(sums, dice)
+    }
+
+    /// The sums, sorted.
+    pub fn sums(&self) -> &[u32] {
+        &self.0
+    }
+
+    /// How many times `sum` is on the list.
+    pub fn count(&self, sum: u32) -> u32 {
+        self.0.iter().filter(|&&s| s == sum).count() as u32
+    }
+}
+
+fn impossible(sum: u64, dice: &Dice) -> RaceError {
+    RaceError::Impossible {
+        sum,
+        dice: dice.count(),
+        sides: dice.sides(),
+        min: dice.min_sum(),
+        max: dice.max_sum(),
+    }
+}
+
+/// The chain of one race: digits are the capped roll counts of the sums on either list.
+pub struct Race<'a> {
+    dice: &'a Dice,
+    sums: Vec<u32>,
+    first: Vec<u32>,
+    second: Vec<u32>,
+    strides: Vec<usize>,
+    len: usize,
+}
+
+/// Outcome classes of a race.
+const FIRST: usize = 0;
+const SECOND: usize = 1;
+const TIE: usize = 2;
+
+impl<'a> Race<'a> {
+    /// The race of `first` against `second`, refused if it has more than [`MAX_RACE_STATES`] states.
+    pub fn new(dice: &'a Dice, first: &PickList, second: &PickList) -> Result<Self, RaceError> {
+        let mut sums: Vec<u32> = first.sums().iter().chain(second.sums()).copied().collect();
+        sums.sort_unstable();
+        sums.dedup();
+        let a: Vec<u32> = sums.iter().map(|&s| first.count(s)).collect();
+        let b: Vec<u32> = sums.iter().map(|&s| second.count(s)).collect();
+        let mut strides = Vec::with_capacity(sums.len());
+        let mut len: u128 = 1;
+        for (x, y) in a.iter().zip(&b) {
+            strides.push(len as usize);
+            len *= (*x.max(y) + 1) as u128;
+            if len > MAX_RACE_STATES as u128 {
+                return Err(RaceError::TooBig { states: len });
+            }
+        }
+        Ok(Race {
+            dice,
+            sums,
+            first: a,
+            second: b,
+            strides,
+            len: len as usize,
+        })
+    }
+
+    /// Roll counts of each sum at `node`.
+    fn digit(&self, node: usize, j: usize) -> u32 {
+        let cap = self.first[j].max(self.second[j]) as usize + 1;
+        (node / self.strides[j] % cap) as u32
+    }
+}
+
+impl AbsorbingDag for Race<'_> {
+    fn nodes(&self) -> usize {
+        self.len
+    }
+
+    fn classes(&self) -> usize {
+        3
+    }
+
+    fn absorbed(&self, node: usize) -> Option<usize> {
+        let (mut first_done, mut second_done) = (true, true);
+        for j in 0..self.sums.len() {
+            let rolled = self.digit(node, j);
+            first_done &= rolled >= self.first[j];
+            second_done &= rolled >= self.second[j];
+        }
+        match (first_done, second_done) {
+            (true, true) => Some(TIE),
+            (true, false) => Some(FIRST),
+            (false, true) => Some(SECOND),
+            (false, false) => None,
+        }
+    }
+
+    fn for_each_move(&self, node: usize, mut visit: impl FnMut(usize, u128)) {
+        for j in 0..self.sums.len() {
+            if self.digit(node, j) < self.first[j].max(self.second[j]) {
+                visit(node + self.strides[j], self.dice.ways(self.sums[j]));
+            }
+        }
+    }
+
+    fn total(&self) -> u128 {
+        self.dice.total()
+    }
+}
+
+/// The exact result of a race.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExactComparison {
+    /// P(the first list finishes first).
+    pub p_first: BigRational,
+    /// P(the second list finishes first).
+    pub p_second: BigRational,
+    /// P(both finish on the same roll).
+    pub p_tie: BigRational,
+    /// Expected number of rolls until the race ends.
+    pub expected_rolls: BigRational,
+}
+
+/// The result of a race in floats.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Comparison {
+    /// P(the first list finishes first).
+    pub p_first: f64,
+    /// P(the second list finishes first).
+    pub p_second: f64,
+    /// P(both finish on the same roll).
+    pub p_tie: f64,
+    /// Expected number of rolls until the race ends.
+    pub expected_rolls: f64,
+}
+
+fn solved<T: crate::engine::absorbing::Probability>(
+    dice: &Dice,
+    first: &PickList,
+    second: &PickList,
+) -> Result<Absorption<T>, RaceError> {
+    let race = Race::new(dice, first, second)?;
+    Ok(absorb(&race).expect("every live race state has a move"))
+}
+
+/// Solves a race exactly.
+pub fn compare(
+    dice: &Dice,
+    first: &PickList,
+    second: &PickList,
+) -> Result<ExactComparison, RaceError> {
+    let a: Absorption<BigRational> = solved(dice, first, second)?;
+    let mut classes = a.classes.into_iter();
+    Ok(ExactComparison {
+        p_first: classes.next().expect("three classes"),
+        p_second: classes.next().expect("three classes"),
+        p_tie: classes.next().expect("three classes"),
+        expected_rolls: a.expected_steps,
+    })
+}
+
+/// Solves a race in floats (for searches over many races).
+pub fn compare_fast(
+    dice: &Dice,
+    first: &PickList,
+    second: &PickList,
+) -> Result<Comparison, RaceError> {
+    let a: Absorption<f64> = solved(dice, first, second)?;
+    Ok(Comparison {
+        p_first: a.classes[FIRST],
+        p_second: a.classes[SECOND],
+        p_tie: a.classes[TIE],
+        expected_rolls: a.expected_steps,
+    })
+}
+
+impl ExactComparison {
+    /// The same in floats.
+    pub fn to_floats(&self) -> Comparison {
+        let f = |x: &BigRational| x.to_f64().unwrap_or(f64::NAN);
+        Comparison {
+            p_first: f(&self.p_first),
+            p_second: f(&self.p_second),
+            p_tie: f(&self.p_tie),
+            expected_rolls: f(&self.expected_rolls),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seven_against_six() {
+        let dice = Dice::new(2, 6).unwrap();
+        let seven = PickList::parse("7", &dice).unwrap();
+        let six = PickList::parse("6", &dice).unwrap();
+        let r = compare(&dice, &seven, &six).unwrap();
+        assert_eq!(r.p_first, BigRational::new(6.into(), 11.into()));
+        assert_eq!(r.p_second, BigRational::new(5.into(), 11.into()));
+        assert_eq!(r.p_tie, BigRational::from_integer(0.into()));
+        // Rolls until a 6 or a 7: 36/11 on average.
+        assert_eq!(r.expected_rolls, BigRational::new(36.into(), 11.into()));
+    }
+
+    #[test]
+    fn bad_lists() {
+        let dice = Dice::new(2, 6).unwrap();
+        assert_eq!(
+            PickList::parse("5,13", &dice).unwrap_err().to_string(),
+            "sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)"
+        );
+        assert_eq!(PickList::parse(" ", &dice), Err(RaceError::Empty));
+        assert_eq!(
+            PickList::parse("5,x", &dice),
+            Err(RaceError::NotANumber("x".into()))
+        );
+    }
+}

@@ -1,0 +1,380 @@
+//! The pick game over all lists: the list no other list beats, the seed's greedy substitution, and the
+//! equilibrium of the symmetric zero-sum game whose payoff is P(win) − P(lose).
+//!
+//! Decisions use floats and fall back on exact rationals when a margin is too small to trust.
+
+use super::dice::Dice;
+use super::race::{compare, compare_fast, PickList, RaceError};
+use microlp::{ComparisonOp, OptimizationDirection, Problem};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use thiserror::Error;
+
+/// Most lists an exhaustive search goes through.
+pub const MAX_MULTISETS: u128 = 20_000;
+/// Float margins smaller than this are decided again exactly.
+const EXACT_BELOW: f64 = 1e-9;
+
+/// Searches refused or failed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SearchError {
+    /// No picks.
+    #[error("--picks must be at least 1")]
+    NoPicks,
+    /// Too many lists to go through.
+    #[error(
+        "{picks} picks of {sums} sums make {multisets} lists; the exhaustive search is limited to \
+         {MAX_MULTISETS} lists (each needing up to that many exact races)"
+    )]
+    TooMany {
+        /// Picks per list.
+        picks: u32,
+        /// Possible sums.
+        sums: u32,
+        /// Lists there would be.
+        multisets: u128,
+    },
+    /// A race failed.
+    #[error(transparent)]
+    Race(#[from] RaceError),
+    /// The linear program failed.
+    #[error("the linear program could not be solved: {0}")]
+    Lp(String),
+}
+
+/// Number of multisets of `picks` out of `sums` kinds: C(sums + picks − 1, picks), saturating.
+pub fn multiset_count(sums: u32, picks: u32) -> u128 {
+    let n = sums as u128 + picks as u128 - 1;
+    let mut c: u128 = 1;
+    for i in 0..picks as u128 {
+        c = match c.checked_mul(n - i) {
+            Some(x) => x / (i + 1),
+            None => return u128::MAX,
+        };
+    }
+    c
+}
+
+/// Every list of `picks` sums of `dice`, refused over [`MAX_MULTISETS`].
+pub fn all_lists(dice: &Dice, picks: u32) -> Result<Vec<PickList>, SearchError> {
+    if picks == 0 {
+        return Err(SearchError::NoPicks);
+    }
+    let sums: Vec<u32> = dice.sums().collect();
+    let multisets = multiset_count(sums.len() as u32, picks);
+    if multisets > MAX_MULTISETS {
+        return Err(SearchError::TooMany {
+            picks,
+            sums: sums.len() as u32,
+            multisets,
+        });
+    }
+    let mut lists = Vec::with_capacity(multisets as usize);
+    let mut current = Vec::with_capacity(picks as usize);
+    fn extend(
+        sums: &[u32],
+        from: usize,
+        left: u32,
+        current: &mut Vec<u32>,
+        out: &mut Vec<Vec<u32>>,
+    ) {
+        if left == 0 {
+            out.push(current.clone());
+            return;
+        }
+        for i in from..sums.len() {
+            current.push(sums[i]);
+            extend(sums, i, left - 1, current, out);
+            current.pop();
+        }
+    }
+    let mut raw = Vec::new();
+    extend(&sums, 0, picks, &mut current, &mut raw);
+    for sums in raw {
+        lists.push(PickList::new(sums, dice)?);
+    }
+    Ok(lists)
+}
+
+/// Head to head: `Greater` when `a` wins more often than it loses against `b`. Exact when close.
+pub fn head_to_head(dice: &Dice, a: &PickList, b: &PickList) -> Result<Ordering, RaceError> {
+    let fast = compare_fast(dice, a, b)?;
+    let margin = fast.p_first - fast.p_second;
+    if margin.abs() > EXACT_BELOW {
+        return Ok(margin.partial_cmp(&0.0).unwrap_or(Ordering::Equal));
+    }
+    let exact = compare(dice, a, b)?;
+    Ok(exact.p_first.cmp(&exact.p_second))
+}
+
+/// The answer of the exhaustive search.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BestReport {
+    /// The unbeaten list (the first, in list order, if several), or the list beaten by the fewest.
+    pub best: PickList,
+    /// Whether `best` is beaten by no list at all.
+    pub unbeaten: bool,
+    /// Every unbeaten list.
+    pub all_unbeaten: Vec<PickList>,
+    /// The list the seed's greedy substitution reaches.
+    pub greedy: PickList,
+    /// Whether the greedy list is the best one.
+    pub greedy_agrees: bool,
+    /// Lists searched.
+    pub multisets: usize,
+    /// Races solved.
+    pub races: u64,
+}
+
+/// A list's strength for ordering the search: its expected number of rolls to finish alone.
+fn solo_time(dice: &Dice, list: &PickList) -> Result<f64, RaceError> {
+    // Raced against itself, both finish together: the race's length is the list's own.
+    Ok(compare_fast(dice, list, list)?.expected_rolls)
+}
+
+/// Finds the lists no other list beats, going through all lists of `picks` sums.
+///
+/// Each list is raced first against the strongest lists (by time to finish alone), so that most are
+/// shown beaten in a few races; a list that survives is raced against every other list.
+pub fn best(dice: &Dice, picks: u32) -> Result<BestReport, SearchError> {
+    let lists = all_lists(dice, picks)?;
+    let times: Vec<f64> = lists
+        .par_iter()
+        .map(|l| solo_time(dice, l))
+        .collect::<Result<_, _>>()?;
+    let mut order: Vec<usize> = (0..lists.len()).collect();
+    order.sort_by(|&i, &j| times[i].total_cmp(&times[j]).then(i.cmp(&j)));
+    let races = std::sync::atomic::AtomicU64::new(lists.len() as u64);
+    let beaten_by = |i: usize| -> Result<usize, SearchError> {
+        let mut beaten = 0;
+        for &j in &order {
+            if j == i {
+                continue;
+            }
+            races.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if head_to_head(dice, &lists[j], &lists[i])? == Ordering::Greater {
+                beaten += 1;
+                return Ok(beaten);
+            }
+        }
+        Ok(beaten)
+    };
+    let survivors: Vec<usize> = order
+        .par_iter()
+        .map(|&i| beaten_by(i).map(|b| (i, b)))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .filter(|&(_, beaten)| beaten == 0)
+        .map(|(i, _)| i)
+        .collect();
+    let mut all_unbeaten: Vec<PickList> = survivors.iter().map(|&i| lists[i].clone()).collect();
+    all_unbeaten.sort();
+    let best = all_unbeaten
+        .first()
+        .cloned()
+        .unwrap_or_else(|| lists[order[0]].clone());
+    let greedy = greedy(dice, picks)?;
+    Ok(BestReport {
+        unbeaten: !all_unbeaten.is_empty(),
+        greedy_agrees: greedy == best,
+        best,
+        all_unbeaten,
+        greedy,
+        multisets: lists.len(),
+        races: races.into_inner(),
+    })
+}
+
+/// The seed's greedy substitution. Sums are ranked by probability (ties: larger sum first) and the
+/// list starts as the `picks` best-ranked sums. From the last position to the first, the sum there is
+/// replaced in turn by each better-ranked sum; a replacement is kept when the new list beats the current
+/// one head to head. The search stops at the first position where no replacement is kept.
+pub fn greedy(dice: &Dice, picks: u32) -> Result<PickList, SearchError> {
+    if picks == 0 {
+        return Err(SearchError::NoPicks);
+    }
+    let mut ranked: Vec<u32> = dice.sums().collect();
+    ranked.sort_by(|&a, &b| dice.ways(b).cmp(&dice.ways(a)).then(b.cmp(&a)));
+    let mut list: Vec<usize> = (0..picks as usize)
+        .map(|i| i.min(ranked.len() - 1))
+        .collect();
+    let as_list = |ranks: &[usize]| PickList::new(ranks.iter().map(|&r| ranked[r]).collect(), dice);
+    for pos in (0..list.len()).rev() {
+        let mut kept = false;
+        for candidate in 0..list[pos] {
+            let mut trial = list.clone();
+            trial[pos] = candidate;
+            if head_to_head(dice, &as_list(&trial)?, &as_list(&list)?)? == Ordering::Greater {
+                list = trial;
+                kept = true;
+            }
+        }
+        if !kept {
+            break;
+        }
+    }
+    Ok(as_list(&list)?)
+}
+
+/// One list of an optimal mixed strategy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Weighted {
+    /// The list.
+    pub list: PickList,
+    /// Its probability in the mix.
+    pub weight: f64,
+}
+
+/// The pick game's optimal strategy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Equilibrium {
+    /// Lists played with positive probability.
+    pub support: Vec<Weighted>,
+    /// The game's value for the row player (0 for a symmetric game, up to rounding).
+    pub value: f64,
+    /// Whether one list alone is optimal.
+    pub pure: bool,
+    /// Lists in the game.
+    pub multisets: usize,
+    /// Races solved.
+    pub races: u64,
+}
+
+/// The equilibrium of the pick game by double oracle: solve the game restricted to a few lists (a
+/// linear program), find the best reply among all lists to its mix, add it, until no list does better
+/// against the mix than the restricted value. The result is optimal in the whole game.
+pub fn equilibrium(dice: &Dice, picks: u32) -> Result<Equilibrium, SearchError> {
+    let lists = all_lists(dice, picks)?;
+    let mut cache: HashMap<(usize, usize), f64> = HashMap::new();
+    let mut races = 0u64;
+    let mut payoff =
+        |i: usize, j: usize, cache: &mut HashMap<(usize, usize), f64>| -> Result<f64, RaceError> {
+            if i == j {
+                return Ok(0.0);
+            }
+            let key = (i.min(j), i.max(j));
+            let v = match cache.get(&key) {
+                Some(&v) => v,
+                None => {
+                    let r = compare_fast(dice, &lists[key.0], &lists[key.1])?;
+                    races += 1;
+                    let v = r.p_first - r.p_second;
+                    cache.insert(key, v);
+                    v
+                }
+            };
+            Ok(if i == key.0 { v } else { -v })
+        };
+    // Start from the strongest list alone.
+    let times: Vec<f64> = lists
+        .par_iter()
+        .map(|l| solo_time(dice, l))
+        .collect::<Result<_, _>>()?;
+    let start = (0..lists.len())
+        .min_by(|&a, &b| times[a].total_cmp(&times[b]))
+        .expect("at least one list");
+    let mut support_set = vec![start];
+    loop {
+        let (weights, value) = solve_restricted(&support_set, |i, j| payoff(i, j, &mut cache))?;
+        // The best reply: the column that does worst against the mix.
+        let mut worst = (f64::INFINITY, 0);
+        for j in 0..lists.len() {
+            let mut against = 0.0;
+            for (&i, &w) in support_set.iter().zip(&weights) {
+                if w > 0.0 {
+                    against += w * payoff(i, j, &mut cache)?;
+                }
+            }
+            if against < worst.0 {
+                worst = (against, j);
+            }
+        }
+        if worst.0 >= value - 1e-12 || support_set.contains(&worst.1) {
+            let mut support: Vec<Weighted> = support_set
+                .iter()
+                .zip(&weights)
+                .filter(|(_, &w)| w > 1e-9)
+                .map(|(&i, &w)| Weighted {
+                    list: lists[i].clone(),
+                    weight: w,
+                })
+                .collect();
+            support.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.list.cmp(&b.list)));
+            return Ok(Equilibrium {
+                pure: support.len() == 1,
+                support,
+                value,
+                multisets: lists.len(),
+                races,
+            });
+        }
+        support_set.push(worst.1);
+    }
+}
+
+/// Maximises v subject to Σ_i x_i A(i, j) ≥ v for every j of `support`, Σ x = 1, x ≥ 0.
+fn solve_restricted(
+    support: &[usize],
+    mut payoff: impl FnMut(usize, usize) -> Result<f64, RaceError>,
+) -> Result<(Vec<f64>, f64), SearchError> {
+    let mut problem = Problem::new(OptimizationDirection::Maximize);
+    let xs: Vec<_> = support
+        .iter()
+        .map(|_| problem.add_var(0.0, (0.0, 1.0)))
+        .collect();
+    let v = problem.add_var(1.0, (f64::NEG_INFINITY, f64::INFINITY));
+    for &j in support {
+        let mut row = Vec::with_capacity(support.len() + 1);
+        for (&i, &x) in support.iter().zip(&xs) {
+            row.push((x, payoff(i, j)?));
+        }
+        row.push((v, -1.0));
+        problem.add_constraint(&row, ComparisonOp::Ge, 0.0);
+    }
+    let ones: Vec<_> = xs.iter().map(|&x| (x, 1.0)).collect();
+    problem.add_constraint(&ones, ComparisonOp::Eq, 1.0);
+    let solution = match problem
+        .solve()
+        .map_err(|e| SearchError::Lp(e.to_string()))?
+    {
+        microlp::SolveOutcome::Solution(solution) => solution,
+        microlp::SolveOutcome::Interrupted(_) => return Err(SearchError::Lp("interrupted".into())),
+    };
+    let weights = xs.iter().map(|&x| solution[x].max(0.0)).collect();
+    Ok((weights, solution[v]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_multisets() {
+        assert_eq!(multiset_count(11, 5), 3003);
+        assert_eq!(multiset_count(7, 1), 7);
+        let dice = Dice::new(2, 6).unwrap();
+        assert_eq!(all_lists(&dice, 2).unwrap().len(), 66);
+        assert!(matches!(
+            all_lists(&dice, 9),
+            Err(SearchError::TooMany {
+                multisets: 92378,
+                ..
+            })
+        ));
+        assert_eq!(all_lists(&dice, 0), Err(SearchError::NoPicks));
+    }
+
+    #[test]
+    fn one_pick_on_two_dice() {
+        let dice = Dice::new(2, 6).unwrap();
+        let r = best(&dice, 1).unwrap();
+        assert_eq!(r.best.sums(), &[7]);
+        assert!(r.unbeaten);
+        assert_eq!(r.greedy.sums(), &[7]);
+        let e = equilibrium(&dice, 1).unwrap();
+        assert!(e.pure);
+        assert_eq!(e.support[0].list.sums(), &[7]);
+    }
+}
