@@ -27,6 +27,9 @@ enum Command {
     Dots(commands::dots::DotsArgs),
     /// The Triangle War contest format (UVa 751): one verdict per game.
     TriangleWar(commands::triangle_war::TriangleWarArgs),
+    /// The dice race: exact probabilities, the best pick list, the equilibrium.
+    #[command(subcommand)]
+    DiceRace(commands::dice_race::DiceRaceCommand),
     /// Lowest-heap Nim: who wins, a winning move, remoteness and Grundy value.
     Heaps(commands::heaps::HeapsArgs),
     /// Number Solitaire: the best result, an optimal path, and the game under fair throws.
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Dots(args) => commands::dots::run(args),
         Command::TriangleWar(args) => commands::triangle_war::run(args),
+        Command::DiceRace(command) => commands::dice_race::run(command),
         Command::Heaps(args) => commands::heaps::run(args),
         Command::Solitaire(args) => commands::solitaire::run(args),
         Command::Bench(command) => commands::bench::run(command),

@@ -12,4 +12,6 @@ pub mod search;
 pub mod simulate;
 
 pub use dice::{Dice, DiceError};
-pub use race::{compare, compare_fast, Comparison, ExactComparison, PickList, RaceError};
+pub use race::{
+    compare, compare_fast, parse_sums, Comparison, ExactComparison, PickList, RaceError,
+};

@@ -89,6 +89,27 @@ impl PickList {
     }
 }
 
+/// Parses sums separated by commas or spaces, in the order written, checking each against `dice`.
+pub fn parse_sums(text: &str, dice: &Dice) -> Result<Vec<u32>, RaceError> {
+    let sums = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let n: u64 = t
+                .parse()
+                .map_err(|_| RaceError::NotANumber(t.to_string()))?;
+            u32::try_from(n)
+                .ok()
+                .filter(|&s| dice.ways(s) > 0)
+                .ok_or_else(|| impossible(n, dice))
+        })
+        .collect::<Result<Vec<u32>, _>>()?;
+    if sums.is_empty() {
+        return Err(RaceError::Empty);
+    }
+    Ok(sums)
+}
+
 fn impossible(sum: u64, dice: &Dice) -> RaceError {
     RaceError::Impossible {
         sum,

@@ -1,0 +1,359 @@
+//! `ply dice-race`: the dice race of seed 003 — exact probabilities, the best list, the equilibrium,
+//! the seed's simulation beside the exact answer, and the distribution of the sum.
+
+use crate::failure::Failure;
+use clap::{Args, Subcommand};
+use ply::games::dice_race::search::{best, equilibrium};
+use ply::games::dice_race::simulate::{simulate, Estimate};
+use ply::games::dice_race::{compare, parse_sums, Dice, ExactComparison, PickList};
+use ply::games::solitaire::format_fraction;
+use serde::Serialize;
+use serde_json::json;
+use std::fmt::Write;
+use std::time::Instant;
+
+/// `ply dice-race …`
+#[derive(Subcommand)]
+pub enum DiceRaceCommand {
+    /// Exact probabilities that each list wins or that they tie, and the expected number of rolls.
+    Compare {
+        /// The first list, e.g. 5,6,7,8,9.
+        first: String,
+        /// The second list.
+        second: String,
+        #[command(flatten)]
+        dice: DiceArgs,
+    },
+    /// The list no other list beats, by exhaustive search, and the seed's greedy substitution.
+    Best {
+        #[command(flatten)]
+        picks: PicksArgs,
+    },
+    /// The optimal (possibly mixed) strategy of the pick game, and its value.
+    Equilibrium {
+        #[command(flatten)]
+        picks: PicksArgs,
+    },
+    /// The seed's Monte Carlo method with its sequential stopping rule, beside the exact answer.
+    Simulate {
+        /// The first list.
+        first: String,
+        /// The second list.
+        second: String,
+        /// Games to start with (then ten times as many in all, until one side has 60 % of decisive games).
+        #[arg(long, default_value_t = 10_000)]
+        games: u64,
+        /// Most games to play.
+        #[arg(long, default_value_t = 10_000_000)]
+        max_games: u64,
+        /// Seed of the random generator (the same seed gives the same run).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        dice: DiceArgs,
+    },
+    /// The exact distribution of the sum of the dice, with a bar chart.
+    Sums {
+        #[command(flatten)]
+        dice: DiceArgs,
+    },
+}
+
+/// Which dice are rolled.
+#[derive(Args)]
+pub struct DiceArgs {
+    /// Number of dice.
+    #[arg(long, default_value_t = 2)]
+    dice: u32,
+    /// Sides of each die.
+    #[arg(long, default_value_t = 6)]
+    sides: u32,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The size of the pick game.
+#[derive(Args)]
+pub struct PicksArgs {
+    /// Sums each player picks.
+    #[arg(long)]
+    picks: u32,
+    #[command(flatten)]
+    dice: DiceArgs,
+}
+
+impl DiceArgs {
+    fn build(&self) -> Result<Dice, Failure> {
+        Dice::new(self.dice, self.sides).map_err(Failure::bad)
+    }
+}
+
+/// A list as written and as solved.
+fn list(text: &str, dice: &Dice) -> Result<(Vec<u32>, PickList), Failure> {
+    let written = parse_sums(text, dice).map_err(Failure::bad)?;
+    let list = PickList::new(written.clone(), dice).map_err(Failure::bad)?;
+    Ok((written, list))
+}
+
+/// Runs `ply dice-race`.
+pub fn run(command: DiceRaceCommand) -> Result<String, Failure> {
+    match command {
+        DiceRaceCommand::Compare {
+            first,
+            second,
+            dice,
+        } => run_compare(&first, &second, &dice),
+        DiceRaceCommand::Best { picks } => run_best(&picks),
+        DiceRaceCommand::Equilibrium { picks } => run_equilibrium(&picks),
+        DiceRaceCommand::Simulate {
+            first,
+            second,
+            games,
+            max_games,
+            seed,
+            dice,
+        } => run_simulate(&first, &second, games, max_games, seed, &dice),
+        DiceRaceCommand::Sums { dice } => run_sums(&dice),
+    }
+}
+
+fn describe(dice: &Dice) -> String {
+    let plural = if dice.count() == 1 { "die" } else { "dice" };
+    format!("{} {plural} of {} sides", dice.count(), dice.sides())
+}
+
+fn exact_json(r: &ExactComparison) -> serde_json::Value {
+    json!({
+        "p_first": format_fraction(&r.p_first),
+        "p_second": format_fraction(&r.p_second),
+        "p_tie": format_fraction(&r.p_tie),
+        "expected_rolls": format_fraction(&r.expected_rolls),
+    })
+}
+
+fn run_compare(first: &str, second: &str, args: &DiceArgs) -> Result<String, Failure> {
+    let dice = args.build()?;
+    let (a_written, a) = list(first, &dice)?;
+    let (b_written, b) = list(second, &dice)?;
+    let exact = compare(&dice, &a, &b).map_err(Failure::bad)?;
+    let f = exact.to_floats();
+    if args.json {
+        let value = json!({
+            "dice": dice.count(), "sides": dice.sides(),
+            "first": a_written, "second": b_written,
+            "p_first": f.p_first, "p_second": f.p_second, "p_tie": f.p_tie,
+            "expected_rolls": f.expected_rolls,
+            "exact": exact_json(&exact),
+        });
+        return Ok(serde_json::to_string(&value)? + "\n");
+    }
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", describe(&dice));
+    let _ = writeln!(out, "first  {a_written:?}\nsecond {b_written:?}");
+    let rows = [
+        ("P(first wins) ", &exact.p_first, f.p_first),
+        ("P(second wins)", &exact.p_second, f.p_second),
+        ("P(tie)        ", &exact.p_tie, f.p_tie),
+        ("expected rolls", &exact.expected_rolls, f.expected_rolls),
+    ];
+    for (name, x, approx) in rows {
+        let _ = writeln!(out, "{name} = {} ≈ {approx:.6}", format_fraction(x));
+    }
+    let verdict = match exact.p_first.cmp(&exact.p_second) {
+        std::cmp::Ordering::Greater => "the first list wins more often than it loses",
+        std::cmp::Ordering::Less => "the second list wins more often than it loses",
+        std::cmp::Ordering::Equal => "neither list wins more often than the other",
+    };
+    let _ = writeln!(out, "verdict: {verdict}");
+    Ok(out)
+}
+
+fn run_best(args: &PicksArgs) -> Result<String, Failure> {
+    let dice = args.dice.build()?;
+    let start = Instant::now();
+    let r = best(&dice, args.picks).map_err(Failure::bad)?;
+    if args.dice.json {
+        return Ok(serde_json::to_string(&r)? + "\n");
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}, {} picks: {} lists, {} exact races, {:.2} s",
+        describe(&dice),
+        args.picks,
+        r.multisets,
+        r.races,
+        start.elapsed().as_secs_f64()
+    );
+    if r.unbeaten {
+        let _ = writeln!(
+            out,
+            "best: {:?} (no list beats it head to head)",
+            r.best.sums()
+        );
+        if r.all_unbeaten.len() > 1 {
+            let others: Vec<&[u32]> = r.all_unbeaten.iter().map(|l| l.sums()).collect();
+            let _ = writeln!(out, "unbeaten lists: {others:?}");
+        }
+    } else {
+        let _ = writeln!(
+            out,
+            "no list is unbeaten: every list loses head to head to some other (see `equilibrium`)"
+        );
+    }
+    let agrees = match (r.unbeaten, r.greedy_agrees) {
+        (false, _) => "not unbeaten either",
+        (true, true) if r.greedy == r.best => "the same list",
+        (true, true) => "another unbeaten list",
+        (true, false) => "a list that some list beats",
+    };
+    let _ = writeln!(
+        out,
+        "greedy substitution (the seed's method): {:?}, {agrees}",
+        r.greedy.sums()
+    );
+    Ok(out)
+}
+
+fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
+    let dice = args.dice.build()?;
+    let e = equilibrium(&dice, args.picks).map_err(Failure::bad)?;
+    if args.dice.json {
+        return Ok(serde_json::to_string(&e)? + "\n");
+    }
+    let mut out = String::new();
+    let kind = if e.pure { "pure" } else { "mixed" };
+    let _ = writeln!(
+        out,
+        "{}, {} picks: {} lists; optimal strategy ({kind}), value {:.6}",
+        describe(&dice),
+        args.picks,
+        e.multisets,
+        e.value
+    );
+    for w in &e.support {
+        let _ = writeln!(out, "  {:>8.6}  {:?}", w.weight, w.list.sums());
+    }
+    Ok(out)
+}
+
+/// One simulated probability beside the exact one.
+#[derive(Serialize)]
+struct SideBySide {
+    estimate: Estimate,
+    exact: String,
+    exact_value: f64,
+    inside: bool,
+}
+
+fn run_simulate(
+    first: &str,
+    second: &str,
+    games: u64,
+    max_games: u64,
+    seed: u64,
+    args: &DiceArgs,
+) -> Result<String, Failure> {
+    if games == 0 || max_games == 0 {
+        return Err(Failure::BadInput(
+            "--games and --max-games must be at least 1".into(),
+        ));
+    }
+    let dice = args.build()?;
+    let (a_written, a) = list(first, &dice)?;
+    let (b_written, b) = list(second, &dice)?;
+    let started = Instant::now();
+    let sim = simulate(&dice, &a, &b, games, max_games, seed);
+    let simulated_seconds = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let exact = compare(&dice, &a, &b).map_err(Failure::bad)?;
+    let exact_seconds = started.elapsed().as_secs_f64();
+    let f = exact.to_floats();
+    let side = |estimate: Estimate, exact: &num_rational::BigRational, value: f64| SideBySide {
+        estimate,
+        exact: format_fraction(exact),
+        exact_value: value,
+        inside: estimate.contains(value),
+    };
+    let rows = [
+        (
+            "P(first wins) ",
+            side(sim.p_first, &exact.p_first, f.p_first),
+        ),
+        (
+            "P(second wins)",
+            side(sim.p_second, &exact.p_second, f.p_second),
+        ),
+        ("P(tie)        ", side(sim.p_tie, &exact.p_tie, f.p_tie)),
+    ];
+    if args.json {
+        let value = json!({
+            "first": a_written, "second": b_written, "seed": seed,
+            "games": sim.games, "first_wins": sim.first_wins, "second_wins": sim.second_wins,
+            "ties": sim.ties, "decided": sim.decided,
+            "p_first": rows[0].1, "p_second": rows[1].1, "p_tie": rows[2].1,
+            "simulation_seconds": simulated_seconds, "exact_seconds": exact_seconds,
+        });
+        return Ok(serde_json::to_string(&value)? + "\n");
+    }
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: {a_written:?} against {b_written:?}",
+        describe(&dice)
+    );
+    let stop = if sim.decided {
+        "one side reached 60 % of decisive games"
+    } else {
+        "the cap was reached"
+    };
+    let _ = writeln!(
+        out,
+        "simulated {} games (seed {seed}) in {simulated_seconds:.3} s: {stop}",
+        sim.games
+    );
+    let _ = writeln!(out, "{:<15} {:>10} {:>23}   exact", "", "simulated", "95 % interval");
+    for (name, r) in &rows {
+        let _ = writeln!(
+            out,
+            "{name}  {:>10.6}  [{:.6}, {:.6}]   {:.6} = {}{}",
+            r.estimate.p,
+            r.estimate.low,
+            r.estimate.high,
+            r.exact_value,
+            r.exact,
+            if r.inside {
+                ""
+            } else {
+                "  (outside the interval)"
+            }
+        );
+    }
+    let _ = writeln!(out, "exact answer computed in {exact_seconds:.6} s");
+    Ok(out)
+}
+
+fn run_sums(args: &DiceArgs) -> Result<String, Failure> {
+    let dice = args.build()?;
+    let chances = dice.chances();
+    if args.json {
+        return Ok(serde_json::to_string(&chances)? + "\n");
+    }
+    let top = chances.iter().map(|c| c.p).fold(0.0, f64::max);
+    let mut out = format!("{}: {} outcomes\n", describe(&dice), dice.total());
+    let _ = writeln!(
+        out,
+        "{:>5} {:>12} {:>14} {:>9}",
+        "sum", "ways", "probability", "decimal"
+    );
+    for c in &chances {
+        let bar = "#".repeat(((c.p / top) * 40.0).round() as usize);
+        let _ = writeln!(
+            out,
+            "{:>5} {:>12} {:>14} {:>9.6} {bar}",
+            c.sum, c.ways, c.probability, c.p
+        );
+    }
+    Ok(out)
+}
