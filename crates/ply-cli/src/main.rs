@@ -32,6 +32,8 @@ enum Command {
     DiceRace(commands::dice_race::DiceRaceCommand),
     /// Lowest-heap Nim: who wins, a winning move, remoteness and Grundy value.
     Heaps(commands::heaps::HeapsArgs),
+    /// MagicBoard: verdicts and shortest paths from the corners, random boards, statistics.
+    MagicBoard(commands::magic_board::MagicBoardArgs),
     /// Number Solitaire: the best result, an optimal path, and the game under fair throws.
     Solitaire(commands::solitaire::SolitaireArgs),
     /// Times the solving strategies against each other.
@@ -64,6 +66,7 @@ fn main() -> ExitCode {
         Command::TriangleWar(args) => commands::triangle_war::run(args),
         Command::DiceRace(command) => commands::dice_race::run(command),
         Command::Heaps(args) => commands::heaps::run(args),
+        Command::MagicBoard(args) => commands::magic_board::run(args),
         Command::Solitaire(args) => commands::solitaire::run(args),
         Command::Bench(command) => commands::bench::run(command),
     };

@@ -3,8 +3,9 @@
 
 use crate::failure::Failure;
 use clap::{Args, Subcommand};
+use ply::engine::estimate::Estimate;
 use ply::games::dice_race::search::{best, equilibrium};
-use ply::games::dice_race::simulate::{simulate, Estimate};
+use ply::games::dice_race::simulate::simulate;
 use ply::games::dice_race::{compare, parse_sums, Dice, ExactComparison, PickList};
 use ply::games::solitaire::format_fraction;
 use serde::Serialize;
@@ -68,7 +69,7 @@ pub struct DiceArgs {
     /// Sides of each die.
     #[arg(long, default_value_t = 6)]
     sides: u32,
-    /// Print one JSON object.
+    /// Print JSON (an object; for `sums`, an array of sums).
     #[arg(long)]
     json: bool,
 }
@@ -120,7 +121,8 @@ pub fn run(command: DiceRaceCommand) -> Result<String, Failure> {
 
 fn describe(dice: &Dice) -> String {
     let plural = if dice.count() == 1 { "die" } else { "dice" };
-    format!("{} {plural} of {} sides", dice.count(), dice.sides())
+    let sides = if dice.sides() == 1 { "side" } else { "sides" };
+    format!("{} {plural} of {} {sides}", dice.count(), dice.sides())
 }
 
 fn exact_json(r: &ExactComparison) -> serde_json::Value {
@@ -313,7 +315,11 @@ fn run_simulate(
         "simulated {} games (seed {seed}) in {simulated_seconds:.3} s: {stop}",
         sim.games
     );
-    let _ = writeln!(out, "{:<15} {:>10} {:>23}   exact", "", "simulated", "95 % interval");
+    let _ = writeln!(
+        out,
+        "{:<15} {:>10} {:>23}   exact",
+        "", "simulated", "95 % interval"
+    );
     for (name, r) in &rows {
         let _ = writeln!(
             out,

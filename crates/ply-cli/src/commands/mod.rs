@@ -4,5 +4,6 @@ pub mod bench;
 pub mod dice_race;
 pub mod dots;
 pub mod heaps;
+pub mod magic_board;
 pub mod solitaire;
 pub mod triangle_war;

@@ -5,10 +5,12 @@
 pub mod absorbing;
 pub mod capabilities;
 pub mod chance;
+pub mod estimate;
 pub mod impartial;
 pub mod memory;
 pub mod player;
 pub mod progress;
+pub mod reach;
 pub mod scored;
 pub mod window_path;
 

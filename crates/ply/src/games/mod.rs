@@ -3,4 +3,5 @@
 pub mod dice_race;
 pub mod dots;
 pub mod heaps;
+pub mod magic_board;
 pub mod solitaire;

@@ -62,7 +62,7 @@ impl Dice {
         let too_many = DiceError::TooMany { count, sides };
         let sums = count as u64 * (sides as u64 - 1) + 1;
         let total = (sides as u128).checked_pow(count).ok_or(too_many.clone())?;
-        if sums > MAX_SUMS {
+        if sums > MAX_SUMS || count as u64 > MAX_SUMS {
             return Err(too_many);
         }
         let mut ways = vec![1u128];
@@ -127,10 +127,15 @@ impl Dice {
             .map(|sum| {
                 let ways = self.ways(sum);
                 let g = gcd(ways, self.total);
+                let (numerator, denominator) = (ways / g, self.total / g);
                 SumChance {
                     sum,
                     ways,
-                    probability: format!("{}/{}", ways / g, self.total / g),
+                    probability: if denominator == 1 {
+                        numerator.to_string()
+                    } else {
+                        format!("{numerator}/{denominator}")
+                    },
                     p: ways as f64 / self.total as f64,
                 }
             })

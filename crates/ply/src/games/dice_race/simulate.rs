@@ -2,6 +2,7 @@
 
 use super::dice::Dice;
 use super::race::PickList;
+use crate::engine::estimate::Estimate;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -28,39 +29,6 @@ pub struct Simulation {
     pub p_tie: Estimate,
     /// Whether one side reached the decisive share of decisive games before the cap.
     pub decided: bool,
-}
-
-/// An estimated probability with its 95 % Wilson interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Estimate {
-    /// The observed frequency.
-    pub p: f64,
-    /// Lower end of the interval.
-    pub low: f64,
-    /// Upper end of the interval.
-    pub high: f64,
-}
-
-impl Estimate {
-    /// The Wilson score interval of `hits` in `n` at 95 %.
-    pub fn wilson(hits: u64, n: u64) -> Estimate {
-        let z = 1.959_963_984_540_054;
-        let (h, n) = (hits as f64, n as f64);
-        let p = h / n;
-        let denom = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / denom;
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-        Estimate {
-            p,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
-        }
-    }
-
-    /// Whether `x` lies in the interval.
-    pub fn contains(&self, x: f64) -> bool {
-        self.low <= x && x <= self.high
-    }
 }
 
 /// Plays `first` against `second`: `start` games, then ten times as many in all, and so on, until one

@@ -1,0 +1,259 @@
+//! `ply magic-board`: MagicBoard — verdicts and shortest paths from the corners, random boards, and
+//! statistics of solvability.
+
+use crate::failure::Failure;
+use crate::input::{parse_memory, read_text};
+use crate::progress::StatesProgress;
+use clap::{Args, Subcommand};
+use ply::engine::MemoryBudget;
+use ply::games::magic_board::{
+    draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
+};
+use serde_json::json;
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// `ply magic-board [FILE] | generate | stats`
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct MagicBoardArgs {
+    #[command(subcommand)]
+    command: Option<MagicCommand>,
+    /// The board: d lines of d integers (stdin when absent or `-`).
+    file: Option<PathBuf>,
+    /// Ask about one corner only, as ROW,COL (zero-based).
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_square)]
+    start: Option<(usize, usize)>,
+    /// Draw the board with each shortest path marked (step numbers on the visited squares).
+    #[arg(long)]
+    draw: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
+    #[arg(long)]
+    any_size: bool,
+    /// Memory the search may use, e.g. 2G (default: what the system has free, less 512 MiB).
+    #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
+    memory: Option<u64>,
+}
+
+#[derive(Subcommand)]
+enum MagicCommand {
+    /// Writes a random legal board, reproducible from the seed.
+    Generate {
+        /// The size d.
+        #[arg(long)]
+        size: usize,
+        /// Seed of the random generator.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Only a board solvable from every corner that is not the goal.
+        #[arg(long, conflicts_with = "unsolvable")]
+        solvable: bool,
+        /// Only a board solvable from no corner.
+        #[arg(long)]
+        unsolvable: bool,
+        /// Allow sizes 2 to 4096.
+        #[arg(long)]
+        any_size: bool,
+    },
+    /// Estimates how many random legal boards are solvable, per corner and from at least one corner.
+    Stats {
+        /// One size.
+        #[arg(long, conflicts_with = "sizes", required_unless_present = "sizes")]
+        size: Option<usize>,
+        /// A range of sizes, e.g. 5..20.
+        #[arg(long, value_parser = parse_sizes)]
+        sizes: Option<(usize, usize)>,
+        /// Boards per size.
+        #[arg(long, default_value_t = 100_000)]
+        boards: u64,
+        /// Seed of the random generator.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn parse_square(text: &str) -> Result<(usize, usize), String> {
+    let (r, c) = text
+        .split_once(',')
+        .ok_or_else(|| format!("`{text}` is not ROW,COL"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{text}` is not ROW,COL"))
+    };
+    Ok((number(r)?, number(c)?))
+}
+
+fn parse_sizes(text: &str) -> Result<(usize, usize), String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("`{text}` is not a range like 5..20"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{text}` is not a range like 5..20"))
+    };
+    let (a, b) = (number(a)?, number(b.trim_start_matches('='))?);
+    if a > b {
+        return Err(format!("`{text}` is an empty range"));
+    }
+    Ok((a, b))
+}
+
+/// Runs `ply magic-board`.
+pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
+    match args.command {
+        Some(MagicCommand::Generate {
+            size,
+            seed,
+            solvable,
+            unsolvable,
+            any_size,
+        }) => {
+            let wanted = match (solvable, unsolvable) {
+                (true, _) => Wanted::Solvable,
+                (_, true) => Wanted::Unsolvable,
+                _ => Wanted::Any,
+            };
+            let rule = if any_size {
+                SizeRule::Any
+            } else {
+                SizeRule::Seed
+            };
+            let board = generate(size, seed, wanted, rule).map_err(Failure::bad)?;
+            Ok(board.to_text())
+        }
+        Some(MagicCommand::Stats {
+            size,
+            sizes,
+            boards,
+            seed,
+            json,
+        }) => run_stats(size, sizes, boards, seed, json),
+        None => run_solve(&args),
+    }
+}
+
+fn run_solve(args: &MagicBoardArgs) -> Result<String, Failure> {
+    let text = read_text(args.file.as_deref())?;
+    let rule = if args.any_size {
+        SizeRule::Any
+    } else {
+        SizeRule::Seed
+    };
+    let board = Board::parse(&text, rule).map_err(Failure::bad)?;
+    if args.draw && board.size() > MAX_DRAWN {
+        return Err(Failure::BadInput(format!(
+            "--draw is for boards up to {MAX_DRAWN}×{MAX_DRAWN}; this one is {0}×{0}",
+            board.size()
+        )));
+    }
+    let budget = args
+        .memory
+        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let report = solve(&board, args.start, budget).map_err(Failure::bad)?;
+    if args.json {
+        return Ok(serde_json::to_string(&report)? + "\n");
+    }
+    Ok(render(&board, &report, args.draw))
+}
+
+fn render(board: &Board, r: &BoardReport, with_drawing: bool) -> String {
+    let mut out = format!(
+        "{0}×{0} board, goal at ({1},{2})\n",
+        r.d, r.goal[0], r.goal[1]
+    );
+    for c in &r.corners {
+        let start = format!("({},{})", c.start[0], c.start[1]);
+        match (&c.path, c.is_goal) {
+            (_, true) => {
+                let _ = writeln!(out, "{start}: is the goal");
+            }
+            (None, false) => {
+                let _ = writeln!(out, "{start}: not solvable");
+            }
+            (Some(path), false) => {
+                let squares: Vec<String> = path.iter().map(|[r, c]| format!("({r},{c})")).collect();
+                let moves = c.moves.unwrap_or(0);
+                let plural = if moves == 1 { "move" } else { "moves" };
+                let _ = writeln!(
+                    out,
+                    "{start}: solvable in {moves} {plural}: {}",
+                    squares.join(" ")
+                );
+                if with_drawing {
+                    out.push_str(&draw(board, path));
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out
+}
+
+fn run_stats(
+    size: Option<usize>,
+    sizes: Option<(usize, usize)>,
+    boards: u64,
+    seed: u64,
+    json: bool,
+) -> Result<String, Failure> {
+    if boards == 0 {
+        return Err(Failure::BadInput("--boards must be at least 1".into()));
+    }
+    let (low, high) = sizes
+        .or(size.map(|s| (s, s)))
+        .expect("clap requires --size or --sizes");
+    let started = Instant::now();
+    let progress = StatesProgress::new("boards solved");
+    let mut results: Vec<SizeStats> = Vec::new();
+    for d in low..=high {
+        let update = |done: u64| progress.update(done);
+        results.push(stats(d, boards, seed, Some(&update)).map_err(Failure::bad)?);
+    }
+    drop(progress);
+    let seconds = started.elapsed().as_secs_f64();
+    let total = boards * results.len() as u64;
+    if json {
+        let value = json!({
+            "seed": seed,
+            "sizes": results,
+            "seconds": seconds,
+            "boards_per_second": total as f64 / seconds,
+        });
+        return Ok(serde_json::to_string(&value)? + "\n");
+    }
+    let mut out = format!(
+        "{total} random legal boards ({boards} per size, seed {seed}) in {seconds:.2} s: {:.0} boards/s\n",
+        total as f64 / seconds
+    );
+    out.push_str("fraction solvable, with 95 % intervals\n");
+    let _ = writeln!(
+        out,
+        "{:>5}  {:>24}  {:>24}  {:>24}  {:>24}  {:>24}",
+        "size", "from (0,0)", "from (0,d-1)", "from (d-1,0)", "from (d-1,d-1)", "from some corner"
+    );
+    for s in &results {
+        let cell = |e: &ply::engine::estimate::Estimate| {
+            format!("{:.4} [{:.4},{:.4}]", e.p, e.low, e.high)
+        };
+        let _ = writeln!(
+            out,
+            "{:>5}  {:>24}  {:>24}  {:>24}  {:>24}  {:>24}",
+            s.d,
+            cell(&s.corners[0].estimate),
+            cell(&s.corners[1].estimate),
+            cell(&s.corners[2].estimate),
+            cell(&s.corners[3].estimate),
+            cell(&s.any_corner.estimate)
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,211 @@
+//! One player, reachability on a graph with cycles: can a start reach the goal, and by which shortest
+//! path. The game states only its moves ([`Puzzle::successors`]); nothing here knows a board.
+//!
+//! Two methods:
+//! - [`shortest_path`]: breadth-first search forward from the start, one layer at a time, the layers
+//!   kept as bitsets and visited in state order. Each state's parent is the first state of the previous
+//!   layer (in state order) that reaches it, so the path is canonical: read backward from the goal,
+//!   every step goes to the smallest-numbered state one move closer to the start.
+//! - [`Verdicts`]: depth-first searches forward from each start that share what they learn (states that
+//!   reach the goal, states that cannot), for millions of small puzzles a second.
+
+use super::memory::{MemoryBudget, MemoryError};
+
+/// A one-player puzzle on states `0..states()`, moves given by their successors.
+pub trait Puzzle: Sync {
+    /// Number of states.
+    fn states(&self) -> usize;
+    /// Calls `visit` for each state one move away from `state` (repeats allowed).
+    fn successors(&self, state: usize, visit: impl FnMut(usize));
+}
+
+/// Bytes per state one [`shortest_path`] search needs: a 4-byte parent and three bits of layers.
+pub const BYTES_PER_STATE: u128 = 5;
+
+/// The canonical shortest path from `start` to `goal` (both included), or `None` if the goal cannot
+/// be reached. Refuses first if the search would exceed `budget`.
+pub fn shortest_path<P: Puzzle>(
+    puzzle: &P,
+    start: usize,
+    goal: usize,
+    budget: MemoryBudget,
+) -> Result<Option<Vec<usize>>, MemoryError> {
+    let n = puzzle.states();
+    budget.check(n as u128 * BYTES_PER_STATE, || {
+        format!("a search over {n} states")
+    })?;
+    let words = n.div_ceil(64);
+    let mut seen = vec![0u64; words];
+    let mut layer = vec![0u64; words];
+    let mut next = vec![0u64; words];
+    let mut parent = vec![0u32; n];
+    let mark = |set: &mut [u64], s: usize| set[s >> 6] |= 1 << (s & 63);
+    mark(&mut seen, start);
+    mark(&mut layer, start);
+    let mut found = start == goal;
+    let mut any = true;
+    while !found && any {
+        any = false;
+        'scan: for (w, &word) in layer.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let s = w << 6 | bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                puzzle.successors(s, |t| {
+                    if seen[t >> 6] >> (t & 63) & 1 == 0 {
+                        mark(&mut seen, t);
+                        mark(&mut next, t);
+                        parent[t] = s as u32;
+                        any = true;
+                        found |= t == goal;
+                    }
+                });
+                if found {
+                    break 'scan;
+                }
+            }
+        }
+        std::mem::swap(&mut layer, &mut next);
+        next.iter_mut().for_each(|w| *w = 0);
+    }
+    if !found {
+        return Ok(None);
+    }
+    let mut path = vec![goal];
+    let mut at = goal;
+    while at != start {
+        at = parent[at] as usize;
+        path.push(at);
+    }
+    path.reverse();
+    Ok(Some(path))
+}
+
+/// Reusable scratch space for fast yes/no answers on many small puzzles.
+///
+/// Marks are stamped with a per-call base, so nothing is cleared between puzzles: a mark below the base
+/// is stale. Above it: `GOOD` (reaches the goal), `BAD` (cannot), or `SEEN + i` (seen by the search
+/// from the i-th start).
+#[derive(Debug, Default, Clone)]
+pub struct Verdicts {
+    marks: Vec<u32>,
+    base: u32,
+    stack: Vec<u32>,
+    trail: Vec<u32>,
+    parent: Vec<u32>,
+}
+
+const GOOD: u32 = 0;
+const BAD: u32 = 1;
+const SEEN: u32 = 2;
+
+impl Verdicts {
+    /// Whether each of `starts` can reach `goal`. Searches from later starts stop at states an earlier
+    /// search showed to reach the goal, and skip states it showed cannot.
+    pub fn reach<P: Puzzle>(&mut self, puzzle: &P, starts: &[usize], goal: usize) -> Vec<bool> {
+        let n = puzzle.states();
+        let span = SEEN + starts.len() as u32 + 1;
+        if self.marks.len() < n || self.base.checked_add(2 * span).is_none() {
+            self.marks.clear();
+            self.marks.resize(n, 0);
+            self.base = 0;
+        }
+        self.base += span;
+        self.parent.resize(n, 0);
+        self.marks[goal] = self.base + GOOD;
+        (0..starts.len())
+            .map(|i| self.search(puzzle, starts[i], i as u32))
+            .collect()
+    }
+
+    /// Depth-first search from `start`. On success the states of the path found become good; on
+    /// failure every state seen becomes bad (all it reaches was seen or already bad).
+    fn search<P: Puzzle>(&mut self, puzzle: &P, start: usize, index: u32) -> bool {
+        let (base, seen) = (self.base, self.base + SEEN + index);
+        match self.marks[start] {
+            m if m == base + GOOD => return true,
+            m if m == base + BAD => return false,
+            _ => {}
+        }
+        self.stack.clear();
+        self.trail.clear();
+        self.stack.push(start as u32);
+        self.marks[start] = seen;
+        while let Some(s) = self.stack.pop() {
+            self.trail.push(s);
+            let mut hit = false;
+            let (marks, stack, parent) = (&mut self.marks, &mut self.stack, &mut self.parent);
+            puzzle.successors(s as usize, |t| {
+                let m = marks[t];
+                if hit || m == seen || m == base + BAD {
+                    return;
+                }
+                if m == base + GOOD {
+                    hit = true;
+                    return;
+                }
+                marks[t] = seen;
+                parent[t] = s;
+                stack.push(t as u32);
+            });
+            if hit {
+                let mut at = s as usize;
+                loop {
+                    self.marks[at] = base + GOOD;
+                    if at == start {
+                        return true;
+                    }
+                    at = self.parent[at] as usize;
+                }
+            }
+        }
+        for &s in &self.trail {
+            self.marks[s as usize] = base + BAD;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// States 0..6: 0→1→2→3 (goal 3), 4→4 (a loop), 5→0, 2→0 (a cycle).
+    struct Toy;
+
+    impl Puzzle for Toy {
+        fn states(&self) -> usize {
+            6
+        }
+        fn successors(&self, s: usize, mut visit: impl FnMut(usize)) {
+            match s {
+                0 => visit(1),
+                1 => visit(2),
+                2 => {
+                    visit(0);
+                    visit(3)
+                }
+                4 => visit(4),
+                5 => visit(0),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn paths_and_verdicts() {
+        let budget = MemoryBudget::new(1 << 20);
+        assert_eq!(
+            shortest_path(&Toy, 5, 3, budget),
+            Ok(Some(vec![5, 0, 1, 2, 3]))
+        );
+        assert_eq!(shortest_path(&Toy, 4, 3, budget), Ok(None));
+        assert_eq!(shortest_path(&Toy, 3, 3, budget), Ok(Some(vec![3])));
+        let mut v = Verdicts::default();
+        assert_eq!(
+            v.reach(&Toy, &[4, 5, 0, 3], 3),
+            vec![false, true, true, true]
+        );
+        assert!(shortest_path(&Toy, 5, 3, MemoryBudget::new(10)).is_err());
+    }
+}

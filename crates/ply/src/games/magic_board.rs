@@ -1,0 +1,769 @@
+//! MagicBoard (seed 002): a d×d board of integers 0..d−1 with exactly one 0, the goal. From a square
+//! holding n the player moves exactly n squares north, south, east or west, never off the board. The
+//! starts are the four corners; a board is solvable from a corner when the goal can be reached.
+//!
+//! The board only states its moves ([`Puzzle`]); reachability, shortest paths and fast verdicts are
+//! the engine's ([`crate::engine::reach`]).
+
+use crate::engine::estimate::Estimate;
+use crate::engine::memory::{MemoryBudget, MemoryError};
+use crate::engine::progress::Progress;
+use crate::engine::reach::{shortest_path, Puzzle, Verdicts};
+use rand::{Rng, RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt::Write;
+use std::ops::RangeInclusive;
+use thiserror::Error;
+
+/// Board sizes of the seed's rule.
+pub const SEED_SIZES: RangeInclusive<usize> = 5..=20;
+/// Board sizes allowed with `--any-size`.
+pub const ANY_SIZES: RangeInclusive<usize> = 2..=4096;
+/// Largest board `--draw` prints.
+pub const MAX_DRAWN: usize = 100;
+
+/// A legal board. Squares are numbered `row << shift | col` with `1 << shift` the smallest power of
+/// two at least `d`, so that moves need no division; the padding squares hold no moves and are never
+/// reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    d: usize,
+    shift: u32,
+    values: Vec<u16>,
+    goal: usize,
+}
+
+/// The row stride for size `d`: `log2` of the smallest power of two at least `d`.
+fn stride_shift(d: usize) -> u32 {
+    d.next_power_of_two().trailing_zeros()
+}
+
+/// A board that breaks a rule, with where.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BoardError {
+    /// No numbers at all.
+    #[error("the board is empty")]
+    Empty,
+    /// A token that is not a number.
+    #[error("row {row}, column {col}: `{token}` is not a whole number")]
+    NotANumber {
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+        /// The token.
+        token: String,
+    },
+    /// A row of another length than the first.
+    #[error("row {row} has {found} numbers but row 0 has {expected} (rows must be equally long)")]
+    Ragged {
+        /// 0-based row.
+        row: usize,
+        /// Its length.
+        found: usize,
+        /// The first row's length.
+        expected: usize,
+    },
+    /// As many columns as rows is the rule.
+    #[error("the board is not square: {rows} rows of {cols} numbers")]
+    NotSquare {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// A size outside the rule.
+    #[error("a board of size {d} breaks the size rule ({min} to {max}{hint})")]
+    Size {
+        /// The size.
+        d: usize,
+        /// Smallest allowed.
+        min: usize,
+        /// Largest allowed.
+        max: usize,
+        /// How to lift the rule, if it can be.
+        hint: &'static str,
+    },
+    /// A value outside 0..d−1.
+    #[error("row {row}, column {col}: {value} is outside 0 to {max} (values must be below the size {d})")]
+    OutOfRange {
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+        /// The value.
+        value: String,
+        /// The largest allowed value.
+        max: usize,
+        /// The size.
+        d: usize,
+    },
+    /// No square holds 0.
+    #[error("no square holds 0: the board needs exactly one goal")]
+    NoGoal,
+    /// Two squares hold 0.
+    #[error("row {row}, column {col} holds a second 0 (the first is at row {first_row}, column {first_col}): the board needs exactly one goal")]
+    TwoGoals {
+        /// The first goal's row.
+        first_row: usize,
+        /// The first goal's column.
+        first_col: usize,
+        /// The second goal's row.
+        row: usize,
+        /// The second goal's column.
+        col: usize,
+    },
+}
+
+/// Which sizes are allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeRule {
+    /// 5 to 20, as in the seed.
+    Seed,
+    /// 2 to 4096.
+    Any,
+}
+
+impl SizeRule {
+    fn check(self, d: usize) -> Result<(), BoardError> {
+        let (range, hint) = match self {
+            SizeRule::Seed => (SEED_SIZES, "; --any-size allows 2 to 4096"),
+            SizeRule::Any => (ANY_SIZES, ""),
+        };
+        if range.contains(&d) {
+            Ok(())
+        } else {
+            Err(BoardError::Size {
+                d,
+                min: *range.start(),
+                max: *range.end(),
+                hint,
+            })
+        }
+    }
+}
+
+impl Board {
+    /// Parses `d` lines of `d` integers separated by spaces or tabs (blank lines are skipped). The
+    /// first row sets the size, which is checked against `rule` before the rest is read.
+    pub fn parse(text: &str, rule: SizeRule) -> Result<Board, BoardError> {
+        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+        let first = lines.next().ok_or(BoardError::Empty)?;
+        let d = first.split_ascii_whitespace().count();
+        rule.check(d)?;
+        let shift = stride_shift(d);
+        let mut values: Vec<u16> = Vec::with_capacity(d << shift);
+        let mut goal: Option<(usize, usize)> = None;
+        for (row, line) in std::iter::once(first).chain(lines.by_ref()).enumerate() {
+            if row == d {
+                return Err(BoardError::NotSquare {
+                    rows: d + 1 + lines.count(),
+                    cols: d,
+                });
+            }
+            let mut col = 0;
+            for token in line.split_ascii_whitespace() {
+                if col == d {
+                    let found = line.split_ascii_whitespace().count();
+                    return Err(BoardError::Ragged {
+                        row,
+                        found,
+                        expected: d,
+                    });
+                }
+                let value = parse_value(token).ok_or_else(|| BoardError::NotANumber {
+                    row,
+                    col,
+                    token: token.chars().take(40).collect(),
+                })?;
+                if value >= d as u64 {
+                    let value = token.to_string();
+                    return Err(BoardError::OutOfRange {
+                        row,
+                        col,
+                        value,
+                        max: d - 1,
+                        d,
+                    });
+                }
+                if value == 0 {
+                    if let Some((first_row, first_col)) = goal {
+                        return Err(BoardError::TwoGoals {
+                            first_row,
+                            first_col,
+                            row,
+                            col,
+                        });
+                    }
+                    goal = Some((row, col));
+                }
+                values.push(value as u16);
+                col += 1;
+            }
+            if col != d {
+                return Err(BoardError::Ragged {
+                    row,
+                    found: col,
+                    expected: d,
+                });
+            }
+            values.resize((row + 1) << shift, 0);
+        }
+        if values.len() != d << shift {
+            return Err(BoardError::NotSquare {
+                rows: values.len() >> shift,
+                cols: d,
+            });
+        }
+        let (r, c) = goal.ok_or(BoardError::NoGoal)?;
+        Ok(Board {
+            d,
+            shift,
+            values,
+            goal: r << shift | c,
+        })
+    }
+
+    /// The size d.
+    pub fn size(&self) -> usize {
+        self.d
+    }
+
+    /// The value at (row, col).
+    pub fn value(&self, row: usize, col: usize) -> u16 {
+        self.values[self.square(row, col)]
+    }
+
+    /// The goal as (row, col).
+    pub fn goal(&self) -> (usize, usize) {
+        self.place(self.goal)
+    }
+
+    /// The state number of (row, col).
+    fn square(&self, row: usize, col: usize) -> usize {
+        row << self.shift | col
+    }
+
+    /// The (row, col) of a state number.
+    fn place(&self, square: usize) -> (usize, usize) {
+        (square >> self.shift, square & ((1 << self.shift) - 1))
+    }
+
+    /// The four corners, in the order (0,0), (0,d−1), (d−1,0), (d−1,d−1).
+    pub fn corners(&self) -> [(usize, usize); 4] {
+        let e = self.d - 1;
+        [(0, 0), (0, e), (e, 0), (e, e)]
+    }
+
+    /// The board as text: `d` lines of `d` numbers separated by spaces.
+    pub fn to_text(&self) -> String {
+        let mut out = String::with_capacity(self.values.len() * 3);
+        for row in self.values.chunks(1 << self.shift) {
+            for (i, v) in row[..self.d].iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                let _ = write!(out, "{v}");
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// A non-negative decimal number (a leading `+` allowed); saturates, since beyond the size it is out
+/// of range all the same.
+fn parse_value(token: &str) -> Option<u64> {
+    let digits = token.strip_prefix('+').unwrap_or(token).as_bytes();
+    if digits.is_empty() {
+        return None;
+    }
+    let mut value: u64 = 0;
+    for &b in digits {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        value = value.saturating_mul(10).saturating_add(digit as u64);
+    }
+    Some(value)
+}
+
+impl Puzzle for Board {
+    fn states(&self) -> usize {
+        self.values.len()
+    }
+
+    #[inline]
+    fn successors(&self, s: usize, mut visit: impl FnMut(usize)) {
+        let k = self.values[s] as usize;
+        if k == 0 {
+            return;
+        }
+        let (r, c, d) = (s >> self.shift, s & ((1 << self.shift) - 1), self.d);
+        if r >= k {
+            visit(s - (k << self.shift));
+        }
+        if r + k < d {
+            visit(s + (k << self.shift));
+        }
+        if c + k < d {
+            visit(s + k);
+        }
+        if c >= k {
+            visit(s - k);
+        }
+    }
+}
+
+/// A start that is not allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum StartError {
+    /// Only corners are starts.
+    #[error("({row},{col}) is not a corner; the starts are (0,0), (0,{e}), ({e},0) and ({e},{e})")]
+    NotACorner {
+        /// Row asked.
+        row: usize,
+        /// Column asked.
+        col: usize,
+        /// d − 1.
+        e: usize,
+    },
+    /// The goal is not a start.
+    #[error("({row},{col}) is the goal; start from another corner")]
+    IsTheGoal {
+        /// Row.
+        row: usize,
+        /// Column.
+        col: usize,
+    },
+}
+
+/// The answer for one corner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CornerReport {
+    /// The corner, `[row, col]`.
+    pub start: [usize; 2],
+    /// Whether the goal can be reached from it.
+    pub solvable: bool,
+    /// Whether this corner holds the goal (then it is no start).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_goal: bool,
+    /// Moves of a shortest path.
+    pub moves: Option<u32>,
+    /// The lexicographically first shortest path, `[row, col]` squares from the start to the goal.
+    pub path: Option<Vec<[usize; 2]>>,
+}
+
+/// Everything `ply magic-board` says about a board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardReport {
+    /// The size.
+    pub d: usize,
+    /// The goal, `[row, col]`.
+    pub goal: [usize; 2],
+    /// One entry per corner asked.
+    pub corners: Vec<CornerReport>,
+}
+
+/// Why a board could not be solved as asked.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SolveBoardError {
+    /// A bad start.
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// Too big for memory.
+    #[error(transparent)]
+    Memory(#[from] MemoryError),
+}
+
+/// Solves every corner, or only `start` (which must be a corner other than the goal): one
+/// breadth-first search per corner, the corners in parallel.
+pub fn solve(
+    board: &Board,
+    start: Option<(usize, usize)>,
+    budget: MemoryBudget,
+) -> Result<BoardReport, SolveBoardError> {
+    let corners: Vec<(usize, usize)> = match start {
+        None => board.corners().to_vec(),
+        Some((row, col)) => {
+            if !board.corners().contains(&(row, col)) {
+                return Err(StartError::NotACorner {
+                    row,
+                    col,
+                    e: board.d - 1,
+                }
+                .into());
+            }
+            if (row, col) == board.goal() {
+                return Err(StartError::IsTheGoal { row, col }.into());
+            }
+            vec![(row, col)]
+        }
+    };
+    let per_search = MemoryBudget::new(budget.bytes() / corners.len() as u64);
+    let corners = corners
+        .into_par_iter()
+        .map(|(row, col)| {
+            let s = board.square(row, col);
+            let is_goal = s == board.goal;
+            let path = match is_goal {
+                true => None,
+                false => shortest_path(board, s, board.goal, per_search)?,
+            };
+            Ok(CornerReport {
+                start: [row, col],
+                solvable: path.is_some(),
+                is_goal,
+                moves: path.as_ref().map(|p| p.len() as u32 - 1),
+                path: path.map(|p| p.into_iter().map(|s| board.place(s).into()).collect()),
+            })
+        })
+        .collect::<Result<Vec<_>, MemoryError>>()?;
+    let (row, col) = board.goal();
+    Ok(BoardReport {
+        d: board.d,
+        goal: [row, col],
+        corners,
+    })
+}
+
+/// The board with a path marked: visited squares show their step number in parentheses.
+pub fn draw(board: &Board, path: &[[usize; 2]]) -> String {
+    let d = board.d;
+    let mut step = vec![None; d * d];
+    for (i, &[r, c]) in path.iter().enumerate() {
+        step[r * d + c] = Some(i);
+    }
+    let width = (d - 1).to_string().len().max(path.len().to_string().len()) + 2;
+    let mut out = String::new();
+    for r in 0..d {
+        let cells: Vec<String> = (0..d)
+            .map(|c| match step[r * d + c] {
+                Some(i) => format!("{:>width$}", format!("({i})")),
+                None => format!("{:>width$}", format!("{} ", board.value(r, c))),
+            })
+            .collect();
+        out.push_str(cells.join(" ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// What a generated board must satisfy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wanted {
+    /// Any legal board.
+    Any,
+    /// Solvable from every corner that is not the goal.
+    Solvable,
+    /// Solvable from no corner.
+    Unsolvable,
+}
+
+/// Attempts `generate` makes before giving up.
+pub const MAX_ATTEMPTS: u64 = 1_000_000;
+
+/// Draws uniform values in `1..d` four at a time from 64-bit words (Lemire's multiply-shift on 16-bit
+/// pieces, rejecting the few pieces that would bias it).
+struct ValueSampler {
+    range: u32,
+    reject_below: u32,
+}
+
+impl ValueSampler {
+    fn new(d: usize) -> Self {
+        let range = d as u32 - 1;
+        ValueSampler {
+            range,
+            reject_below: (1u32 << 16) % range,
+        }
+    }
+
+    fn fill(&self, rng: &mut Xoshiro256PlusPlus, out: &mut [u16]) {
+        let mut i = 0;
+        while i < out.len() {
+            let mut word = rng.next_u64();
+            for _ in 0..4 {
+                let m = (word & 0xFFFF) as u32 * self.range;
+                word >>= 16;
+                if (m & 0xFFFF) >= self.reject_below && i < out.len() {
+                    out[i] = (m >> 16) as u16 + 1;
+                    i += 1;
+                }
+            }
+        }
+    }
+}
+
+/// A random legal board: the goal on a uniformly chosen square, every other square uniform in 1..d−1.
+fn random_board(d: usize, rng: &mut Xoshiro256PlusPlus, values: Vec<u16>) -> Board {
+    let shift = stride_shift(d);
+    let sampler = ValueSampler::new(d);
+    let mut values = values;
+    // Padding squares stay 0; every real square is drawn afresh.
+    if values.len() != d << shift {
+        values.clear();
+        values.resize(d << shift, 0);
+    }
+    for row in values.chunks_mut(1 << shift) {
+        sampler.fill(rng, &mut row[..d]);
+    }
+    let (r, c) = (rng.random_range(0..d), rng.random_range(0..d));
+    let goal = r << shift | c;
+    values[goal] = 0;
+    Board {
+        d,
+        shift,
+        values,
+        goal,
+    }
+}
+
+/// Why no board was generated.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GenerateError {
+    /// A bad size.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// No board with the wanted property in [`MAX_ATTEMPTS`] tries.
+    #[error("no such board of size {d} in {MAX_ATTEMPTS} random boards")]
+    NotFound {
+        /// The size.
+        d: usize,
+    },
+}
+
+/// A random legal board of size `d` from `seed` (the same seed gives the same board).
+pub fn generate(
+    d: usize,
+    seed: u64,
+    wanted: Wanted,
+    rule: SizeRule,
+) -> Result<Board, GenerateError> {
+    rule.check(d)?;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut verdicts = Verdicts::default();
+    let mut values = Vec::new();
+    for _ in 0..MAX_ATTEMPTS {
+        let board = random_board(d, &mut rng, values);
+        let goal = board.goal;
+        let ok = match wanted {
+            Wanted::Any => true,
+            _ => {
+                let starts: Vec<usize> = board
+                    .corners()
+                    .iter()
+                    .map(|&(r, c)| board.square(r, c))
+                    .filter(|&s| s != goal)
+                    .collect();
+                let reach = verdicts.reach(&board, &starts, goal);
+                if wanted == Wanted::Solvable {
+                    reach.iter().all(|&x| x)
+                } else {
+                    reach.iter().all(|&x| !x)
+                }
+            }
+        };
+        if ok {
+            return Ok(board);
+        }
+        values = board.values;
+    }
+    Err(GenerateError::NotFound { d })
+}
+
+/// Solvability counts for one corner (or for "at least one corner").
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CornerStats {
+    /// Boards where this corner was a start (not the goal).
+    pub starts: u64,
+    /// Of those, boards solvable from it.
+    pub solvable: u64,
+    /// The fraction with its 95 % interval.
+    pub estimate: Estimate,
+}
+
+/// Statistics for one size.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SizeStats {
+    /// The size.
+    pub d: usize,
+    /// Boards generated.
+    pub boards: u64,
+    /// Per corner, in the order (0,0), (0,d−1), (d−1,0), (d−1,d−1).
+    pub corners: Vec<CornerStats>,
+    /// Solvable from at least one corner.
+    pub any_corner: CornerStats,
+}
+
+/// Boards per parallel task: each task draws from its own stream, so results do not depend on threads.
+const CHUNK: u64 = 4096;
+
+/// Generates `boards` random legal boards of size `d` from `seed` and counts which corners solve them.
+pub fn stats(
+    d: usize,
+    boards: u64,
+    seed: u64,
+    progress: Option<Progress<'_>>,
+) -> Result<SizeStats, BoardError> {
+    SizeRule::Any.check(d)?;
+    let chunks = boards.div_ceil(CHUNK);
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let counts = (0..chunks)
+        .into_par_iter()
+        .map(|chunk| {
+            let stream = seed
+                ^ (d as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ chunk.wrapping_mul(0xD1B5_4A32_D192_ED03);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(stream);
+            let mut verdicts = Verdicts::default();
+            let mut values = Vec::new();
+            let mut counts = [[0u64; 2]; 5];
+            for _ in 0..CHUNK.min(boards - chunk * CHUNK) {
+                let board = random_board(d, &mut rng, values);
+                let goal = board.goal;
+                let corners = board.corners().map(|(r, c)| board.square(r, c));
+                let reach = verdicts.reach(&board, &corners, goal);
+                let mut any = false;
+                for (i, (&s, &ok)) in corners.iter().zip(&reach).enumerate() {
+                    if s != goal {
+                        counts[i][0] += 1;
+                        counts[i][1] += ok as u64;
+                        any |= ok;
+                    }
+                }
+                counts[4][0] += 1;
+                counts[4][1] += any as u64;
+                values = board.values;
+            }
+            let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if let Some(progress) = progress {
+                progress((finished * CHUNK).min(boards));
+            }
+            counts
+        })
+        .reduce(
+            || [[0u64; 2]; 5],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    x[0] += y[0];
+                    x[1] += y[1];
+                }
+                a
+            },
+        );
+    let stat = |[starts, solvable]: [u64; 2]| CornerStats {
+        starts,
+        solvable,
+        estimate: Estimate::wilson(solvable, starts.max(1)),
+    };
+    Ok(SizeStats {
+        d,
+        boards,
+        corners: counts[..4].iter().map(|&c| stat(c)).collect(),
+        any_corner: stat(counts[4]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = "4 4 4 1 1\n2 4 1 4 3\n0 2 1 3 2\n3 2 3 2 3\n3 4 2 2 1\n";
+
+    #[test]
+    fn the_issue_example() {
+        let board = Board::parse(EXAMPLE, SizeRule::Seed).unwrap();
+        let r = solve(&board, None, MemoryBudget::new(1 << 30)).unwrap();
+        assert_eq!(r.goal, [2, 0]);
+        assert!(r.corners.iter().all(|c| c.solvable));
+        assert_eq!(
+            r.corners[0].path,
+            Some(vec![[0, 0], [4, 0], [4, 3], [2, 3], [2, 0]])
+        );
+        assert_eq!(
+            r.corners
+                .iter()
+                .map(|c| c.moves.unwrap())
+                .collect::<Vec<_>>(),
+            vec![4, 5, 3, 3]
+        );
+        assert_eq!(board.to_text(), EXAMPLE);
+    }
+
+    #[test]
+    fn rule_errors() {
+        let err = |t: &str| Board::parse(t, SizeRule::Seed).unwrap_err().to_string();
+        assert_eq!(err(""), "the board is empty");
+        assert_eq!(
+            err("1 1\n0 1\n"),
+            "a board of size 2 breaks the size rule (5 to 20; --any-size allows 2 to 4096)"
+        );
+        let mut bad = EXAMPLE.replace("0 2 1 3 2", "0 2 1 3 5");
+        assert_eq!(
+            err(&bad),
+            "row 2, column 4: 5 is outside 0 to 4 (values must be below the size 5)"
+        );
+        bad = EXAMPLE.replace("0 2 1 3 2", "0 2 1 3");
+        assert_eq!(
+            err(&bad),
+            "row 2 has 4 numbers but row 0 has 5 (rows must be equally long)"
+        );
+        bad = EXAMPLE.replace("3 4 2 2 1\n", "");
+        assert_eq!(err(&bad), "the board is not square: 4 rows of 5 numbers");
+        bad = EXAMPLE.replace("0 2 1 3 2", "1 2 1 3 2");
+        assert_eq!(
+            err(&bad),
+            "no square holds 0: the board needs exactly one goal"
+        );
+        bad = EXAMPLE.replace("3 2 3 2 3", "3 2 0 2 3");
+        assert_eq!(err(&bad), "row 3, column 2 holds a second 0 (the first is at row 2, column 0): the board needs exactly one goal");
+        bad = EXAMPLE.replace("3 2 3 2 3", "3 2 x 2 3");
+        assert_eq!(err(&bad), "row 3, column 2: `x` is not a whole number");
+        bad = EXAMPLE.replace("4 4 4 1 1", "4 4 9 1 1");
+        assert_eq!(
+            err(&bad),
+            "row 0, column 2: 9 is outside 0 to 4 (values must be below the size 5)"
+        );
+    }
+
+    #[test]
+    fn starts_must_be_corners_other_than_the_goal() {
+        let board = Board::parse(
+            &EXAMPLE
+                .replace("4 4 4 1 1", "0 4 4 1 1")
+                .replace("0 2 1 3 2", "1 2 1 3 2"),
+            SizeRule::Seed,
+        )
+        .unwrap();
+        let budget = MemoryBudget::new(1 << 30);
+        assert_eq!(
+            solve(&board, Some((0, 0)), budget).unwrap_err().to_string(),
+            "(0,0) is the goal; start from another corner"
+        );
+        assert_eq!(
+            solve(&board, Some((1, 0)), budget).unwrap_err().to_string(),
+            "(1,0) is not a corner; the starts are (0,0), (0,4), (4,0) and (4,4)"
+        );
+        let r = solve(&board, None, budget).unwrap();
+        assert!(r.corners[0].is_goal && !r.corners[0].solvable);
+    }
+
+    #[test]
+    fn generated_boards_are_legal_and_reproducible() {
+        for d in [5, 12, 20] {
+            let a = generate(d, 7, Wanted::Any, SizeRule::Seed).unwrap();
+            assert_eq!(a, generate(d, 7, Wanted::Any, SizeRule::Seed).unwrap());
+            assert_eq!(Board::parse(&a.to_text(), SizeRule::Seed).unwrap(), a);
+            let s = generate(d, 7, Wanted::Solvable, SizeRule::Seed).unwrap();
+            let r = solve(&s, None, MemoryBudget::new(1 << 30)).unwrap();
+            assert!(r.corners.iter().all(|c| c.solvable || c.is_goal));
+            let u = generate(d, 7, Wanted::Unsolvable, SizeRule::Seed).unwrap();
+            let r = solve(&u, None, MemoryBudget::new(1 << 30)).unwrap();
+            assert!(r.corners.iter().all(|c| !c.solvable));
+        }
+    }
+}
