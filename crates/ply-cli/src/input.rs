@@ -15,6 +15,10 @@ pub fn read_text(path: Option<&Path>) -> Result<String, Failure> {
                 .map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", p.display())))?;
         }
     }
+    // A byte-order mark is not part of the first number.
+    if let Some(rest) = text.strip_prefix('\u{feff}') {
+        text = rest.to_string();
+    }
     Ok(text)
 }
 

@@ -756,16 +756,16 @@ fn war_missing_file() {
 fn war_bad_game_counts() {
     assert_bad_war(
         "0\n",
-        "ply: line 1: the number of games must be from 1 to 18446744073709551615, got 0",
+        "ply: line 1: the number of games must be at least 1, got 0",
     );
     assert_bad_war(
         "-1\n",
-        "ply: line 1: the number of games must be from 1 to 18446744073709551615, got -1",
+        "ply: line 1: the number of games must be at least 1, got -1",
     );
     assert_bad_war("x\n", "ply: line 1: `x` is not a whole number");
     assert_bad_war(
         "\n\n0\n",
-        "ply: line 3: the number of games must be from 1 to 18446744073709551615, got 0",
+        "ply: line 3: the number of games must be at least 1, got 0",
     );
     assert_bad_war(
         "1 2\n",
@@ -797,11 +797,11 @@ fn war_bad_move_counts() {
 fn war_truncated_input() {
     assert_bad_war(
         &format!("2\n{GAME_ONE}"),
-        "ply: game 2: the input ends before the move count of game 2 of 2",
+        "ply: game 2: the input ends before the move count of game 2 of 2 (after line 8)",
     );
     assert_bad_war(
         "1\n6\n2 4\n4 5\n",
-        "ply: game 1: the input ends before move 3 of 6",
+        "ply: game 1: the input ends before move 3 of 6 (after line 4)",
     );
 }
 
@@ -821,7 +821,7 @@ fn war_trailing_line_after_the_last_game() {
 fn war_move_line_with_three_numbers() {
     assert_bad_war(
         "1\n6\n2 4\n4 5 9\n",
-        "ply: game 1, line 4: expected two dot numbers (a move), found 3 items",
+        "ply: game 1, line 4: expected two dot numbers (a move; if this is a move count, this game lists fewer moves than its count), found 3 items",
     );
 }
 

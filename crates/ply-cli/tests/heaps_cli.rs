@@ -773,7 +773,7 @@ fn batch_with_a_hundred_thousand_tests_of_one_huge_heap() {
 fn batch_test_count_larger_than_memory_then_truncated() {
     assert_bad_batch(
         "1000000000000000000\n1\n1\n",
-        "ply: test 2: the input ends before the heap count of test 2 of 1000000000000000000",
+        "ply: test 2: the input ends before the heap count of test 2 of 1000000000000000000 (after line 3)",
     );
 }
 
@@ -922,11 +922,11 @@ fn batch_empty_input() {
 fn batch_zero_tests() {
     assert_bad_batch(
         "0\n",
-        "ply: line 1: the number of tests must be from 1 to 18446744073709551615, got 0",
+        "ply: line 1: the number of tests must be at least 1, got 0",
     );
     assert_bad_batch(
         "\n-2\n1\n1\n",
-        "ply: line 2: the number of tests must be from 1 to 18446744073709551615, got -2",
+        "ply: line 2: the number of tests must be at least 1, got -2",
     );
 }
 
@@ -943,11 +943,11 @@ fn batch_test_count_not_a_number() {
 fn batch_zero_heaps() {
     assert_bad_batch(
         "1\n0\n\n",
-        "ply: test 1, line 2: the number of heaps must be from 1 to 18446744073709551615, got 0",
+        "ply: test 1, line 2: the number of heaps must be at least 1, got 0",
     );
     assert_bad_batch(
         "2\n1\n1\n0\n1\n",
-        "ply: test 2, line 4: the number of heaps must be from 1 to 18446744073709551615, got 0",
+        "ply: test 2, line 4: the number of heaps must be at least 1, got 0",
     );
 }
 
@@ -1022,15 +1022,15 @@ fn batch_zero_heap_names_the_test_and_the_line() {
 fn batch_truncated_input() {
     assert_bad_batch(
         "2\n3\n1 2 3\n",
-        "ply: test 2: the input ends before the heap count of test 2 of 2",
+        "ply: test 2: the input ends before the heap count of test 2 of 2 (after line 3)",
     );
     assert_bad_batch(
         "2\n3\n1 2 3\n2\n",
-        "ply: test 2: the input ends before the 2 heap sizes of test 2",
+        "ply: test 2: the input ends before the 2 heap sizes of test 2 (after line 4)",
     );
     assert_bad_batch(
         "7\n3\n2 5 4\n",
-        "ply: test 2: the input ends before the heap count of test 2 of 7",
+        "ply: test 2: the input ends before the heap count of test 2 of 7 (after line 3)",
     );
 }
 

@@ -50,6 +50,8 @@ impl fmt::Display for Place {
 /// Reads lines of whole numbers from a text.
 pub struct NumberLines<'a> {
     inner: std::iter::Enumerate<std::str::Lines<'a>>,
+    /// The number of the last line read.
+    last: usize,
 }
 
 impl<'a> NumberLines<'a> {
@@ -57,6 +59,7 @@ impl<'a> NumberLines<'a> {
     pub fn new(text: &'a str) -> Self {
         NumberLines {
             inner: text.lines().enumerate(),
+            last: 0,
         }
     }
 
@@ -69,11 +72,18 @@ impl<'a> NumberLines<'a> {
         what: &str,
         missing: impl FnOnce() -> String,
     ) -> Result<(usize, Vec<i128>), (Option<usize>, LineFault)> {
+        let last = self.last;
         let (line, text) = self
             .inner
             .find(|(_, t)| !t.trim().is_empty())
             .map(|(i, t)| (i + 1, t))
-            .ok_or_else(|| (None, LineFault::Truncated(missing())))?;
+            .ok_or_else(|| {
+                (
+                    None,
+                    LineFault::Truncated(format!("{} (after line {last})", missing())),
+                )
+            })?;
+        self.last = line;
         let found = text.split_whitespace().count();
         if found != count {
             return Err((
@@ -96,6 +106,15 @@ impl<'a> NumberLines<'a> {
         self.inner
             .find(|(_, t)| !t.trim().is_empty())
             .map(|(i, t)| (i + 1, t.trim()))
+    }
+}
+
+/// Why a count of records is refused: below 1, or too large to hold.
+pub fn count_fault(what: &str, count: i128) -> String {
+    if count < 1 {
+        format!("the number of {what} must be at least 1, got {count}")
+    } else {
+        format!("the number of {what} is too large: {count}")
     }
 }
 
@@ -132,7 +151,7 @@ mod tests {
         );
         assert_eq!(
             lines.numbers(1, "one", || "the end".into()),
-            Err((None, LineFault::Truncated("the end".into())))
+            Err((None, LineFault::Truncated("the end (after line 5)".into())))
         );
         let place = Place {
             record: Some(("game", 2)),

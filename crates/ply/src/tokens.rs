@@ -83,8 +83,13 @@ impl<R: Read> IntReader<R> {
         Ok(self.end > 0)
     }
 
-    /// The next integer, `None` at the end of the input.
+    /// The next integer, `None` at the end of the input. A UTF-8 byte-order mark at the very start
+    /// is skipped.
     pub fn next_int(&mut self) -> Result<Option<i64>, TokenError> {
+        let at_start = self.tokens == 0 && self.line == 1 && self.start == 0 && self.end == 0;
+        if at_start && self.refill()? && self.buf[..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) {
+            self.start = 3;
+        }
         // Skip separators, counting lines.
         loop {
             if self.start == self.end && !self.refill()? {
@@ -220,6 +225,11 @@ mod tests {
             all("- 3"),
             Err("token 1 (line 1) `-` is not an integer".into())
         );
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        assert_eq!(all("\u{feff}1 -2"), Ok(vec![1, -2]));
     }
 
     #[test]

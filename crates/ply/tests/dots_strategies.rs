@@ -145,6 +145,7 @@ fn known_values_of_empty_boards() {
         let options = SolveOptions {
             budget: budget(),
             progress: None,
+            free_items: 18,
         };
         let value = with_solver(&classic, strategy, options, |s| s.value(&EdgeSet(0))).unwrap();
         assert_eq!(value, -3, "{strategy:?}");

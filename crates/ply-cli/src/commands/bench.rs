@@ -60,9 +60,15 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
     };
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
     let positions = parse_games(&built.board, &text).map_err(Failure::bad)?;
+    let free = positions
+        .iter()
+        .map(|p| built.board.edge_count() as u32 - p.drawn().len())
+        .max()
+        .unwrap_or(0);
     let options = SolveOptions {
         budget: MemoryBudget::from_system(),
         progress: None,
+        free_items: free,
     };
     let mut rows: Vec<Row> = Vec::new();
     for strategy in Strategy::ALL {

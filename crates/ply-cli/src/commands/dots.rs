@@ -6,7 +6,7 @@ use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::choose::SolveOptions;
 use ply::engine::scored::Strategy;
-use ply::engine::{MemoryBudget, Player, Winner};
+use ply::engine::{MemoryBudget, Winner};
 use ply::games::dots::notation::position_from_moves;
 use ply::games::dots::report::{report, DotsReport};
 use ply::games::dots::Geometry;
@@ -41,7 +41,8 @@ struct PositionArgs {
     /// Read the moves from a file (`-` for stdin), in the same notation.
     #[arg(long, value_name = "FILE")]
     moves_file: Option<PathBuf>,
-    /// How values are computed; auto = table for boards up to 24 edges, memo beyond.
+    /// How values are computed; auto = the table for boards of up to 24 edges, memo for positions
+    /// with at most 24 free edges, else the table if it fits in memory (up to 4 GiB), else memo.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Also show a best line of play to the end of the game.
@@ -78,15 +79,16 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         (None, None) => String::new(),
     };
     let game = position_from_moves(&built.board, &text).map_err(Failure::bad)?;
+    let budget = position
+        .memory
+        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let free = (built.board.edge_count() as u32) - game.drawn().len();
     let strategy = match position.strategy {
-        StrategyArg::Auto => Strategy::auto(&built.board),
+        StrategyArg::Auto => Strategy::auto(&built.board, free, budget),
         StrategyArg::Recursion => Strategy::Recursion,
         StrategyArg::Memo => Strategy::Memo,
         StrategyArg::Table => Strategy::Table,
     };
-    let budget = position
-        .memory
-        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
     let progress = StatesProgress::new(if strategy == Strategy::Table {
         "filled"
     } else {
@@ -96,6 +98,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
     let options = SolveOptions {
         budget,
         progress: Some(&update),
+        free_items: free,
     };
     let with_line = position.line || position.json;
     let report = report(&built, &game, strategy, options, with_line)
@@ -120,7 +123,8 @@ fn signed(v: i64) -> String {
 fn render(r: &DotsReport, cells: usize, with_line: bool) -> String {
     let mut out = String::new();
     let Geometry::Triangles { size } = r.geometry;
-    let _ = writeln!(out, "Dots and Triangles, size {size} ({cells} triangles)");
+    let noun = if cells == 1 { "triangle" } else { "triangles" };
+    let _ = writeln!(out, "Dots and Triangles, size {size} ({cells} {noun})");
     if !r.played.is_empty() {
         let _ = writeln!(out, "Played: {}", r.played.join(" "));
     }
@@ -176,7 +180,7 @@ fn render(r: &DotsReport, cells: usize, with_line: bool) -> String {
             .line_steps
             .iter()
             .map(|s| {
-                let who = if s.player == Player::A { "A" } else { "B" };
+                let who = s.player;
                 if s.points > 0 {
                     format!("{who} {} (+{})", s.mv, s.points)
                 } else {

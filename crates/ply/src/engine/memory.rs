@@ -9,7 +9,7 @@ pub struct MemoryBudget {
     bytes: u64,
 }
 
-/// A request that does not fit the budget, or an allocation the system refused.
+/// A request that does not fit the budget.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MemoryError {
     /// The work needs more than the budget allows; nothing was allocated.
@@ -22,14 +22,6 @@ pub enum MemoryError {
         /// Bytes allowed.
         budget: u64,
     },
-    /// The budget allowed it but the system could not provide the memory.
-    #[error("{what} needs {} and the system refused to allocate it", Bytes(*needed))]
-    AllocationFailed {
-        /// What was to be allocated.
-        what: String,
-        /// Bytes it would need.
-        needed: u128,
-    },
 }
 
 impl MemoryBudget {
@@ -41,13 +33,20 @@ impl MemoryBudget {
         MemoryBudget { bytes }
     }
 
-    /// The memory the system reports available now (Linux `MemAvailable`), minus [`Self::MARGIN`].
-    /// Where that cannot be read, 4 GiB: a cautious default rather than no limit at all.
+    /// The memory the system reports available now (Linux `MemAvailable`, and no more than the
+    /// control group's `memory.max` less its `memory.current`, so a limited container refuses work
+    /// instead of being killed), minus [`Self::MARGIN`]. Where nothing can be read, 4 GiB: a cautious
+    /// default rather than no limit at all.
     pub fn from_system() -> Self {
-        let available = std::fs::read_to_string("/proc/meminfo")
-            .ok()
+        let read = |path: &str| std::fs::read_to_string(path).ok();
+        let available = read("/proc/meminfo")
             .and_then(|text| parse_mem_available(&text))
             .unwrap_or(4 << 30);
+        let number = |text: Option<String>| text.and_then(|t| t.trim().parse::<u64>().ok());
+        let group = number(read("/sys/fs/cgroup/memory.max")).map(|max| {
+            max.saturating_sub(number(read("/sys/fs/cgroup/memory.current")).unwrap_or(0))
+        });
+        let available = group.map_or(available, |g| g.min(available));
         MemoryBudget::new(available.saturating_sub(Self::MARGIN))
     }
 
@@ -69,22 +68,20 @@ impl MemoryBudget {
         }
     }
 
-    /// Allocates `len` zeroed bytes once the budget allows it; refuses (never aborts) otherwise.
+    /// Allocates `len` zeroed bytes once the budget allows it, refusing otherwise. The memory comes
+    /// zeroed from the system and is only touched where it is used.
     pub fn zeroed_bytes(
         self,
         len: u128,
         what: impl Fn() -> String,
     ) -> Result<Vec<u8>, MemoryError> {
         self.check(len, &what)?;
-        let failed = || MemoryError::AllocationFailed {
+        let len = usize::try_from(len).map_err(|_| MemoryError::OverBudget {
             what: what(),
             needed: len,
-        };
-        let len = usize::try_from(len).map_err(|_| failed())?;
-        let mut bytes = Vec::new();
-        bytes.try_reserve_exact(len).map_err(|_| failed())?;
-        bytes.resize(len, 0);
-        Ok(bytes)
+            budget: self.bytes,
+        })?;
+        Ok(vec![0; len])
     }
 }
 

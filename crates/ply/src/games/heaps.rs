@@ -8,7 +8,7 @@
 //! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it.
 
 use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
-use crate::lines::{parse_whole, LineFault, NumberLines, Place};
+use crate::lines::{count_fault, parse_whole, LineFault, NumberLines, Place};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -225,11 +225,11 @@ pub enum BatchFault {
     /// A line that does not hold the numbers it should.
     #[error(transparent)]
     Line(#[from] LineFault),
-    /// A test count below 1.
-    #[error("the number of tests must be from 1 to {max}, got {0}", max = usize::MAX)]
+    /// A test count below 1 or beyond memory.
+    #[error("{}", count_fault("tests", *.0))]
     TestCount(i128),
-    /// A heap count below 1.
-    #[error("the number of heaps must be from 1 to {max}, got {0}", max = usize::MAX)]
+    /// A heap count below 1 or beyond memory.
+    #[error("{}", count_fault("heaps", *.0))]
     HeapCount(i128),
     /// A bad heap size.
     #[error(transparent)]

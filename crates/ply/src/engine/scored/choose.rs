@@ -7,8 +7,11 @@ use super::{SolveError, Solver, Strategy, SubsetIndexed};
 use crate::engine::memory::MemoryBudget;
 use crate::engine::progress::Progress;
 
-/// The largest table the automatic choice builds: 2^24 states (16 MiB), well under a second.
-pub const AUTO_TABLE_ITEMS: u32 = 24;
+/// Tables of up to 2^24 states (16 MiB, well under a second) are always worth building; so is memo
+/// for positions with at most this many free elements (at most 2^24 states to visit).
+pub const AUTO_SMALL_ITEMS: u32 = 24;
+/// The largest table the automatic choice builds for an early position: 2^32 states (4 GiB).
+pub const AUTO_TABLE_LIMIT: u128 = 1 << 32;
 
 /// What a solve may use.
 #[derive(Clone, Copy)]
@@ -17,13 +20,23 @@ pub struct SolveOptions<'a> {
     pub budget: MemoryBudget,
     /// Told the number of states visited or filled, now and then.
     pub progress: Option<Progress<'a>>,
+    /// Free elements of the positions to be asked (the most of them): a memo search may visit
+    /// up to `2^free_items` states, which decides its store.
+    pub free_items: u32,
 }
 
 impl Strategy {
-    /// The automatic choice: the table when it is small (every later query is then a lookup),
-    /// otherwise memoized recursion, which only visits the states reachable from the position.
-    pub fn auto<G: SubsetIndexed>(game: &G) -> Strategy {
-        if game.items() <= AUTO_TABLE_ITEMS {
+    /// The automatic choice for positions with `free_items` free elements: the table when it is
+    /// small; memoized recursion when the position has few free elements (it visits only what is
+    /// reachable); the table again when it fits the budget and [`AUTO_TABLE_LIMIT`] (filling every
+    /// state in parallel beats a memo search over nearly as many); memo otherwise.
+    pub fn auto<G: SubsetIndexed>(game: &G, free_items: u32, budget: MemoryBudget) -> Strategy {
+        let table = SubsetTable::bytes_needed(game.items());
+        if game.items() <= AUTO_SMALL_ITEMS {
+            Strategy::Table
+        } else if free_items <= AUTO_SMALL_ITEMS {
+            Strategy::Memo
+        } else if table <= AUTO_TABLE_LIMIT && table <= budget.bytes() as u128 {
             Strategy::Table
         } else {
             Strategy::Memo
@@ -33,9 +46,10 @@ impl Strategy {
 
 /// Builds the solver for `strategy` and runs `body` with it.
 ///
-/// The memo strategy uses a dense array over the subset index when it fits the budget and
-/// [`DENSE_MEMO_LIMIT`], a budget-checked hash map otherwise. The table strategy refuses, before
-/// allocating, a table over the budget.
+/// The memo strategy uses a dense array over the subset index when the positions have more than
+/// [`AUTO_SMALL_ITEMS`] free elements and the array fits the budget and [`DENSE_MEMO_LIMIT`], a
+/// budget-checked hash map otherwise. The table strategy refuses, before allocating, a table over the
+/// budget.
 pub fn with_solver<G: SubsetIndexed, T>(
     game: &G,
     strategy: Strategy,
@@ -48,7 +62,11 @@ pub fn with_solver<G: SubsetIndexed, T>(
         }
         Strategy::Memo => {
             let dense_bytes = SubsetTable::bytes_needed(game.items());
-            if dense_bytes <= DENSE_MEMO_LIMIT && dense_bytes <= options.budget.bytes() as u128 {
+            let many = options.free_items > AUTO_SMALL_ITEMS;
+            if many
+                && dense_bytes <= DENSE_MEMO_LIMIT
+                && dense_bytes <= options.budget.bytes() as u128
+            {
                 let store = DenseStore::new(game, options.budget)?;
                 body(&mut MemoSolver::new(game, store)?.with_progress(options.progress))
             } else {

@@ -1,7 +1,8 @@
 //! Negamax with a transposition store: each state is evaluated once.
 
 use super::{
-    move_value, require_acyclic_deterministic, ScoredGame, SolveError, Solver, SubsetIndexed,
+    check_values_fit, move_value, require_acyclic_deterministic, ScoredGame, SolveError, Solver,
+    SubsetIndexed,
 };
 use crate::engine::memory::{MemoryBudget, MemoryError};
 use crate::engine::progress::{Progress, PROGRESS_EVERY};
@@ -28,11 +29,6 @@ pub const DENSE_MEMO_LIMIT: u128 = 1 << 30;
 impl<'a, G: SubsetIndexed> DenseStore<'a, G> {
     /// A zeroed array of `2^items` bytes, refused if over `budget`.
     pub fn new(game: &'a G, budget: MemoryBudget) -> Result<Self, SolveError> {
-        if game.max_points() > 127 {
-            return Err(SolveError::ValuesTooLarge {
-                max_points: game.max_points(),
-            });
-        }
         let items = game.items();
         let cells = budget.zeroed_bytes(1u128 << items, || {
             format!("a memo array of 2^{items} states")
@@ -105,9 +101,11 @@ pub struct MemoSolver<'a, G: ScoredGame, S> {
 }
 
 impl<'a, G: ScoredGame, S: MemoStore<G>> MemoSolver<'a, G, S> {
-    /// A solver for `game` keeping its values in `store`; refuses games with chance or cycles.
+    /// A solver for `game` keeping its values in `store` (one byte each); refuses games with chance
+    /// or cycles, or whose values may not fit a byte.
     pub fn new(game: &'a G, store: S) -> Result<Self, SolveError> {
         require_acyclic_deterministic(game, "memo")?;
+        check_values_fit(game)?;
         Ok(MemoSolver {
             game,
             store,

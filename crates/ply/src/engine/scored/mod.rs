@@ -5,7 +5,7 @@
 //! so one table answers every game that passes through it; the score so far is kept beside the state by
 //! the caller.
 //!
-//! Four strategies compute the same value (seed 004's lesson): [`recursion`] (plain negamax, the
+//! Three strategies compute the same value (seed 004's lesson): [`recursion`] (plain negamax, the
 //! reference), [`memo`] (negamax with a transposition store) and [`table`] (bottom-up over the whole
 //! indexed state space, layer by layer in parallel). [`analysis`] turns any of them into the value of
 //! every move and the best line of play.
@@ -89,8 +89,11 @@ pub trait SubsetIndexed: ScoredGame {
     }
 }
 
-/// The rules of a completion game, stated as data: every move adds exactly one element, and scores
-/// one point for each *cell* (a set of elements) it completes; each element lies in at most two cells.
+/// The rules of a *completion game*, stated as data: every element not yet in the state is a legal
+/// move, which adds exactly that element and scores one point for each *cell* (a set of elements) it
+/// completes; each element lies in at most two cells. (Dots games are completion games; the engine
+/// knows only the abstract shape.) A game returning this must play exactly by these rules: the table
+/// then fills its states from this data without asking [`ScoredGame::for_each_move`].
 ///
 /// `others[e]` holds, for each of the (up to two) cells containing element `e`, the mask of that
 /// cell's other elements; a missing cell is `1 << e` (never complete while `e` is free). So a move `e`
@@ -163,6 +166,14 @@ pub enum SolveError {
         /// The game's [`ScoredGame::max_points`].
         max_points: u32,
     },
+}
+
+/// Refuses games whose values may not fit one signed byte, the unit of every store and table.
+pub(crate) fn check_values_fit<G: ScoredGame>(game: &G) -> Result<(), SolveError> {
+    match game.max_points() {
+        0..=127 => Ok(()),
+        max_points => Err(SolveError::ValuesTooLarge { max_points }),
+    }
 }
 
 /// Refuses games with chance or cycles, which negamax over a DAG would answer wrongly.

@@ -9,7 +9,8 @@
 //! reads while its blocks are written in parallel — no locks, no atomics, no unsafe code.
 
 use super::{
-    move_value, require_acyclic_deterministic, Completion, SolveError, Solver, SubsetIndexed,
+    check_values_fit, move_value, require_acyclic_deterministic, Completion, SolveError, Solver,
+    SubsetIndexed,
 };
 use crate::engine::memory::MemoryBudget;
 use crate::engine::progress::Progress;
@@ -92,13 +93,8 @@ impl SubsetTable {
         budget: MemoryBudget,
         progress: Option<Progress<'_>>,
     ) -> Result<Self, SolveError> {
-        require_acyclic_deterministic(game, "table")?;
-        check_values_fit(game)?;
+        let (layout, mut values) = Self::allocate(game, budget)?;
         let items = game.items();
-        let mut values = budget.zeroed_bytes(Self::bytes_needed(items), || {
-            format!("a table of 2^{items} states (one byte each)")
-        })?;
-        let layout = Layout::new(items);
         match game.completion() {
             Some(rules) if items >= LANE_BITS => {
                 let lanes = LaneRules::new(rules, game.items());
@@ -133,6 +129,20 @@ impl SubsetTable {
         Ok(SubsetTable { layout, values })
     }
 
+    /// Checks the game and allocates its zeroed table, refusing before allocating if over `budget`.
+    fn allocate<G: SubsetIndexed>(
+        game: &G,
+        budget: MemoryBudget,
+    ) -> Result<(Layout, Vec<u8>), SolveError> {
+        require_acyclic_deterministic(game, "table")?;
+        check_values_fit(game)?;
+        let items = game.items();
+        let values = budget.zeroed_bytes(Self::bytes_needed(items), || {
+            format!("a table of 2^{items} states (one byte each)")
+        })?;
+        Ok((Layout::new(items), values))
+    }
+
     /// The value of the state with bitmask `mask`.
     #[inline]
     pub fn value_of_mask(&self, mask: u64) -> i32 {
@@ -152,14 +162,6 @@ impl SubsetTable {
     /// A solver that answers from this table.
     pub fn solver<'a, G: SubsetIndexed>(&'a self, game: &'a G) -> TableSolver<'a, G> {
         TableSolver { game, table: self }
-    }
-}
-
-/// Refuses games whose values may not fit one signed byte.
-fn check_values_fit<G: SubsetIndexed>(game: &G) -> Result<(), SolveError> {
-    match game.max_points() {
-        0..=127 => Ok(()),
-        max_points => Err(SolveError::ValuesTooLarge { max_points }),
     }
 }
 

@@ -2,7 +2,7 @@
 //! moves are separated by spaces, commas or newlines.
 
 use super::board::{DotsBoard, Edge};
-use super::position::Position;
+use super::position::{PlayError, Position};
 use thiserror::Error;
 
 /// Why one written move is not a legal move on the board.
@@ -33,6 +33,9 @@ pub enum MoveFault {
         /// Second dot as written.
         b: i128,
     },
+    /// An edge number the board does not have (only from callers that number edges themselves).
+    #[error("the board has no edge {0}")]
+    NoSuchEdge(u8),
     /// An edge drawn a second time.
     #[error("edge {a}-{b} is already drawn (by move {earlier})")]
     AlreadyDrawn {
@@ -161,13 +164,16 @@ pub fn play_checked(
     position: &mut Position,
     edge: Edge,
 ) -> Result<(), MoveFault> {
-    position.play(board, edge).map(drop).map_err(|earlier| {
-        let (a, b) = board.endpoints(edge);
-        MoveFault::AlreadyDrawn {
-            a: a + 1,
-            b: b + 1,
-            earlier,
+    position.play(board, edge).map(drop).map_err(|e| match e {
+        PlayError::AlreadyDrawn { by_move } => {
+            let (a, b) = board.endpoints(edge);
+            MoveFault::AlreadyDrawn {
+                a: a + 1,
+                b: b + 1,
+                earlier: by_move,
+            }
         }
+        PlayError::NoSuchEdge(edge) => MoveFault::NoSuchEdge(edge.0),
     })
 }
 

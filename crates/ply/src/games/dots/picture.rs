@@ -67,7 +67,7 @@ impl Canvas {
         }
         for (&(row, col), owner) in self.labels.iter().zip(owners) {
             if let Some(player) = owner {
-                grid[row][col] = if *player == Player::A { 'A' } else { 'B' };
+                grid[row][col] = player.to_string().chars().next().unwrap_or('?');
             }
         }
         for (&(row, col), name) in self.dots.iter().zip(&names) {

@@ -4,6 +4,20 @@
 use super::board::{DotsBoard, Edge, EdgeSet};
 use crate::engine::Player;
 
+/// Why an edge cannot be drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The board has no edge of that number.
+    #[error("the board has no edge {}", .0.0)]
+    NoSuchEdge(Edge),
+    /// The edge is drawn already.
+    #[error("the edge was drawn by move {by_move}")]
+    AlreadyDrawn {
+        /// The move (1-based) that drew it.
+        by_move: usize,
+    },
+}
+
 /// A dots game after some moves. `A` moves first; completing a cell scores it and moves again.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Position {
@@ -27,10 +41,15 @@ impl Position {
     }
 
     /// Draws `edge` for the player to move. Returns the cells it completed (which now belong to that
-    /// player, who moves again if there are any), or the move number that drew it before.
-    pub fn play(&mut self, board: &DotsBoard, edge: Edge) -> Result<Vec<usize>, usize> {
+    /// player, who moves again if there are any), or why the move is not legal.
+    pub fn play(&mut self, board: &DotsBoard, edge: Edge) -> Result<Vec<usize>, PlayError> {
+        if edge.0 as usize >= board.edge_count() {
+            return Err(PlayError::NoSuchEdge(edge));
+        }
         if let Some(earlier) = self.history.iter().position(|&e| e == edge) {
-            return Err(earlier + 1);
+            return Err(PlayError::AlreadyDrawn {
+                by_move: earlier + 1,
+            });
         }
         let completed: Vec<usize> = board.completed_by(self.drawn, edge).collect();
         for &cell in &completed {
@@ -74,6 +93,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::dots::Edge;
     use crate::games::dots::Geometry;
 
     #[test]
@@ -90,9 +110,9 @@ mod tests {
         assert_eq!(position.score(), [1, 0]);
         assert_eq!(position.to_move(), Player::A);
         assert_eq!(position.owners()[0], Some(Player::A));
-        assert_eq!(
-            position.play(&board, board.edge_between(0, 2).unwrap()),
-            Err(2)
-        );
+        let again = position.play(&board, board.edge_between(0, 2).unwrap());
+        assert_eq!(again, Err(PlayError::AlreadyDrawn { by_move: 2 }));
+        let missing = position.play(&board, Edge(18));
+        assert_eq!(missing, Err(PlayError::NoSuchEdge(Edge(18))));
     }
 }

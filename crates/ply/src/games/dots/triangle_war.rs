@@ -9,7 +9,7 @@ use super::notation::{edge_of, play_checked, MoveFault};
 use super::position::Position;
 use crate::engine::scored::table::SubsetTable;
 use crate::engine::{final_margin_a, Winner};
-use crate::lines::{LineFault, NumberLines, Place};
+use crate::lines::{count_fault, LineFault, NumberLines, Place};
 use thiserror::Error;
 
 /// Fewest and most moves a game may list.
@@ -24,8 +24,8 @@ pub enum WarFault {
     /// A line that does not hold the numbers it should.
     #[error(transparent)]
     Line(#[from] LineFault),
-    /// A game count below 1.
-    #[error("the number of games must be from 1 to {max}, got {0}", max = usize::MAX)]
+    /// A game count below 1 or beyond memory.
+    #[error("{}", count_fault("games", *.0))]
     GameCount(i128),
     /// A move count outside 6..=18.
     #[error("the number of moves must be 6 to 18, got {0}")]
@@ -79,8 +79,13 @@ pub fn parse_games(board: &DotsBoard, text: &str) -> Result<Vec<Position>, WarEr
     let mut positions = Vec::with_capacity(games.min(1 << 20));
     for g in 1..=games {
         game = Some(g);
+        // If the count line holds a move, the game before listed more moves than its count.
+        let count_line = match g {
+            1 => "one number (the number of moves)".to_string(),
+            _ => format!("one number (the number of moves; if this is a move, game {} lists more moves than its count)", g - 1),
+        };
         let (line, m) = lines
-            .numbers(1, "one number (the number of moves)", || {
+            .numbers(1, &count_line, || {
                 format!("the move count of game {g} of {games}")
             })
             .map_err(line_fault(game))?;
@@ -91,7 +96,7 @@ pub fn parse_games(board: &DotsBoard, text: &str) -> Result<Vec<Position>, WarEr
         let mut position = Position::new(board);
         for k in 1..=m {
             let (line, dots) = lines
-                .numbers(2, "two dot numbers (a move)", || format!("move {k} of {m}"))
+                .numbers(2, "two dot numbers (a move; if this is a move count, this game lists fewer moves than its count)", || format!("move {k} of {m}"))
                 .map_err(line_fault(game))?;
             edge_of(board, dots[0], dots[1])
                 .and_then(|edge| play_checked(board, &mut position, edge))
