@@ -42,7 +42,20 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse_from(std::env::args_os().map(protect_number_lists)) {
+    let mut previous: Option<std::ffi::OsString> = None;
+    let args = std::env::args_os().map(|arg| {
+        let takes_value = previous
+            .as_ref()
+            .and_then(|p| p.to_str())
+            .is_some_and(|p| p.starts_with("--") && !p.contains('='));
+        previous = Some(arg.clone());
+        if takes_value {
+            arg
+        } else {
+            protect_number_lists(arg)
+        }
+    });
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version.
@@ -115,7 +128,7 @@ fn missing_subcommand() -> String {
 
 /// A list of numbers in one argument that starts with a minus sign (`-3,-4,2`) is a value, not a flag:
 /// clap treats as values only arguments that are one number, so such lists get a leading space, which
-/// every number reader skips.
+/// every number reader skips. (Not applied to the argument after an option, which is that option's.)
 fn protect_number_lists(arg: std::ffi::OsString) -> std::ffi::OsString {
     match arg.to_str() {
         Some(text)

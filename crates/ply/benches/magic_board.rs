@@ -12,7 +12,7 @@ fn magic_board(c: &mut Criterion) {
     let mut group = c.benchmark_group("magic_board");
     group.sample_size(10);
     group.bench_function("stats_d20_100k_boards", |b| {
-        b.iter(|| stats(20, black_box(100_000), 1, None).unwrap())
+        b.iter(|| stats(20, black_box(100_000), 1, SizeRule::Seed, None).unwrap())
     });
     let big = generate(1000, 1, Wanted::Any, SizeRule::Any).unwrap();
     let budget = MemoryBudget::new(1 << 32);

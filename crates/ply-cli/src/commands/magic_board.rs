@@ -23,7 +23,7 @@ pub struct MagicBoardArgs {
     /// The board: d lines of d integers (stdin when absent or `-`).
     file: Option<PathBuf>,
     /// Ask about one corner only, as ROW,COL (zero-based).
-    #[arg(long, value_name = "ROW,COL", value_parser = parse_square)]
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_square, allow_hyphen_values = true)]
     start: Option<(usize, usize)>,
     /// Draw the board with each shortest path marked (step numbers on the visited squares).
     #[arg(long)]
@@ -76,6 +76,9 @@ enum MagicCommand {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
+        #[arg(long)]
+        any_size: bool,
     },
 }
 
@@ -136,7 +139,15 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             boards,
             seed,
             json,
-        }) => run_stats(size, sizes, boards, seed, json),
+            any_size,
+        }) => {
+            let rule = if any_size {
+                SizeRule::Any
+            } else {
+                SizeRule::Seed
+            };
+            run_stats(size, sizes, boards, seed, json, rule)
+        }
         None => run_solve(&args),
     }
 }
@@ -204,6 +215,7 @@ fn run_stats(
     boards: u64,
     seed: u64,
     json: bool,
+    rule: SizeRule,
 ) -> Result<String, Failure> {
     if boards == 0 {
         return Err(Failure::BadInput("--boards must be at least 1".into()));
@@ -216,7 +228,7 @@ fn run_stats(
     let mut results: Vec<SizeStats> = Vec::new();
     for d in low..=high {
         let update = |done: u64| progress.update(done);
-        results.push(stats(d, boards, seed, Some(&update)).map_err(Failure::bad)?);
+        results.push(stats(d, boards, seed, rule, Some(&update)).map_err(Failure::bad)?);
     }
     drop(progress);
     let seconds = started.elapsed().as_secs_f64();

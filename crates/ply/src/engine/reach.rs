@@ -17,6 +17,13 @@ pub trait Puzzle: Sync {
     fn states(&self) -> usize;
     /// Calls `visit` for each state one move away from `state` (repeats allowed).
     fn successors(&self, state: usize, visit: impl FnMut(usize));
+
+    /// Whether [`Puzzle::predecessors`] lists the states one move before a state (an optional
+    /// accelerator: [`Verdicts`] then searches backward from the goal a little first).
+    const HAS_PREDECESSORS: bool = false;
+
+    /// Calls `visit` for each state one move before `state`, if [`Puzzle::HAS_PREDECESSORS`].
+    fn predecessors(&self, _state: usize, _visit: impl FnMut(usize)) {}
 }
 
 /// Bytes per state one [`shortest_path`] search needs: a 4-byte parent and three bits of layers.
@@ -99,9 +106,15 @@ const GOOD: u32 = 0;
 const BAD: u32 = 1;
 const SEEN: u32 = 2;
 
+/// States the backward search from the goal may collect before the forward searches take over.
+const BACKWARD_LIMIT: usize = 24;
+
 impl Verdicts {
-    /// Whether each of `starts` can reach `goal`. Searches from later starts stop at states an earlier
-    /// search showed to reach the goal, and skip states it showed cannot.
+    /// Whether each of `starts` can reach `goal`. For puzzles that list predecessors, the states that
+    /// reach the goal are first collected backward, up to [`BACKWARD_LIMIT`]: if there are no more, the
+    /// answer is read off; otherwise they are targets for the forward searches. Searches from later
+    /// starts stop at states an earlier search showed to reach the goal, and skip states it showed
+    /// cannot.
     pub fn reach<P: Puzzle>(&mut self, puzzle: &P, starts: &[usize], goal: usize) -> Vec<bool> {
         let n = puzzle.states();
         let span = SEEN + starts.len() as u32 + 1;
@@ -113,9 +126,37 @@ impl Verdicts {
         self.base += span;
         self.parent.resize(n, 0);
         self.marks[goal] = self.base + GOOD;
+        if P::HAS_PREDECESSORS && self.backward(puzzle, goal) {
+            let good = self.base + GOOD;
+            return starts.iter().map(|&s| self.marks[s] == good).collect();
+        }
         (0..starts.len())
             .map(|i| self.search(puzzle, starts[i], i as u32))
             .collect()
+    }
+
+    /// Marks good the states that reach `goal`, breadth-first backward, stopping after
+    /// [`BACKWARD_LIMIT`] states. Returns whether it found them all.
+    fn backward<P: Puzzle>(&mut self, puzzle: &P, goal: usize) -> bool {
+        let good = self.base + GOOD;
+        self.stack.clear();
+        self.stack.push(goal as u32);
+        let mut head = 0;
+        while head < self.stack.len() {
+            if self.stack.len() > BACKWARD_LIMIT {
+                return false;
+            }
+            let t = self.stack[head] as usize;
+            head += 1;
+            let (marks, stack) = (&mut self.marks, &mut self.stack);
+            puzzle.predecessors(t, |s| {
+                if marks[s] != good {
+                    marks[s] = good;
+                    stack.push(s as u32);
+                }
+            });
+        }
+        true
     }
 
     /// Depth-first search from `start`. On success the states of the path found become good; on

@@ -316,6 +316,53 @@ impl Puzzle for Board {
             visit(s - k);
         }
     }
+
+    const HAS_PREDECESSORS: bool = true;
+
+    /// The squares of the same row or column whose value is their distance to `s`. (The square
+    /// itself never matches: its distance is 0, and only the goal holds 0.)
+    fn predecessors(&self, s: usize, mut visit: impl FnMut(usize)) {
+        let (r, c, d, shift) = (
+            s >> self.shift,
+            s & ((1 << self.shift) - 1),
+            self.d,
+            self.shift,
+        );
+        let row = &self.values[r << shift..(r << shift) + d];
+        if d <= 64 {
+            // Collect matches as bits first (a loop without calls, which compiles to vector code).
+            let mut across = 0u64;
+            let mut down = 0u64;
+            for (i, &v) in row.iter().enumerate() {
+                across |= ((v as usize == c.abs_diff(i)) as u64) << i;
+            }
+            for i in 0..d {
+                down |= ((self.values[i << shift | c] as usize == r.abs_diff(i)) as u64) << i;
+            }
+            across &= !(1 << c);
+            down &= !(1 << r);
+            while across != 0 {
+                visit(r << shift | across.trailing_zeros() as usize);
+                across &= across - 1;
+            }
+            while down != 0 {
+                visit((down.trailing_zeros() as usize) << shift | c);
+                down &= down - 1;
+            }
+            return;
+        }
+        for (c2, &v) in row.iter().enumerate() {
+            if v as usize == c.abs_diff(c2) && c2 != c {
+                visit(r << shift | c2);
+            }
+        }
+        for r2 in 0..d {
+            let v = self.values[r2 << shift | c];
+            if v as usize == r.abs_diff(r2) && r2 != r {
+                visit(r2 << shift | c);
+            }
+        }
+    }
 }
 
 /// A start that is not allowed.
@@ -602,14 +649,16 @@ pub struct SizeStats {
 /// Boards per parallel task: each task draws from its own stream, so results do not depend on threads.
 const CHUNK: u64 = 4096;
 
-/// Generates `boards` random legal boards of size `d` from `seed` and counts which corners solve them.
+/// Generates `boards` random legal boards of size `d` (checked against `rule`) from `seed` and counts
+/// which corners solve them.
 pub fn stats(
     d: usize,
     boards: u64,
     seed: u64,
+    rule: SizeRule,
     progress: Option<Progress<'_>>,
 ) -> Result<SizeStats, BoardError> {
-    SizeRule::Any.check(d)?;
+    rule.check(d)?;
     let chunks = boards.div_ceil(CHUNK);
     let done = std::sync::atomic::AtomicU64::new(0);
     let counts = (0..chunks)
