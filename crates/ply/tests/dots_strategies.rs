@@ -22,15 +22,45 @@ fn budget() -> MemoryBudget {
 }
 
 /// A second implementation that shares nothing with the engine but the list of edges: it finds the
-/// triangles itself (three dots pairwise joined) and plays with explicit players and scores, A
-/// maximising and B minimising A's final margin, without Wilson's rule.
+/// cells itself (three dots pairwise joined, or four dots joined in a cycle — the unit triangles and
+/// squares of these grids) and plays with explicit players and scores, A maximising and B minimising
+/// A's final margin, without Wilson's rule.
 struct BruteForce {
     edges: Vec<(u32, u32)>,
-    triangles: Vec<[usize; 3]>,
+    triangles: Vec<Vec<usize>>,
     memo: HashMap<(u64, bool), i32>,
 }
 
 impl BruteForce {
+    /// For a box board: the cells are the 4-cycles.
+    fn boxes(board: &DotsBoard) -> Self {
+        let mut brute = BruteForce::new(board);
+        let edges = brute.edges.clone();
+        let find = |a: u32, b: u32| {
+            edges
+                .iter()
+                .position(|&(x, y)| (x, y) == (a.min(b), a.max(b)))
+        };
+        let n = board.dots();
+        let mut cells = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                for c in b + 1..n {
+                    for d in c + 1..n {
+                        for [p, q, r, s] in [[a, b, c, d], [a, b, d, c], [a, c, b, d]] {
+                            let cycle = [find(p, q), find(q, r), find(r, s), find(s, p)];
+                            if cycle.iter().all(Option::is_some) {
+                                cells.push(cycle.iter().map(|e| e.unwrap()).collect());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        brute.triangles = cells;
+        brute
+    }
+
     fn new(board: &DotsBoard) -> Self {
         let edges: Vec<(u32, u32)> = (0..board.edge_count())
             .map(|e| board.endpoints(Edge(e as u8)))
@@ -45,7 +75,7 @@ impl BruteForce {
             for b in a + 1..board.dots() {
                 for c in b + 1..board.dots() {
                     if let (Some(x), Some(y), Some(z)) = (find(a, b), find(a, c), find(b, c)) {
-                        triangles.push([x, y, z]);
+                        triangles.push(vec![x, y, z]);
                     }
                 }
             }
@@ -300,4 +330,38 @@ fn triangle_war_verdicts_match_an_independent_replay() {
         let expected = if total > 0 { Winner::A } else { Winner::B };
         assert_eq!(winner, expected, "{moves:?}");
     }
+}
+
+#[test]
+fn every_state_of_small_box_boards_agrees_with_brute_force() {
+    for (rows, cols) in [(1, 1), (1, 2), (2, 2)] {
+        let board = Geometry::Boxes { rows, cols }.build().unwrap().board;
+        let mut brute = BruteForce::boxes(&board);
+        assert_eq!(brute.triangles.len() as u32, rows * cols);
+        let table = SubsetTable::build(&board, budget(), None).unwrap();
+        let general = SubsetTable::build_general(&board, budget()).unwrap();
+        let mut recursion = RecursionSolver::new(&board).unwrap();
+        let mut memo = MemoSolver::new(&board, HashStore::new(budget())).unwrap();
+        for mask in 0..1u64 << board.edge_count() {
+            let expected = brute.value(mask);
+            assert_eq!(
+                table.value_of_mask(mask),
+                expected,
+                "{rows}x{cols} {mask:b}"
+            );
+            assert_eq!(general.value_of_mask(mask), expected);
+            if mask.count_ones() as usize + 9 >= board.edge_count() {
+                assert_eq!(recursion.value(&EdgeSet(mask)).unwrap(), expected);
+            }
+            assert_eq!(memo.value(&EdgeSet(mask)).unwrap(), expected);
+        }
+    }
+}
+
+#[test]
+fn three_by_three_boxes_is_lost_by_three() {
+    // Wilson's result: the first player loses 3×3 Dots and Boxes by 3.
+    let board = Geometry::Boxes { rows: 3, cols: 3 }.build().unwrap().board;
+    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    assert_eq!(table.value_of_mask(0), -3);
 }

@@ -24,12 +24,56 @@ pub struct DotsArgs {
 enum BoardCommand {
     /// Dots and Triangles on a triangle of --size rows (3 = the classic 10-dot board).
     Triangles {
-        /// Rows of triangles, 1 to 6.
-        #[arg(long, default_value_t = 3)]
-        size: u32,
+        #[command(flatten)]
+        shape: TrianglesSize,
         #[command(flatten)]
         position: PositionArgs,
     },
+    /// Dots and Boxes on --rows × --cols boxes ((rows+1)(cols+1) dots, numbered row by row from 1).
+    Boxes {
+        #[command(flatten)]
+        shape: BoxesSize,
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+    /// Solves every position of a board at once (the whole table, in parallel) and reports the speed.
+    Solve(super::dots_solve::SolveArgs),
+}
+
+/// The size of a triangle board.
+#[derive(Args, Clone, Copy)]
+pub struct TrianglesSize {
+    /// Rows of triangles, 1 to 6.
+    #[arg(long, default_value_t = 3)]
+    size: u32,
+}
+
+/// The size of a box board.
+#[derive(Args, Clone, Copy)]
+pub struct BoxesSize {
+    /// Rows of boxes.
+    #[arg(long, default_value_t = 3)]
+    rows: u32,
+    /// Columns of boxes.
+    #[arg(long, default_value_t = 3)]
+    cols: u32,
+}
+
+impl TrianglesSize {
+    /// The geometry asked for.
+    pub fn geometry(self) -> Geometry {
+        Geometry::Triangles { size: self.size }
+    }
+}
+
+impl BoxesSize {
+    /// The geometry asked for.
+    pub fn geometry(self) -> Geometry {
+        Geometry::Boxes {
+            rows: self.rows,
+            cols: self.cols,
+        }
+    }
 }
 
 /// How to read and solve a position: shared by every board shape.
@@ -71,8 +115,12 @@ pub enum StrategyArg {
 
 /// Runs `ply dots`.
 pub fn run(args: DotsArgs) -> Result<String, Failure> {
-    let BoardCommand::Triangles { size, position } = args.board;
-    let built = Geometry::Triangles { size }.build().map_err(Failure::bad)?;
+    let (geometry, position) = match args.board {
+        BoardCommand::Triangles { shape, position } => (shape.geometry(), position),
+        BoardCommand::Boxes { shape, position } => (shape.geometry(), position),
+        BoardCommand::Solve(args) => return super::dots_solve::run(args),
+    };
+    let built = geometry.build().map_err(Failure::bad)?;
     let text = match (&position.moves, &position.moves_file) {
         (Some(moves), _) => moves.clone(),
         (None, Some(path)) => read_text(Some(path))?,
@@ -122,9 +170,9 @@ fn signed(v: i64) -> String {
 /// The text form of a report.
 fn render(r: &DotsReport, cells: usize, with_line: bool) -> String {
     let mut out = String::new();
-    let Geometry::Triangles { size } = r.geometry;
-    let noun = if cells == 1 { "triangle" } else { "triangles" };
-    let _ = writeln!(out, "Dots and Triangles, size {size} ({cells} {noun})");
+    let (one, many) = r.geometry.cell_names();
+    let noun = if cells == 1 { one } else { many };
+    let _ = writeln!(out, "{} ({cells} {noun})", r.geometry.title());
     if !r.played.is_empty() {
         let _ = writeln!(out, "Played: {}", r.played.join(" "));
     }
@@ -146,7 +194,7 @@ fn render(r: &DotsReport, cells: usize, with_line: bool) -> String {
     if !over {
         let _ = writeln!(
             out,
-            "Value: {} for {} (net triangles still to gain under perfect play, by {})",
+            "Value: {} for {} (net {many} still to gain under perfect play, by {})",
             signed(r.value as i64),
             r.to_move,
             r.strategy.name()

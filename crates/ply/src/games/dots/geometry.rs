@@ -17,6 +17,14 @@ pub enum Geometry {
         /// Rows of triangles, 1..=6.
         size: u32,
     },
+    /// Dots and Boxes: `rows` × `cols` boxes ((rows+1)(cols+1) dots, rows(cols+1) + cols(rows+1)
+    /// edges, at most 63).
+    Boxes {
+        /// Rows of boxes.
+        rows: u32,
+        /// Columns of boxes.
+        cols: u32,
+    },
 }
 
 /// A size no board of that shape can have.
@@ -27,6 +35,16 @@ pub enum GeometryError {
         "triangle boards have size 1 to 6 (size 6 has 63 edges, the most a state holds); got {0}"
     )]
     TriangleSize(u32),
+    /// A box board with no box or more than 63 edges.
+    #[error("a board of {rows}×{cols} boxes has {edges} edges; boards need at least one box and at most 63 edges")]
+    BoxesSize {
+        /// Rows asked.
+        rows: u32,
+        /// Columns asked.
+        cols: u32,
+        /// Edges it would have.
+        edges: u64,
+    },
 }
 
 /// A geometry turned into rules and a drawing plan.
@@ -47,14 +65,84 @@ impl Geometry {
     /// Builds the incidence and the picture plan. Edges are numbered in order of their dot pairs
     /// (smaller dot, then larger dot), so the numbering follows from the dot numbering alone.
     pub fn build(self) -> Result<BuiltBoard, GeometryError> {
+        let (board, canvas) = match self {
+            Geometry::Triangles { size } => triangles(size)?,
+            Geometry::Boxes { rows, cols } => boxes(rows, cols)?,
+        };
+        Ok(BuiltBoard {
+            geometry: self,
+            board,
+            canvas,
+        })
+    }
+
+    /// How people name the board: `Dots and Triangles, size 3` or `Dots and Boxes, 3×3`.
+    pub fn title(self) -> String {
         match self {
-            Geometry::Triangles { size } => triangles(size).map(|(board, canvas)| BuiltBoard {
-                geometry: self,
-                board,
-                canvas,
-            }),
+            Geometry::Triangles { size } => format!("Dots and Triangles, size {size}"),
+            Geometry::Boxes { rows, cols } => format!("Dots and Boxes, {rows}×{cols}"),
         }
     }
+
+    /// The name of one cell, and of several.
+    pub fn cell_names(self) -> (&'static str, &'static str) {
+        match self {
+            Geometry::Triangles { .. } => ("triangle", "triangles"),
+            Geometry::Boxes { .. } => ("box", "boxes"),
+        }
+    }
+}
+
+/// Numbers edges in order of their dot pairs (smaller dot first) and returns the sorted pairs with a
+/// lookup from any pair of dots (either order) to its edge.
+fn number_edges(mut pairs: Vec<(u32, u32)>) -> (Vec<(u32, u32)>, impl Fn(u32, u32) -> Edge) {
+    for p in &mut pairs {
+        *p = (p.0.min(p.1), p.0.max(p.1));
+    }
+    pairs.sort_unstable();
+    let number: BTreeMap<(u32, u32), Edge> = pairs
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (p, Edge(i as u8)))
+        .collect();
+    (pairs, move |a: u32, b: u32| number[&(a.min(b), a.max(b))])
+}
+
+/// `rows` × `cols` boxes. Dot (r, c) is number r(cols+1) + c (0-based), drawn at text row 2r, column
+/// 4c; a box's label sits in its middle.
+fn boxes(rows: u32, cols: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
+    let edges = rows as u64 * (cols as u64 + 1) + cols as u64 * (rows as u64 + 1);
+    if rows == 0 || cols == 0 || edges > 63 {
+        return Err(GeometryError::BoxesSize { rows, cols, edges });
+    }
+    let dot = |r: u32, c: u32| r * (cols + 1) + c;
+    let mut pairs = Vec::new();
+    for r in 0..=rows {
+        for c in 0..=cols {
+            if c < cols {
+                pairs.push((dot(r, c), dot(r, c + 1)));
+            }
+            if r < rows {
+                pairs.push((dot(r, c), dot(r + 1, c)));
+            }
+        }
+    }
+    let (pairs, edge) = number_edges(pairs);
+    let mut cells = Vec::new();
+    let mut labels = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            let (a, b, d, e) = (dot(r, c), dot(r, c + 1), dot(r + 1, c), dot(r + 1, c + 1));
+            cells.push(vec![edge(a, b), edge(d, e), edge(a, d), edge(b, e)]);
+            labels.push(((2 * r + 1) as usize, (4 * c + 2) as usize));
+        }
+    }
+    let positions = (0..=rows)
+        .flat_map(|r| (0..=cols).map(move |c| ((2 * r) as usize, (4 * c) as usize)))
+        .collect();
+    let board = DotsBoard::new(dot(rows, cols) + 1, pairs, cells)
+        .expect("box geometry is a valid incidence");
+    Ok((board, Canvas::new(positions, labels)))
 }
 
 /// Triangles of `size` rows. Dot (r, c), row r = 0..=size, c = 0..=r, is number r(r+1)/2 + c (0-based),
@@ -127,6 +215,27 @@ mod tests {
             GeometryError::TriangleSize(7)
         );
         assert!(Geometry::Triangles { size: 0 }.build().is_err());
+    }
+
+    #[test]
+    fn box_counts_and_limits() {
+        for (rows, cols) in [(1, 1), (2, 2), (3, 3), (3, 4), (5, 5)] {
+            let built = Geometry::Boxes { rows, cols }.build().unwrap();
+            assert_eq!(built.board.dots(), (rows + 1) * (cols + 1));
+            assert_eq!(
+                built.board.edge_count() as u32,
+                rows * (cols + 1) + cols * (rows + 1)
+            );
+            assert_eq!(built.board.cell_count() as u32, rows * cols);
+        }
+        assert_eq!(
+            Geometry::Boxes { rows: 5, cols: 6 }
+                .build()
+                .unwrap_err()
+                .to_string(),
+            "a board of 5×6 boxes has 71 edges; boards need at least one box and at most 63 edges"
+        );
+        assert!(Geometry::Boxes { rows: 0, cols: 3 }.build().is_err());
     }
 
     #[test]

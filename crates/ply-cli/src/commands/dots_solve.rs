@@ -1,0 +1,100 @@
+//! `ply dots solve`: the whole table of a board, built in parallel layer by layer, with a progress bar,
+//! the value of the empty board, the time, the speed and the peak memory.
+
+use super::dots::{BoxesSize, TrianglesSize};
+use crate::failure::Failure;
+use crate::input::parse_memory;
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ply::engine::scored::table::SubsetTable;
+use ply::engine::MemoryBudget;
+use serde::Serialize;
+use std::time::Instant;
+
+/// `ply dots solve <board>`
+#[derive(Args)]
+pub struct SolveArgs {
+    #[command(subcommand)]
+    shape: Shape,
+    /// Print one JSON object.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Memory the table may use, e.g. 8G (default: what the system has free, less 512 MiB).
+    #[arg(long, value_parser = parse_memory, value_name = "SIZE", global = true)]
+    memory: Option<u64>,
+}
+
+#[derive(Subcommand)]
+enum Shape {
+    /// A triangle board of --size rows.
+    Triangles(TrianglesSize),
+    /// A board of --rows × --cols boxes.
+    Boxes(BoxesSize),
+}
+
+/// What `ply dots solve --json` prints.
+#[derive(Serialize)]
+struct Solved {
+    value: i32,
+    states: u64,
+    seconds: f64,
+    states_per_second: f64,
+    peak_bytes: Option<u64>,
+}
+
+/// The process's peak resident memory (Linux `VmHWM`), if it can be read.
+fn peak_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Runs `ply dots solve`.
+pub fn run(args: SolveArgs) -> Result<String, Failure> {
+    let geometry = match args.shape {
+        Shape::Triangles(t) => t.geometry(),
+        Shape::Boxes(b) => b.geometry(),
+    };
+    let built = geometry.build().map_err(Failure::bad)?;
+    let board = &built.board;
+    let budget = args
+        .memory
+        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let states = 1u64 << board.edge_count();
+    let bar = ProgressBar::with_draw_target(Some(states), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {percent:>3}% of {human_len} states, ETA {eta}")
+            .expect("a valid template"),
+    );
+    let update = |filled: u64| bar.set_position(filled);
+    let start = Instant::now();
+    let table = SubsetTable::build(board, budget, Some(&update)).map_err(|e| {
+        Failure::BadInput(format!(
+            "{e}; positions of this board can still be asked one at a time with --strategy memo"
+        ))
+    })?;
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    let solved = Solved {
+        value: table.value_of_mask(0),
+        states,
+        seconds,
+        states_per_second: states as f64 / seconds,
+        peak_bytes: peak_bytes(),
+    };
+    if args.json {
+        return Ok(serde_json::to_string(&solved)? + "\n");
+    }
+    let peak = solved.peak_bytes.map_or("unknown".to_string(), |b| {
+        format!("{:.1} MiB", b as f64 / (1 << 20) as f64)
+    });
+    Ok(format!(
+        "{}: value of the empty board {:+} for A\n{} states in {:.3} s ({:.0} states/s), peak memory {peak}\n",
+        geometry.title(),
+        solved.value,
+        states,
+        seconds,
+        solved.states_per_second
+    ))
+}
