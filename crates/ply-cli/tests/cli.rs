@@ -1,9 +1,9 @@
 //! End-to-end tests of the `ply` binary: exact stdout, exit status and stderr.
 
-use assert_cmd::Command;
+mod common;
+use common::*;
 use predicates::prelude::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 
 /// The sample input of UVa 751 (Triangle War), one item per line.
 const UVA_SAMPLE: &str =
@@ -25,52 +25,6 @@ const TEN_EDGES: &str = "1-2 2-5 3-6 5-8 4-7 6-10 2-4 4-5 4-8 7-8";
 /// Every edge of the classic board, in dot order: the game is over, A 3 triangles, B 6.
 const ALL_EDGES: &str = "1-2 1-3 2-3 2-4 2-5 3-5 3-6 4-5 4-7 4-8 5-6 5-8 5-9 6-9 6-10 7-8 8-9 9-10";
 
-fn ply() -> Command {
-    Command::cargo_bin("ply").expect("the ply binary is built")
-}
-
-/// A file in the temp directory, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &str) -> Self {
-        let path = std::env::temp_dir().join(format!("ply-cli-test-{}-{name}", std::process::id()));
-        std::fs::write(&path, contents).expect("the temp file is written");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn arg(&self) -> &str {
-        self.0.to_str().expect("the temp path is UTF-8")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Runs `ply args` (with `stdin` if given), asserts success with nothing on stderr, returns stdout.
-fn stdout_of(args: &[&str], stdin: Option<&str>) -> String {
-    let mut cmd = ply();
-    cmd.args(args);
-    if let Some(text) = stdin {
-        cmd.write_stdin(text);
-    }
-    let output = cmd
-        .assert()
-        .success()
-        .code(0)
-        .stderr("")
-        .get_output()
-        .clone();
-    String::from_utf8(output.stdout).expect("stdout is UTF-8")
-}
-
 /// `ply dots triangles <args> --json`, parsed.
 fn dots_json(args: &[&str]) -> Value {
     let mut all = vec!["dots", "triangles"];
@@ -85,22 +39,6 @@ fn dots_json(args: &[&str]) -> Value {
     serde_json::from_str(&text).expect("stdout is JSON")
 }
 
-/// Runs `ply args` (with `stdin` if given) and asserts a bad-input failure: exit status 2, nothing on
-/// stdout, and exactly the line `expected` (plus its newline) on stderr.
-fn assert_bad_input(args: &[&str], stdin: Option<&str>, expected: &str) {
-    assert!(expected.starts_with("ply: ") && !expected.contains('\n'));
-    let mut cmd = ply();
-    cmd.args(args);
-    if let Some(text) = stdin {
-        cmd.write_stdin(text);
-    }
-    cmd.assert()
-        .failure()
-        .code(2)
-        .stdout("")
-        .stderr(format!("{expected}\n"));
-}
-
 /// `ply dots triangles --moves <moves>` must fail with `expected`.
 fn assert_bad_moves(moves: &str, expected: &str) {
     assert_bad_input(&["dots", "triangles", "--moves", moves], None, expected);
@@ -109,24 +47,6 @@ fn assert_bad_moves(moves: &str, expected: &str) {
 /// `ply triangle-war` on `input` (stdin) must fail with `expected`.
 fn assert_bad_war(input: &str, expected: &str) {
     assert_bad_input(&["triangle-war"], Some(input), expected);
-}
-
-/// Runs `ply args` and returns its stderr after asserting exit 2, empty stdout and one `ply: ` line.
-fn one_line_failure(args: &[&str]) -> String {
-    let output = ply()
-        .args(args)
-        .write_stdin("")
-        .assert()
-        .failure()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::starts_with("ply: "))
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8(output.stderr).expect("stderr is UTF-8");
-    assert!(stderr.ends_with('\n'), "stderr ends its line: {stderr:?}");
-    assert_eq!(stderr.lines().count(), 1, "one line on stderr: {stderr:?}");
-    stderr.trim_end().to_string()
 }
 
 fn int(v: &Value) -> i64 {

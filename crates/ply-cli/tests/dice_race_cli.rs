@@ -3,7 +3,8 @@
 //! here, independently of the product: a recursion over the sums each player still has to cross off,
 //! in exact `i128` fractions or in `f64`, with the dice counted by enumerating every roll.
 
-use assert_cmd::Command;
+mod common;
+use common::*;
 use predicates::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -13,10 +14,6 @@ use std::time::Duration;
 // ---------------------------------------------------------------------------------------------
 // Running the binary.
 // ---------------------------------------------------------------------------------------------
-
-fn ply() -> Command {
-    Command::cargo_bin("ply").expect("the ply binary is built")
-}
 
 /// Runs `ply args`, asserts success with nothing on stderr, returns stdout.
 fn stdout_of(args: &[&str]) -> String {

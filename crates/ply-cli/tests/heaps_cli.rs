@@ -2,10 +2,9 @@
 //! of the `ply` binary, with every answer checked against a brute-force solver written here,
 //! independently of the product.
 
-use assert_cmd::Command;
+mod common;
+use common::*;
 use serde_json::Value;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The Codeforces 1382B sample input.
 const CF_SAMPLE: &str = "7\n3\n2 5 4\n8\n1 1 1 1 1 1 1 1\n6\n1 2 3 4 5 6\n6\n1 1 2 1 2 2\n1\n1000000000\n5\n1 2 2 1 1\n3\n1 1 1\n";
@@ -18,58 +17,6 @@ const HURRIES: &str = "(the winner hurries, the loser delays)";
 
 /// The line `--grundy` prints under misère play.
 const NO_GRUNDY: &str = "grundy value: none under misère play (only normal-play values add up)\n";
-
-fn ply() -> Command {
-    Command::cargo_bin("ply").expect("the ply binary is built")
-}
-
-/// A file in the temp directory with a name unique to this process and call, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &[u8]) -> Self {
-        let path = unique_path(name);
-        std::fs::write(&path, contents).expect("the temp file is written");
-        TempFile(path)
-    }
-
-    fn arg(&self) -> &str {
-        self.0.to_str().expect("the temp path is UTF-8")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// A path in the temp directory no other test (or test run) uses.
-fn unique_path(name: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!(
-        "ply-heaps-test-{}-{count}-{name}",
-        std::process::id()
-    ))
-}
-
-/// Runs `ply args` (with `stdin` if given), asserts success with nothing on stderr, returns stdout.
-fn stdout_of(args: &[&str], stdin: Option<&str>) -> String {
-    let mut cmd = ply();
-    cmd.args(args);
-    if let Some(text) = stdin {
-        cmd.write_stdin(text);
-    }
-    let output = cmd
-        .assert()
-        .success()
-        .code(0)
-        .stderr("")
-        .get_output()
-        .clone();
-    String::from_utf8(output.stdout).expect("stdout is UTF-8")
-}
 
 /// `ply heaps <args>`, asserted successful; its stdout.
 fn heaps(args: &[&str]) -> String {
@@ -96,22 +43,6 @@ fn batch_stdin(extra: &[&str], stdin: &str) -> String {
     let mut all = vec!["heaps", "--batch"];
     all.extend_from_slice(extra);
     stdout_of(&all, Some(stdin))
-}
-
-/// Runs `ply args` (with `stdin` if given) and asserts a bad-input failure: exit status 2, nothing on
-/// stdout, and exactly the line `expected` (plus its newline) on stderr.
-fn assert_bad_input(args: &[&str], stdin: Option<&str>, expected: &str) {
-    assert!(expected.starts_with("ply: ") && !expected.contains('\n'));
-    let mut cmd = ply();
-    cmd.args(args);
-    if let Some(text) = stdin {
-        cmd.write_stdin(text);
-    }
-    cmd.assert()
-        .failure()
-        .code(2)
-        .stdout("")
-        .stderr(format!("{expected}\n"));
 }
 
 /// `ply heaps <args>` must fail with `expected`.

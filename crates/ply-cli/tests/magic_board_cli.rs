@@ -5,12 +5,11 @@
 //! The path rule: among the shortest paths, read backward from the goal, every step goes to the
 //! smallest square (row-major order) that is one move closer to the start.
 
-use assert_cmd::Command;
+mod common;
+use common::*;
 use predicates::prelude::*;
 use serde_json::{json, Value};
 use std::collections::VecDeque;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The issue's example board, one row per slash.
 const EXAMPLE: &str = "4 4 4 1 1 / 2 4 1 4 3 / 0 2 1 3 2 / 3 2 3 2 3 / 3 4 2 2 1";
@@ -94,58 +93,6 @@ const LONG_PATH: &str = "3 3 3 3 3 / 4 3 4 2 2 / 3 0 1 1 1 / 2 2 3 3 3 / 2 3 1 2
 /// A 4×4 board of ones (legal only with `--any-size`): many ties everywhere.
 const ONES_4: &str = "1 1 1 1 / 1 1 1 1 / 1 1 0 1 / 1 1 1 1";
 
-fn ply() -> Command {
-    Command::cargo_bin("ply").expect("the ply binary is built")
-}
-
-/// A file in the temp directory with a name unique to this process and call, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &[u8]) -> Self {
-        let path = unique_path(name);
-        std::fs::write(&path, contents).expect("the temp file is written");
-        TempFile(path)
-    }
-
-    fn arg(&self) -> &str {
-        self.0.to_str().expect("the temp path is UTF-8")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// A path in the temp directory no other test (or test run) uses.
-fn unique_path(name: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!(
-        "ply-magic-board-test-{}-{count}-{name}",
-        std::process::id()
-    ))
-}
-
-/// Runs `ply args` (with `stdin` if given), asserts success with nothing on stderr, returns stdout.
-fn stdout_of(args: &[&str], stdin: Option<&str>) -> String {
-    let mut cmd = ply();
-    cmd.args(args);
-    if let Some(text) = stdin {
-        cmd.write_stdin(text);
-    }
-    let output = cmd
-        .assert()
-        .success()
-        .code(0)
-        .stderr("")
-        .get_output()
-        .clone();
-    String::from_utf8(output.stdout).expect("stdout is UTF-8")
-}
-
 /// `ply magic-board <args>` reading the board `text` from stdin, asserted successful; its stdout.
 fn magic(args: &[&str], text: &str) -> String {
     let mut all = vec!["magic-board"];
@@ -182,22 +129,6 @@ fn stats(args: &[&str]) -> String {
     let mut all = vec!["magic-board", "stats"];
     all.extend_from_slice(args);
     stdout_of(&all, None)
-}
-
-/// Runs `ply args` (with `stdin` if given) and asserts a bad-input failure: exit status 2, nothing on
-/// stdout, and exactly the line `expected` (plus its newline) on stderr.
-fn assert_bad_input(args: &[&str], stdin: Option<&str>, expected: &str) {
-    assert!(expected.starts_with("ply: ") && !expected.contains('\n'));
-    let mut cmd = ply();
-    cmd.args(args);
-    if let Some(text) = stdin {
-        cmd.write_stdin(text);
-    }
-    cmd.assert()
-        .failure()
-        .code(2)
-        .stdout("")
-        .stderr(format!("{expected}\n"));
 }
 
 /// `ply magic-board <extra> [FILE]` reading `board` must fail with `expected`, whether the board

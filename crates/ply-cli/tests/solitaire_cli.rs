@@ -1,10 +1,9 @@
 //! End-to-end tests of `ply solitaire` (Number Solitaire, issue 3): exact stdout, exit status and
 //! stderr of the `ply` binary.
 
-use assert_cmd::Command;
+mod common;
+use common::*;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The seed's board.
 const SEED: [&str; 6] = ["1", "-2", "0", "9", "-1", "-2"];
@@ -21,62 +20,6 @@ const SEED_EXPECTED_LINE: &str =
 
 /// Squares on the big board: over the 1 000 000 squares whose path is kept by default.
 const BIG_N: usize = 1_200_000;
-
-fn ply() -> Command {
-    Command::cargo_bin("ply").expect("the ply binary is built")
-}
-
-/// A file in the temp directory with a name unique to this process and call, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &[u8]) -> Self {
-        let path = unique_path(name);
-        std::fs::write(&path, contents).expect("the temp file is written");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn arg(&self) -> &str {
-        self.0.to_str().expect("the temp path is UTF-8")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// A path in the temp directory no other test (or test run) uses.
-fn unique_path(name: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!(
-        "ply-solitaire-test-{}-{count}-{name}",
-        std::process::id()
-    ))
-}
-
-/// Runs `ply args` (with `stdin` if given), asserts success with nothing on stderr, returns stdout.
-fn stdout_of(args: &[&str], stdin: Option<&str>) -> String {
-    let mut cmd = ply();
-    cmd.args(args);
-    if let Some(text) = stdin {
-        cmd.write_stdin(text);
-    }
-    let output = cmd
-        .assert()
-        .success()
-        .code(0)
-        .stderr("")
-        .get_output()
-        .clone();
-    String::from_utf8(output.stdout).expect("stdout is UTF-8")
-}
 
 /// `ply solitaire <args>`, asserted successful; its stdout.
 fn solitaire(args: &[&str]) -> String {
@@ -96,22 +39,6 @@ fn solitaire_json(args: &[&str]) -> Value {
     );
     assert_eq!(text.lines().count(), 1, "JSON on one line: {text:?}");
     serde_json::from_str(&text).expect("stdout is JSON")
-}
-
-/// Runs `ply args` (with `stdin` if given) and asserts a bad-input failure: exit status 2, nothing on
-/// stdout, and exactly the line `expected` (plus its newline) on stderr.
-fn assert_bad_input(args: &[&str], stdin: Option<&str>, expected: &str) {
-    assert!(expected.starts_with("ply: ") && !expected.contains('\n'));
-    let mut cmd = ply();
-    cmd.args(args);
-    if let Some(text) = stdin {
-        cmd.write_stdin(text);
-    }
-    cmd.assert()
-        .failure()
-        .code(2)
-        .stdout("")
-        .stderr(format!("{expected}\n"));
 }
 
 /// `ply solitaire <args>` must fail with `expected`.

@@ -1,0 +1,102 @@
+//! Helpers shared by the end-to-end tests of the `ply` binary.
+// Each test file uses some of these, and compiles this module on its own.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The `ply` binary.
+pub fn ply() -> Command {
+    Command::cargo_bin("ply").expect("the ply binary is built")
+}
+
+/// A path in the temp directory no other test (or test run) uses.
+pub fn unique_path(name: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let count = COUNTER.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!(
+        "ply-cli-test-{}-{count}-{name}",
+        std::process::id()
+    ))
+}
+
+/// A file in the temp directory with a unique name, removed when dropped.
+pub struct TempFile(PathBuf);
+
+impl TempFile {
+    /// Writes `contents` to a new temp file.
+    pub fn new(name: &str, contents: impl AsRef<[u8]>) -> Self {
+        let path = unique_path(name);
+        std::fs::write(&path, contents).expect("the temp file is written");
+        TempFile(path)
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Its path as a command-line argument.
+    pub fn arg(&self) -> &str {
+        self.0.to_str().expect("the temp path is UTF-8")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs `ply args` (with `stdin` if given), asserts success with nothing on stderr, returns stdout.
+pub fn stdout_of(args: &[&str], stdin: Option<&str>) -> String {
+    let mut cmd = ply();
+    cmd.args(args);
+    if let Some(text) = stdin {
+        cmd.write_stdin(text);
+    }
+    let output = cmd
+        .assert()
+        .success()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .clone();
+    String::from_utf8(output.stdout).expect("stdout is UTF-8")
+}
+
+/// Runs `ply args` (with `stdin` if given) and asserts a bad-input failure: exit status 2, nothing on
+/// stdout, and exactly the line `expected` (plus its newline) on stderr.
+pub fn assert_bad_input(args: &[&str], stdin: Option<&str>, expected: &str) {
+    assert!(expected.starts_with("ply: ") && !expected.contains('\n'));
+    let mut cmd = ply();
+    cmd.args(args);
+    if let Some(text) = stdin {
+        cmd.write_stdin(text);
+    }
+    cmd.assert()
+        .failure()
+        .code(2)
+        .stdout("")
+        .stderr(format!("{expected}\n"));
+}
+
+/// Runs `ply args` and returns its stderr after asserting exit 2, empty stdout and one `ply: ` line.
+pub fn one_line_failure(args: &[&str]) -> String {
+    let output = ply()
+        .args(args)
+        .write_stdin("")
+        .assert()
+        .failure()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::starts_with("ply: "))
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).expect("stderr is UTF-8");
+    assert!(stderr.ends_with('\n'), "stderr ends its line: {stderr:?}");
+    assert_eq!(stderr.lines().count(), 1, "one line on stderr: {stderr:?}");
+    stderr.trim_end().to_string()
+}
