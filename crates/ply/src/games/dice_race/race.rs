@@ -65,17 +65,7 @@ impl PickList {
 
     /// Parses `5,6,7,8,9` (commas or spaces).
     pub fn parse(text: &str, dice: &Dice) -> Result<Self, RaceError> {
-        let sums = text
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|t| !t.is_empty())
-            .map(|t| {
-                let n: u64 = t
-                    .parse()
-                    .map_err(|_| RaceError::NotANumber(t.to_string()))?;
-                u32::try_from(n).map_err(|_| impossible(n, dice))
-            })
-            .collect::<Result<Vec<u32>, _>>()?;
-        PickList::new(sums, dice)
+        PickList::new(parse_sums(text, dice)?, dice)
     }
 
     /// The sums, sorted.
