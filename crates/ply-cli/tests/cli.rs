@@ -903,3 +903,56 @@ fn bench_dots_bad_games_file() {
         "ply: game 1, line 3: dots 1 and 5 are not joined by an edge",
     );
 }
+
+#[test]
+fn boxes_board_and_whole_tables() {
+    let v: Value = serde_json::from_str(&stdout_of(
+        &["dots", "boxes", "--rows", "3", "--cols", "3", "--json"],
+        None,
+    ))
+    .unwrap();
+    assert_eq!(
+        (v["game"].as_str(), v["rows"].as_i64(), v["cols"].as_i64()),
+        (Some("boxes"), Some(3), Some(3))
+    );
+    assert_eq!(v["value"], -3);
+    assert_eq!(v["winner"], "B");
+    let text = stdout_of(
+        &[
+            "dots",
+            "boxes",
+            "--rows",
+            "1",
+            "--cols",
+            "1",
+            "--moves",
+            "1-2 1-3 2-4",
+        ],
+        None,
+    );
+    assert!(
+        text.starts_with(
+            "Dots and Boxes, 1×1 (1 box)\nPlayed: 1-2 1-3 2-4\n\n1---2\n|   |\n3 . 4\n"
+        ),
+        "{text}"
+    );
+    let solved: Value = serde_json::from_str(&stdout_of(
+        &["dots", "solve", "triangles", "--size", "3", "--json"],
+        None,
+    ))
+    .unwrap();
+    assert_eq!(
+        (solved["value"].as_i64(), solved["states"].as_u64()),
+        (Some(-3), Some(1 << 18))
+    );
+    assert_bad_input(
+        &["dots", "solve", "boxes", "--rows", "3", "--cols", "3", "--memory", "1M"],
+        None,
+        "ply: a table of 2^24 states (one byte each) needs 16.0 MiB (16777216 bytes) but the memory budget is 1.0 MiB (1048576 bytes); positions of this board can still be asked one at a time with --strategy memo",
+    );
+    assert_bad_input(
+        &["dots", "boxes", "--rows", "5", "--cols", "6"],
+        None,
+        "ply: a board of 5×6 boxes has 71 edges; boards need at least one box and at most 63 edges",
+    );
+}
