@@ -956,3 +956,59 @@ fn boxes_board_and_whole_tables() {
         "ply: a board of 5×6 boxes has 71 edges; boards need at least one box and at most 63 edges",
     );
 }
+
+#[test]
+fn saved_tables_answer_later_queries_and_bad_files_are_refused() {
+    let cache = unique_path("cache");
+    let file = unique_path("boxes-2x2.plytable");
+    let run = |args: &[&str]| {
+        let output = ply()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(args)
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let path = file.to_str().unwrap();
+    let solved = run(&[
+        "dots", "solve", "boxes", "--rows", "2", "--cols", "2", "--save", path,
+    ]);
+    assert!(
+        solved.starts_with("Dots and Boxes, 2×2: value of the empty board +2 for A\n"),
+        "{solved}"
+    );
+    let from_file = run(&[
+        "dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-2", "--table", path, "--json",
+    ]);
+    let fresh = run(&[
+        "dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-2", "--json",
+    ]);
+    assert_eq!(from_file, fresh);
+    assert_bad_input(
+        &["dots", "triangles", "--table", path],
+        None,
+        &format!(
+            "ply: {path} is the table of Dots and Boxes, 2×2, not of Dots and Triangles, size 3"
+        ),
+    );
+    let mut bytes = std::fs::read(&file).unwrap();
+    let at = bytes.len() - 30;
+    bytes[at] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    assert_bad_input(
+        &[
+            "dots", "boxes", "--rows", "2", "--cols", "2", "--table", path,
+        ],
+        None,
+        &format!("ply: {path} is corrupt: its checksum does not match"),
+    );
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let line = one_line_failure(&[
+        "dots", "boxes", "--rows", "2", "--cols", "2", "--table", path,
+    ]);
+    assert!(line.contains("is truncated or padded"), "{line}");
+    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_dir_all(&cache);
+}

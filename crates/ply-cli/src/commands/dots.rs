@@ -1,14 +1,16 @@
 //! `ply dots`: a dots position explained — board, score, value, every move's value, the best line.
 
+use crate::cache;
 use crate::failure::Failure;
 use crate::input::{parse_memory, read_text};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::choose::SolveOptions;
+use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Strategy;
 use ply::engine::{MemoryBudget, Winner};
 use ply::games::dots::notation::position_from_moves;
-use ply::games::dots::report::{report, DotsReport};
+use ply::games::dots::report::{report, report_from, DotsReport};
 use ply::games::dots::Geometry;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -98,6 +100,12 @@ struct PositionArgs {
     /// Memory the solver may use, e.g. 8G or 512M (default: what the system has free, less 512 MiB).
     #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
     memory: Option<u64>,
+    /// Answer from a table saved by `ply dots solve --save FILE` (memory-mapped, nothing solved).
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+    /// Do not use a table kept in the cache directory by `ply dots solve`.
+    #[arg(long)]
+    no_cache: bool,
 }
 
 /// The strategies as users name them.
@@ -149,8 +157,22 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         free_items: free,
     };
     let with_line = position.line || position.json;
-    let report = report(&built, &game, strategy, options, with_line)
-        .map_err(|e| Failure::solve(e, strategy))?;
+    let saved = match &position.table {
+        Some(path) => Some(SubsetTable::load(path, &built.identity()).map_err(Failure::bad)?),
+        None if strategy == Strategy::Table && !position.no_cache => cache::cached_table(&built),
+        None => None,
+    };
+    let report = match &saved {
+        Some(table) => report_from(
+            &built,
+            &game,
+            &mut table.solver(&built.board),
+            Strategy::Table,
+            with_line,
+        ),
+        None => report(&built, &game, strategy, options, with_line),
+    }
+    .map_err(|e| Failure::solve(e, strategy))?;
     drop(progress);
     if position.json {
         Ok(serde_json::to_string(&report)? + "\n")

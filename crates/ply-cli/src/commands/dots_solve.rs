@@ -2,6 +2,7 @@
 //! the value of the empty board, the time, the speed and the peak memory.
 
 use super::dots::{BoxesSize, TrianglesSize};
+use crate::cache;
 use crate::failure::Failure;
 use crate::input::parse_memory;
 use clap::{Args, Subcommand};
@@ -22,6 +23,12 @@ pub struct SolveArgs {
     /// Memory the table may use, e.g. 8G (default: what the system has free, less 512 MiB).
     #[arg(long, value_parser = parse_memory, value_name = "SIZE", global = true)]
     memory: Option<u64>,
+    /// Also write the solved table to FILE (answer later queries with `--table FILE`).
+    #[arg(long, value_name = "FILE", global = true)]
+    save: Option<std::path::PathBuf>,
+    /// Neither read nor keep the table in the cache directory.
+    #[arg(long, global = true)]
+    no_cache: bool,
 }
 
 #[derive(Subcommand)]
@@ -40,7 +47,12 @@ struct Solved {
     seconds: f64,
     states_per_second: f64,
     peak_bytes: Option<u64>,
+    /// Whether the table came from the cache instead of being solved.
+    from_cache: bool,
 }
+
+/// Tables smaller than this are solved faster than read: they are not kept in the cache.
+const CACHE_FROM_ITEMS: usize = 25;
 
 /// The process's peak resident memory (Linux `VmHWM`), if it can be read.
 fn peak_bytes() -> Option<u64> {
@@ -69,19 +81,36 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     );
     let update = |filled: u64| bar.set_position(filled);
     let start = Instant::now();
-    let table = SubsetTable::build(board, budget, Some(&update)).map_err(|e| {
-        Failure::BadInput(format!(
-            "{e}; positions of this board can still be asked one at a time with --strategy memo"
-        ))
-    })?;
+    let use_cache = !args.no_cache && board.edge_count() >= CACHE_FROM_ITEMS;
+    let cached = if use_cache {
+        cache::cached_table(&built)
+    } else {
+        None
+    };
+    let from_cache = cached.is_some();
+    let table = match cached {
+        Some(table) => table,
+        None => SubsetTable::build(board, budget, Some(&update)).map_err(|e| {
+            Failure::BadInput(format!(
+                "{e}; positions of this board can still be asked one at a time with --strategy memo"
+            ))
+        })?,
+    };
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    if let Some(path) = &args.save {
+        table.save(path, &built.identity()).map_err(Failure::bad)?;
+    }
+    if use_cache && !from_cache {
+        cache::keep(&built, &table);
+    }
     let solved = Solved {
         value: table.value_of_mask(0),
         states,
         seconds,
         states_per_second: states as f64 / seconds,
         peak_bytes: peak_bytes(),
+        from_cache,
     };
     if args.json {
         return Ok(serde_json::to_string(&solved)? + "\n");
@@ -89,8 +118,13 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let peak = solved.peak_bytes.map_or("unknown".to_string(), |b| {
         format!("{:.1} MiB", b as f64 / (1 << 20) as f64)
     });
+    let how = if from_cache {
+        "read from the cache"
+    } else {
+        "solved"
+    };
     Ok(format!(
-        "{}: value of the empty board {:+} for A\n{} states in {:.3} s ({:.0} states/s), peak memory {peak}\n",
+        "{}: value of the empty board {:+} for A\n{} states {how} in {:.3} s ({:.0} states/s), peak memory {peak}\n",
         geometry.title(),
         solved.value,
         states,

@@ -15,6 +15,7 @@ pub mod choose;
 pub mod memo;
 pub mod recursion;
 pub mod table;
+pub mod table_file;
 
 use super::{Capabilities, MemoryError};
 use std::fmt::Debug;

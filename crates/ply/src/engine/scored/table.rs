@@ -25,8 +25,9 @@ const MAX_HIGH_BITS: u32 = 12;
 
 /// Where each state lives in the table.
 #[derive(Debug, Clone)]
-struct Layout {
-    low_bits: u32,
+pub(super) struct Layout {
+    pub(super) items: u32,
+    pub(super) low_bits: u32,
     /// For each high part, the index of its block in storage order.
     block_of_high: Vec<u32>,
     /// For each block in storage order, its high part.
@@ -36,7 +37,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(items: u32) -> Self {
+    pub(super) fn new(items: u32) -> Self {
         let low_bits = items.min(BLOCK_BITS.max(items.saturating_sub(MAX_HIGH_BITS)));
         let high_bits = items - low_bits;
         let mut high_of_block: Vec<u64> = (0..1u64 << high_bits).collect();
@@ -58,6 +59,7 @@ impl Layout {
             start += len;
         }
         Layout {
+            items,
             low_bits,
             block_of_high,
             high_of_block,
@@ -72,12 +74,35 @@ impl Layout {
     }
 }
 
-/// The value of every state of a [`SubsetIndexed`] game, computed once, then looked up.
-#[derive(Debug, Clone)]
+/// The value of every state of a [`SubsetIndexed`] game, computed once, then looked up — from
+/// memory, or from a file mapped into memory ([`super::table_file`]).
+#[derive(Debug)]
 pub struct SubsetTable {
-    layout: Layout,
+    pub(super) layout: Layout,
     /// Values as the bit patterns of `i8`, in layout order.
-    values: Vec<u8>,
+    pub(super) values: TableBytes,
+}
+
+/// Where a table's bytes live.
+#[derive(Debug)]
+pub(super) enum TableBytes {
+    /// Built in memory.
+    Owned(Vec<u8>),
+    /// A checked file mapped read-only; the values start at `offset` and run for `len` bytes.
+    Mapped {
+        map: memmap2::Mmap,
+        offset: usize,
+        len: usize,
+    },
+}
+
+impl TableBytes {
+    pub(super) fn as_slice(&self) -> &[u8] {
+        match self {
+            TableBytes::Owned(v) => v,
+            TableBytes::Mapped { map, offset, len } => &map[*offset..*offset + *len],
+        }
+    }
 }
 
 impl SubsetTable {
@@ -106,7 +131,10 @@ impl SubsetTable {
                 fill_block(game, &layout, high, block, done)
             }),
         }
-        Ok(SubsetTable { layout, values })
+        Ok(SubsetTable {
+            layout,
+            values: TableBytes::Owned(values),
+        })
     }
 
     /// Like [`Self::build`] but always on the general path (one state and one move at a time through
@@ -116,17 +144,14 @@ impl SubsetTable {
         game: &G,
         budget: MemoryBudget,
     ) -> Result<Self, SolveError> {
-        require_acyclic_deterministic(game, "table")?;
-        check_values_fit(game)?;
-        let items = game.items();
-        let mut values = budget.zeroed_bytes(Self::bytes_needed(items), || {
-            format!("a table of 2^{items} states (one byte each)")
-        })?;
-        let layout = Layout::new(items);
+        let (layout, mut values) = Self::allocate(game, budget)?;
         fill_layers(&layout, &mut values, None, |high, block, done| {
             fill_block(game, &layout, high, block, done)
         });
-        Ok(SubsetTable { layout, values })
+        Ok(SubsetTable {
+            layout,
+            values: TableBytes::Owned(values),
+        })
     }
 
     /// Checks the game and allocates its zeroed table, refusing before allocating if over `budget`.
@@ -146,17 +171,22 @@ impl SubsetTable {
     /// The value of the state with bitmask `mask`.
     #[inline]
     pub fn value_of_mask(&self, mask: u64) -> i32 {
-        self.values[self.layout.position(mask)] as i8 as i32
+        self.values.as_slice()[self.layout.position(mask)] as i8 as i32
     }
 
     /// Number of states in the table.
     pub fn len(&self) -> usize {
-        self.values.len()
+        self.values.as_slice().len()
     }
 
     /// Always false: a table holds at least the empty state.
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.values.as_slice().is_empty()
+    }
+
+    /// Elements of the game (the table has `2^items` states).
+    pub fn items(&self) -> u32 {
+        self.layout.items
     }
 
     /// A solver that answers from this table.

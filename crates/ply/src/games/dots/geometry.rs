@@ -58,6 +58,28 @@ pub struct BuiltBoard {
     pub canvas: Canvas,
 }
 
+impl BuiltBoard {
+    /// What a solved table of this board is for: the shape and the edge numbering, so that a table
+    /// file is only ever read for the board it was solved for.
+    pub fn identity(&self) -> String {
+        let edges: Vec<String> = (0..self.board.edge_count())
+            .map(|e| {
+                let (a, b) = self.board.endpoints(Edge(e as u8));
+                format!("{}-{}", a + 1, b + 1)
+            })
+            .collect();
+        format!("{}; edges {}", self.geometry.title(), edges.join(" "))
+    }
+
+    /// A file name for this board's table: `triangles-4.plytable`, `boxes-3x4.plytable`.
+    pub fn table_file_name(&self) -> String {
+        match self.geometry {
+            Geometry::Triangles { size } => format!("triangles-{size}.plytable"),
+            Geometry::Boxes { rows, cols } => format!("boxes-{rows}x{cols}.plytable"),
+        }
+    }
+}
+
 impl Geometry {
     /// The classic Triangle War board: 10 dots, 18 edges, 9 triangles.
     pub const CLASSIC_TRIANGLES: Geometry = Geometry::Triangles { size: 3 };

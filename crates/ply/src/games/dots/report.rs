@@ -1,11 +1,12 @@
 //! A position explained, as data for front ends: the value, every move's value, the best line.
 
+use super::board::DotsBoard;
 use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
 use crate::engine::scored::analysis::analyse;
 use crate::engine::scored::choose::{with_solver, SolveOptions};
-use crate::engine::scored::{SolveError, Strategy};
+use crate::engine::scored::{SolveError, Solver, Strategy};
 use crate::engine::{final_margin_a, Player, Winner};
 use serde::{Serialize, Serializer};
 
@@ -99,11 +100,22 @@ pub fn report(
     options: SolveOptions<'_>,
     with_line: bool,
 ) -> Result<DotsReport, SolveError> {
+    with_solver(&built.board, strategy, options, |solver| {
+        report_from(built, position, solver, strategy, with_line)
+    })
+}
+
+/// Explains `position` with a solver already at hand (e.g. a table read from a file).
+pub fn report_from(
+    built: &BuiltBoard,
+    position: &Position,
+    solver: &mut dyn Solver<DotsBoard>,
+    strategy: Strategy,
+    with_line: bool,
+) -> Result<DotsReport, SolveError> {
     let board = &built.board;
-    let (analysis, states_visited) = with_solver(board, strategy, options, |solver| {
-        let analysis = analyse(board, solver, &position.drawn(), with_line)?;
-        Ok((analysis, solver.states_visited()))
-    })?;
+    let analysis = analyse(board, solver, &position.drawn(), with_line)?;
+    let states_visited = solver.states_visited();
     let mut mover = position.to_move();
     let line_steps: Vec<LineStepReport> = analysis
         .line
