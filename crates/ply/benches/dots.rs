@@ -90,6 +90,56 @@ fn tables(c: &mut Criterion) {
     group.finish();
 }
 
+/// Memoized recursion on the size-4 board from a position with 22 free edges, with and without
+/// keying the store by the board's six symmetries.
+fn symmetry(c: &mut Criterion) {
+    use ply::engine::scored::memo::{CanonicalStore, HashStore};
+    use ply::engine::scored::SubsetIndexed;
+    let board = Geometry::Triangles { size: 4 }.build().unwrap().board;
+    // Eight edges drawn symmetrically around the centre: 1-2, 1-3 and the bottom row.
+    let drawn = [
+        (0, 1),
+        (0, 2),
+        (10, 11),
+        (11, 12),
+        (12, 13),
+        (13, 14),
+        (6, 7),
+        (8, 9),
+    ]
+    .iter()
+    .fold(0u64, |m, &(a, b)| {
+        m | 1 << board.edge_between(a, b).unwrap().0
+    });
+    let budget = MemoryBudget::new(8 << 30);
+    let mut group = c.benchmark_group("memo_symmetry");
+    group.sample_size(10);
+    let mut visited = (0, 0);
+    group.bench_function("size4_22_free_plain", |b| {
+        b.iter(|| {
+            let mut memo = MemoSolver::new(&board, HashStore::new(budget)).unwrap();
+            let v = memo.value(&EdgeSet(drawn)).unwrap();
+            visited.0 = memo.states_visited();
+            v
+        })
+    });
+    let symmetries = board.symmetries().unwrap();
+    group.bench_function("size4_22_free_canonical", |b| {
+        b.iter(|| {
+            let store = CanonicalStore::new(&board, symmetries, HashStore::new(budget));
+            let mut memo = MemoSolver::new(&board, store).unwrap();
+            let v = memo.value(&EdgeSet(drawn)).unwrap();
+            visited.1 = memo.states_visited();
+            v
+        })
+    });
+    group.finish();
+    println!(
+        "states visited: plain {}, canonical {}",
+        visited.0, visited.1
+    );
+}
+
 fn triangle_war(c: &mut Criterion) {
     let board = classic();
     let input = war_input(100_000, 1);
@@ -105,5 +155,5 @@ fn triangle_war(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tables, triangle_war);
+criterion_group!(benches, tables, symmetry, triangle_war);
 criterion_main!(benches);

@@ -365,3 +365,37 @@ fn three_by_three_boxes_is_lost_by_three() {
     let table = SubsetTable::build(&board, budget(), None).unwrap();
     assert_eq!(table.value_of_mask(0), -3);
 }
+
+#[test]
+fn symmetric_states_share_values_and_canonical_memo_agrees() {
+    use ply::engine::scored::memo::CanonicalStore;
+    use ply::engine::scored::SubsetIndexed;
+    for geometry in [
+        Geometry::Triangles { size: 3 },
+        Geometry::Boxes { rows: 2, cols: 2 },
+        Geometry::Boxes { rows: 2, cols: 3 },
+    ] {
+        let board = geometry.build().unwrap().board;
+        let symmetries = board
+            .symmetries()
+            .expect("dots boards know their symmetries");
+        let table = SubsetTable::build(&board, budget(), None).unwrap();
+        let differ = (0..1u64 << board.edge_count())
+            .filter(|&m| table.value_of_mask(m) != table.value_of_mask(symmetries.canonical(m)))
+            .count();
+        assert_eq!(differ, 0, "{geometry:?}");
+        let store = CanonicalStore::new(&board, symmetries, HashStore::new(budget()));
+        let mut memo = MemoSolver::new(&board, store).unwrap();
+        for state in random_positions(300, 0, 9)
+            .into_iter()
+            .filter(|s| s.0 >> board.edge_count() == 0)
+        {
+            assert_eq!(
+                memo.value(&state).unwrap(),
+                table.value_of_mask(state.0),
+                "{geometry:?} {state:?}"
+            );
+        }
+        assert_eq!(memo.value(&EdgeSet(0)).unwrap(), table.value_of_mask(0));
+    }
+}

@@ -1,5 +1,6 @@
 //! Negamax with a transposition store: each state is evaluated once.
 
+use super::symmetry::Symmetries;
 use super::{
     check_values_fit, move_value, require_acyclic_deterministic, ScoredGame, SolveError, Solver,
     SubsetIndexed,
@@ -89,6 +90,40 @@ impl<G: ScoredGame> MemoStore<G> for HashStore<G> {
         }
         self.map.insert(state, value as i8);
         Ok(())
+    }
+}
+
+/// A store keyed by canonical forms: symmetric states share one entry.
+pub struct CanonicalStore<'a, G, S> {
+    game: &'a G,
+    symmetries: &'a Symmetries,
+    inner: S,
+}
+
+impl<'a, G: SubsetIndexed, S: MemoStore<G>> CanonicalStore<'a, G, S> {
+    /// Wraps `inner`, keying it by the canonical forms of `symmetries`.
+    pub fn new(game: &'a G, symmetries: &'a Symmetries, inner: S) -> Self {
+        CanonicalStore {
+            game,
+            symmetries,
+            inner,
+        }
+    }
+
+    fn canonical(&self, state: &G::State) -> G::State {
+        self.game
+            .state(self.symmetries.canonical(self.game.mask(state)))
+    }
+}
+
+impl<G: SubsetIndexed, S: MemoStore<G>> MemoStore<G> for CanonicalStore<'_, G, S> {
+    fn get(&self, state: &G::State) -> Option<i32> {
+        self.inner.get(&self.canonical(state))
+    }
+
+    fn insert(&mut self, state: G::State, value: i32) -> Result<(), MemoryError> {
+        let key = self.canonical(&state);
+        self.inner.insert(key, value)
     }
 }
 

@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod choose;
 pub mod memo;
 pub mod recursion;
+pub mod symmetry;
 pub mod table;
 pub mod table_file;
 
@@ -86,6 +87,12 @@ pub trait SubsetIndexed: ScoredGame {
     /// A further optional accelerator: the game is a *completion game*, which lets the table fill
     /// many states at once. `None` (the default) keeps the table on the general path.
     fn completion(&self) -> Option<Completion<'_>> {
+        None
+    }
+
+    /// A further optional accelerator: permutations of the elements that map the rules onto
+    /// themselves. Memo stores then keep one entry per class of symmetric states.
+    fn symmetries(&self) -> Option<&symmetry::Symmetries> {
         None
     }
 }

@@ -1,5 +1,6 @@
 //! The rules of every dots game, given as an incidence of edges and cells.
 
+use crate::engine::scored::symmetry::Symmetries;
 use crate::engine::scored::{Completion, ScoredGame, SubsetIndexed};
 use crate::engine::Capabilities;
 use thiserror::Error;
@@ -77,6 +78,9 @@ pub enum BoardError {
         /// Cell number.
         cell: usize,
     },
+    /// A dot permutation that is not a symmetry of the board.
+    #[error("dot permutation {0} does not map the board's edges and cells onto themselves")]
+    NotASymmetry(usize),
     /// An edge borders more than two cells: not a planar board.
     #[error("edge {edge} borders more than two cells")]
     EdgeInTooManyCells {
@@ -98,6 +102,8 @@ pub struct DotsBoard {
     borders: Vec<[Option<u16>; 2]>,
     /// Per edge, the other edges of each bordered cell, in the engine's [`Completion`] form.
     others: Vec<[u64; 2]>,
+    /// The board's symmetries as edge permutations, if the geometry gave them.
+    symmetries: Option<Symmetries>,
 }
 
 impl DotsBoard {
@@ -150,7 +156,48 @@ impl DotsBoard {
             cells,
             borders,
             others,
+            symmetries: None,
         })
+    }
+
+    /// The same board with its symmetries, given as permutations of the dots (`perm[d]` is the image
+    /// of dot `d`); each is checked to map edges to edges and cells to cells.
+    pub fn with_symmetries(mut self, dot_perms: &[Vec<u32>]) -> Result<Self, BoardError> {
+        let cell_set = |cells: &[Vec<Edge>]| {
+            let mut masks: Vec<u64> = cells
+                .iter()
+                .map(|c| c.iter().fold(0, |m, e| m | 1 << e.0))
+                .collect();
+            masks.sort_unstable();
+            masks
+        };
+        let original = cell_set(&self.cells);
+        let mut edge_perms = Vec::with_capacity(dot_perms.len());
+        for (i, perm) in dot_perms.iter().enumerate() {
+            let image = |e: usize| {
+                let (a, b) = self.edges[e];
+                let (a, b) = (*perm.get(a as usize)?, *perm.get(b as usize)?);
+                self.edge_between(a, b)
+            };
+            let edges: Option<Vec<Edge>> = (0..self.edges.len()).map(image).collect();
+            let edges = edges.ok_or(BoardError::NotASymmetry(i))?;
+            let mapped: Vec<Vec<Edge>> = self
+                .cells
+                .iter()
+                .map(|c| c.iter().map(|e| edges[e.0 as usize]).collect())
+                .collect();
+            if cell_set(&mapped) != original {
+                return Err(BoardError::NotASymmetry(i));
+            }
+            edge_perms.push(edges.into_iter().map(|e| e.0).collect());
+        }
+        self.symmetries = Some(Symmetries::new(self.edges.len() as u32, &edge_perms));
+        Ok(self)
+    }
+
+    /// Number of symmetries known (1: only the identity).
+    pub fn symmetry_order(&self) -> usize {
+        self.symmetries.as_ref().map_or(1, Symmetries::order)
     }
 
     /// Number of dots.
@@ -273,6 +320,10 @@ impl SubsetIndexed for DotsBoard {
         Some(Completion {
             others: &self.others,
         })
+    }
+
+    fn symmetries(&self) -> Option<&Symmetries> {
+        self.symmetries.as_ref()
     }
 }
 

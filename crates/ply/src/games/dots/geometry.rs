@@ -162,8 +162,35 @@ fn boxes(rows: u32, cols: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
     let positions = (0..=rows)
         .flat_map(|r| (0..=cols).map(move |c| ((2 * r) as usize, (4 * c) as usize)))
         .collect();
+    // Reflections of the rectangle; a square also turns and reflects across its diagonals.
+    type DotMap = Box<dyn Fn(u32, u32) -> (u32, u32)>;
+    let mut maps: Vec<DotMap> = vec![
+        Box::new(|r, c| (r, c)),
+        Box::new(move |r, c| (rows - r, c)),
+        Box::new(move |r, c| (r, cols - c)),
+        Box::new(move |r, c| (rows - r, cols - c)),
+    ];
+    if rows == cols {
+        maps.push(Box::new(|r, c| (c, r)));
+        maps.push(Box::new(move |r, c| (cols - c, r)));
+        maps.push(Box::new(move |r, c| (c, rows - r)));
+        maps.push(Box::new(move |r, c| (cols - c, rows - r)));
+    }
+    let perms: Vec<Vec<u32>> = maps
+        .iter()
+        .map(|f| {
+            (0..=rows)
+                .flat_map(|r| (0..=cols).map(move |c| (r, c)))
+                .map(|(r, c)| {
+                    let (r2, c2) = f(r, c);
+                    dot(r2, c2)
+                })
+                .collect()
+        })
+        .collect();
     let board = DotsBoard::new(dot(rows, cols) + 1, pairs, cells)
-        .expect("box geometry is a valid incidence");
+        .and_then(|b| b.with_symmetries(&perms))
+        .expect("box geometry is a valid incidence with its symmetries");
     Ok((board, Canvas::new(positions, labels)))
 }
 
@@ -216,7 +243,30 @@ fn triangles(size: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
         .flat_map(|r| (0..=r).map(move |c| (r, c)))
         .map(|(r, c)| at(r, c));
     let canvas = Canvas::new(positions.collect(), labels);
-    let board = DotsBoard::new(dots, pairs, cells).expect("triangle geometry is a valid incidence");
+    // The six symmetries of the triangle permute the barycentric coordinates (size − r, r − c, c).
+    let perms: Vec<Vec<u32>> = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ]
+    .iter()
+    .map(|order| {
+        (0..=size)
+            .flat_map(|r| (0..=r).map(move |c| (r, c)))
+            .map(|(r, c)| {
+                let coords = [size - r, r - c, c];
+                let [a, _, g] = order.map(|i| coords[i]);
+                dot(size - a, g)
+            })
+            .collect()
+    })
+    .collect();
+    let board = DotsBoard::new(dots, pairs, cells)
+        .and_then(|b| b.with_symmetries(&perms))
+        .expect("triangle geometry is a valid incidence with six symmetries");
     Ok((board, canvas))
 }
 
@@ -237,6 +287,42 @@ mod tests {
             GeometryError::TriangleSize(7)
         );
         assert!(Geometry::Triangles { size: 0 }.build().is_err());
+    }
+
+    #[test]
+    fn symmetry_groups() {
+        for size in 1..=6 {
+            let order = Geometry::Triangles { size }
+                .build()
+                .unwrap()
+                .board
+                .symmetry_order();
+            assert_eq!(order, 6);
+        }
+        assert_eq!(
+            Geometry::Boxes { rows: 3, cols: 3 }
+                .build()
+                .unwrap()
+                .board
+                .symmetry_order(),
+            8
+        );
+        assert_eq!(
+            Geometry::Boxes { rows: 3, cols: 4 }
+                .build()
+                .unwrap()
+                .board
+                .symmetry_order(),
+            4
+        );
+        assert_eq!(
+            Geometry::Boxes { rows: 1, cols: 1 }
+                .build()
+                .unwrap()
+                .board
+                .symmetry_order(),
+            8
+        );
     }
 
     #[test]
