@@ -122,7 +122,8 @@ fn check_schema(v: &Value) {
     assert_eq!(moves.len(), free, "one entry per undrawn edge");
     let mut previous = i64::MAX;
     for m in moves {
-        assert_eq!(m.as_object().unwrap().len(), 3, "move, value, points: {m}");
+        let keys = m.as_object().unwrap().len();
+        assert!(keys == 3 || (keys == 4 && m["symmetric_to"].is_string()), "move, value, points: {m}");
         let text = m["move"].as_str().expect("move is a string");
         assert!(!played.iter().any(|p| p == text), "{text} is already drawn");
         let mv = int(&m["value"]);
@@ -267,8 +268,10 @@ fn seed_puzzle_text() {
     assert!(
         text.contains("\nResult with perfect play: A wins by 3, 6-3 (final margin for A: +3)\n")
     );
-    assert!(text.contains("\nMoves for A, best first:\n     1-2    +3\n     1-3    +3\n"));
-    assert!(text.ends_with("    6-10    -7\n"));
+    assert!(text.contains(
+        "\nMoves for A, best first:\n     1-2    +3\n     1-3    +3  (symmetric to 1-2)\n"
+    ));
+    assert!(text.ends_with("    6-10    -7  (symmetric to 4-7)\n"));
 }
 
 #[test]

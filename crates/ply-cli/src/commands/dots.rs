@@ -237,12 +237,21 @@ fn render(r: &DotsReport, cells: usize, with_line: bool) -> String {
     if !over {
         let _ = writeln!(out, "\nMoves for {}, best first:", r.to_move);
         for m in &r.moves {
+            let same = m
+                .symmetric_to
+                .as_ref()
+                .map_or(String::new(), |other| format!("  (symmetric to {other})"));
             let scores = if m.points > 0 {
                 format!("  (scores {})", m.points)
             } else {
                 String::new()
             };
-            let _ = writeln!(out, "  {:>6}  {:>4}{scores}", m.mv, signed(m.value as i64));
+            let _ = writeln!(
+                out,
+                "  {:>6}  {:>4}{scores}{same}",
+                m.mv,
+                signed(m.value as i64)
+            );
         }
     }
     if with_line && !r.line_steps.is_empty() {

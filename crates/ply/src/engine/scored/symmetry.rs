@@ -43,8 +43,8 @@ impl Symmetries {
         self.tables.len() + 1
     }
 
-    /// The image of `mask` under the `i`-th non-identity permutation.
-    fn apply(&self, i: usize, mask: u64) -> u64 {
+    /// The image of `mask` under the `i`-th non-identity permutation (`i < order() - 1`).
+    pub fn image(&self, i: usize, mask: u64) -> u64 {
         self.tables[i]
             .iter()
             .enumerate()
@@ -55,7 +55,7 @@ impl Symmetries {
 
     /// The smallest image of `mask`: the same for every state of its class.
     pub fn canonical(&self, mask: u64) -> u64 {
-        (0..self.tables.len()).fold(mask, |best, i| best.min(self.apply(i, mask)))
+        (0..self.tables.len()).fold(mask, |best, i| best.min(self.image(i, mask)))
     }
 }
 

@@ -1,11 +1,13 @@
 //! A position explained, as data for front ends: the value, every move's value, the best line.
 
 use super::board::DotsBoard;
+use super::board::Edge;
 use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
-use crate::engine::scored::analysis::analyse;
+use crate::engine::scored::analysis::{analyse, MoveValue};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
+use crate::engine::scored::SubsetIndexed;
 use crate::engine::scored::{SolveError, Solver, Strategy};
 use crate::engine::{final_margin_a, Player, Winner};
 use serde::{Serialize, Serializer};
@@ -31,6 +33,10 @@ pub struct MoveReport {
     pub value: i32,
     /// Cells this move completes at once.
     pub points: u32,
+    /// An earlier listed move that is the same up to a symmetry of the board that keeps the position
+    /// (so it has the same value), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symmetric_to: Option<String>,
 }
 
 /// One step of the best line.
@@ -78,6 +84,45 @@ pub struct DotsReport {
     pub states_visited: u64,
     /// The board as text art.
     pub picture: String,
+}
+
+/// The moves as reported, each marked with the first earlier move equivalent to it: a symmetry of the
+/// board maps the position onto itself and one move onto the other.
+fn move_reports(
+    board: &DotsBoard,
+    position: &Position,
+    moves: &[MoveValue<Edge>],
+) -> Vec<MoveReport> {
+    let drawn = position.drawn().0;
+    let symmetries = board.symmetries();
+    let class = |mv: Edge| {
+        symmetries.map(|s| {
+            // The smallest image of (position, move) under the symmetries that fix the position.
+            (0..s.order() - 1)
+                .filter(|&i| s.image(i, drawn) == drawn)
+                .map(|i| s.image(i, 1 << mv.0))
+                .fold(1u64 << mv.0, u64::min)
+        })
+    };
+    let mut seen: Vec<(u64, String)> = Vec::new();
+    moves
+        .iter()
+        .map(|m| {
+            let name = format_edge(board, m.mv);
+            let key = class(m.mv);
+            let symmetric_to =
+                key.and_then(|k| seen.iter().find(|(c, _)| *c == k).map(|(_, n)| n.clone()));
+            if let (Some(k), None) = (key, &symmetric_to) {
+                seen.push((k, name.clone()));
+            }
+            MoveReport {
+                mv: name,
+                value: m.value,
+                points: m.points,
+                symmetric_to,
+            }
+        })
+        .collect()
 }
 
 /// Final cells of each player when all `cells` are won and A leads by `margin_a`.
@@ -149,15 +194,7 @@ pub fn report_from(
         final_margin_a: margin,
         winner: Winner::from_margin_a(margin),
         final_score: final_score(board.cell_count() as i64, margin),
-        moves: analysis
-            .moves
-            .iter()
-            .map(|m| MoveReport {
-                mv: format_edge(board, m.mv),
-                value: m.value,
-                points: m.points,
-            })
-            .collect(),
+        moves: move_reports(board, position, &analysis.moves),
         line: line_steps.iter().map(|s| s.mv.clone()).collect(),
         line_steps,
         strategy,
