@@ -123,7 +123,10 @@ fn check_schema(v: &Value) {
     let mut previous = i64::MAX;
     for m in moves {
         let keys = m.as_object().unwrap().len();
-        assert!(keys == 3 || (keys == 4 && m["symmetric_to"].is_string()), "move, value, points: {m}");
+        assert!(
+            keys == 3 || (keys == 4 && m["symmetric_to"].is_string()),
+            "move, value, points: {m}"
+        );
         let text = m["move"].as_str().expect("move is a string");
         assert!(!played.iter().any(|p| p == text), "{text} is already drawn");
         let mv = int(&m["value"]);

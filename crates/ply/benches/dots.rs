@@ -140,6 +140,39 @@ fn symmetry(c: &mut Criterion) {
     );
 }
 
+/// Would a table over canonical states only pay for itself? It holds one value per class of symmetric
+/// states, but a lookup must compute the canonical form and find its rank. Measured on the classic
+/// board: direct lookups against canonical form + binary search over the sorted classes.
+fn canonical_table(c: &mut Criterion) {
+    use ply::engine::scored::SubsetIndexed;
+    let board = classic();
+    let symmetries = board.symmetries().unwrap();
+    let table = SubsetTable::build(&board, MemoryBudget::new(1 << 30), None).unwrap();
+    let mut classes: Vec<u64> = (0..1u64 << 18).map(|m| symmetries.canonical(m)).collect();
+    classes.sort_unstable();
+    classes.dedup();
+    println!(
+        "classic board: {} states, {} canonical classes",
+        1u64 << 18,
+        classes.len()
+    );
+    let mut rng = StdRng::seed_from_u64(3);
+    let masks: Vec<u64> = (0..4096).map(|_| rng.random_range(0..1u64 << 18)).collect();
+    let mut group = c.benchmark_group("canonical_table_lookup");
+    group.bench_function("direct_4096_lookups", |b| {
+        b.iter(|| masks.iter().map(|&m| table.value_of_mask(m)).sum::<i32>())
+    });
+    group.bench_function("canonical_rank_4096_lookups", |b| {
+        b.iter(|| {
+            masks
+                .iter()
+                .map(|&m| classes.binary_search(&symmetries.canonical(m)).unwrap_or(0) as i32)
+                .sum::<i32>()
+        })
+    });
+    group.finish();
+}
+
 fn triangle_war(c: &mut Criterion) {
     let board = classic();
     let input = war_input(100_000, 1);
@@ -155,5 +188,5 @@ fn triangle_war(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tables, symmetry, triangle_war);
+criterion_group!(benches, tables, symmetry, canonical_table, triangle_war);
 criterion_main!(benches);
