@@ -213,13 +213,7 @@ fn triangles(size: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
             }
         }
     }
-    pairs.sort_unstable();
-    let number: BTreeMap<(u32, u32), Edge> = pairs
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| (p, Edge(i as u8)))
-        .collect();
-    let edge = |a: u32, b: u32| number[&(a.min(b), a.max(b))];
+    let (pairs, edge) = number_edges(pairs);
 
     let at = |r: u32, c: u32| ((2 * r) as usize, (2 * (size - r) + 4 * c) as usize);
     let mut cells = Vec::new();
