@@ -15,24 +15,11 @@ use std::time::Duration;
 // Running the binary.
 // ---------------------------------------------------------------------------------------------
 
-/// Runs `ply args`, asserts success with nothing on stderr, returns stdout.
-fn stdout_of(args: &[&str]) -> String {
-    let output = ply()
-        .args(args)
-        .assert()
-        .success()
-        .code(0)
-        .stderr("")
-        .get_output()
-        .clone();
-    String::from_utf8(output.stdout).expect("stdout is UTF-8")
-}
-
 /// `ply dice-race <args>`, asserted successful; its stdout.
 fn dice_race(args: &[&str]) -> String {
     let mut all = vec!["dice-race"];
     all.extend_from_slice(args);
-    stdout_of(&all)
+    stdout_of(&all, None)
 }
 
 /// `ply dice-race <args> --json`, asserted to be one JSON value on one line, parsed.

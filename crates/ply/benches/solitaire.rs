@@ -32,16 +32,6 @@ fn seed_loop(a: &[i64], k: usize) -> i64 {
     result[a.len() - 1]
 }
 
-fn options(faces: u64, path: PathMode) -> SolitaireOptions {
-    SolitaireOptions {
-        faces,
-        path,
-        expected: false,
-        distribution: false,
-        explain: false,
-    }
-}
-
 fn solitaire(c: &mut Criterion) {
     let (values, text) = board(1_000_000);
     let mut group = c.benchmark_group("solitaire_1e6");
@@ -50,21 +40,33 @@ fn solitaire(c: &mut Criterion) {
         b.iter(|| seed_loop(black_box(&values), 6))
     });
     group.bench_function("stream_k6_parse_and_solve", |b| {
-        b.iter(|| solve(black_box(text.as_bytes()), options(6, PathMode::Never)).unwrap())
+        b.iter(|| {
+            solve(
+                black_box(text.as_bytes()),
+                SolitaireOptions::best(6, PathMode::Never),
+            )
+            .unwrap()
+        })
     });
     group.bench_function("stream_k100000_parse_and_solve", |b| {
         b.iter(|| {
             solve(
                 black_box(text.as_bytes()),
-                options(100_000, PathMode::Never),
+                SolitaireOptions::best(100_000, PathMode::Never),
             )
             .unwrap()
         })
     });
     group.bench_function("path_k6_parse_and_solve", |b| {
-        b.iter(|| solve(black_box(text.as_bytes()), options(6, PathMode::Always)).unwrap())
+        b.iter(|| {
+            solve(
+                black_box(text.as_bytes()),
+                SolitaireOptions::best(6, PathMode::Always),
+            )
+            .unwrap()
+        })
     });
-    let mut expected = options(6, PathMode::Never);
+    let mut expected = SolitaireOptions::best(6, PathMode::Never);
     expected.expected = true;
     group.bench_function("expected_k6_parse_and_solve", |b| {
         b.iter(|| solve(black_box(text.as_bytes()), expected).unwrap())

@@ -8,25 +8,18 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-fn options(faces: u64, path: PathMode) -> SolitaireOptions {
-    SolitaireOptions {
-        faces,
-        path,
-        expected: false,
-        distribution: false,
-        explain: false,
-    }
-}
-
 fn best(values: &[i64], faces: u64) -> i128 {
     let text = values
         .iter()
         .map(i64::to_string)
         .collect::<Vec<_>>()
         .join(",");
-    solve(text.as_bytes(), options(faces, PathMode::Auto))
-        .unwrap()
-        .best
+    solve(
+        text.as_bytes(),
+        SolitaireOptions::best(faces, PathMode::Auto),
+    )
+    .unwrap()
+    .best
 }
 
 #[test]
@@ -73,8 +66,8 @@ proptest! {
         faces in 1u64..=4,
     ) {
         let text = values.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
-        let with_path = solve(text.as_bytes(), options(faces, PathMode::Always)).unwrap();
-        let streaming = solve(text.as_bytes(), options(faces, PathMode::Never)).unwrap();
+        let with_path = solve(text.as_bytes(), SolitaireOptions::best(faces, PathMode::Always)).unwrap();
+        let streaming = solve(text.as_bytes(), SolitaireOptions::best(faces, PathMode::Never)).unwrap();
         let paths = all_paths(&values, faces as usize);
         let top = paths.iter().map(|p| p.0).max().unwrap();
         let fewest = paths.iter().filter(|p| p.0 == top).map(|p| p.1).min().unwrap();
@@ -126,7 +119,7 @@ fn monte_carlo_falls_inside_its_interval_of_the_exact_expectation() {
             .map(i64::to_string)
             .collect::<Vec<_>>()
             .join(" ");
-        let mut asked = options(faces, PathMode::Auto);
+        let mut asked = SolitaireOptions::best(faces, PathMode::Auto);
         asked.expected = true;
         let report = solve(text.as_bytes(), asked).unwrap();
         let expected = report.expected.unwrap();
@@ -147,7 +140,7 @@ fn monte_carlo_falls_inside_its_interval_of_the_exact_expectation() {
 
 #[test]
 fn seed_board_under_fair_throws() {
-    let mut asked = options(6, PathMode::Auto);
+    let mut asked = SolitaireOptions::best(6, PathMode::Auto);
     asked.expected = true;
     asked.distribution = true;
     let r = solve("1 -2 0 9 -1 -2".as_bytes(), asked).unwrap();
@@ -178,7 +171,7 @@ fn long_boards_do_not_overflow_and_stream() {
     // 3 million squares of the largest value: the total is far beyond i64.
     let n = 3_000_000u64;
     let text = format!("{} ", i64::MAX).repeat(n as usize);
-    let r = solve(text.as_bytes(), options(6, PathMode::Never)).unwrap();
+    let r = solve(text.as_bytes(), SolitaireOptions::best(6, PathMode::Never)).unwrap();
     assert_eq!(r.best, i64::MAX as i128 * n as i128);
     assert_eq!(r.n, n);
     assert_eq!(r.path, None);
@@ -194,7 +187,11 @@ fn wide_dice_take_the_best_square_in_reach() {
         .map(i64::to_string)
         .collect::<Vec<_>>()
         .join(" ");
-    let r = solve(text.as_bytes(), options(100_000, PathMode::Auto)).unwrap();
+    let r = solve(
+        text.as_bytes(),
+        SolitaireOptions::best(100_000, PathMode::Auto),
+    )
+    .unwrap();
     assert_eq!(r.best, -1 + 7 - 1);
     assert_eq!(r.path, Some(vec![0, 500, 999]));
 }

@@ -53,6 +53,19 @@ pub struct SolitaireOptions {
     pub explain: bool,
 }
 
+impl SolitaireOptions {
+    /// The best result alone (with the path as `path` says), nothing under fair throws, no table.
+    pub fn best(faces: u64, path: PathMode) -> Self {
+        SolitaireOptions {
+            faces,
+            path,
+            expected: false,
+            distribution: false,
+            explain: false,
+        }
+    }
+}
+
 /// Why a board cannot be solved as asked.
 #[derive(Debug, Error)]
 pub enum SolitaireError {
@@ -226,13 +239,7 @@ mod tests {
     use super::*;
 
     fn options(faces: u64) -> SolitaireOptions {
-        SolitaireOptions {
-            faces,
-            path: PathMode::Auto,
-            expected: false,
-            distribution: false,
-            explain: false,
-        }
+        SolitaireOptions::best(faces, PathMode::Auto)
     }
 
     #[test]
