@@ -8,6 +8,7 @@ mod commands;
 mod failure;
 mod input;
 mod progress;
+mod saving;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
@@ -20,6 +21,10 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Also report progress when stderr is not a terminal: a line at once, then every 10 s (on a
+    /// terminal a live bar is always shown).
+    #[arg(long, global = true, env = "PLY_PROGRESS", value_parser = clap::builder::FalseyValueParser::new())]
+    progress: bool,
 }
 
 #[derive(Subcommand)]
@@ -75,6 +80,8 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    progress::ask_for_plain_lines(cli.progress);
+    saving::remove_partial_files_on_interrupt();
     let result = match cli.command {
         Command::Dots(args) => commands::dots::run(args),
         Command::TriangleWar(args) => commands::triangle_war::run(args),

@@ -1,59 +1,162 @@
-//! Progress on stderr for long solves: a live line on a terminal, a line every few seconds otherwise.
+//! Progress on stderr for long work: a live spinner or bar on a terminal; elsewhere (a log, a pipe, a
+//! test) plain lines, the first at once and then one every few seconds, but only when asked for with `--progress` or
+//! `PLY_PROGRESS=1` — unasked, nothing, so stderr stays empty whatever the machine's speed.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// A progress reporter for the engine's [`ply::engine::Progress`] callbacks.
-pub struct StatesProgress {
-    bar: Option<ProgressBar>,
-    plain: Mutex<Instant>,
-    what: &'static str,
+/// Whether plain progress lines were asked for (`--progress`, or `PLY_PROGRESS=1` through clap).
+static PLAIN_ASKED: AtomicBool = AtomicBool::new(false);
+
+/// Asks for plain progress lines when stderr is not a terminal (set once, from the command line).
+pub fn ask_for_plain_lines(asked: bool) {
+    PLAIN_ASKED.store(asked, Ordering::Relaxed);
 }
 
 /// How often the plain (non-terminal) report is written.
 const PLAIN_EVERY: Duration = Duration::from_secs(10);
 
+/// How the reporter shows itself.
+enum Display {
+    /// A live spinner or bar on the terminal.
+    Live(ProgressBar),
+    /// Plain lines to a stderr that is no terminal: the first at once, then one every [`PLAIN_EVERY`];
+    /// holds the time of the last line.
+    Plain(Mutex<Option<Instant>>),
+    /// Nothing: stderr is no terminal and no progress was asked for.
+    Silent,
+}
+
+/// A progress reporter for long work: the engine's [`ply::engine::Progress`] callbacks, or any loop
+/// that counts what it has done.
+pub struct StatesProgress {
+    display: Display,
+    what: &'static str,
+    total: Option<u64>,
+    start: Instant,
+}
+
 impl StatesProgress {
-    /// A reporter counting states `what` (e.g. "visited").
+    /// A reporter counting states `what` (e.g. "visited"), with no known total: a spinner.
     pub fn new(what: &'static str) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
-                    .expect("a valid template"),
-            );
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
-        StatesProgress {
-            bar,
-            plain: Mutex::new(Instant::now()),
+        Self::with_style(what, None, "{spinner} {elapsed_precise} {msg}")
+    }
+
+    /// A reporter of `total` units of work described by `what` (e.g. "games played"): a bar with
+    /// the time left on a terminal; plain lines with the time left when asked for.
+    pub fn with_total(what: &'static str, total: u64) -> Self {
+        Self::with_style(
             what,
+            Some(total),
+            "{bar:40} {human_pos}/{human_len} {msg}, {percent}%, ETA {eta}",
+        )
+    }
+
+    fn with_style(what: &'static str, total: Option<u64>, template: &str) -> Self {
+        let display = if std::io::stderr().is_terminal() {
+            let bar = match total {
+                Some(total) => ProgressBar::new(total),
+                None => ProgressBar::new_spinner(),
+            };
+            bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+            if total.is_some() {
+                bar.set_message(what);
+            }
+            bar.enable_steady_tick(Duration::from_millis(200));
+            Display::Live(bar)
+        } else if PLAIN_ASKED.load(Ordering::Relaxed) {
+            Display::Plain(Mutex::new(None))
+        } else {
+            Display::Silent
+        };
+        StatesProgress {
+            display,
+            what,
+            total,
+            start: Instant::now(),
         }
     }
 
-    /// Reports that `states` states have been handled.
-    pub fn update(&self, states: u64) {
-        let message = format!("{states} states {}", self.what);
-        match &self.bar {
-            Some(bar) => bar.set_message(message),
-            None => {
-                let mut last = self.plain.lock().unwrap_or_else(|e| e.into_inner());
-                if last.elapsed() >= PLAIN_EVERY {
-                    eprintln!("ply: {message}");
-                    *last = Instant::now();
+    /// Reports that `done` states (or units of work) have been handled.
+    pub fn update(&self, done: u64) {
+        match &self.display {
+            Display::Live(bar) => match self.total {
+                Some(_) => bar.set_position(done),
+                None => bar.set_message(format!("{done} states {}", self.what)),
+            },
+            Display::Plain(last) => {
+                let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+                if last.is_none_or(|at| at.elapsed() >= PLAIN_EVERY) {
+                    eprintln!(
+                        "ply: {}",
+                        plain_line(self.what, done, self.total, self.start.elapsed())
+                    );
+                    *last = Some(Instant::now());
                 }
             }
+            Display::Silent => {}
         }
     }
 }
 
+/// The plain progress line: `N states visited`, or with a total `N/T games played (P%), about S s
+/// left` (the time left assumes the rest goes at the pace so far).
+fn plain_line(what: &str, done: u64, total: Option<u64>, elapsed: Duration) -> String {
+    let Some(total) = total else {
+        return format!("{done} states {what}");
+    };
+    let percent = if total == 0 {
+        100
+    } else {
+        (u128::from(done.min(total)) * 100 / u128::from(total)) as u64
+    };
+    let left = match done {
+        0 => "time left unknown".to_string(),
+        _ => {
+            let rest = total.saturating_sub(done) as f64;
+            format!(
+                "about {:.0} s left",
+                elapsed.as_secs_f64() * rest / done as f64
+            )
+        }
+    };
+    format!("{done}/{total} {what} ({percent}%), {left}")
+}
+
 impl Drop for StatesProgress {
     fn drop(&mut self) {
-        if let Some(bar) = &self.bar {
+        if let Display::Live(bar) = &self.display {
             bar.finish_and_clear();
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_lines_count_and_estimate_the_time_left() {
+        assert_eq!(
+            plain_line("visited", 1234, None, Duration::from_secs(10)),
+            "1234 states visited"
+        );
+        // A quarter done in 10 s: 30 s to go at that pace.
+        assert_eq!(
+            plain_line("games played", 250, Some(1000), Duration::from_secs(10)),
+            "250/1000 games played (25%), about 30 s left"
+        );
+        assert_eq!(
+            plain_line("games played", 0, Some(1000), Duration::from_secs(10)),
+            "0/1000 games played (0%), time left unknown"
+        );
+        assert_eq!(
+            plain_line("games played", u64::MAX, Some(u64::MAX), Duration::from_secs(1)),
+            format!("{0}/{0} games played (100%), about 0 s left", u64::MAX)
+        );
+    }
+
 }

@@ -965,32 +965,32 @@ fn boxes_board_and_whole_tables() {
 
 #[test]
 fn saved_tables_answer_later_queries_and_bad_files_are_refused() {
-    let cache = unique_path("cache");
-    let file = unique_path("boxes-2x2.plytable");
-    let run = |args: &[&str]| {
-        let output = ply()
-            .env("XDG_CACHE_HOME", &cache)
-            .args(args)
-            .assert()
-            .success()
-            .get_output()
-            .clone();
-        String::from_utf8(output.stdout).unwrap()
-    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("boxes-2x2.plytable");
     let path = file.to_str().unwrap();
-    let solved = run(&[
-        "dots", "solve", "boxes", "--rows", "2", "--cols", "2", "--save", path,
-    ]);
+    let solved = stdout_of(
+        &[
+            "dots", "solve", "boxes", "--rows", "2", "--cols", "2", "--save", path,
+        ],
+        None,
+    );
     assert!(
         solved.starts_with("Dots and Boxes, 2×2: value of the empty board +2 for A\n"),
         "{solved}"
     );
-    let from_file = run(&[
-        "dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-2", "--table", path, "--json",
-    ]);
-    let fresh = run(&[
-        "dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-2", "--json",
-    ]);
+    let from_file = stdout_of(
+        &[
+            "dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-2", "--table", path,
+            "--json",
+        ],
+        None,
+    );
+    let fresh = stdout_of(
+        &[
+            "dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-2", "--json",
+        ],
+        None,
+    );
     assert_eq!(from_file, fresh);
     assert_bad_input(
         &["dots", "triangles", "--table", path],
@@ -1015,6 +1015,280 @@ fn saved_tables_answer_later_queries_and_bad_files_are_refused() {
         "dots", "boxes", "--rows", "2", "--cols", "2", "--table", path,
     ]);
     assert!(line.contains("is truncated or padded"), "{line}");
-    let _ = std::fs::remove_file(&file);
-    let _ = std::fs::remove_dir_all(&cache);
+}
+
+/// The saved table of the 2×2 box board (12 edges, 4 boxes) in `dir`, and its path.
+fn saved_boxes_2x2(dir: &std::path::Path) -> (std::path::PathBuf, Vec<u8>) {
+    let file = dir.join("boxes-2x2.plytable");
+    stdout_of(
+        &[
+            "dots",
+            "solve",
+            "boxes",
+            "--rows",
+            "2",
+            "--cols",
+            "2",
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    (file, bytes)
+}
+
+/// `table` (a saved 2×2 boxes table) with every value set to `value` and a valid checksum again.
+fn forged(table: &[u8], value: i8) -> Vec<u8> {
+    let mut forged = table.to_vec();
+    let body = forged.len() - 8;
+    forged[body - (1 << 12)..body].fill(value as u8);
+    let digest = xxhash_rust::xxh3::xxh3_64(&forged[..body]);
+    forged[body..].copy_from_slice(&digest.to_le_bytes());
+    forged
+}
+
+#[test]
+fn forged_tables_with_valid_checksums_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, bytes) = saved_boxes_2x2(dir.path());
+    let path = file.to_str().unwrap();
+    let query = ["dots", "boxes", "--rows", "2", "--cols", "2", "--table", path];
+    // 127 points on a board of 4 boxes: refused while loading.
+    std::fs::write(&file, forged(&bytes, 0x7f)).unwrap();
+    assert_bad_input(
+        &query,
+        None,
+        &format!(
+            "ply: {path} holds the value 127, which no position of this board can have (at most 4 \
+             either way)"
+        ),
+    );
+    std::fs::write(&file, forged(&bytes, -128)).unwrap();
+    assert_bad_input(
+        &query,
+        None,
+        &format!(
+            "ply: {path} holds the value -128, which no position of this board can have (at most 4 \
+             either way)"
+        ),
+    );
+    // 4 points is possible on the empty board, so the file loads (every move is then worth -4);
+    // but after B has taken the first box only 3 are left, and the score is refused rather than
+    // computed from it.
+    std::fs::write(&file, forged(&bytes, 4)).unwrap();
+    let empty = stdout_of(&query, None);
+    assert!(
+        empty.contains("Result with perfect play: B wins by 4, 0-4 (final margin for A: -4)\n"),
+        "{empty}"
+    );
+    let mut after_a_box = query.to_vec();
+    after_a_box.extend(["--moves", "1-2 1-4 2-5 4-5"]);
+    assert_bad_input(
+        &after_a_box,
+        None,
+        "ply: the solver gave the value -4 where only 3 points are left to win; its table is corrupt",
+    );
+    // A genuine table answers that position: B has the box and moves.
+    std::fs::write(&file, &bytes).unwrap();
+    let genuine = stdout_of(&after_a_box, None);
+    assert!(genuine.contains("Score: A 0, B 1. B to move.\n"), "{genuine}");
+}
+
+#[test]
+fn directories_are_named_as_directories() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    assert_bad_input(
+        &["dots", "triangles", "--table", path],
+        None,
+        &format!("ply: {path} is a directory, not a table file"),
+    );
+    assert_bad_input(
+        &["dots", "solve", "triangles", "--size", "2", "--save", path],
+        None,
+        &format!("ply: cannot save the table to {path}: it is a directory"),
+    );
+    let missing = format!("{path}/missing/t.plytable");
+    assert_bad_input(
+        &["dots", "solve", "triangles", "--size", "2", "--save", &missing],
+        None,
+        &format!("ply: cannot save the table to {missing}: No such file or directory (os error 2)"),
+    );
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let under_file = format!("{}/t.plytable", file.display());
+    assert_bad_input(
+        &["dots", "solve", "triangles", "--size", "2", "--save", &under_file],
+        None,
+        &format!(
+            "ply: cannot save the table to {under_file}: {} is not a directory",
+            file.display()
+        ),
+    );
+    assert_eq!(files_in(dir.path()), ["file"], "nothing was left behind");
+}
+
+/// The names of the files in `dir`, sorted.
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn saving_touches_no_other_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // A user's own file with the name older versions wrote their partial table to.
+    let theirs = dir.path().join("boxes-2x2.plytable.partial");
+    std::fs::write(&theirs, "the user's notes").unwrap();
+    let (file, bytes) = saved_boxes_2x2(dir.path());
+    assert_eq!(std::fs::read(&theirs).unwrap(), b"the user's notes");
+    assert_eq!(
+        files_in(dir.path()),
+        ["boxes-2x2.plytable", "boxes-2x2.plytable.partial"]
+    );
+    // 2^12 values, the header and the checksum.
+    assert!(bytes.len() > 1 << 12, "{}", bytes.len());
+    // Saving again replaces the table and still touches nothing else.
+    saved_boxes_2x2(dir.path());
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    assert_eq!(
+        files_in(dir.path()),
+        ["boxes-2x2.plytable", "boxes-2x2.plytable.partial"]
+    );
+}
+
+#[test]
+fn a_save_failing_midway_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.plytable");
+    let path = file.to_str().unwrap();
+    // Files may grow to 8 blocks (at most 8 KiB); the table of 2^18 values fails part-way, and with
+    // SIGXFSZ ignored the write reports the error instead of killing the process.
+    ply_after_shell("trap '' XFSZ; ulimit -f 8")
+        .args(["dots", "solve", "triangles", "--size", "3", "--save", path])
+        .assert()
+        .failure()
+        .code(2)
+        .stdout("")
+        .stderr(format!(
+            "ply: cannot save the table to {path}: File too large (os error 27)\n"
+        ));
+    assert!(files_in(dir.path()).is_empty(), "{:?}", files_in(dir.path()));
+}
+
+/// Starts `ply dots solve triangles --size 3 --save FILE` with the test hook that pauses the save
+/// after its first chunk, waits for the hook's line and returns the child and the temporary file.
+fn paused_save(file: &std::path::Path, cache: &std::path::Path) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = ply_process(cache)
+        .env("PLY_TEST_PAUSE_SAVE", "1")
+        .args(["dots", "solve", "triangles", "--size", "3", "--save"])
+        .arg(file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    let temp = line
+        .trim_end()
+        .split_once(" bytes in ")
+        .map(|(_, temp)| temp.to_string())
+        .unwrap_or_else(|| panic!("the hook's line: {line:?}"));
+    assert!(line.starts_with("ply: test hook: saving paused after "), "{line}");
+    child.stderr = Some(stderr.into_inner());
+    (child, temp)
+}
+
+#[test]
+fn interrupted_saves_leave_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.plytable");
+    std::fs::write(&file, "an older table").unwrap();
+    for signal in ["-INT", "-TERM"] {
+        let (child, temp) = paused_save(&file, cache.path());
+        // Mid-save: a temporary file beside the target holds what was written; the target is intact.
+        let written = std::fs::metadata(&temp).unwrap().len();
+        assert!(written > 0, "{temp}");
+        assert!(
+            temp.starts_with(&format!("{}/.t.plytable.", dir.path().display()))
+                && temp.ends_with(&format!(".{}.partial", child.id())),
+            "{temp}"
+        );
+        let killed = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130), "{signal}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "ply: interrupted\n");
+        assert_eq!(output.stdout, b"");
+        assert_eq!(files_in(dir.path()), ["t.plytable"], "{signal}");
+        assert_eq!(std::fs::read(&file).unwrap(), b"an older table");
+    }
+}
+
+#[test]
+fn stale_partial_files_in_the_cache_are_removed() {
+    let mut cmd = ply();
+    let dir = cmd.cache_home().join("ply");
+    std::fs::create_dir_all(&dir).unwrap();
+    // A process that has ended, so its id names no process (unless taken again since).
+    let mut ended = std::process::Command::new("true").spawn().unwrap();
+    let gone = ended.id();
+    ended.wait().unwrap();
+    let live = std::process::id();
+    let stale = format!(".triangles-3.plytable.AbC123.{gone}.partial");
+    let writing = format!(".triangles-4.plytable.XyZ789.{live}.partial");
+    for name in [&stale, &writing, &"boxes-3x4.partial".to_string()] {
+        std::fs::write(dir.join(name), "half a table").unwrap();
+    }
+    cmd.args(["dots", "triangles", "--strategy", "table"])
+        .assert()
+        .success()
+        .stderr("");
+    let mut expected = vec![writing];
+    if std::path::Path::new(&format!("/proc/{gone}")).exists() {
+        expected.push(stale);
+    }
+    expected.sort();
+    assert_eq!(files_in(&dir), expected);
+}
+
+#[test]
+fn progress_lines_appear_only_when_asked() {
+    let solve = ["dots", "solve", "triangles", "--size", "3"];
+    // Unasked: nothing on stderr, however long the solve takes.
+    stdout_of(&solve, None);
+    let lines = |asked: &mut assert_cmd::Command| {
+        let output = asked.assert().success().get_output().clone();
+        String::from_utf8(output.stderr).unwrap()
+    };
+    let line = predicate::str::is_match(
+        r"^ply: \d+/262144 states filled \(\d+%\), (about \d+ s left|time left unknown)$",
+    )
+    .unwrap();
+    for asked in [
+        lines(ply().arg("--progress").args(solve)),
+        lines(ply().args(solve).arg("--progress")),
+        lines(ply().env("PLY_PROGRESS", "1").args(solve)),
+    ] {
+        assert!(!asked.is_empty());
+        assert!(asked.lines().all(|l| line.eval(l)), "{asked}");
+    }
+    assert_eq!(lines(ply().env("PLY_PROGRESS", "0").args(solve)), "");
+    let spinner = lines(ply().args(["--progress", "dots", "triangles", "--strategy", "table"]));
+    assert!(!spinner.is_empty());
+    assert!(
+        spinner.lines().all(|l| l.starts_with("ply: ") && l.ends_with(" states filled")),
+        "{spinner}"
+    );
 }

@@ -2,6 +2,7 @@
 
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::table_file::TableFileError;
+use ply::engine::scored::ScoredGame;
 use ply::engine::MemoryBudget;
 use ply::games::dots::Geometry;
 use std::path::PathBuf;
@@ -10,44 +11,119 @@ fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("ply-table-test-{}-{name}", std::process::id()))
 }
 
+/// The bytes of the saved table of the size-2 triangle board (9 edges, 4 cells).
+fn size_two_bytes() -> (SubsetTable, Vec<u8>) {
+    let board = Geometry::Triangles { size: 2 }.build().unwrap().board;
+    assert_eq!(board.max_points(), 4);
+    let table = SubsetTable::build(&board, MemoryBudget::new(1 << 20), None).unwrap();
+    let mut bytes = Vec::new();
+    table.write_to(&mut bytes, "triangles 2").unwrap();
+    (table, bytes)
+}
+
+/// `bytes` with every value replaced by `value` and the checksum made valid again: a forgery that
+/// only the range check can catch.
+fn forged(bytes: &[u8], value: i8) -> Vec<u8> {
+    let mut forged = bytes.to_vec();
+    let body = forged.len() - 8;
+    let values = body - (1 << 9);
+    forged[values..body].fill(value as u8);
+    let digest = xxhash_rust::xxh3::xxh3_64(&forged[..body]);
+    forged[body..].copy_from_slice(&digest.to_le_bytes());
+    forged
+}
+
 #[test]
 fn round_trip_and_refusals() {
-    let board = Geometry::Triangles { size: 2 }.build().unwrap().board;
-    let table = SubsetTable::build(&board, MemoryBudget::new(1 << 20), None).unwrap();
+    let (table, bytes) = size_two_bytes();
     let path = temp("size2");
-    table.save(&path, "triangles 2").unwrap();
-    let loaded = SubsetTable::load(&path, "triangles 2").unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    let loaded = SubsetTable::load(&path, "triangles 2", 4).unwrap();
     assert!((0..1u64 << 9).all(|m| loaded.value_of_mask(m) == table.value_of_mask(m)));
+    assert_eq!(loaded.value_of_mask(0), -2, "the known value of the size-2 board");
     assert!(matches!(
-        SubsetTable::load(&path, "boxes 1x1"),
+        SubsetTable::load(&path, "boxes 1x1", 4),
         Err(TableFileError::OtherGame { .. })
     ));
     // Corrupt one value byte.
-    let mut bytes = std::fs::read(&path).unwrap();
+    let mut bytes = bytes;
     let at = bytes.len() - 20;
     bytes[at] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
     assert!(matches!(
-        SubsetTable::load(&path, "triangles 2"),
+        SubsetTable::load(&path, "triangles 2", 4),
         Err(TableFileError::Corrupt(_))
     ));
     // Truncate.
     std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
     assert!(matches!(
-        SubsetTable::load(&path, "triangles 2"),
+        SubsetTable::load(&path, "triangles 2", 4),
         Err(TableFileError::Length { .. })
     ));
     // Another version.
     bytes[8] = 9;
     std::fs::write(&path, &bytes).unwrap();
     assert!(matches!(
-        SubsetTable::load(&path, "triangles 2"),
+        SubsetTable::load(&path, "triangles 2", 4),
         Err(TableFileError::Version { found: 9, .. })
     ));
     std::fs::write(&path, b"hello").unwrap();
     assert!(matches!(
-        SubsetTable::load(&path, "triangles 2"),
+        SubsetTable::load(&path, "triangles 2", 4),
         Err(TableFileError::NotATable(_))
     ));
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn values_no_position_can_have_are_refused() {
+    let (_, bytes) = size_two_bytes();
+    let path = temp("forged");
+    // A body of 0x7f bytes with a valid checksum: 127 points on a board of 4 cells.
+    std::fs::write(&path, forged(&bytes, 0x7f)).unwrap();
+    let refused = SubsetTable::load(&path, "triangles 2", 4).err().unwrap();
+    assert!(matches!(
+        refused,
+        TableFileError::Impossible {
+            value: 127,
+            max_points: 4,
+            ..
+        }
+    ));
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "{} holds the value 127, which no position of this board can have (at most 4 either way)",
+            path.display()
+        )
+    );
+    // The bound is exact on both sides, and the most negative byte is no exception.
+    for (value, accepted) in [(4, true), (-4, true), (5, false), (-5, false), (i8::MIN, false)] {
+        std::fs::write(&path, forged(&bytes, value)).unwrap();
+        match SubsetTable::load(&path, "triangles 2", 4) {
+            Ok(table) => {
+                assert!(accepted, "{value} was accepted");
+                assert_eq!(table.value_of_mask(0), i32::from(value));
+            }
+            Err(TableFileError::Impossible { value: found, .. }) => {
+                assert!(!accepted, "{value} was refused");
+                assert_eq!(found, value);
+            }
+            Err(e) => panic!("{value}: {e}"),
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_directory_is_named_as_one() {
+    let dir = temp("a-directory");
+    std::fs::create_dir_all(&dir).unwrap();
+    let refused = SubsetTable::load(&dir, "triangles 2", 4).err().unwrap();
+    assert!(matches!(refused, TableFileError::Directory(_)));
+    assert_eq!(
+        refused.to_string(),
+        format!("{} is a directory, not a table file", dir.display())
+    );
+    let _ = std::fs::remove_dir(&dir);
 }

@@ -6,7 +6,6 @@ use crate::input::{parse_memory, read_text};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::choose::SolveOptions;
-use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Strategy;
 use ply::engine::{MemoryBudget, Winner};
 use ply::games::dots::notation::position_from_moves;
@@ -158,7 +157,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
     };
     let with_line = position.line || position.json;
     let saved = match &position.table {
-        Some(path) => Some(SubsetTable::load(path, &built.identity()).map_err(Failure::bad)?),
+        Some(path) => Some(cache::load(path, &built).map_err(Failure::bad)?),
         None if strategy == Strategy::Table && !position.no_cache => cache::cached_table(&built),
         None => None,
     };

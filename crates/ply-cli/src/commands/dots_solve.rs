@@ -5,8 +5,9 @@ use super::dots::{BoxesSize, TrianglesSize};
 use crate::cache;
 use crate::failure::Failure;
 use crate::input::parse_memory;
+use crate::progress::StatesProgress;
+use crate::saving;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::MemoryBudget;
 use serde::Serialize;
@@ -62,6 +63,14 @@ fn peak_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// The failure of `--save path`.
+fn cannot_save(path: &std::path::Path, e: std::io::Error) -> Failure {
+    Failure::BadInput(format!(
+        "cannot save the table to {}: {e}",
+        path.display()
+    ))
+}
+
 /// Runs `ply dots solve`.
 pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let geometry = match args.shape {
@@ -74,12 +83,11 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
         .memory
         .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
     let states = 1u64 << board.edge_count();
-    let bar = ProgressBar::with_draw_target(Some(states), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {percent:>3}% of {human_len} states, ETA {eta}")
-            .expect("a valid template"),
-    );
-    let update = |filled: u64| bar.set_position(filled);
+    if let Some(path) = &args.save {
+        saving::check_target(path).map_err(|e| cannot_save(path, e))?;
+    }
+    let progress = StatesProgress::with_total("states filled", states);
+    let update = |filled: u64| progress.update(filled);
     let start = Instant::now();
     let use_cache = !args.no_cache && board.edge_count() >= CACHE_FROM_ITEMS;
     let cached = if use_cache {
@@ -97,9 +105,10 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
         })?,
     };
     let seconds = start.elapsed().as_secs_f64();
-    bar.finish_and_clear();
+    drop(progress);
     if let Some(path) = &args.save {
-        table.save(path, &built.identity()).map_err(Failure::bad)?;
+        saving::write_whole(path, |out| table.write_to(out, &built.identity()))
+            .map_err(|e| cannot_save(path, e))?;
     }
     if use_cache && !from_cache {
         cache::keep(&built, &table);

@@ -7,9 +7,66 @@ use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The `ply` binary.
-pub fn ply() -> Command {
-    Command::cargo_bin("ply").expect("the ply binary is built")
+/// The `ply` binary, run with a cache directory of its own (`XDG_CACHE_HOME`, removed when this is
+/// dropped): no test reads or writes the user's cache, or sees what another test left there.
+pub struct Ply {
+    command: Command,
+    cache: tempfile::TempDir,
+}
+
+impl Ply {
+    /// The cache home the command runs with (`ply` keeps its tables in its `ply` directory).
+    pub fn cache_home(&self) -> &Path {
+        self.cache.path()
+    }
+}
+
+impl std::ops::Deref for Ply {
+    type Target = Command;
+    fn deref(&self) -> &Command {
+        &self.command
+    }
+}
+
+impl std::ops::DerefMut for Ply {
+    fn deref_mut(&mut self) -> &mut Command {
+        &mut self.command
+    }
+}
+
+/// `command` (which runs `ply`) with a fresh temporary cache directory and no progress asked for
+/// through the environment (plain progress lines only when a test asks for them).
+fn isolated(mut command: Command) -> Ply {
+    let cache = tempfile::tempdir().expect("a temporary cache directory");
+    command
+        .env("XDG_CACHE_HOME", cache.path())
+        .env_remove("PLY_PROGRESS");
+    Ply { command, cache }
+}
+
+/// The `ply` binary, with a fresh temporary cache directory.
+pub fn ply() -> Ply {
+    isolated(Command::cargo_bin("ply").expect("the ply binary is built"))
+}
+
+/// The `ply` binary run by `sh` after the shell commands `setup` (e.g. limits), with a fresh
+/// temporary cache directory like [`ply`]'s.
+pub fn ply_after_shell(setup: &str) -> Ply {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!("{setup}; exec \"$0\" \"$@\""))
+        .arg(assert_cmd::cargo::cargo_bin("ply"));
+    isolated(command)
+}
+
+/// The `ply` binary as a plain process, for tests that signal it, with the cache home `cache`.
+pub fn ply_process(cache: &Path) -> std::process::Command {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("ply"));
+    command
+        .env("XDG_CACHE_HOME", cache)
+        .env_remove("PLY_PROGRESS");
+    command
 }
 
 /// A path in the temp directory no other test (or test run) uses.

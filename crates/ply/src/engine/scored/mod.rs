@@ -168,6 +168,15 @@ pub enum SolveError {
         /// Which declared capability it cannot handle.
         feature: &'static str,
     },
+    /// A solver gave a value no position can have: more net points than are left to win (only a
+    /// forged table can do this; reports refuse it rather than print impossible scores).
+    #[error("the solver gave the value {value} where only {left} points are left to win; its table is corrupt")]
+    ImpossibleValue {
+        /// The value given.
+        value: i32,
+        /// Points still to be won in the position.
+        left: u32,
+    },
     /// The game's values do not fit the table's one-byte cells.
     #[error("values up to {max_points} points do not fit one signed byte per state")]
     ValuesTooLarge {

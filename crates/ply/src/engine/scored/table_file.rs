@@ -4,12 +4,13 @@
 //! (u32) and the header — the game's identity (its rules and element numbering, as the game states
 //! them), the value encoding, the number of elements and the block layout — then one byte per state,
 //! then an xxh3-64 checksum of everything before it. A file for another game, another version or
-//! encoding, a truncated or a corrupt file is refused; its bytes are never read as values.
+//! encoding, a truncated or a corrupt file, or one holding a value the game cannot have (checked in
+//! the checksum's pass over every byte) is refused; its bytes are never read as values.
 
 use super::table::{Layout, SubsetTable, TableBytes};
 use serde::{Deserialize, Serialize};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 use xxhash_rust::xxh3::Xxh3;
@@ -80,9 +81,45 @@ pub enum TableFileError {
         /// Bytes found.
         found: u64,
     },
+    /// A value no position of the game can have (a forged or foreign body with a valid checksum).
+    #[error("{} holds the value {value}, which no position of this board can have (at most {max_points} either way)", .path.display())]
+    Impossible {
+        /// The file.
+        path: PathBuf,
+        /// The first such value.
+        value: i8,
+        /// The game's largest possible value.
+        max_points: u32,
+    },
+    /// A directory was given.
+    #[error("{} is a directory, not a table file", .0.display())]
+    Directory(PathBuf),
     /// The checksum does not match.
     #[error("{} is corrupt: its checksum does not match", .0.display())]
     Corrupt(PathBuf),
+}
+
+/// The xxh3-64 digest of `bytes` and, in the same pass, the first value (a byte from `values_from`
+/// on) whose magnitude exceeds `max_points`, if any.
+fn digest_and_range(bytes: &[u8], values_from: usize, max_points: u32) -> (u64, Option<i8>) {
+    const CHUNK: usize = 1 << 16;
+    let (head, values) = bytes.split_at(values_from);
+    let mut hash = Xxh3::new();
+    hash.update(head);
+    let mut out_of_range = None;
+    for chunk in values.chunks(CHUNK) {
+        hash.update(chunk);
+        let largest = chunk
+            .iter()
+            .fold(0u8, |m, &b| m.max((b as i8).unsigned_abs()));
+        if out_of_range.is_none() && u32::from(largest) > max_points {
+            out_of_range = chunk
+                .iter()
+                .map(|&b| b as i8)
+                .find(|v| u32::from(v.unsigned_abs()) > max_points);
+        }
+    }
+    (hash.digest(), out_of_range)
 }
 
 /// A game's identity up to its first `;` (the name, without the numbering), for messages.
@@ -91,13 +128,10 @@ fn short(identity: &str) -> &str {
 }
 
 impl SubsetTable {
-    /// Writes the table to `path` for the game described by `identity`. The file is written beside
-    /// its final name and renamed into place, so a crash never leaves half a table under that name.
-    pub fn save(&self, path: &Path, identity: &str) -> Result<(), TableFileError> {
-        let io = |source| TableFileError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+    /// Writes the table, in this format, for the game described by `identity`. Writing the file
+    /// safely (a temporary file beside the target, renamed into place; nothing left on failure) is the
+    /// caller's part.
+    pub fn write_to(&self, mut out: impl Write, identity: &str) -> std::io::Result<()> {
         let header = serde_json::to_vec(&Header {
             identity: identity.to_string(),
             encoding: ENCODING.to_string(),
@@ -105,34 +139,37 @@ impl SubsetTable {
             low_bits: self.layout.low_bits,
         })
         .expect("a header serialises");
-        let partial = path.with_extension("partial");
-        let mut out = BufWriter::with_capacity(1 << 20, File::create(&partial).map_err(io)?);
         let mut hash = Xxh3::new();
-        let mut put = |bytes: &[u8]| -> Result<(), TableFileError> {
+        let mut put = |bytes: &[u8]| -> std::io::Result<()> {
             hash.update(bytes);
-            out.write_all(bytes).map_err(io)
+            out.write_all(bytes)
         };
         put(MAGIC)?;
         put(&VERSION.to_le_bytes())?;
         put(&(header.len() as u32).to_le_bytes())?;
         put(&header)?;
         put(self.values.as_slice())?;
-        out.write_all(&hash.digest().to_le_bytes()).map_err(io)?;
-        out.into_inner()
-            .map_err(|e| io(e.into_error()))?
-            .sync_all()
-            .map_err(io)?;
-        std::fs::rename(&partial, path).map_err(io)
+        out.write_all(&hash.digest().to_le_bytes())?;
+        out.flush()
     }
 
     /// Maps the table at `path`, checking that it is a whole, uncorrupted table of this format for the
-    /// game described by `identity`.
-    pub fn load(path: &Path, identity: &str) -> Result<SubsetTable, TableFileError> {
+    /// game described by `identity`, whose values all lie within `±max_points` (the game's
+    /// [`ScoredGame::max_points`](super::ScoredGame::max_points)): a value no position can have would
+    /// otherwise reach score arithmetic.
+    pub fn load(
+        path: &Path,
+        identity: &str,
+        max_points: u32,
+    ) -> Result<SubsetTable, TableFileError> {
         let owned = || path.to_path_buf();
         let io = |source| TableFileError::Io {
             path: owned(),
             source,
         };
+        if path.is_dir() {
+            return Err(TableFileError::Directory(owned()));
+        }
         let file = File::open(path).map_err(io)?;
         // SAFETY: the map is read-only; the file is ply's own, and a change to it while mapped is
         // the same hazard as any program's data file being rewritten under it.
@@ -180,8 +217,16 @@ impl SubsetTable {
         }
         let body = header_end + len;
         let stored = u64::from_le_bytes(bytes[body..].try_into().expect("eight bytes"));
-        if xxhash_rust::xxh3::xxh3_64(&bytes[..body]) != stored {
+        let (digest, out_of_range) = digest_and_range(&bytes[..body], header_end, max_points);
+        if digest != stored {
             return Err(TableFileError::Corrupt(owned()));
+        }
+        if let Some(value) = out_of_range {
+            return Err(TableFileError::Impossible {
+                path: owned(),
+                value,
+                max_points,
+            });
         }
         Ok(SubsetTable {
             layout,

@@ -125,12 +125,13 @@ fn move_reports(
         .collect()
 }
 
-/// Final cells of each player when all `cells` are won and A leads by `margin_a`.
-fn final_score(cells: i64, margin_a: i64) -> Score {
-    Score {
-        a: ((cells + margin_a) / 2) as u32,
-        b: ((cells - margin_a) / 2) as u32,
-    }
+/// Final cells of each player when all `cells` are won and A leads by `margin_a`; `None` when no
+/// final score has that margin.
+fn final_score(cells: i64, margin_a: i64) -> Option<Score> {
+    Some(Score {
+        a: u32::try_from((cells + margin_a) / 2).ok()?,
+        b: u32::try_from((cells - margin_a) / 2).ok()?,
+    })
 }
 
 fn strategy_name<S: Serializer>(strategy: &Strategy, s: S) -> Result<S::Ok, S::Error> {
@@ -177,7 +178,19 @@ pub fn report_from(
             }
         })
         .collect();
+    // Checked, so that a value from a forged table cannot make scores wrap.
+    let [a, b] = position.score();
+    let cells = board.cell_count() as u64;
+    let left = cells.saturating_sub(u64::from(a) + u64::from(b));
+    let impossible = || SolveError::ImpossibleValue {
+        value: analysis.value,
+        left: u32::try_from(left).unwrap_or(u32::MAX),
+    };
+    if u64::from(analysis.value.unsigned_abs()) > left {
+        return Err(impossible());
+    }
     let margin = final_margin_a(position.score(), position.to_move(), analysis.value);
+    let final_score = final_score(cells as i64, margin).ok_or_else(impossible)?;
     Ok(DotsReport {
         geometry: built.geometry,
         played: position
@@ -193,7 +206,7 @@ pub fn report_from(
         value: analysis.value,
         final_margin_a: margin,
         winner: Winner::from_margin_a(margin),
-        final_score: final_score(board.cell_count() as i64, margin),
+        final_score,
         moves: move_reports(board, position, &analysis.moves),
         line: line_steps.iter().map(|s| s.mv.clone()).collect(),
         line_steps,
