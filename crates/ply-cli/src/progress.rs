@@ -154,9 +154,13 @@ mod tests {
             "0/1000 games played (0%), time left unknown"
         );
         assert_eq!(
-            plain_line("games played", u64::MAX, Some(u64::MAX), Duration::from_secs(1)),
+            plain_line(
+                "games played",
+                u64::MAX,
+                Some(u64::MAX),
+                Duration::from_secs(1)
+            ),
             format!("{0}/{0} games played (100%), about 0 s left", u64::MAX)
         );
     }
-
 }

@@ -75,7 +75,10 @@ pub fn write_whole(
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     check_target(path)?;
-    let name = path.file_name().unwrap_or(path.as_os_str()).to_string_lossy();
+    let name = path
+        .file_name()
+        .unwrap_or(path.as_os_str())
+        .to_string_lossy();
     let prefix = format!(".{name}.");
     let suffix = format!(".{}{PARTIAL}", std::process::id());
     let mut builder = tempfile::Builder::new();
@@ -91,7 +94,9 @@ pub fn write_whole(
     };
     let temp_path = temp.path().to_path_buf();
     let written = (|| {
-        let pause = std::env::var_os(PAUSE_HOOK).is_some().then_some(&*temp_path);
+        let pause = std::env::var_os(PAUSE_HOOK)
+            .is_some()
+            .then_some(&*temp_path);
         let mut out = BufWriter::with_capacity(
             1 << 20,
             PauseAfterFirstWrite {

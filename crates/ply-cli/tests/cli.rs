@@ -808,7 +808,9 @@ fn help_exits_zero() {
         .code(0)
         .stderr("")
         .stdout(
-            predicate::str::contains("Usage: ply <COMMAND>")
+            predicate::str::contains("Usage: ply [OPTIONS] <COMMAND>")
+                .and(predicate::str::contains("--progress"))
+                .and(predicate::str::contains("[env: PLY_PROGRESS=]"))
                 .and(predicate::str::contains("triangle-war"))
                 .and(predicate::str::contains("bench")),
         );
@@ -1053,7 +1055,9 @@ fn forged_tables_with_valid_checksums_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (file, bytes) = saved_boxes_2x2(dir.path());
     let path = file.to_str().unwrap();
-    let query = ["dots", "boxes", "--rows", "2", "--cols", "2", "--table", path];
+    let query = [
+        "dots", "boxes", "--rows", "2", "--cols", "2", "--table", path,
+    ];
     // 127 points on a board of 4 boxes: refused while loading.
     std::fs::write(&file, forged(&bytes, 0x7f)).unwrap();
     assert_bad_input(
@@ -1092,7 +1096,10 @@ fn forged_tables_with_valid_checksums_are_refused() {
     // A genuine table answers that position: B has the box and moves.
     std::fs::write(&file, &bytes).unwrap();
     let genuine = stdout_of(&after_a_box, None);
-    assert!(genuine.contains("Score: A 0, B 1. B to move.\n"), "{genuine}");
+    assert!(
+        genuine.contains("Score: A 0, B 1. B to move.\n"),
+        "{genuine}"
+    );
 }
 
 #[test]
@@ -1111,7 +1118,15 @@ fn directories_are_named_as_directories() {
     );
     let missing = format!("{path}/missing/t.plytable");
     assert_bad_input(
-        &["dots", "solve", "triangles", "--size", "2", "--save", &missing],
+        &[
+            "dots",
+            "solve",
+            "triangles",
+            "--size",
+            "2",
+            "--save",
+            &missing,
+        ],
         None,
         &format!("ply: cannot save the table to {missing}: No such file or directory (os error 2)"),
     );
@@ -1119,7 +1134,15 @@ fn directories_are_named_as_directories() {
     std::fs::write(&file, "x").unwrap();
     let under_file = format!("{}/t.plytable", file.display());
     assert_bad_input(
-        &["dots", "solve", "triangles", "--size", "2", "--save", &under_file],
+        &[
+            "dots",
+            "solve",
+            "triangles",
+            "--size",
+            "2",
+            "--save",
+            &under_file,
+        ],
         None,
         &format!(
             "ply: cannot save the table to {under_file}: {} is not a directory",
@@ -1178,7 +1201,11 @@ fn a_save_failing_midway_leaves_nothing() {
         .stderr(format!(
             "ply: cannot save the table to {path}: File too large (os error 27)\n"
         ));
-    assert!(files_in(dir.path()).is_empty(), "{:?}", files_in(dir.path()));
+    assert!(
+        files_in(dir.path()).is_empty(),
+        "{:?}",
+        files_in(dir.path())
+    );
 }
 
 /// Starts `ply dots solve triangles --size 3 --save FILE` with the test hook that pauses the save
@@ -1201,7 +1228,10 @@ fn paused_save(file: &std::path::Path, cache: &std::path::Path) -> (std::process
         .split_once(" bytes in ")
         .map(|(_, temp)| temp.to_string())
         .unwrap_or_else(|| panic!("the hook's line: {line:?}"));
-    assert!(line.starts_with("ply: test hook: saving paused after "), "{line}");
+    assert!(
+        line.starts_with("ply: test hook: saving paused after "),
+        "{line}"
+    );
     child.stderr = Some(stderr.into_inner());
     (child, temp)
 }
@@ -1229,7 +1259,10 @@ fn interrupted_saves_leave_nothing_behind() {
         assert!(killed.success());
         let output = child.wait_with_output().unwrap();
         assert_eq!(output.status.code(), Some(130), "{signal}");
-        assert_eq!(String::from_utf8_lossy(&output.stderr), "ply: interrupted\n");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            "ply: interrupted\n"
+        );
         assert_eq!(output.stdout, b"");
         assert_eq!(files_in(dir.path()), ["t.plytable"], "{signal}");
         assert_eq!(std::fs::read(&file).unwrap(), b"an older table");
@@ -1288,7 +1321,9 @@ fn progress_lines_appear_only_when_asked() {
     let spinner = lines(ply().args(["--progress", "dots", "triangles", "--strategy", "table"]));
     assert!(!spinner.is_empty());
     assert!(
-        spinner.lines().all(|l| l.starts_with("ply: ") && l.ends_with(" states filled")),
+        spinner
+            .lines()
+            .all(|l| l.starts_with("ply: ") && l.ends_with(" states filled")),
         "{spinner}"
     );
 }

@@ -40,7 +40,11 @@ fn round_trip_and_refusals() {
     std::fs::write(&path, &bytes).unwrap();
     let loaded = SubsetTable::load(&path, "triangles 2", 4).unwrap();
     assert!((0..1u64 << 9).all(|m| loaded.value_of_mask(m) == table.value_of_mask(m)));
-    assert_eq!(loaded.value_of_mask(0), -2, "the known value of the size-2 board");
+    assert_eq!(
+        loaded.value_of_mask(0),
+        -2,
+        "the known value of the size-2 board"
+    );
     assert!(matches!(
         SubsetTable::load(&path, "boxes 1x1", 4),
         Err(TableFileError::OtherGame { .. })
@@ -98,7 +102,13 @@ fn values_no_position_can_have_are_refused() {
         )
     );
     // The bound is exact on both sides, and the most negative byte is no exception.
-    for (value, accepted) in [(4, true), (-4, true), (5, false), (-5, false), (i8::MIN, false)] {
+    for (value, accepted) in [
+        (4, true),
+        (-4, true),
+        (5, false),
+        (-5, false),
+        (i8::MIN, false),
+    ] {
         std::fs::write(&path, forged(&bytes, value)).unwrap();
         match SubsetTable::load(&path, "triangles 2", 4) {
             Ok(table) => {

@@ -65,10 +65,7 @@ fn peak_bytes() -> Option<u64> {
 
 /// The failure of `--save path`.
 fn cannot_save(path: &std::path::Path, e: std::io::Error) -> Failure {
-    Failure::BadInput(format!(
-        "cannot save the table to {}: {e}",
-        path.display()
-    ))
+    Failure::BadInput(format!("cannot save the table to {}: {e}", path.display()))
 }
 
 /// Runs `ply dots solve`.
