@@ -153,6 +153,11 @@ impl<R: BufRead> Lines<R> {
         self.number
     }
 
+    /// The last line [`next_line`](Self::next_line) returned (empty before the first).
+    pub fn current(&self) -> &str {
+        std::str::from_utf8(&self.line).unwrap_or_default()
+    }
+
     /// The next line without its ending, `None` at the end of the input. A line of more than `limit`
     /// bytes is refused as soon as its byte `limit + 1` arrives.
     pub fn next_line(&mut self, limit: usize) -> Result<Option<&str>, ReadError> {
