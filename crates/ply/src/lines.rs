@@ -122,7 +122,15 @@ impl<R: BufRead> NumberLines<R> {
                 Err(e) => return Err(e),
             };
             match blank_len {
-                Some(len) => used = used.saturating_add(len + 1),
+                Some(len) => {
+                    used = used.saturating_add(len + 1);
+                    if used > limit {
+                        return Err(ReadError {
+                            line: self.lines.line_number(),
+                            fault: ReadFault::LineTooLong { limit },
+                        });
+                    }
+                }
                 None => {
                     self.last = self.lines.line_number();
                     return Ok(Some((self.last, self.lines.current())));
@@ -243,7 +251,7 @@ mod tests {
         let mut lines = NumberLines::new(blank.as_bytes());
         assert_eq!(
             lines.numbers(1, "one", String::new),
-            Err((Some(limit + 2), too_long))
+            Err((Some(limit + 1), too_long))
         );
         let fine = "\n".repeat(limit - 1) + "1\n";
         let mut lines = NumberLines::new(fine.as_bytes());
