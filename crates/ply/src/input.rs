@@ -199,11 +199,10 @@ impl<R: BufRead> Lines<R> {
             self.line.extend_from_slice(&body[..take]);
             let body_offset = self.offset + skip as u64;
             if let Some(at) = bad.filter(|&at| at <= room) {
-                let byte = body[at];
-                return Err(self.error(ReadFault::Byte {
-                    offset: body_offset + at as u64,
-                    byte,
-                }));
+                let (byte, offset) = (body[at], body_offset + at as u64);
+                // Invalid UTF-8 before the bad byte comes first (a sequence it cuts short included).
+                self.check_utf8(checked, line_start, true)?;
+                return Err(self.error(ReadFault::Byte { offset, byte }));
             }
             if take < body.len() {
                 return Err(self.error(ReadFault::LineTooLong { limit }));
@@ -362,6 +361,22 @@ mod tests {
             })
         );
         assert_eq!(read_bounded(&b"1\r2\r"[..], 4), Ok("1\n2\n".to_string()));
+    }
+
+    #[test]
+    fn the_first_fault_is_reported() {
+        assert_eq!(
+            lines(b"\xd1\xed\x16", 10),
+            Err("line 1: byte 0 of the input starts invalid UTF-8 (`\\xd1`)".into())
+        );
+        assert_eq!(
+            lines(b"1\xe2\x82\0", 10),
+            Err("line 1: byte 1 of the input starts invalid UTF-8 (`\\xe2\\x82`)".into())
+        );
+        assert_eq!(
+            lines(b"\xe2\x82\xac\0", 10),
+            Err("line 1: byte 3 of the input is `\\0`, which no valid input holds".into())
+        );
     }
 
     #[test]
