@@ -269,3 +269,83 @@ fn one_line(message: &str) -> String {
         joined.to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every long option that takes a value, in every command, with the path of subcommands to it.
+    fn value_options(command: &clap::Command, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        for arg in command.get_arguments() {
+            if let Some(long) = arg.get_long().filter(|_| arg.get_action().takes_values()) {
+                let mut args = path.clone();
+                args.push(format!("--{long}"));
+                out.push(args);
+            }
+        }
+        for sub in command.get_subcommands() {
+            path.push(sub.get_name().to_string());
+            value_options(sub, path, out);
+            path.pop();
+        }
+    }
+
+    #[test]
+    fn a_negative_value_reaches_every_option() {
+        let mut command = Cli::command();
+        command.build();
+        let mut options = Vec::new();
+        value_options(&command, &mut vec!["ply".to_string()], &mut options);
+        assert!(options.len() >= 20, "{options:?}");
+        for option in options {
+            for value in ["-1", "-1-2", "-3,-4"] {
+                let args = option.iter().map(String::as_str).chain([value]);
+                let Err(e) = parse(args.map(OsString::from)) else {
+                    continue;
+                };
+                let message = clap_message(&e);
+                let name = option.last().unwrap();
+                assert!(
+                    ![ErrorKind::UnknownArgument, ErrorKind::NoEquals].contains(&e.kind()),
+                    "{option:?} {value}: {message}"
+                );
+                if matches!(
+                    e.kind(),
+                    ErrorKind::ValueValidation | ErrorKind::InvalidValue
+                ) {
+                    assert!(
+                        message.contains(&format!("'{value}'")) && message.contains(name.as_str()),
+                        "{option:?} {value}: {message}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lists_and_flags_keep_their_meaning() {
+        let args = |list: &[&str]| prepare(&Cli::command(), list.iter().map(OsString::from));
+        assert_eq!(
+            args(&["ply", "heaps", "--misere", "-3,-4", "--", "-1,2"]),
+            ["ply", "heaps", "--misere", " -3,-4", "--", "-1,2"]
+        );
+        assert_eq!(
+            args(&["ply", "dots", "solve", "--memory", "-1", "triangles"]),
+            ["ply", "dots", "solve", "--memory=-1", "triangles"]
+        );
+        assert_eq!(
+            args(&["ply", "dots", "triangles", "--moves", "2-4", "--size", "-2"]),
+            ["ply", "dots", "triangles", "--moves", "2-4", "--size=-2"]
+        );
+    }
+
+    #[test]
+    fn fault_lines_are_printable_and_short() {
+        assert_eq!(printable("a\u{1b}[2Jb\u{0}"), "a\\u{1b}[2Jb\\u{0}");
+        let long = printable(&"é".repeat(1000));
+        assert_eq!(long.len() + "ply: ".len(), 300);
+        assert!(long.ends_with('…'));
+        let fits = "x".repeat(295);
+        assert_eq!(printable(&fits), fits);
+    }
+}

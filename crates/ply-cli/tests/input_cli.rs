@@ -12,7 +12,11 @@ use common::{ply, stdout_of, TempFile};
 /// line `expected` on stderr.
 fn bad(args: &[&str], stdin: &[u8], expected: &str) {
     assert!(expected.starts_with("ply: ") && !expected.contains('\n'));
-    assert!(expected.len() <= 300, "{} bytes: {expected}", expected.len());
+    assert!(
+        expected.len() <= 300,
+        "{} bytes: {expected}",
+        expected.len()
+    );
     ply()
         .args(args)
         .write_stdin(stdin)
@@ -303,7 +307,10 @@ fn long_and_binary_tokens_are_quoted_short_and_escaped() {
     bad(
         &["magic-board", "--start", &junk],
         b"",
-        &format!("ply: invalid value '{0}…' for '--start <ROW,COL>': {cut} is not ROW,COL", "x".repeat(40)),
+        &format!(
+            "ply: invalid value '{0}…' for '--start <ROW,COL>': {cut} is not ROW,COL",
+            "x".repeat(40)
+        ),
     );
 }
 

@@ -70,7 +70,7 @@ fn escape_char(c: char, out: &mut String) {
 /// Whether `b` can occur in a text of numbers at all: every byte but the ASCII control bytes other
 /// than tab, form feed and the line ends (a NUL or an escape is never part of valid input).
 pub fn is_text_byte(b: u8) -> bool {
-    !(b.is_ascii_control() && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c))
+    !b.is_ascii_control() || matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)
 }
 
 /// What is wrong with the bytes of the input, found while reading it.
@@ -315,7 +315,10 @@ mod tests {
     fn quotes_are_short_and_printable() {
         assert_eq!(quote("x"), "`x`");
         assert_eq!(quote(""), "``");
-        assert_eq!(quote_bytes(b"a\0b\x7f\xff\tc\\"), "`a\\0b\\x7f\\xff\\tc\\\\`");
+        assert_eq!(
+            quote_bytes(b"a\0b\x7f\xff\tc\\"),
+            "`a\\0b\\x7f\\xff\\tc\\\\`"
+        );
         assert_eq!(quote("é\u{202e}\u{200b}"), "`é\\u{202e}\\u{200b}`");
         let long = "9".repeat(41);
         assert_eq!(quote(&long), format!("`{}…`", "9".repeat(40)));

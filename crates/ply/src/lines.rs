@@ -204,8 +204,9 @@ mod tests {
 
     #[test]
     fn reads_counted_lines() {
-        let mut lines =
-            NumberLines::new(&b"2\n\n 3 -4 \n1 x\n9 99999999999999999999999999999999999999999\n"[..]);
+        let mut lines = NumberLines::new(
+            &b"2\n\n 3 -4 \n1 x\n9 99999999999999999999999999999999999999999\n"[..],
+        );
         assert_eq!(lines.numbers(1, "a count", String::new), Ok((1, vec![2])));
         assert_eq!(lines.numbers(2, "two", String::new), Ok((3, vec![3, -4])));
         assert_eq!(
@@ -262,7 +263,14 @@ mod tests {
     fn long_tokens_are_quoted_short() {
         let text = format!("{}x\n", "7".repeat(100));
         let mut lines = NumberLines::new(text.as_bytes());
-        let message = lines.numbers(1, "one", String::new).unwrap_err().1.to_string();
-        assert_eq!(message, format!("`{}…` is not a whole number", "7".repeat(40)));
+        let message = lines
+            .numbers(1, "one", String::new)
+            .unwrap_err()
+            .1
+            .to_string();
+        assert_eq!(
+            message,
+            format!("`{}…` is not a whole number", "7".repeat(40))
+        );
     }
 }

@@ -3,13 +3,13 @@
 
 use crate::failure::Failure;
 use crate::input::{open_input, parse_memory};
-use ply::input::quote;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::engine::MemoryBudget;
 use ply::games::magic_board::{
     draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
 };
+use ply::input::quote;
 use serde_json::json;
 use std::fmt::Write;
 use std::path::PathBuf;

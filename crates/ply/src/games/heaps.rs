@@ -10,8 +10,8 @@
 use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
 use crate::input::{excerpt, quote};
 use crate::lines::{count_fault, parse_whole, LineError, LineFault, NumberLines, Place};
-use std::io::BufRead;
 use serde::Serialize;
+use std::io::BufRead;
 use thiserror::Error;
 
 /// A winning move: take `take` counters from heap `heap` (1-based).

@@ -170,8 +170,7 @@ impl Board {
     pub fn read<R: BufRead>(source: R, rule: SizeRule) -> Result<Board, BoardError> {
         let mut lines = NumberLines::new(source);
         let (_, first) = lines
-            .line(line_limit(*ANY_SIZES.end()))
-            ?
+            .line(line_limit(*ANY_SIZES.end()))?
             .ok_or(BoardError::Empty)?;
         let d = items(first).count();
         rule.check(d)?;
@@ -184,8 +183,7 @@ impl Board {
         rows.push(first)?;
         for row in 1..d {
             let (_, text) = lines
-                .line(line_limit(d))
-                ?
+                .line(line_limit(d))?
                 .ok_or(BoardError::NotSquare { rows: row, cols: d })?;
             rows.push(text)?;
         }
