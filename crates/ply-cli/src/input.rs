@@ -1,32 +1,35 @@
 //! Reading user input: files, `-` for stdin, and memory sizes.
+//!
+//! Inputs are streamed: every reader of a whole input stops at its first impossible line or byte
+//! (see `ply::input`), so nothing here reads a file whole without a bound.
 
 use crate::failure::Failure;
-use std::io::Read;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-/// The whole text of `path`, or of stdin when `path` is `-` or absent.
-pub fn read_text(path: Option<&Path>) -> Result<String, Failure> {
-    let mut text = String::new();
+/// The input `path` names, buffered: stdin when `path` is `-` or absent. A directory or a file that
+/// cannot be opened is refused with its name.
+pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead>, Failure> {
     match path {
-        None => read_stdin(&mut text)?,
-        Some(p) if p == Path::new("-") => read_stdin(&mut text)?,
+        None => Ok(Box::new(std::io::stdin().lock())),
+        Some(p) if p == Path::new("-") => Ok(Box::new(std::io::stdin().lock())),
         Some(p) => {
-            text = std::fs::read_to_string(p)
-                .map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", p.display())))?;
+            let cannot =
+                |why: String| Failure::BadInput(format!("cannot read {}: {why}", p.display()));
+            let file = File::open(p).map_err(|e| cannot(e.to_string()))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(cannot("is a directory".into()));
+            }
+            Ok(Box::new(BufReader::new(file)))
         }
     }
-    // A byte-order mark is not part of the first number.
-    if let Some(rest) = text.strip_prefix('\u{feff}') {
-        text = rest.to_string();
-    }
-    Ok(text)
 }
 
-fn read_stdin(text: &mut String) -> Result<(), Failure> {
-    std::io::stdin()
-        .read_to_string(text)
-        .map(drop)
-        .map_err(|e| Failure::BadInput(format!("cannot read standard input: {e}")))
+/// The whole text of `path` (stdin when `-` or absent), lines joined by `\n`, refused at its first
+/// byte that no text holds or once past `limit` bytes (the most a valid input can hold).
+pub fn read_text(path: Option<&Path>, limit: usize) -> Result<String, Failure> {
+    ply::input::read_bounded(open_input(path)?, limit).map_err(Failure::bad)
 }
 
 /// Parses a memory size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T are binary.

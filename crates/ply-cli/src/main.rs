@@ -10,8 +10,9 @@ mod input;
 mod progress;
 mod saving;
 
-use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::error::{ContextValue, ErrorKind};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -47,21 +48,11 @@ enum Command {
     Bench(commands::bench::BenchCommand),
 }
 
+/// The most bytes a fault line may have, `ply: ` included.
+const MAX_MESSAGE: usize = 300;
+
 fn main() -> ExitCode {
-    let mut previous: Option<std::ffi::OsString> = None;
-    let args = std::env::args_os().map(|arg| {
-        let takes_value = previous
-            .as_ref()
-            .and_then(|p| p.to_str())
-            .is_some_and(|p| p.starts_with("--") && !p.contains('='));
-        previous = Some(arg.clone());
-        if takes_value {
-            arg
-        } else {
-            protect_number_lists(arg)
-        }
-    });
-    let cli = match Cli::try_parse_from(args) {
+    let cli = match parse(std::env::args_os()) {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
             // --help and --version.
@@ -72,11 +63,11 @@ fn main() -> ExitCode {
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
                 || e.kind() == ErrorKind::MissingSubcommand =>
         {
-            eprintln!("ply: {}", missing_subcommand());
+            eprintln!("ply: {}", printable(&missing_subcommand()));
             return ExitCode::from(2);
         }
         Err(e) => {
-            eprintln!("ply: {}", one_line(&e.to_string()));
+            eprintln!("ply: {}", printable(&clap_message(&e)));
             return ExitCode::from(2);
         }
     };
@@ -107,7 +98,7 @@ fn main() -> ExitCode {
             }
         }
         Err(failure) => {
-            eprintln!("ply: {}", failure.message());
+            eprintln!("ply: {}", printable(&failure.message()));
             ExitCode::from(failure.exit_code())
         }
     }
@@ -134,20 +125,138 @@ fn missing_subcommand() -> String {
     )
 }
 
-/// A list of numbers in one argument that starts with a minus sign (`-3,-4,2`) is a value, not a flag:
-/// clap treats as values only arguments that are one number, so such lists get a leading space, which
-/// every number reader skips. (Not applied to the argument after an option, which is that option's.)
-fn protect_number_lists(arg: std::ffi::OsString) -> std::ffi::OsString {
+/// The command line as clap should see it, parsed. Every positional argument accepts a negative
+/// number, and [`prepare`] makes sure a negative number or list reaches the option it is given to.
+fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, clap::Error> {
+    let mut command = negative_positionals(Cli::command());
+    let args = prepare(&command, args);
+    let matches = command.try_get_matches_from_mut(args)?;
+    Cli::from_arg_matches(&matches)
+}
+
+/// `command` with every positional argument, in every subcommand, taking negative numbers as values.
+fn negative_positionals(command: clap::Command) -> clap::Command {
+    command
+        .mut_args(|arg| {
+            if arg.is_positional() {
+                arg.allow_negative_numbers(true)
+            } else {
+                arg
+            }
+        })
+        .mut_subcommands(negative_positionals)
+}
+
+/// Rewrites the arguments so that values starting with a minus sign stay values:
+/// - the value of a long option that takes one (`--size -1`, `--moves -1-2`) is joined to it
+///   (`--size=-1`), so that clap names the option and the value when it refuses it, for every option
+///   of every command;
+/// - a list of numbers in one positional argument (`-3,-4,2`) gets a leading space, which every
+///   number reader skips (clap takes as values only positional arguments that are one number).
+fn prepare(command: &clap::Command, args: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+    let mut command = command.clone();
+    command.build();
+    let mut out = Vec::new();
+    let mut args = args.into_iter();
+    out.extend(args.next());
+    while let Some(arg) = args.next() {
+        let Some(text) = arg.to_str() else {
+            out.push(arg);
+            continue;
+        };
+        if text == "--" {
+            out.push(arg);
+            out.extend(args);
+            break;
+        }
+        if let Some(name) = text.strip_prefix("--").filter(|n| !n.contains('=')) {
+            let takes_value = command
+                .get_arguments()
+                .any(|a| a.get_long() == Some(name) && a.get_action().takes_values());
+            if !takes_value {
+                out.push(arg);
+                continue;
+            }
+            // The option's value, whatever it looks like, is the option's.
+            match args.next() {
+                Some(value) if starts_like_a_negative_number(&value) => {
+                    let mut joined = arg;
+                    joined.push("=");
+                    joined.push(value);
+                    out.push(joined);
+                }
+                value => out.extend(std::iter::once(arg).chain(value)),
+            }
+            continue;
+        }
+        if let Some(sub) = command.find_subcommand(text) {
+            command = sub.clone();
+        }
+        out.push(protect_number_lists(arg));
+    }
+    out
+}
+
+/// `-` then a digit or a point: a negative number or list, never one of ply's flags.
+fn starts_like_a_negative_number(arg: &OsString) -> bool {
+    arg.to_str().is_some_and(|t| {
+        t.strip_prefix('-')
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+    })
+}
+
+/// A list of numbers in one positional argument that starts with a minus sign (`-3,-4,2`) gets a
+/// leading space, so that clap does not take it for a flag.
+fn protect_number_lists(arg: OsString) -> OsString {
     match arg.to_str() {
         Some(text)
-            if text.starts_with('-')
-                && text[1..].starts_with(|c: char| c.is_ascii_digit())
+            if starts_like_a_negative_number(&arg)
                 && text.contains(|c: char| c == ',' || c.is_whitespace()) =>
         {
             format!(" {text}").into()
         }
         _ => arg,
     }
+}
+
+/// Clap's message on one line, with every argument it echoes cut and escaped like any quoted input
+/// (clap itself drops escape sequences from what it echoes, which would misquote the input).
+fn clap_message(e: &clap::Error) -> String {
+    let mut message = one_line(&e.to_string());
+    for (_, value) in e.context() {
+        if let ContextValue::String(value) = value {
+            let echoed = clap::builder::StyledStr::from(value.clone()).to_string();
+            let shown = ply::input::excerpt(value.as_bytes());
+            if echoed != shown {
+                message = message.replacen(&format!("'{echoed}'"), &format!("'{shown}'"), 1);
+            }
+        }
+    }
+    message
+}
+
+/// The last guard on every fault line: control characters escaped, and the line cut (with `…`) so
+/// that it stays within [`MAX_MESSAGE`] bytes. The messages are built to be short; this only makes
+/// sure of it.
+fn printable(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(MAX_MESSAGE));
+    for c in message.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    let room = MAX_MESSAGE - "ply: ".len();
+    if out.len() > room {
+        let mut cut = room - "…".len();
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push('…');
+    }
+    out
 }
 
 /// Clap's message up to its usage part, on one line: `error: the following required arguments were
@@ -165,5 +274,85 @@ fn one_line(message: &str) -> String {
         "invalid arguments (see --help)".to_string()
     } else {
         joined.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every long option that takes a value, in every command, with the path of subcommands to it.
+    fn value_options(command: &clap::Command, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        for arg in command.get_arguments() {
+            if let Some(long) = arg.get_long().filter(|_| arg.get_action().takes_values()) {
+                let mut args = path.clone();
+                args.push(format!("--{long}"));
+                out.push(args);
+            }
+        }
+        for sub in command.get_subcommands() {
+            path.push(sub.get_name().to_string());
+            value_options(sub, path, out);
+            path.pop();
+        }
+    }
+
+    #[test]
+    fn a_negative_value_reaches_every_option() {
+        let mut command = Cli::command();
+        command.build();
+        let mut options = Vec::new();
+        value_options(&command, &mut vec!["ply".to_string()], &mut options);
+        assert!(options.len() >= 20, "{options:?}");
+        for option in options {
+            for value in ["-1", "-1-2", "-3,-4"] {
+                let args = option.iter().map(String::as_str).chain([value]);
+                let Err(e) = parse(args.map(OsString::from)) else {
+                    continue;
+                };
+                let message = clap_message(&e);
+                let name = option.last().unwrap();
+                assert!(
+                    ![ErrorKind::UnknownArgument, ErrorKind::NoEquals].contains(&e.kind()),
+                    "{option:?} {value}: {message}"
+                );
+                if matches!(
+                    e.kind(),
+                    ErrorKind::ValueValidation | ErrorKind::InvalidValue
+                ) {
+                    assert!(
+                        message.contains(&format!("'{value}'")) && message.contains(name.as_str()),
+                        "{option:?} {value}: {message}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lists_and_flags_keep_their_meaning() {
+        let args = |list: &[&str]| prepare(&Cli::command(), list.iter().map(OsString::from));
+        assert_eq!(
+            args(&["ply", "heaps", "--misere", "-3,-4", "--", "-1,2"]),
+            ["ply", "heaps", "--misere", " -3,-4", "--", "-1,2"]
+        );
+        assert_eq!(
+            args(&["ply", "dots", "solve", "--memory", "-1", "triangles"]),
+            ["ply", "dots", "solve", "--memory=-1", "triangles"]
+        );
+        assert_eq!(
+            args(&["ply", "dots", "triangles", "--moves", "2-4", "--size", "-2"]),
+            ["ply", "dots", "triangles", "--moves", "2-4", "--size=-2"]
+        );
+    }
+
+    #[test]
+    fn fault_lines_are_printable_and_short() {
+        assert_eq!(printable("a\u{1b}[2Jb\u{0}"), "a\\u{1b}[2Jb\\u{0}");
+        let long = printable(&"é".repeat(1000));
+        assert_eq!(long.len() + "ply: ".len(), 300);
+        assert!(long.ends_with('…'));
+        let fits = "x".repeat(295);
+        assert_eq!(printable(&fits), fits);
     }
 }

@@ -8,5 +8,6 @@
 
 pub mod engine;
 pub mod games;
+pub mod input;
 pub mod lines;
 pub mod tokens;

@@ -1,17 +1,36 @@
 //! Line-structured numeric input, as in contest formats: each record is a line holding a known number
-//! of whole numbers. Blank lines are skipped; every fault says which line it is on.
+//! of whole numbers (separated by white space or commas). Blank lines are skipped; every fault says
+//! which line it is on.
+//!
+//! The input is read as a stream through [`Lines`]: a line may hold at most [`LINE_BYTES`] bytes
+//! plus [`BYTES_PER_NUMBER`] for each number it should hold (blank lines before it included), so an
+//! endless or binary input is refused at its first impossible line or byte.
 
+use crate::input::{quote, Lines, ReadError, ReadFault};
 use std::fmt;
+use std::io::BufRead;
 use thiserror::Error;
+
+/// Bytes every line may hold besides [`BYTES_PER_NUMBER`] per number: room for any spacing.
+pub const LINE_BYTES: usize = 4096;
+/// Bytes a line may hold for each number it should hold (a 128-bit number has at most 40).
+pub const BYTES_PER_NUMBER: usize = 64;
+
+/// The most bytes a line that should hold `count` numbers may have.
+pub fn line_limit(count: usize) -> usize {
+    count
+        .saturating_mul(BYTES_PER_NUMBER)
+        .saturating_add(LINE_BYTES)
+}
 
 /// What is wrong with one line (or with the lack of one).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum LineFault {
     /// A token that is not a whole number.
-    #[error("`{0}` is not a whole number")]
+    #[error("{} is not a whole number", quote(.0))]
     NotANumber(String),
     /// A whole number too large for any count or size (beyond 128 bits).
-    #[error("`{0}` is too large")]
+    #[error("{} is too large", quote(.0))]
     TooLarge(String),
     /// A line with the wrong number of items.
     #[error("expected {expected}, found {found} item{}", if *.found == 1 { "" } else { "s" })]
@@ -24,6 +43,9 @@ pub enum LineFault {
     /// The input ended where a line was expected.
     #[error("the input ends before {0}")]
     Truncated(String),
+    /// Bytes that no valid input holds, or a line longer than any valid line.
+    #[error(transparent)]
+    Read(ReadFault),
 }
 
 /// Where a fault is: the record (e.g. `game 2`) and the line, when known.
@@ -47,19 +69,73 @@ impl fmt::Display for Place {
     }
 }
 
-/// Reads lines of whole numbers from a text.
-pub struct NumberLines<'a> {
-    inner: std::iter::Enumerate<std::str::Lines<'a>>,
-    /// The number of the last line read.
+/// A fault with its line, when there is one.
+pub type LineError = (Option<usize>, LineFault);
+
+impl From<ReadError> for (Option<usize>, LineFault) {
+    fn from(e: ReadError) -> Self {
+        (Some(e.line), LineFault::Read(e.fault))
+    }
+}
+
+/// Splits a line into its items: separated by white space or commas.
+pub fn items(line: &str) -> impl Iterator<Item = &str> {
+    line.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|t| !t.is_empty())
+}
+
+/// Reads lines of whole numbers from a stream.
+pub struct NumberLines<R> {
+    lines: Lines<R>,
+    /// The number of the last non-blank line read.
     last: usize,
 }
 
-impl<'a> NumberLines<'a> {
-    /// A reader over `text`.
-    pub fn new(text: &'a str) -> Self {
+impl<R: BufRead> NumberLines<R> {
+    /// A reader over `source`.
+    pub fn new(source: R) -> Self {
         NumberLines {
-            inner: text.lines().enumerate(),
+            lines: Lines::new(source),
             last: 0,
+        }
+    }
+
+    /// The next non-blank line with its number, of at most `limit` bytes with the blank lines before
+    /// it; `None` at the end of the input.
+    pub fn line(&mut self, limit: usize) -> Result<Option<(usize, &str)>, ReadError> {
+        let mut used = 0usize;
+        loop {
+            let room = limit.saturating_sub(used);
+            let blank_len = match self.lines.next_line(room) {
+                Ok(Some(line)) => line.trim().is_empty().then_some(line.len()),
+                Ok(None) => return Ok(None),
+                // A run of blank lines past the limit is reported as one over-long line.
+                Err(ReadError {
+                    line,
+                    fault: ReadFault::LineTooLong { .. },
+                }) => {
+                    return Err(ReadError {
+                        line,
+                        fault: ReadFault::LineTooLong { limit },
+                    })
+                }
+                Err(e) => return Err(e),
+            };
+            match blank_len {
+                Some(len) => {
+                    used = used.saturating_add(len + 1);
+                    if used > limit {
+                        return Err(ReadError {
+                            line: self.lines.line_number(),
+                            fault: ReadFault::LineTooLong { limit },
+                        });
+                    }
+                }
+                None => {
+                    self.last = self.lines.line_number();
+                    return Ok(Some((self.last, self.lines.current())));
+                }
+            }
         }
     }
 
@@ -71,20 +147,15 @@ impl<'a> NumberLines<'a> {
         count: usize,
         what: &str,
         missing: impl FnOnce() -> String,
-    ) -> Result<(usize, Vec<i128>), (Option<usize>, LineFault)> {
+    ) -> Result<(usize, Vec<i128>), LineError> {
         let last = self.last;
-        let (line, text) = self
-            .inner
-            .find(|(_, t)| !t.trim().is_empty())
-            .map(|(i, t)| (i + 1, t))
-            .ok_or_else(|| {
-                (
-                    None,
-                    LineFault::Truncated(format!("{} (after line {last})", missing())),
-                )
-            })?;
-        self.last = line;
-        let found = text.split_whitespace().count();
+        let (line, text) = self.line(line_limit(count))?.ok_or_else(|| {
+            (
+                None,
+                LineFault::Truncated(format!("{} (after line {last})", missing())),
+            )
+        })?;
+        let found = items(text).count();
         if found != count {
             return Err((
                 Some(line),
@@ -94,18 +165,15 @@ impl<'a> NumberLines<'a> {
                 },
             ));
         }
-        let numbers = text
-            .split_whitespace()
+        let numbers = items(text)
             .map(|t| parse_whole(t).map_err(|fault| (Some(line), fault)))
             .collect::<Result<_, _>>()?;
         Ok((line, numbers))
     }
 
-    /// The first non-blank line left, if any, with its number: for "unexpected data" faults.
-    pub fn next_non_blank(&mut self) -> Option<(usize, &'a str)> {
-        self.inner
-            .find(|(_, t)| !t.trim().is_empty())
-            .map(|(i, t)| (i + 1, t.trim()))
+    /// The first non-blank line left, if any, with its number (trimmed): for "unexpected data" faults.
+    pub fn next_non_blank(&mut self) -> Result<Option<(usize, &str)>, LineError> {
+        Ok(self.line(LINE_BYTES)?.map(|(n, t)| (n, t.trim())))
     }
 }
 
@@ -136,8 +204,9 @@ mod tests {
 
     #[test]
     fn reads_counted_lines() {
-        let mut lines =
-            NumberLines::new("2\n\n 3 -4 \n1 x\n9 99999999999999999999999999999999999999999\n");
+        let mut lines = NumberLines::new(
+            &b"2\n\n 3 -4 \n1 x\n9 99999999999999999999999999999999999999999\n"[..],
+        );
         assert_eq!(lines.numbers(1, "a count", String::new), Ok((1, vec![2])));
         assert_eq!(lines.numbers(2, "two", String::new), Ok((3, vec![3, -4])));
         assert_eq!(
@@ -158,5 +227,50 @@ mod tests {
             line: Some(9),
         };
         assert_eq!(place.to_string(), "game 2, line 9: ");
+    }
+
+    #[test]
+    fn commas_and_every_line_ending() {
+        let mut lines = NumberLines::new(&b"1,2\r\r3 ,4\r\n5"[..]);
+        assert_eq!(lines.numbers(2, "two", String::new), Ok((1, vec![1, 2])));
+        assert_eq!(lines.numbers(2, "two", String::new), Ok((3, vec![3, 4])));
+        assert_eq!(lines.numbers(1, "one", String::new), Ok((4, vec![5])));
+        assert_eq!(lines.next_non_blank(), Ok(None));
+    }
+
+    #[test]
+    fn lines_are_bounded_blank_lines_included() {
+        let limit = line_limit(1);
+        let long = format!("1{}", " ".repeat(limit));
+        let mut lines = NumberLines::new(long.as_bytes());
+        let too_long = LineFault::Read(ReadFault::LineTooLong { limit });
+        assert_eq!(
+            lines.numbers(1, "one", String::new),
+            Err((Some(1), too_long.clone()))
+        );
+        let blank = "\n".repeat(limit + 1) + "1\n";
+        let mut lines = NumberLines::new(blank.as_bytes());
+        assert_eq!(
+            lines.numbers(1, "one", String::new),
+            Err((Some(limit + 1), too_long))
+        );
+        let fine = "\n".repeat(limit - 1) + "1\n";
+        let mut lines = NumberLines::new(fine.as_bytes());
+        assert_eq!(lines.numbers(1, "one", String::new), Ok((limit, vec![1])));
+    }
+
+    #[test]
+    fn long_tokens_are_quoted_short() {
+        let text = format!("{}x\n", "7".repeat(100));
+        let mut lines = NumberLines::new(text.as_bytes());
+        let message = lines
+            .numbers(1, "one", String::new)
+            .unwrap_err()
+            .1
+            .to_string();
+        assert_eq!(
+            message,
+            format!("`{}…` is not a whole number", "7".repeat(40))
+        );
     }
 }

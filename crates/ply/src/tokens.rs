@@ -1,6 +1,9 @@
 //! Streaming integer tokens: reads integers separated by white space or commas from any reader,
-//! without holding the input in memory, and says where a bad token is.
+//! without holding the input in memory, and says where a bad token is. A token is read only until it
+//! cannot be a number any more (a byte that is no digit, or digits past the 64-bit range), plus the
+//! few bytes its message quotes: `/dev/zero` is refused after 164 bytes.
 
+use crate::input::{quote_bytes, QUOTED_CHARS};
 use std::io::{self, Read};
 use thiserror::Error;
 
@@ -17,19 +20,19 @@ pub struct TokenPlace {
 #[derive(Debug, Error)]
 pub enum TokenError {
     /// Not an integer.
-    #[error("token {} (line {}) `{text}` is not an integer", .place.token, .place.line)]
+    #[error("token {} (line {}) {text} is not an integer", .place.token, .place.line)]
     NotAnInteger {
         /// Where.
         place: TokenPlace,
-        /// The token (cut to 40 characters).
+        /// The token, quoted as messages show input (see [`quote_bytes`]).
         text: String,
     },
     /// An integer outside `i64`.
-    #[error("token {} (line {}) `{text}` is outside the 64-bit integer range", .place.token, .place.line)]
+    #[error("token {} (line {}) {text} is outside the 64-bit integer range", .place.token, .place.line)]
     OutOfRange {
         /// Where.
         place: TokenPlace,
-        /// The token (cut to 40 characters).
+        /// The token, quoted as messages show input (see [`quote_bytes`]).
         text: String,
     },
     /// The reader failed.
@@ -84,7 +87,7 @@ impl<R: Read> IntReader<R> {
     }
 
     /// The next integer, `None` at the end of the input. A UTF-8 byte-order mark at the very start
-    /// is skipped.
+    /// is skipped. After an error the reader stops where the error was found: read no further.
     pub fn next_int(&mut self) -> Result<Option<i64>, TokenError> {
         let at_start = self.tokens == 0 && self.line == 1 && self.start == 0 && self.end == 0;
         if at_start && self.refill()? && self.buf[..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) {
@@ -113,7 +116,13 @@ impl<R: Read> IntReader<R> {
         loop {
             let rest = &self.buf[self.start..self.end];
             let len = rest.iter().position(|&b| is_separator(b));
-            parser.feed(&rest[..len.unwrap_or(rest.len())]);
+            let piece = &rest[..len.unwrap_or(rest.len())];
+            let used = parser.feed(piece);
+            if used < piece.len() {
+                // The token cannot be a number: stop here.
+                self.start += used;
+                break;
+            }
             match len {
                 Some(len) => {
                     self.start += len;
@@ -131,6 +140,9 @@ impl<R: Read> IntReader<R> {
     }
 }
 
+/// Bytes of a bad token kept for its message: enough for [`QUOTED_CHARS`] characters and one more.
+const SHOWN: usize = 4 * (QUOTED_CHARS + 1);
+
 /// Parses an optionally signed decimal integer fed in pieces, in constant memory however long it is.
 #[derive(Default)]
 struct IntParser {
@@ -145,11 +157,16 @@ struct IntParser {
 }
 
 impl IntParser {
-    fn feed(&mut self, bytes: &[u8]) {
-        let room = 40usize.saturating_sub(self.shown.len());
+    /// Feeds the next bytes of the token; returns how many were taken, fewer than all once the
+    /// token cannot be a number and enough of it is kept for the message.
+    fn feed(&mut self, bytes: &[u8]) -> usize {
+        let room = SHOWN.saturating_sub(self.shown.len());
         self.shown
             .extend_from_slice(&bytes[..bytes.len().min(room)]);
-        for &b in bytes {
+        for (i, &b) in bytes.iter().enumerate() {
+            if (self.not_digit || self.overflow) && self.len >= SHOWN {
+                return i;
+            }
             let first = self.len == 0;
             self.len += 1;
             match b {
@@ -173,10 +190,11 @@ impl IntParser {
                 _ => self.not_digit = true,
             }
         }
+        bytes.len()
     }
 
     fn finish(self, place: TokenPlace) -> Result<i64, TokenError> {
-        let text = String::from_utf8_lossy(&self.shown).into_owned();
+        let text = quote_bytes(&self.shown);
         if self.not_digit || self.digits == 0 {
             Err(TokenError::NotAnInteger { place, text })
         } else if self.overflow {
@@ -224,6 +242,32 @@ mod tests {
         assert_eq!(
             all("- 3"),
             Err("token 1 (line 1) `-` is not an integer".into())
+        );
+    }
+
+    #[test]
+    fn bad_tokens_stop_the_reading() {
+        // An endless token of NUL bytes: refused after the bytes its message shows.
+        let mut reader = IntReader::new(std::io::repeat(0));
+        assert_eq!(
+            reader.next_int().unwrap_err().to_string(),
+            format!("token 1 (line 1) `{}…` is not an integer", "\\0".repeat(40))
+        );
+        // An endless number: refused once past the 64-bit range.
+        let mut reader = IntReader::new(std::io::repeat(b'9'));
+        assert_eq!(
+            reader.next_int().unwrap_err().to_string(),
+            format!(
+                "token 1 (line 1) `{}…` is outside the 64-bit integer range",
+                "9".repeat(40)
+            )
+        );
+        // Leading zeros are a number however many there are.
+        let zeros = format!("-{}7 1", "0".repeat(5000));
+        assert_eq!(all(&zeros), Ok(vec![-7, 1]));
+        assert_eq!(
+            all("1 \u{1b}[2J 3"),
+            Err("token 2 (line 1) `\\x1b[2J` is not an integer".into())
         );
     }
 

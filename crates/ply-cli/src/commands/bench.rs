@@ -2,12 +2,12 @@
 //! memoized recursion and the bottom-up table, with states visited, times and speed-ups.
 
 use crate::failure::Failure;
-use crate::input::read_text;
+use crate::input::open_input;
 use clap::{Args, Subcommand};
 use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::{SolveError, Strategy};
 use ply::engine::MemoryBudget;
-use ply::games::dots::triangle_war::parse_games;
+use ply::games::dots::triangle_war::{parse_games, read_games};
 use ply::games::dots::{Geometry, Position};
 use serde::Serialize;
 use std::fmt::Write;
@@ -54,12 +54,12 @@ struct Row {
 /// Runs `ply bench`.
 pub fn run(command: BenchCommand) -> Result<String, Failure> {
     let BenchCommand::Dots(args) = command;
-    let text = match &args.games {
-        Some(path) => read_text(Some(path))?,
-        None => SAMPLE_GAMES.to_string(),
-    };
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
-    let positions = parse_games(&built.board, &text).map_err(Failure::bad)?;
+    let positions = match &args.games {
+        Some(path) => read_games(&built.board, open_input(Some(path))?),
+        None => parse_games(&built.board, SAMPLE_GAMES),
+    }
+    .map_err(Failure::bad)?;
     let free = positions
         .iter()
         .map(|p| built.board.edge_count() as u32 - p.drawn().len())

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::choose::SolveOptions;
 use ply::engine::scored::Strategy;
 use ply::engine::{MemoryBudget, Winner};
-use ply::games::dots::notation::position_from_moves;
+use ply::games::dots::notation::{max_moves_text, position_from_moves};
 use ply::games::dots::report::{report, report_from, DotsReport};
 use ply::games::dots::Geometry;
 use std::fmt::Write;
@@ -130,7 +130,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
     let built = geometry.build().map_err(Failure::bad)?;
     let text = match (&position.moves, &position.moves_file) {
         (Some(moves), _) => moves.clone(),
-        (None, Some(path)) => read_text(Some(path))?,
+        (None, Some(path)) => read_text(Some(path), max_moves_text(&built.board))?,
         (None, None) => String::new(),
     };
     let game = position_from_moves(&built.board, &text).map_err(Failure::bad)?;

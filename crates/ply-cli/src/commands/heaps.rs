@@ -2,10 +2,10 @@
 //! Codeforces 1382B batch format.
 
 use crate::failure::Failure;
-use crate::input::read_text;
+use crate::input::open_input;
 use clap::Args;
 use ply::engine::impartial::Convention;
-use ply::games::heaps::{analyse, parse_sizes, solve_batch, HeapsReport};
+use ply::games::heaps::{analyse, parse_sizes, read_batch, HeapsReport};
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -38,8 +38,7 @@ pub fn run(args: HeapsArgs) -> Result<String, Failure> {
         Convention::Normal
     };
     if let Some(file) = &args.batch {
-        let text = read_text(file.as_deref())?;
-        let answers = solve_batch(&text, convention).map_err(Failure::bad)?;
+        let answers = read_batch(open_input(file.as_deref())?, convention).map_err(Failure::bad)?;
         let mut out = String::with_capacity(answers.len() * 7);
         for first in answers {
             out.push_str(if first { "First\n" } else { "Second\n" });

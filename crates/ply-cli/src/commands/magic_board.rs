@@ -2,13 +2,14 @@
 //! statistics of solvability.
 
 use crate::failure::Failure;
-use crate::input::{parse_memory, read_text};
+use crate::input::{open_input, parse_memory};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::engine::MemoryBudget;
 use ply::games::magic_board::{
     draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
 };
+use ply::input::quote;
 use serde_json::json;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -83,29 +84,19 @@ enum MagicCommand {
 }
 
 fn parse_square(text: &str) -> Result<(usize, usize), String> {
-    let (r, c) = text
-        .split_once(',')
-        .ok_or_else(|| format!("`{text}` is not ROW,COL"))?;
-    let number = |t: &str| {
-        t.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("`{text}` is not ROW,COL"))
-    };
+    let fault = || format!("{} is not ROW,COL", quote(text));
+    let (r, c) = text.split_once(',').ok_or_else(fault)?;
+    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| fault());
     Ok((number(r)?, number(c)?))
 }
 
 fn parse_sizes(text: &str) -> Result<(usize, usize), String> {
-    let (a, b) = text
-        .split_once("..")
-        .ok_or_else(|| format!("`{text}` is not a range like 5..20"))?;
-    let number = |t: &str| {
-        t.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("`{text}` is not a range like 5..20"))
-    };
+    let fault = || format!("{} is not a range like 5..20", quote(text));
+    let (a, b) = text.split_once("..").ok_or_else(fault)?;
+    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| fault());
     let (a, b) = (number(a)?, number(b.trim_start_matches('='))?);
     if a > b {
-        return Err(format!("`{text}` is an empty range"));
+        return Err(format!("{} is an empty range", quote(text)));
     }
     Ok((a, b))
 }
@@ -153,13 +144,13 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
 }
 
 fn run_solve(args: &MagicBoardArgs) -> Result<String, Failure> {
-    let text = read_text(args.file.as_deref())?;
+    let input = open_input(args.file.as_deref())?;
     let rule = if args.any_size {
         SizeRule::Any
     } else {
         SizeRule::Seed
     };
-    let board = Board::parse(&text, rule).map_err(Failure::bad)?;
+    let board = Board::read(input, rule).map_err(Failure::bad)?;
     if args.draw && board.size() > MAX_DRAWN {
         return Err(Failure::BadInput(format!(
             "--draw is for boards up to {MAX_DRAWN}×{MAX_DRAWN}; this one is {0}×{0}",

@@ -1,11 +1,10 @@
 //! `ply solitaire`: Number Solitaire — the best result, an optimal path, and the game under fair throws.
 
 use crate::failure::Failure;
+use crate::input::open_input;
 use clap::Args;
 use ply::games::solitaire::{solve, PathMode, SolitaireOptions, SolitaireReport, PATH_LIMIT};
 use std::fmt::Write;
-use std::fs::File;
-use std::io::{BufReader, Read};
 use std::path::PathBuf;
 
 /// `ply solitaire [VALUES]… | --input FILE`
@@ -56,12 +55,7 @@ pub fn run(args: SolitaireArgs) -> Result<String, Failure> {
         explain: args.explain,
     };
     let report = match (&args.input, args.values.is_empty()) {
-        (Some(path), _) if path.as_os_str() == "-" => solve(std::io::stdin().lock(), options),
-        (Some(path), _) => {
-            let file = File::open(path)
-                .map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", path.display())))?;
-            solve(BufReader::new(file).take(u64::MAX), options)
-        }
+        (Some(path), _) => solve(open_input(Some(path))?, options),
         (None, false) => solve(args.values.join(" ").as_bytes(), options),
         (None, true) => {
             return Err(Failure::BadInput(

@@ -1,11 +1,11 @@
 //! `ply triangle-war`: the UVa 751 contest format, every game answered from one table.
 
 use crate::failure::Failure;
-use crate::input::read_text;
+use crate::input::open_input;
 use clap::Args;
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::{MemoryBudget, Winner};
-use ply::games::dots::triangle_war::{parse_games, verdicts};
+use ply::games::dots::triangle_war::{read_games, verdicts};
 use ply::games::dots::Geometry;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -19,9 +19,9 @@ pub struct TriangleWarArgs {
 
 /// Runs `ply triangle-war`: validates the whole input, then prints one line per game.
 pub fn run(args: TriangleWarArgs) -> Result<String, Failure> {
-    let text = read_text(args.file.as_deref())?;
+    let input = open_input(args.file.as_deref())?;
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
-    let positions = parse_games(&built.board, &text).map_err(Failure::bad)?;
+    let positions = read_games(&built.board, input).map_err(Failure::bad)?;
     let table = SubsetTable::build(&built.board, MemoryBudget::from_system(), None)?;
     let mut out = String::with_capacity(positions.len() * 16);
     for (k, winner) in verdicts(&table, &positions).into_iter().enumerate() {

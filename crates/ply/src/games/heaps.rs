@@ -8,8 +8,10 @@
 //! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it.
 
 use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
-use crate::lines::{count_fault, parse_whole, LineFault, NumberLines, Place};
+use crate::input::{excerpt, quote};
+use crate::lines::{count_fault, parse_whole, LineError, LineFault, NumberLines, Place};
 use serde::Serialize;
+use std::io::BufRead;
 use thiserror::Error;
 
 /// A winning move: take `take` counters from heap `heap` (1-based).
@@ -147,7 +149,7 @@ pub enum HeapFault {
     #[error("no heaps: give at least one heap size")]
     NoHeaps,
     /// A heap with no counters (or fewer).
-    #[error("heap {heap} holds {size}; every heap must hold at least 1 counter")]
+    #[error("heap {heap} holds {}; every heap must hold at least 1 counter", excerpt(.size.as_bytes()))]
     NotPositive {
         /// 1-based heap number.
         heap: usize,
@@ -155,7 +157,7 @@ pub enum HeapFault {
         size: String,
     },
     /// A heap too large for 64 bits.
-    #[error("heap {heap} holds {size}, more than the largest size ({})", u64::MAX)]
+    #[error("heap {heap} holds {}, more than the largest size ({})", excerpt(.size.as_bytes()), u64::MAX)]
     TooLarge {
         /// 1-based heap number.
         heap: usize,
@@ -163,7 +165,7 @@ pub enum HeapFault {
         size: String,
     },
     /// A token that is not a whole number.
-    #[error("heap {heap}: `{token}` is not a whole number")]
+    #[error("heap {heap}: {} is not a whole number", quote(.token))]
     NotANumber {
         /// 1-based heap number.
         heap: usize,
@@ -235,7 +237,7 @@ pub enum BatchFault {
     #[error(transparent)]
     Heap(#[from] HeapFault),
     /// More lines after the last test.
-    #[error("unexpected `{text}` after the last test ({tests} declared)")]
+    #[error("unexpected {} after the last test ({tests} declared)", quote(.text))]
     Trailing {
         /// The first extra line.
         text: String,
@@ -257,7 +259,13 @@ pub struct BatchError {
 /// Parses the Codeforces 1382B format — t, then per test a line with n and a line with n sizes — and
 /// answers each test by the closed form: `true` when the first player wins.
 pub fn solve_batch(text: &str, convention: Convention) -> Result<Vec<bool>, BatchError> {
-    let mut lines = NumberLines::new(text);
+    read_batch(text.as_bytes(), convention)
+}
+
+/// [`solve_batch`] over a stream, read line by line: the reading stops at the first fault, so an
+/// endless or binary input is refused at once.
+pub fn read_batch<R: BufRead>(source: R, convention: Convention) -> Result<Vec<bool>, BatchError> {
+    let mut lines = NumberLines::new(source);
     let fail = |test: Option<usize>, line: Option<usize>, fault: BatchFault| BatchError {
         place: Place {
             record: test.map(|t| ("test", t)),
@@ -265,14 +273,13 @@ pub fn solve_batch(text: &str, convention: Convention) -> Result<Vec<bool>, Batc
         },
         fault,
     };
-    let line_fault =
-        |test| move |(line, fault): (Option<usize>, LineFault)| fail(test, line, fault.into());
-    if text.trim().is_empty() {
-        return Err(fail(None, None, BatchFault::Empty));
-    }
+    let line_fault = |test| move |(line, fault): LineError| fail(test, line, fault.into());
     let (line, t) = lines
         .numbers(1, "one number (the number of tests)", String::new)
-        .map_err(line_fault(None))?;
+        .map_err(|e| match e {
+            (None, LineFault::Truncated(_)) => fail(None, None, BatchFault::Empty),
+            e => line_fault(None)(e),
+        })?;
     if t[0] < 1 || t[0] > usize::MAX as i128 {
         return Err(fail(None, Some(line), BatchFault::TestCount(t[0])));
     }
@@ -303,7 +310,7 @@ pub fn solve_batch(text: &str, convention: Convention) -> Result<Vec<bool>, Batc
             .map_err(|f| fail(here, Some(line), f.into()))?;
         answers.push(analyse(&sizes, convention).winner == "first");
     }
-    if let Some((line, text)) = lines.next_non_blank() {
+    if let Some((line, text)) = lines.next_non_blank().map_err(line_fault(None))? {
         let trailing = BatchFault::Trailing {
             text: text.to_string(),
             tests,

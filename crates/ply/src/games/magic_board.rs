@@ -9,11 +9,14 @@ use crate::engine::estimate::Estimate;
 use crate::engine::memory::{MemoryBudget, MemoryError};
 use crate::engine::progress::Progress;
 use crate::engine::reach::{shortest_path, Puzzle, Verdicts};
+use crate::input::{excerpt, quote, ReadError};
+use crate::lines::{items, line_limit, NumberLines};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt::Write;
+use std::io::BufRead;
 use std::ops::RangeInclusive;
 use thiserror::Error;
 
@@ -47,7 +50,7 @@ pub enum BoardError {
     #[error("the board is empty")]
     Empty,
     /// A token that is not a number.
-    #[error("row {row}, column {col}: `{token}` is not a whole number")]
+    #[error("row {row}, column {col}: {} is not a whole number", quote(.token))]
     NotANumber {
         /// 0-based row.
         row: usize,
@@ -74,6 +77,15 @@ pub enum BoardError {
         /// Columns.
         cols: usize,
     },
+    /// Far more rows than columns: the rows are counted up to twice the columns only.
+    #[error("the board is not square: more than {} rows of {cols} numbers", 2 * .cols)]
+    FarFromSquare {
+        /// Columns.
+        cols: usize,
+    },
+    /// Bytes no board holds (NUL, binary data, invalid UTF-8) or a line longer than any row.
+    #[error(transparent)]
+    Read(#[from] ReadError),
     /// A size outside the rule.
     #[error("a board of size {d} breaks the size rule ({min} to {max}{hint})")]
     Size {
@@ -87,7 +99,7 @@ pub enum BoardError {
         hint: &'static str,
     },
     /// A value outside 0..d−1.
-    #[error("row {row}, column {col}: {value} is outside 0 to {max} (values must be below the size {d})")]
+    #[error("row {row}, column {col}: {} is outside 0 to {max} (values must be below the size {d})", excerpt(.value.as_bytes()))]
     OutOfRange {
         /// 0-based row.
         row: usize,
@@ -146,83 +158,54 @@ impl SizeRule {
 }
 
 impl Board {
-    /// Parses `d` lines of `d` integers separated by spaces or tabs (blank lines are skipped). The
-    /// first row sets the size, which is checked against `rule` before the rest is read.
+    /// Parses `d` lines of `d` integers separated by white space or commas (blank lines are skipped).
+    /// The first row sets the size, which is checked against `rule` before the rest is read.
     pub fn parse(text: &str, rule: SizeRule) -> Result<Board, BoardError> {
-        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-        let first = lines.next().ok_or(BoardError::Empty)?;
-        let d = first.split_ascii_whitespace().count();
+        Board::read(text.as_bytes(), rule)
+    }
+
+    /// [`Board::parse`] over a stream, read row by row: a row may hold at most
+    /// [`line_limit`]`(d)` bytes, so an endless or binary input is refused at its first bad line or
+    /// byte, and at most twice as many rows as columns are read.
+    pub fn read<R: BufRead>(source: R, rule: SizeRule) -> Result<Board, BoardError> {
+        let mut lines = NumberLines::new(source);
+        let (_, first) = lines
+            .line(line_limit(*ANY_SIZES.end()))?
+            .ok_or(BoardError::Empty)?;
+        let d = items(first).count();
         rule.check(d)?;
-        let shift = stride_shift(d);
-        let mut values: Vec<u16> = Vec::with_capacity(d << shift);
-        let mut goal: Option<(usize, usize)> = None;
-        for (row, line) in std::iter::once(first).chain(lines.by_ref()).enumerate() {
-            if row == d {
-                return Err(BoardError::NotSquare {
-                    rows: d + 1 + lines.count(),
-                    cols: d,
-                });
-            }
-            let mut col = 0;
-            for token in line.split_ascii_whitespace() {
-                if col == d {
-                    let found = line.split_ascii_whitespace().count();
-                    return Err(BoardError::Ragged {
-                        row,
-                        found,
-                        expected: d,
-                    });
-                }
-                let value = parse_value(token).ok_or_else(|| BoardError::NotANumber {
-                    row,
-                    col,
-                    token: token.chars().take(40).collect(),
-                })?;
-                if value >= d as u64 {
-                    let value = token.to_string();
-                    return Err(BoardError::OutOfRange {
-                        row,
-                        col,
-                        value,
-                        max: d - 1,
-                        d,
-                    });
-                }
-                if value == 0 {
-                    if let Some((first_row, first_col)) = goal {
-                        return Err(BoardError::TwoGoals {
-                            first_row,
-                            first_col,
-                            row,
-                            col,
-                        });
-                    }
-                    goal = Some((row, col));
-                }
-                values.push(value as u16);
-                col += 1;
-            }
-            if col != d {
-                return Err(BoardError::Ragged {
-                    row,
-                    found: col,
-                    expected: d,
-                });
-            }
-            values.resize((row + 1) << shift, 0);
+        let mut rows = Rows {
+            d,
+            shift: stride_shift(d),
+            values: Vec::with_capacity(d << stride_shift(d)),
+            goal: None,
+        };
+        rows.push(first)?;
+        for row in 1..d {
+            let (_, text) = lines
+                .line(line_limit(d))?
+                .ok_or(BoardError::NotSquare { rows: row, cols: d })?;
+            rows.push(text)?;
         }
-        if values.len() != d << shift {
+        let mut extra = 0;
+        while lines.line(line_limit(d))?.is_some() {
+            extra += 1;
+            if extra == d + 1 {
+                return Err(BoardError::FarFromSquare { cols: d });
+            }
+        }
+        if extra > 0 {
             return Err(BoardError::NotSquare {
-                rows: values.len() >> shift,
+                rows: d + extra,
                 cols: d,
             });
         }
-        let (r, c) = goal.ok_or(BoardError::NoGoal)?;
+        let (r, c) = rows.goal.ok_or(BoardError::NoGoal)?;
         Ok(Board {
             d,
-            shift,
-            values,
-            goal: r << shift | c,
+            shift: rows.shift,
+            values: rows.values,
+            goal: r << rows.shift | c,
         })
     }
 
@@ -270,6 +253,67 @@ impl Board {
             out.push('\n');
         }
         out
+    }
+}
+
+/// The rows read so far, checked one at a time.
+struct Rows {
+    d: usize,
+    shift: u32,
+    values: Vec<u16>,
+    goal: Option<(usize, usize)>,
+}
+
+impl Rows {
+    /// Checks the next row and appends it, padded to the row stride.
+    fn push(&mut self, line: &str) -> Result<(), BoardError> {
+        let (d, row) = (self.d, self.values.len() >> self.shift);
+        let mut col = 0;
+        for token in items(line) {
+            if col == d {
+                return Err(BoardError::Ragged {
+                    row,
+                    found: items(line).count(),
+                    expected: d,
+                });
+            }
+            let value = parse_value(token).ok_or_else(|| BoardError::NotANumber {
+                row,
+                col,
+                token: token.to_string(),
+            })?;
+            if value >= d as u64 {
+                return Err(BoardError::OutOfRange {
+                    row,
+                    col,
+                    value: token.to_string(),
+                    max: d - 1,
+                    d,
+                });
+            }
+            if value == 0 {
+                if let Some((first_row, first_col)) = self.goal {
+                    return Err(BoardError::TwoGoals {
+                        first_row,
+                        first_col,
+                        row,
+                        col,
+                    });
+                }
+                self.goal = Some((row, col));
+            }
+            self.values.push(value as u16);
+            col += 1;
+        }
+        if col != d {
+            return Err(BoardError::Ragged {
+                row,
+                found: col,
+                expected: d,
+            });
+        }
+        self.values.resize((row + 1) << self.shift, 0);
+        Ok(())
     }
 }
 
@@ -776,6 +820,36 @@ mod tests {
         assert_eq!(
             err(&bad),
             "row 0, column 2: 9 is outside 0 to 4 (values must be below the size 5)"
+        );
+    }
+
+    #[test]
+    fn commas_line_endings_and_bad_bytes() {
+        let expected = Board::parse(EXAMPLE, SizeRule::Seed).unwrap();
+        let commas = EXAMPLE.replace(' ', ",");
+        assert_eq!(Board::parse(&commas, SizeRule::Seed), Ok(expected.clone()));
+        let cr = EXAMPLE.replace('\n', "\r");
+        assert_eq!(Board::parse(&cr, SizeRule::Seed), Ok(expected.clone()));
+        let crlf = EXAMPLE.replace('\n', "\r\n");
+        assert_eq!(Board::parse(&crlf, SizeRule::Seed), Ok(expected));
+        let err = |t: &[u8]| Board::read(t, SizeRule::Seed).unwrap_err().to_string();
+        assert_eq!(
+            err(&[0; 64]),
+            "line 1: byte 0 of the input is `\\0`, which no valid input holds"
+        );
+        assert_eq!(
+            err(b"4 4 4 1 1\n2 4 \xff 4 3\n"),
+            "line 2: byte 14 of the input starts invalid UTF-8 (`\\xff`)"
+        );
+        let tall = EXAMPLE.to_string() + &"1 1 1 1 1\n".repeat(100);
+        assert_eq!(
+            err(tall.as_bytes()),
+            "the board is not square: more than 10 rows of 5 numbers"
+        );
+        let tall = EXAMPLE.to_string() + &"1 1 1 1 1\n".repeat(5);
+        assert_eq!(
+            err(tall.as_bytes()),
+            "the board is not square: 10 rows of 5 numbers"
         );
     }
 

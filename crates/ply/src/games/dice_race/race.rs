@@ -40,7 +40,7 @@ pub enum RaceError {
         max: u32,
     },
     /// A token that is not a whole number.
-    #[error("`{0}` is not a whole number")]
+    #[error("{} is not a whole number", crate::input::quote(.0))]
     NotANumber(String),
     /// A race with too many states to solve.
     #[error("this race has {states} states; at most {MAX_RACE_STATES} are solved")]

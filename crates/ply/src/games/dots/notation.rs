@@ -3,19 +3,21 @@
 
 use super::board::{DotsBoard, Edge};
 use super::position::{PlayError, Position};
+use crate::input::quote;
+use crate::lines::BYTES_PER_NUMBER;
 use thiserror::Error;
 
 /// Why one written move is not a legal move on the board.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveFault {
     /// A token that is not a dot number.
-    #[error("`{0}` is not a dot number")]
+    #[error("{} is not a dot number", quote(.0))]
     NotANumber(String),
     /// A lone number at the end of the list.
     #[error("a move needs two dots, this one has one")]
     MissingDot,
     /// A token with more or fewer than two dots around its dash.
-    #[error("`{0}` is not a move (write two dots: 2-4, 2 4 or 2,4)")]
+    #[error("{} is not a move (write two dots: 2-4, 2 4 or 2,4)", quote(.0))]
     Malformed(String),
     /// A dot number outside the board.
     #[error("dot {dot} does not exist (this board has dots 1 to {dots})")]
@@ -50,7 +52,7 @@ pub enum MoveFault {
 
 /// A move list that does not parse or does not play: which move, as written, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("move {number} `{text}`: {fault}")]
+#[error("move {number} {}: {fault}", quote(.text))]
 pub struct MoveError {
     /// 1-based position of the move in the list.
     pub number: usize,
@@ -175,6 +177,12 @@ pub fn play_checked(
         }
         PlayError::NoSuchEdge(edge) => MoveFault::NoSuchEdge(edge.0),
     })
+}
+
+/// The most bytes a written move list for `board` can hold: a game has at most one move per edge,
+/// and a move at most two numbers, plus room for any spacing. Readers of move files stop past it.
+pub fn max_moves_text(board: &DotsBoard) -> usize {
+    (board.edge_count() * 2 * BYTES_PER_NUMBER).saturating_add(crate::lines::LINE_BYTES)
 }
 
 /// Parses a move list and plays it from the empty board.

@@ -2,14 +2,18 @@
 //! each, all answered from one table.
 //!
 //! Input: the number of games; for each game a line with m (6 ≤ m ≤ 18), then m lines `i j`, the
-//! moves in the order played, A first. Blank lines are ignored. Output per game: `Game k: A wins.`
+//! moves in the order played, A first. Blank lines are ignored; numbers on a line are separated by
+//! white space or commas. The input is read as a stream, each line bounded ([`crate::lines`]).
+//! Output per game: `Game k: A wins.`
 
 use super::board::DotsBoard;
 use super::notation::{edge_of, play_checked, MoveFault};
 use super::position::Position;
 use crate::engine::scored::table::SubsetTable;
 use crate::engine::{final_margin_a, Winner};
-use crate::lines::{count_fault, LineFault, NumberLines, Place};
+use crate::input::quote;
+use crate::lines::{count_fault, LineError, LineFault, NumberLines, Place};
+use std::io::BufRead;
 use thiserror::Error;
 
 /// Fewest and most moves a game may list.
@@ -34,7 +38,7 @@ pub enum WarFault {
     #[error("{0}")]
     Move(MoveFault),
     /// More lines after the last game.
-    #[error("unexpected `{text}` after the last game ({games} declared)")]
+    #[error("unexpected {} after the last game ({games} declared)", quote(.text))]
     Trailing {
         /// The first extra line.
         text: String,
@@ -55,7 +59,13 @@ pub struct WarError {
 
 /// Parses and plays every game of `text` on `board`; returns the final positions, or the first fault.
 pub fn parse_games(board: &DotsBoard, text: &str) -> Result<Vec<Position>, WarError> {
-    let mut lines = NumberLines::new(text);
+    read_games(board, text.as_bytes())
+}
+
+/// Reads and plays every game from `source` on `board`, line by line: the reading stops at the
+/// first fault, so an endless or binary input is refused at once.
+pub fn read_games<R: BufRead>(board: &DotsBoard, source: R) -> Result<Vec<Position>, WarError> {
+    let mut lines = NumberLines::new(source);
     let mut game = None;
     let fail = |game: Option<usize>, line: Option<usize>, fault: WarFault| WarError {
         place: Place {
@@ -64,14 +74,13 @@ pub fn parse_games(board: &DotsBoard, text: &str) -> Result<Vec<Position>, WarEr
         },
         fault,
     };
-    let line_fault =
-        |game| move |(line, fault): (Option<usize>, LineFault)| fail(game, line, fault.into());
-    if text.trim().is_empty() {
-        return Err(fail(None, None, WarFault::Empty));
-    }
+    let line_fault = |game| move |(line, fault): LineError| fail(game, line, fault.into());
     let (line, count) = lines
         .numbers(1, "one number (the number of games)", String::new)
-        .map_err(line_fault(game))?;
+        .map_err(|e| match e {
+            (None, LineFault::Truncated(_)) => fail(None, None, WarFault::Empty),
+            e => line_fault(game)(e),
+        })?;
     if count[0] < 1 || count[0] > usize::MAX as i128 {
         return Err(fail(None, Some(line), WarFault::GameCount(count[0])));
     }
@@ -104,7 +113,7 @@ pub fn parse_games(board: &DotsBoard, text: &str) -> Result<Vec<Position>, WarEr
         }
         positions.push(position);
     }
-    if let Some((line, text)) = lines.next_non_blank() {
+    if let Some((line, text)) = lines.next_non_blank().map_err(line_fault(None))? {
         let trailing = WarFault::Trailing {
             text: text.to_string(),
             games,

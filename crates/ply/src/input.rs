@@ -1,0 +1,410 @@
+//! Reading untrusted text, boundedly: lines read with a cap on their length, bytes that no valid
+//! input holds refused where they stand (with their line and byte offset), and input quoted in
+//! messages at a bounded length with control and non-UTF-8 bytes escaped.
+//!
+//! Every whole-input reader goes through [`Lines`], so `/dev/zero`, `/dev/urandom` or a file of one
+//! endless line is refused after at most one line's worth of bytes, in memory bounded by that line.
+
+use std::fmt::Write as _;
+use std::io::{self, BufRead};
+use thiserror::Error;
+
+/// Most characters of the input a message quotes; more are cut and marked `…`.
+pub const QUOTED_CHARS: usize = 40;
+
+/// `text` as messages show it: between backticks, at most [`QUOTED_CHARS`] characters, control
+/// characters escaped, `…` when cut. One helper for every message that echoes input.
+pub fn quote(text: &str) -> String {
+    quote_bytes(text.as_bytes())
+}
+
+/// Raw bytes as messages show them: like [`quote`], with bytes that are not UTF-8 written `\xff`.
+pub fn quote_bytes(bytes: &[u8]) -> String {
+    format!("`{}`", excerpt(bytes))
+}
+
+/// The inside of a quote, for messages that echo input without backticks (a long number): the first
+/// [`QUOTED_CHARS`] characters, escaped (`\0`, `\t`, `\x7f`, `\xff` for a byte that is not UTF-8,
+/// `\u{202e}` for an invisible character, `\\` for a backslash), then `…` if there were more.
+pub fn excerpt(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    let mut shown = 0;
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid().chars().map(Ok);
+        let invalid = chunk.invalid().iter().map(|&b| Err(b));
+        for item in valid.chain(invalid) {
+            if shown == QUOTED_CHARS {
+                out.push('…');
+                return out;
+            }
+            shown += 1;
+            match item {
+                Ok(c) => escape_char(c, &mut out),
+                Err(b) => {
+                    let _ = write!(out, "\\x{b:02x}");
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Writes `c` so that the terminal shows exactly one visible, unambiguous form of it.
+fn escape_char(c: char, out: &mut String) {
+    match c {
+        '\0' => out.push_str("\\0"),
+        '\t' => out.push_str("\\t"),
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\\' => out.push_str("\\\\"),
+        c if c.is_ascii_control() => {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        }
+        c if c.is_ascii() => out.push(c),
+        // Non-ASCII: printable characters stay, the rest (C1 controls, direction overrides, zero
+        // widths, combining marks on nothing) become `\u{…}`.
+        c => out.extend(c.escape_debug()),
+    }
+}
+
+/// Whether `b` can occur in a text of numbers at all: every byte but the ASCII control bytes other
+/// than tab, form feed and the line ends (a NUL or an escape is never part of valid input).
+pub fn is_text_byte(b: u8) -> bool {
+    !b.is_ascii_control() || matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)
+}
+
+/// What is wrong with the bytes of the input, found while reading it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ReadFault {
+    /// A byte no valid input holds.
+    #[error("byte {offset} of the input is {}, which no valid input holds", quote_bytes(&[*.byte]))]
+    Byte {
+        /// 0-based offset in the input.
+        offset: u64,
+        /// The byte.
+        byte: u8,
+    },
+    /// Bytes that are not UTF-8.
+    #[error("byte {offset} of the input starts invalid UTF-8 ({})", quote_bytes(.bytes))]
+    Utf8 {
+        /// 0-based offset in the input of the first bad byte.
+        offset: u64,
+        /// The bad sequence (at most 4 bytes).
+        bytes: Vec<u8>,
+    },
+    /// A line longer than any valid line.
+    #[error("the line is longer than {limit} bytes (with any blank lines before it); no valid line is that long")]
+    LineTooLong {
+        /// The most a line may hold.
+        limit: usize,
+    },
+    /// More input than any valid input holds.
+    #[error("the input goes on past {limit} bytes; no valid input is that long")]
+    InputTooLong {
+        /// The most the input may hold.
+        limit: usize,
+    },
+    /// The reader failed.
+    #[error("cannot read the input: {0}")]
+    Io(String),
+}
+
+/// A [`ReadFault`] with the 1-based line it is on.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {fault}")]
+pub struct ReadError {
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub fault: ReadFault,
+}
+
+/// Reads lines of text from a [`BufRead`], one line in memory at a time. A line ends at `\n`,
+/// `\r\n` or a lone `\r`; a UTF-8 byte-order mark at the very start is skipped. Each byte is checked
+/// as it arrives ([`is_text_byte`], UTF-8), so a bad input is refused at its first bad byte.
+pub struct Lines<R> {
+    source: R,
+    line: Vec<u8>,
+    /// Number of the last line read (0 before the first).
+    number: usize,
+    /// Bytes consumed so far.
+    offset: u64,
+    /// The last line ended with `\r`: a `\n` right after it belongs to that line ending.
+    after_cr: bool,
+    /// The input has ended.
+    done: bool,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// A reader over `source`.
+    pub fn new(source: R) -> Self {
+        Lines {
+            source,
+            line: Vec::new(),
+            number: 0,
+            offset: 0,
+            after_cr: false,
+            done: false,
+        }
+    }
+
+    /// The number of the last line read (1-based; 0 before the first).
+    pub fn line_number(&self) -> usize {
+        self.number
+    }
+
+    /// The last line [`next_line`](Self::next_line) returned (empty before the first).
+    pub fn current(&self) -> &str {
+        std::str::from_utf8(&self.line).unwrap_or_default()
+    }
+
+    /// The next line without its ending, `None` at the end of the input. A line of more than `limit`
+    /// bytes is refused as soon as its byte `limit + 1` arrives.
+    pub fn next_line(&mut self, limit: usize) -> Result<Option<&str>, ReadError> {
+        if self.done {
+            return Ok(None);
+        }
+        self.line.clear();
+        self.number += 1;
+        let start = self.offset;
+        // Where the line's bytes start: past a `\n` left over from a `\r\n`, if any.
+        let mut line_start = start;
+        // Bytes of `self.line` known to be valid UTF-8.
+        let mut checked = 0;
+        let mut ended = false;
+        while !ended {
+            let buf = match self.source.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.error(ReadFault::Io(e.to_string()))),
+            };
+            if buf.is_empty() {
+                self.done = true;
+                if self.line.is_empty() && self.offset == start {
+                    return Ok(None);
+                }
+                break;
+            }
+            let mut skip = 0;
+            if std::mem::take(&mut self.after_cr) && buf[0] == b'\n' {
+                skip = 1;
+                line_start += 1;
+            }
+            let rest = &buf[skip..];
+            let end = rest.iter().position(|&b| b == b'\n' || b == b'\r');
+            let body = &rest[..end.unwrap_or(rest.len())];
+            let bad = body.iter().position(|&b| !is_text_byte(b));
+            let room = limit.saturating_sub(self.line.len());
+            let take = body.len().min(room).min(bad.unwrap_or(usize::MAX));
+            self.line.extend_from_slice(&body[..take]);
+            let body_offset = self.offset + skip as u64;
+            if let Some(at) = bad.filter(|&at| at <= room) {
+                let (byte, offset) = (body[at], body_offset + at as u64);
+                // Invalid UTF-8 before the bad byte comes first (a sequence it cuts short included).
+                self.check_utf8(checked, line_start, true)?;
+                return Err(self.error(ReadFault::Byte { offset, byte }));
+            }
+            if take < body.len() {
+                return Err(self.error(ReadFault::LineTooLong { limit }));
+            }
+            let mut used = skip + take;
+            if let Some(end) = end {
+                ended = true;
+                self.after_cr = rest[end] == b'\r';
+                used += 1;
+            }
+            self.source.consume(used);
+            self.offset += used as u64;
+            checked = self.check_utf8(checked, line_start, ended || self.done)?;
+        }
+        self.check_utf8(checked, line_start, true)?;
+        if self.number == 1 && self.line.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            self.line.drain(..3);
+        }
+        match std::str::from_utf8(&self.line) {
+            Ok(text) => Ok(Some(text)),
+            // Checked above; kept as a fault rather than a panic.
+            Err(e) => Err(ReadError {
+                line: self.number,
+                fault: ReadFault::Utf8 {
+                    offset: line_start + e.valid_up_to() as u64,
+                    bytes: Vec::new(),
+                },
+            }),
+        }
+    }
+
+    /// Checks the UTF-8 of `self.line` from `checked` on; an incomplete sequence at its end is an
+    /// error only when the line is complete. Returns the new checked length. `line_start` is the
+    /// offset of the line's first byte.
+    fn check_utf8(
+        &self,
+        checked: usize,
+        line_start: u64,
+        complete: bool,
+    ) -> Result<usize, ReadError> {
+        match std::str::from_utf8(&self.line[checked..]) {
+            Ok(_) => Ok(self.line.len()),
+            Err(e) if e.error_len().is_none() && !complete => Ok(checked + e.valid_up_to()),
+            Err(e) => {
+                let at = checked + e.valid_up_to();
+                let len = e.error_len().unwrap_or(self.line.len() - at);
+                Err(self.error(ReadFault::Utf8 {
+                    offset: line_start + at as u64,
+                    bytes: self.line[at..at + len.min(4)].to_vec(),
+                }))
+            }
+        }
+    }
+
+    fn error(&self, fault: ReadFault) -> ReadError {
+        ReadError {
+            line: self.number.max(1),
+            fault,
+        }
+    }
+
+    /// The rest of the input, lines joined by `\n`, refused once it passes `limit` bytes.
+    pub fn rest(&mut self, limit: usize) -> Result<String, ReadError> {
+        let mut text = String::new();
+        let too_long = |line| ReadError {
+            line,
+            fault: ReadFault::InputTooLong { limit },
+        };
+        loop {
+            let room = limit.saturating_sub(text.len());
+            match self.next_line(room) {
+                Ok(Some(line)) => {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+                Ok(None) => return Ok(text),
+                Err(ReadError {
+                    line,
+                    fault: ReadFault::LineTooLong { .. },
+                }) => return Err(too_long(line)),
+                Err(e) => return Err(e),
+            }
+            if text.len() > limit {
+                return Err(too_long(self.number));
+            }
+        }
+    }
+}
+
+/// The whole of `source` as text, lines joined by `\n`, checked as [`Lines`] checks it and refused
+/// past `limit` bytes (the most any valid input of its format can hold).
+pub fn read_bounded<R: BufRead>(source: R, limit: usize) -> Result<String, ReadError> {
+    Lines::new(source).rest(limit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], limit: usize) -> Result<Vec<String>, String> {
+        let mut reader = Lines::new(input);
+        let mut out = Vec::new();
+        while let Some(line) = reader.next_line(limit).map_err(|e| e.to_string())? {
+            out.push(line.to_string());
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn quotes_are_short_and_printable() {
+        assert_eq!(quote("x"), "`x`");
+        assert_eq!(quote(""), "``");
+        assert_eq!(
+            quote_bytes(b"a\0b\x7f\xff\tc\\"),
+            "`a\\0b\\x7f\\xff\\tc\\\\`"
+        );
+        assert_eq!(quote("é\u{202e}\u{200b}"), "`é\\u{202e}\\u{200b}`");
+        let long = "9".repeat(41);
+        assert_eq!(quote(&long), format!("`{}…`", "9".repeat(40)));
+        assert_eq!(quote(&long[..40]), format!("`{}`", "9".repeat(40)));
+        assert_eq!(excerpt(&[0; 100]), format!("{}…", "\\0".repeat(40)));
+    }
+
+    #[test]
+    fn every_line_ending() {
+        let expected: Vec<String> = ["1 2", "", "3", "4", "5"].map(String::from).into();
+        assert_eq!(lines(b"1 2\n\n3\r\n4\r5", 10), Ok(expected.clone()));
+        assert_eq!(lines(b"1 2\r\r3\r4\n5\n", 10), Ok(expected));
+        assert_eq!(lines(b"\xEF\xBB\xBF7\n", 10), Ok(vec!["7".to_string()]));
+        assert_eq!(lines(b"", 10), Ok(vec![]));
+        assert_eq!(lines(b"\n", 10), Ok(vec![String::new()]));
+    }
+
+    #[test]
+    fn bad_bytes_stop_the_reading_where_they_are() {
+        assert_eq!(
+            lines(b"1\n2 \x003", 10),
+            Err("line 2: byte 4 of the input is `\\0`, which no valid input holds".into())
+        );
+        assert_eq!(
+            lines(b"1\r\n22\r\n3 \xff 4\n", 10),
+            Err("line 3: byte 9 of the input starts invalid UTF-8 (`\\xff`)".into())
+        );
+        // A sequence cut by the end of its line.
+        assert_eq!(
+            lines(b"1\n\xe2\x82\n", 10),
+            Err("line 2: byte 2 of the input starts invalid UTF-8 (`\\xe2\\x82`)".into())
+        );
+        assert_eq!(
+            lines(b"12345678901\n", 10),
+            Err("line 1: the line is longer than 10 bytes (with any blank lines before it); no valid line is that long".into())
+        );
+        assert_eq!(lines(b"1234567890\n", 10).unwrap().len(), 1);
+        assert_eq!(
+            read_bounded(&b"1\n2\n3\n"[..], 4),
+            Err(ReadError {
+                line: 3,
+                fault: ReadFault::InputTooLong { limit: 4 }
+            })
+        );
+        assert_eq!(read_bounded(&b"1\r2\r"[..], 4), Ok("1\n2\n".to_string()));
+    }
+
+    #[test]
+    fn the_first_fault_is_reported() {
+        assert_eq!(
+            lines(b"\xd1\xed\x16", 10),
+            Err("line 1: byte 0 of the input starts invalid UTF-8 (`\\xd1`)".into())
+        );
+        assert_eq!(
+            lines(b"1\xe2\x82\0", 10),
+            Err("line 1: byte 1 of the input starts invalid UTF-8 (`\\xe2\\x82`)".into())
+        );
+        assert_eq!(
+            lines(b"\xe2\x82\xac\0", 10),
+            Err("line 1: byte 3 of the input is `\\0`, which no valid input holds".into())
+        );
+    }
+
+    #[test]
+    fn multibyte_characters_split_across_reads() {
+        // A reader that hands out one byte at a time.
+        let text = "é 1\n€\n".as_bytes();
+        let one_by_one = std::io::BufReader::with_capacity(1, text);
+        let mut reader = Lines::new(one_by_one);
+        assert_eq!(reader.next_line(10).unwrap(), Some("é 1"));
+        assert_eq!(reader.next_line(10).unwrap(), Some("€"));
+        assert_eq!(reader.next_line(10).unwrap(), None);
+    }
+
+    #[test]
+    fn endless_inputs_stop_early() {
+        let zeros = std::io::repeat(0);
+        let mut reader = Lines::new(std::io::BufReader::new(zeros));
+        assert_eq!(
+            reader.next_line(4096).unwrap_err().to_string(),
+            "line 1: byte 0 of the input is `\\0`, which no valid input holds"
+        );
+        let ones = std::io::BufReader::new(std::io::repeat(b'1'));
+        assert_eq!(
+            Lines::new(ones).next_line(4096).unwrap_err().fault,
+            ReadFault::LineTooLong { limit: 4096 }
+        );
+    }
+}
