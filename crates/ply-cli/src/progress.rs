@@ -10,6 +10,8 @@ pub struct StatesProgress {
     bar: Option<ProgressBar>,
     plain: Mutex<Instant>,
     what: &'static str,
+    /// Whether the bar counts toward a known total (then it shows an ETA).
+    counted: bool,
 }
 
 /// How often the plain (non-terminal) report is written.
@@ -31,11 +33,41 @@ impl StatesProgress {
             bar,
             plain: Mutex::new(Instant::now()),
             what,
+            counted: false,
+        }
+    }
+
+    /// A reporter of `total` units of work (`what`, e.g. "games simulated"): on a terminal a bar with
+    /// the count and an ETA, elsewhere nothing.
+    pub fn with_total(what: &'static str, total: u64) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} {msg}, ETA {eta}",
+                )
+                .expect("a valid template"),
+            );
+            bar.set_message(what);
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        StatesProgress {
+            bar,
+            plain: Mutex::new(Instant::now()),
+            what,
+            counted: true,
         }
     }
 
     /// Reports that `states` states have been handled.
     pub fn update(&self, states: u64) {
+        if self.counted {
+            if let Some(bar) = &self.bar {
+                bar.set_position(states);
+            }
+            return;
+        }
         let message = format!("{states} states {}", self.what);
         match &self.bar {
             Some(bar) => bar.set_message(message),
