@@ -66,8 +66,9 @@ pub struct Simulation {
 pub enum SimulateError {
     /// The first round alone would draw more than [`MAX_DRAWS`] rolls.
     #[error(
-        "{games} games of about {draws_per_game} rolls each are {:.1e} rolls; a simulation draws at \
-         most {:.1e}, a few minutes",
+        "{games} games of about {draws_per_game} roll{} each are {:.1e} rolls; a simulation draws \
+         at most {:.1e}, a few minutes",
+        if *draws_per_game == 1 { "" } else { "s" },
         *games as f64 * *draws_per_game as f64,
         MAX_DRAWS as f64
     )]
@@ -173,22 +174,8 @@ pub fn simulate(
                 progress(games, target);
             }
         }
-        let decisive = wins[0] + wins[1];
-        let decided =
-            decisive > 0 && wins[0].max(wins[1]) as f64 >= DECISIVE_SHARE * decisive as f64;
         let next = games.saturating_mul(10).min(cap);
-        let stopped = if decided {
-            Some(Stop::Verdict)
-        } else if Estimate::wilson(decisive, games).high < TIE_BELOW {
-            Some(Stop::Tie)
-        } else if games >= cap {
-            Some(Stop::Cap)
-        } else if next > affordable {
-            Some(Stop::WorkLimit)
-        } else {
-            None
-        };
-        if let Some(stopped) = stopped {
+        if let Some(stopped) = stop(wins, cap, next, affordable) {
             return Ok(Simulation {
                 games,
                 first_wins: wins[0],
@@ -197,10 +184,52 @@ pub fn simulate(
                 p_first: Estimate::wilson(wins[0], games),
                 p_second: Estimate::wilson(wins[1], games),
                 p_tie: Estimate::wilson(wins[2], games),
-                decided,
+                decided: stopped == Stop::Verdict,
                 stopped,
             });
         }
         target = next;
+    }
+}
+
+/// Whether a run stops after a round, given its `[first, second, tie]` counts, the cap, the next
+/// round's target and the most games [`MAX_DRAWS`] allows; `None` to play on.
+fn stop(wins: [u64; 3], cap: u64, next: u64, affordable: u64) -> Option<Stop> {
+    let games = wins.iter().sum();
+    let decisive = wins[0] + wins[1];
+    if decisive > 0 && wins[0].max(wins[1]) as f64 >= DECISIVE_SHARE * decisive as f64 {
+        Some(Stop::Verdict)
+    } else if Estimate::wilson(decisive, games).high < TIE_BELOW {
+        Some(Stop::Tie)
+    } else if games >= cap {
+        Some(Stop::Cap)
+    } else if next > affordable {
+        Some(Stop::WorkLimit)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopping_rules_in_order() {
+        // 60 of 100 decisive games: a verdict, whatever else holds.
+        assert_eq!(stop([60, 40, 0], 100, 100, 0), Some(Stop::Verdict));
+        assert_eq!(stop([59, 41, 0], 1000, 1000, 10_000), None);
+        // No decisive game: a tie once 3.84 / (games + 3.84) < 10⁻⁵, from 384 143 games on.
+        assert_eq!(stop([0, 0, 384_142], u64::MAX, 3_841_420, u64::MAX), None);
+        assert_eq!(
+            stop([0, 0, 384_143], u64::MAX, 3_841_430, u64::MAX),
+            Some(Stop::Tie)
+        );
+        // One decisive game in 10⁶ is not rare enough to call a tie.
+        assert_eq!(stop([1, 0, 999_999], u64::MAX, 10_000_000, u64::MAX), None);
+        // The cap, then the work limit.
+        assert_eq!(stop([50, 50, 0], 100, 100, 1000), Some(Stop::Cap));
+        assert_eq!(stop([50, 50, 0], 10_000, 1000, 999), Some(Stop::WorkLimit));
+        assert_eq!(stop([50, 50, 0], 10_000, 1000, 1000), None);
     }
 }
