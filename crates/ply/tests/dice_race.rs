@@ -3,9 +3,9 @@
 
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
-use ply::games::dice_race::search::{all_lists, best, equilibrium, head_to_head};
 use ply::games::dice_race::race::{Race, MAX_EXACT_WORK};
 use ply::games::dice_race::search::multiset_count;
+use ply::games::dice_race::search::{all_lists, best, equilibrium, head_to_head};
 use ply::games::dice_race::simulate::{simulate, SimulateError, Stop, MAX_DRAWS};
 use ply::games::dice_race::{compare, compare_fast, Dice, PickList, RaceError};
 use std::cmp::Ordering;
@@ -163,7 +163,10 @@ fn sequential_stopping_multiplies_by_ten() {
         None,
     )
     .unwrap();
-    assert_eq!((sim.games, sim.decided, sim.stopped), (100, true, Stop::Verdict));
+    assert_eq!(
+        (sim.games, sim.decided, sim.stopped),
+        (100, true, Stop::Verdict)
+    );
 }
 
 #[test]
@@ -266,7 +269,12 @@ fn brute_work(a: &[u32], b: &[u32]) -> u128 {
     let mut work = 0u128;
     let mut digits = vec![0u32; caps.len()];
     loop {
-        let left = |list: &[u32]| -> u32 { list.iter().zip(&digits).map(|(x, d)| x.saturating_sub(*d)).sum() };
+        let left = |list: &[u32]| -> u32 {
+            list.iter()
+                .zip(&digits)
+                .map(|(x, d)| x.saturating_sub(*d))
+                .sum()
+        };
         if left(a) > 0 && left(b) > 0 {
             let moves = digits.iter().zip(&caps).filter(|(d, c)| d < c).count() as u128;
             let depth: u32 = digits.iter().zip(&caps).map(|(d, c)| c - d).sum();
@@ -299,7 +307,11 @@ fn exact_work_is_estimated_and_limited() {
         ("6,7,7,7,8,8", "6,6,6,8", [1, 3, 2], [3, 0, 1]),
     ] {
         let race = Race::new(&dice, &list(a, &dice), &list(b, &dice)).unwrap();
-        assert_eq!(race.exact_work(), brute_work(&counts_a, &counts_b), "{a} {b}");
+        assert_eq!(
+            race.exact_work(),
+            brute_work(&counts_a, &counts_b),
+            "{a} {b}"
+        );
     }
     // 5476 · 5479 = 30 003 004 is just over the limit; nothing is solved.
     assert!(5475 * 5478 <= MAX_EXACT_WORK && 5476 * 5479 > MAX_EXACT_WORK);
@@ -345,9 +357,17 @@ fn a_first_round_past_the_roll_limit_is_refused() {
         })
     );
     assert_eq!(
-        simulate(&dice, &seven, &six, 1_000_000_000_000_000_000, u64::MAX, 1, None)
-            .unwrap_err()
-            .to_string(),
+        simulate(
+            &dice,
+            &seven,
+            &six,
+            1_000_000_000_000_000_000,
+            u64::MAX,
+            1,
+            None
+        )
+        .unwrap_err()
+        .to_string(),
         "1000000000000000000 games of about 1 roll each are 1.0e18 rolls; a simulation draws at \
          most 4.0e9, a few minutes"
     );

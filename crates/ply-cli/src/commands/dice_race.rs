@@ -360,7 +360,10 @@ fn simulate_with_progress(
         if round.as_ref().is_none_or(|(t, _)| *t != target) {
             // Drop the finished round's bar before the next one starts.
             *round = None;
-            *round = Some((target, StatesProgress::with_total("games simulated", target)));
+            *round = Some((
+                target,
+                StatesProgress::with_total("games simulated", target),
+            ));
         }
         if let Some((_, bar)) = round.as_ref() {
             bar.update(done);

@@ -7,7 +7,8 @@ use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::engine::MemoryBudget;
 use ply::games::magic_board::{
-    check_stats, draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
+    check_stats, draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted,
+    MAX_DRAWN,
 };
 use serde_json::json;
 use std::fmt::Write;

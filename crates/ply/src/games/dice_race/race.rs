@@ -177,7 +177,12 @@ impl<'a> Race<'a> {
     /// rolls still possible (the sum of every capped count not reached yet), since a state's fractions
     /// have as many digits as rolls lie ahead of it. One pass over the states, no fractions.
     pub fn exact_work(&self) -> u128 {
-        let caps: Vec<u32> = self.first.iter().zip(&self.second).map(|(a, b)| *a.max(b)).collect();
+        let caps: Vec<u32> = self
+            .first
+            .iter()
+            .zip(&self.second)
+            .map(|(a, b)| *a.max(b))
+            .collect();
         let mut digits = vec![0u32; caps.len()];
         let mut work: u128 = 0;
         for _ in 0..self.len {

@@ -26,7 +26,7 @@ pub enum SearchError {
     /// Too many lists to go through.
     #[error(
         "{picks} picks of {sums} sums make {} lists; the exhaustive search is limited to \
-         {MAX_MULTISETS} lists (up to {} exact races, about {})",
+         {MAX_MULTISETS} lists (up to {} exact races, {})",
         count_text(*multisets),
         count_text(races(*multisets)),
         duration(races(*multisets))
@@ -61,14 +61,14 @@ fn races(lists: u128) -> u128 {
     a.checked_mul(b).unwrap_or(u128::MAX)
 }
 
-/// A rough time for `races` races at 20 µs each on 2 cores, for refusals.
+/// A rough time for `races` races at 20 µs each on 2 cores, for refusals: "about 12 hours".
 fn duration(races: u128) -> String {
     let seconds = races as f64 * 10e-6;
     match seconds {
-        s if s < 120.0 => format!("{s:.0} s"),
-        s if s < 7200.0 => format!("{:.0} minutes", s / 60.0),
-        s if s < 172_800.0 => format!("{:.0} hours", s / 3600.0),
-        s if s < 3_153_600_000.0 => format!("{:.0} days", s / 86_400.0),
+        s if s < 120.0 => format!("about {s:.0} s"),
+        s if s < 7200.0 => format!("about {:.0} minutes", s / 60.0),
+        s if s < 172_800.0 => format!("about {:.0} hours", s / 3600.0),
+        s if s < 3_153_600_000.0 => format!("about {:.0} days", s / 86_400.0),
         _ => "over a century".into(),
     }
 }
