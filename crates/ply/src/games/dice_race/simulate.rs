@@ -225,8 +225,13 @@ mod tests {
             stop([0, 0, 384_143], u64::MAX, 3_841_430, u64::MAX),
             Some(Stop::Tie)
         );
-        // One decisive game in 10⁶ is not rare enough to call a tie.
-        assert_eq!(stop([1, 0, 999_999], u64::MAX, 10_000_000, u64::MAX), None);
+        // Two even decisive games in 10⁶ are rare enough to call a tie (the interval ends near 7·10⁻⁶),
+        // six are not (near 1.3·10⁻⁵).
+        assert_eq!(
+            stop([1, 1, 999_998], u64::MAX, 10_000_000, u64::MAX),
+            Some(Stop::Tie)
+        );
+        assert_eq!(stop([3, 3, 999_994], u64::MAX, 10_000_000, u64::MAX), None);
         // The cap, then the work limit.
         assert_eq!(stop([50, 50, 0], 100, 100, 1000), Some(Stop::Cap));
         assert_eq!(stop([50, 50, 0], 10_000, 1000, 999), Some(Stop::WorkLimit));
