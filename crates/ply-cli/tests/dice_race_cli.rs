@@ -1061,6 +1061,7 @@ fn check_simulation(v: &Value, start: u64, cap: u64, dice: &[&str]) {
             "second_wins",
             "ties",
             "decided",
+            "stopped",
             "p_first",
             "p_second",
             "p_tie",
@@ -1075,7 +1076,7 @@ fn check_simulation(v: &Value, start: u64, cap: u64, dice: &[&str]) {
     // Start, then ten times as many in all, ..., capped.
     let mut steps = vec![start.min(cap)];
     while *steps.last().unwrap() < cap {
-        steps.push((steps.last().unwrap() * 10).min(cap));
+        steps.push(steps.last().unwrap().saturating_mul(10).min(cap));
     }
     assert!(steps.contains(&games), "{games} is one of {steps:?}");
     let decided = v["decided"].as_bool().expect("decided");
@@ -1084,8 +1085,12 @@ fn check_simulation(v: &Value, start: u64, cap: u64, dice: &[&str]) {
         decided,
         decisive > 0 && fw.max(sw) as f64 >= 0.6 * decisive as f64
     );
-    if !decided {
-        assert_eq!(games, cap, "an undecided run goes to the cap");
+    assert_eq!(v["stopped"] == "verdict", decided);
+    if v["stopped"] == "cap" {
+        assert_eq!(games, cap, "a run stopped by the cap played the cap");
+    }
+    if v["stopped"] == "tie" {
+        assert_eq!(decisive, 0, "no decisive game in the runs tested here");
     }
     let mut compare = vec![
         "compare".to_string(),
@@ -1576,4 +1581,110 @@ fn huge_number_of_one_sided_dice_answers_promptly() {
         }
         other => panic!("finished within 10 s with status 0 or 2, not {other:?}"),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Big requests: counted without overflow, refused up front with their estimate, or finite.
+// ---------------------------------------------------------------------------------------------
+
+/// Multisets of `picks` out of `sums` kinds by Pascal's rule (sums only, saturating).
+fn pascal_multisets(sums: usize, picks: usize) -> u128 {
+    let mut row = vec![1u128; picks + 1];
+    for _ in 1..sums {
+        for p in 1..=picks {
+            row[p] = row[p].saturating_add(row[p - 1]);
+        }
+    }
+    row[picks]
+}
+
+/// `sum` written `times` times, comma-separated.
+fn repeated(sum: u32, times: usize) -> String {
+    vec![sum.to_string(); times].join(",")
+}
+
+#[test]
+fn many_picks_of_few_sums_are_searched() {
+    // One die of one side, 140 picks: one list, unbeaten.
+    assert_eq!(pascal_multisets(1, 140), 1);
+    let v = dice_race_json(&["best", "--picks", "140", "--dice", "1", "--sides", "1"]);
+    assert_eq!(v["multisets"], 1);
+    assert_eq!(ints(&v["best"]), vec![1; 140]);
+    assert_eq!(v["unbeaten"], true);
+    // A coin, 200 picks: 201 lists; by symmetry the unbeaten list is half ones, half twos.
+    assert_eq!(pascal_multisets(2, 200), 201);
+    let v = dice_race_json(&["best", "--picks", "200", "--dice", "1", "--sides", "2"]);
+    assert_eq!(v["multisets"], 201);
+    let half: Vec<u32> = [vec![1; 100], vec![2; 100]].concat();
+    assert_eq!(ints(&v["best"]), half);
+    assert_eq!(v["all_unbeaten"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn bad_too_many_lists_past_128_bits() {
+    // C(11 + 100 − 1, 100) is past 2^128: said so, not printed as 2^128 − 1.
+    assert_eq!(pascal_multisets(11, 100), 46_897_636_623_981);
+    assert_eq!(pascal_multisets(11, 10_000_000), u128::MAX);
+    assert_bad(
+        &["best", "--picks", "10000000"],
+        "ply: 10000000 picks of 11 sums make over 10^38 lists; the exhaustive search is limited to \
+         20000 lists (up to over 10^38 exact races, over a century)",
+    );
+}
+
+#[test]
+fn bad_exact_answer_too_slow() {
+    // N sevens against one six: N live states, 2 moves each, N − i + 1 rolls deep: N(N + 3) units,
+    // 65 000 · 65 003 ≈ 4.2·10^9 over the limit of 3·10^7; the same for `simulate`, before any game.
+    let sevens = repeated(7, 65_000);
+    let expected = "ply: the exact answer needs about 4.2e9 units of fraction arithmetic (130002 \
+                    states, up to 65001 rolls deep); the limit is 3.0e7, about a minute";
+    assert_bad(&["compare", &sevens, "6"], expected);
+    assert_bad(&["simulate", &sevens, "6"], expected);
+    let sevens = repeated(7, 60_000);
+    assert_bad(
+        &["simulate", &sevens, "6", "--max-games", "18446744073709551615"],
+        "ply: the exact answer needs about 3.6e9 units of fraction arithmetic (120002 states, up to \
+         60001 rolls deep); the limit is 3.0e7, about a minute",
+    );
+}
+
+#[test]
+fn bad_simulation_too_long() {
+    // [7] against [6]: one roll a game, 10^18 rolls.
+    assert_bad(
+        &[
+            "simulate",
+            "7",
+            "6",
+            "--games",
+            "1000000000000000000",
+            "--max-games",
+            "1000000000000000000",
+        ],
+        "ply: 1000000000000000000 games of about 1 roll each are 1.0e18 rolls; a simulation draws at \
+         most 4.0e9, a few minutes",
+    );
+}
+
+#[test]
+fn simulate_always_tie_stops_as_a_tie() {
+    // [7] against [7] ties every game: the 60 % rule never holds, and with no cap to speak of the run
+    // stops once decisive games are shown rarer than 1 in 100 000: 10 000, 100 000, 10^6 games.
+    let args = ["simulate", "7", "7", "--max-games", "18446744073709551615"];
+    let v = dice_race_json(&args);
+    check_simulation(&v, 10_000, u64::MAX, &[]);
+    assert_eq!(v["games"], 1_000_000);
+    assert_eq!(v["ties"], 1_000_000);
+    assert_eq!(v["stopped"], "tie");
+    assert_eq!(v["decided"], false);
+    assert_eq!(v["p_tie"]["exact"], "1");
+    let out = dice_race(&args);
+    assert!(
+        out.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("simulated 1000000 games (seed 1) in ")
+                && l.ends_with(" s: decisive games are rarer than 1 in 100000: a tie")),
+        "{out}"
+    );
 }

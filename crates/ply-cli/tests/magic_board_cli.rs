@@ -1272,6 +1272,76 @@ fn stats_follows_the_size_rule() {
     );
 }
 
+#[test]
+fn stats_checks_every_size_and_the_work_before_any_board() {
+    // 21 is refused at once, not after sizes 5 to 20 (10^12 boards of those would be refused too).
+    assert_bad_input(
+        &["magic-board", "stats", "--sizes", "5..21"],
+        None,
+        "ply: a board of size 21 breaks the size rule (5 to 20; --any-size allows 2 to 4096)",
+    );
+    // Work: boards × (d² + 100) squares, refused over 3·10^10.
+    let work = |boards: u128, sizes: std::ops::RangeInclusive<u128>| -> u128 {
+        sizes.map(|d| boards * (d * d + 100)).sum()
+    };
+    assert_eq!(work(1_000_000_000_000_000_000, 20..=20), 5 * 10u128.pow(20));
+    assert_bad_input(
+        &[
+            "magic-board",
+            "stats",
+            "--size",
+            "20",
+            "--boards",
+            "1000000000000000000",
+        ],
+        None,
+        "ply: 1000000000000000000 boards of size 20 are 5.0e20 squares to draw and search; the \
+         limit is 3.0e10, a few minutes",
+    );
+    assert_eq!(work(100_000, 4096..=4096), 1_677_731_600_000);
+    assert_bad_input(
+        &["magic-board", "stats", "--size", "4096", "--any-size"],
+        None,
+        "ply: 100000 boards of size 4096 are 1.7e12 squares to draw and search; the limit is \
+         3.0e10, a few minutes",
+    );
+    assert_eq!(work(100_000_000, 5..=20), 444_000_000_000);
+    assert_bad_input(
+        &[
+            "magic-board",
+            "stats",
+            "--sizes",
+            "5..20",
+            "--boards",
+            "100000000",
+        ],
+        None,
+        "ply: 100000000 boards of sizes 5 to 20 are 4.4e11 squares to draw and search; the limit \
+         is 3.0e10, a few minutes",
+    );
+}
+
+#[test]
+fn the_memory_budget_is_split_over_the_corners() {
+    // Four corner searches of 200 B each; a budget of 1 B gives each 0 B.
+    assert_bad_board(
+        &["--memory", "1"],
+        &rows(EXAMPLE),
+        "ply: a search over 40 states needs 200 B but the memory budget is 0 B (the 1 B budget is \
+         split over 4 corners, one search each)",
+    );
+    assert_bad_board(
+        &["--memory", "799"],
+        &rows(EXAMPLE),
+        "ply: a search over 40 states needs 200 B but the memory budget is 199 B (the 799 B budget \
+         is split over 4 corners, one search each)",
+    );
+    assert_eq!(
+        magic(&["--memory", "800"], &rows(EXAMPLE)).lines().count(),
+        5
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // 6. Bad input.
 // ---------------------------------------------------------------------------------------------

@@ -16,7 +16,18 @@ fn dice_race(c: &mut Criterion) {
     let mut group = c.benchmark_group("dice_race");
     group.sample_size(10);
     group.bench_function("simulate_seed_method_to_verdict", |bench| {
-        bench.iter(|| simulate(&dice, black_box(&a), black_box(&b), 10_000, 10_000_000, 1))
+        bench.iter(|| {
+            simulate(
+                &dice,
+                black_box(&a),
+                black_box(&b),
+                10_000,
+                10_000_000,
+                1,
+                None,
+            )
+            .unwrap()
+        })
     });
     group.bench_function("compare_exact_rationals", |bench| {
         bench.iter(|| compare(&dice, black_box(&a), black_box(&b)).unwrap())

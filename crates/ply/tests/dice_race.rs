@@ -3,9 +3,11 @@
 
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
+use ply::games::dice_race::race::{Race, MAX_EXACT_WORK};
+use ply::games::dice_race::search::multiset_count;
 use ply::games::dice_race::search::{all_lists, best, equilibrium, head_to_head};
-use ply::games::dice_race::simulate::simulate;
-use ply::games::dice_race::{compare, compare_fast, Dice, PickList};
+use ply::games::dice_race::simulate::{simulate, SimulateError, Stop, MAX_DRAWS};
+use ply::games::dice_race::{compare, compare_fast, Dice, PickList, RaceError};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -128,7 +130,7 @@ fn simulation_falls_inside_its_interval() {
         let (a, b) = (list(a, &dice), list(b, &dice));
         let exact = compare(&dice, &a, &b).unwrap().to_floats();
         let games = 20_000;
-        let sim = simulate(&dice, &a, &b, games, games, seed);
+        let sim = simulate(&dice, &a, &b, games, games, seed, None).unwrap();
         assert_eq!(sim.games, games);
         // Four standard errors: a fixed seed, and room for three estimates at once.
         let close = |p: f64, exact: f64| {
@@ -147,8 +149,9 @@ fn sequential_stopping_multiplies_by_ten() {
     let dice = Dice::new(2, 6).unwrap();
     // Identical lists always tie: no side ever reaches 60 %, so the run goes to the cap.
     let same = list("6,7,8", &dice);
-    let sim = simulate(&dice, &same, &same, 100, 10_000, 1);
+    let sim = simulate(&dice, &same, &same, 100, 10_000, 1, None).unwrap();
     assert_eq!((sim.games, sim.ties, sim.decided), (10_000, 10_000, false));
+    assert_eq!(sim.stopped, Stop::Cap);
     // A lopsided race is decided at once.
     let sim = simulate(
         &dice,
@@ -157,8 +160,13 @@ fn sequential_stopping_multiplies_by_ten() {
         100,
         10_000,
         1,
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        (sim.games, sim.decided, sim.stopped),
+        (100, true, Stop::Verdict)
     );
-    assert_eq!((sim.games, sim.decided), (100, true));
 }
 
 #[test]
@@ -206,4 +214,161 @@ fn mixed_equilibrium_when_no_list_is_unbeaten() {
             .sum();
         assert!(against >= -1e-9, "{other:?} gains {against}");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Big requests: counted without overflow, refused up front, or finite.
+// ---------------------------------------------------------------------------------------------
+
+/// Multisets of `picks` out of `sums` kinds by Pascal's rule, M(s, p) = M(s − 1, p) + M(s, p − 1),
+/// saturating at `u128::MAX`: sums only, no products, unlike `multiset_count`.
+fn pascal_multisets(sums: usize, picks: usize) -> u128 {
+    let mut row = vec![1u128; picks + 1]; // one kind: one multiset of every size
+    for _ in 1..sums {
+        for p in 1..=picks {
+            row[p] = row[p].saturating_add(row[p - 1]);
+        }
+    }
+    row[picks]
+}
+
+#[test]
+fn list_counts_do_not_overflow() {
+    assert_eq!(multiset_count(2, 200), 201);
+    assert_eq!(multiset_count(1, 140), 1);
+    for sums in 1..=12 {
+        for picks in [1, 2, 5, 9, 60, 127, 128, 140, 200, 500, 1000] {
+            assert_eq!(
+                multiset_count(sums, picks),
+                pascal_multisets(sums as usize, picks as usize),
+                "{sums} sums, {picks} picks"
+            );
+        }
+    }
+    // C(199, 100) is past 2^128 and saturates; C(119, 60), near 10^35, is exact.
+    assert_eq!(multiset_count(100, 100), pascal_multisets(100, 100));
+    assert_eq!(multiset_count(100, 100), u128::MAX);
+    assert_eq!(multiset_count(60, 60), pascal_multisets(60, 60));
+    assert!(multiset_count(60, 60) < u128::MAX);
+}
+
+#[test]
+fn many_picks_of_few_sums_are_searched() {
+    let one_side = Dice::new(1, 1).unwrap();
+    let r = best(&one_side, 140).unwrap();
+    assert_eq!((r.multisets, r.best.sums()), (1, &[1u32; 140][..]));
+    let coin = Dice::new(1, 2).unwrap();
+    let lists = all_lists(&coin, 200).unwrap();
+    assert_eq!(lists.len(), 201);
+    assert_eq!(lists[0].sums(), &[1u32; 200][..]);
+}
+
+/// The exact work of a race by brute force over its states: nested loops over the capped counts.
+fn brute_work(a: &[u32], b: &[u32]) -> u128 {
+    let caps: Vec<u32> = a.iter().zip(b).map(|(x, y)| *x.max(y)).collect();
+    let mut work = 0u128;
+    let mut digits = vec![0u32; caps.len()];
+    loop {
+        let left = |list: &[u32]| -> u32 {
+            list.iter()
+                .zip(&digits)
+                .map(|(x, d)| x.saturating_sub(*d))
+                .sum()
+        };
+        if left(a) > 0 && left(b) > 0 {
+            let moves = digits.iter().zip(&caps).filter(|(d, c)| d < c).count() as u128;
+            let depth: u32 = digits.iter().zip(&caps).map(|(d, c)| c - d).sum();
+            work += moves * depth as u128;
+        }
+        let Some(j) = (0..caps.len()).find(|&j| digits[j] < caps[j]) else {
+            return work;
+        };
+        digits[j] += 1;
+        digits[..j].iter_mut().for_each(|d| *d = 0);
+    }
+}
+
+fn repeated(sum: u32, times: usize) -> String {
+    vec![sum.to_string(); times].join(",")
+}
+
+#[test]
+fn exact_work_is_estimated_and_limited() {
+    let dice = Dice::new(2, 6).unwrap();
+    // N sevens against one six: N live states, 2 moves each, N − i + 1 rolls deep: N(N + 3).
+    for n in [1usize, 2, 10, 300] {
+        let (a, b) = (list(&repeated(7, n), &dice), list("6", &dice));
+        let race = Race::new(&dice, &a, &b).unwrap();
+        assert_eq!(race.exact_work(), (n * (n + 3)) as u128);
+    }
+    // Counts per sum 6, 7, 8: brute force over the states.
+    for (a, b, counts_a, counts_b) in [
+        ("6,6,7,8", "7,7,8", [2, 1, 1], [0, 2, 1]),
+        ("6,7,7,7,8,8", "6,6,6,8", [1, 3, 2], [3, 0, 1]),
+    ] {
+        let race = Race::new(&dice, &list(a, &dice), &list(b, &dice)).unwrap();
+        assert_eq!(
+            race.exact_work(),
+            brute_work(&counts_a, &counts_b),
+            "{a} {b}"
+        );
+    }
+    // 5476 · 5479 = 30 003 004 is just over the limit; nothing is solved.
+    const { assert!(5475 * 5478 <= MAX_EXACT_WORK && 5476 * 5479 > MAX_EXACT_WORK) };
+    let (a, b) = (list(&repeated(7, 5476), &dice), list("6", &dice));
+    assert_eq!(
+        compare(&dice, &a, &b),
+        Err(RaceError::TooSlow {
+            states: 10_954,
+            depth: 5477,
+            work: 30_003_004
+        })
+    );
+    assert_eq!(
+        compare(&dice, &a, &b).unwrap_err().to_string(),
+        "the exact answer needs about 3.0e7 units of fraction arithmetic (10954 states, up to 5477 \
+         rolls deep); the limit is 3.0e7, about a minute"
+    );
+}
+
+#[test]
+fn a_race_that_always_ties_is_called_a_tie() {
+    let dice = Dice::new(2, 6).unwrap();
+    let seven = list("7", &dice);
+    // No cap to speak of: 10 000, 100 000, then 10⁶ games, all ties, and the run stops.
+    let sim = simulate(&dice, &seven, &seven, 10_000, u64::MAX, 1, None).unwrap();
+    assert_eq!(
+        (sim.games, sim.ties, sim.first_wins, sim.second_wins),
+        (1_000_000, 1_000_000, 0, 0)
+    );
+    assert_eq!((sim.stopped, sim.decided), (Stop::Tie, false));
+}
+
+#[test]
+fn a_first_round_past_the_roll_limit_is_refused() {
+    let dice = Dice::new(2, 6).unwrap();
+    // [7] against [6]: every draw (of a 6 or a 7) ends the game, one roll a game.
+    let (seven, six) = (list("7", &dice), list("6", &dice));
+    assert_eq!(
+        simulate(&dice, &seven, &six, MAX_DRAWS + 1, u64::MAX, 1, None),
+        Err(SimulateError::TooLong {
+            games: MAX_DRAWS + 1,
+            draws_per_game: 1
+        })
+    );
+    assert_eq!(
+        simulate(
+            &dice,
+            &seven,
+            &six,
+            1_000_000_000_000_000_000,
+            u64::MAX,
+            1,
+            None
+        )
+        .unwrap_err()
+        .to_string(),
+        "1000000000000000000 games of about 1 roll each are 1.0e18 rolls; a simulation draws at \
+         most 4.0e9, a few minutes"
+    );
 }

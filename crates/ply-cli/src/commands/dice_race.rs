@@ -2,15 +2,17 @@
 //! the seed's simulation beside the exact answer, and the distribution of the sum.
 
 use crate::failure::Failure;
+use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::engine::estimate::Estimate;
 use ply::games::dice_race::search::{best, equilibrium};
-use ply::games::dice_race::simulate::simulate;
+use ply::games::dice_race::simulate::{simulate, Simulation, Stop};
 use ply::games::dice_race::{compare, parse_sums, Dice, ExactComparison, PickList};
 use ply::games::solitaire::format_fraction;
 use serde::Serialize;
 use serde_json::json;
 use std::fmt::Write;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// `ply dice-race …`
@@ -41,10 +43,11 @@ pub enum DiceRaceCommand {
         first: String,
         /// The second list.
         second: String,
-        /// Games to start with (then ten times as many in all, until one side has 60 % of decisive games).
+        /// Games to start with (then ten times as many in all, until one side has 60 % of decisive
+        /// games or decisive games are shown rarer than 1 in 100 000). At most 4·10^9 rolls in all.
         #[arg(long, default_value_t = 10_000)]
         games: u64,
-        /// Most games to play.
+        /// Most games to play (lowered to what 4·10^9 rolls allow).
         #[arg(long, default_value_t = 10_000_000)]
         max_games: u64,
         /// Seed of the random generator (the same seed gives the same run).
@@ -265,12 +268,13 @@ fn run_simulate(
     let dice = args.build()?;
     let (a_written, a) = list(first, &dice)?;
     let (b_written, b) = list(second, &dice)?;
-    let started = Instant::now();
-    let sim = simulate(&dice, &a, &b, games, max_games, seed);
-    let simulated_seconds = started.elapsed().as_secs_f64();
+    // The exact answer first: a race too slow to solve is refused before any game is played.
     let started = Instant::now();
     let exact = compare(&dice, &a, &b).map_err(Failure::bad)?;
     let exact_seconds = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let sim = simulate_with_progress(&dice, &a, &b, games, max_games, seed)?;
+    let simulated_seconds = started.elapsed().as_secs_f64();
     let f = exact.to_floats();
     let side = |estimate: Estimate, exact: &num_rational::BigRational, value: f64| SideBySide {
         estimate,
@@ -293,7 +297,7 @@ fn run_simulate(
         let value = json!({
             "first": a_written, "second": b_written, "seed": seed,
             "games": sim.games, "first_wins": sim.first_wins, "second_wins": sim.second_wins,
-            "ties": sim.ties, "decided": sim.decided,
+            "ties": sim.ties, "decided": sim.decided, "stopped": sim.stopped,
             "p_first": rows[0].1, "p_second": rows[1].1, "p_tie": rows[2].1,
             "simulation_seconds": simulated_seconds, "exact_seconds": exact_seconds,
         });
@@ -305,10 +309,11 @@ fn run_simulate(
         "{}: {a_written:?} against {b_written:?}",
         describe(&dice)
     );
-    let stop = if sim.decided {
-        "one side reached 60 % of decisive games"
-    } else {
-        "the cap was reached"
+    let stop = match sim.stopped {
+        Stop::Verdict => "one side reached 60 % of decisive games",
+        Stop::Tie => "decisive games are rarer than 1 in 100000: a tie",
+        Stop::Cap => "the cap was reached",
+        Stop::WorkLimit => "the next round would pass the limit of 4·10^9 rolls",
     };
     let _ = writeln!(
         out,
@@ -338,6 +343,35 @@ fn run_simulate(
     }
     let _ = writeln!(out, "exact answer computed in {exact_seconds:.6} s");
     Ok(out)
+}
+
+/// [`simulate`] with a progress bar per round (on a terminal), games toward the round's target.
+fn simulate_with_progress(
+    dice: &Dice,
+    a: &PickList,
+    b: &PickList,
+    games: u64,
+    max_games: u64,
+    seed: u64,
+) -> Result<Simulation, Failure> {
+    let round: Mutex<Option<(u64, StatesProgress)>> = Mutex::new(None);
+    let report = |done: u64, target: u64| {
+        let mut round = round.lock().unwrap_or_else(|e| e.into_inner());
+        if round.as_ref().is_none_or(|(t, _)| *t != target) {
+            // Drop the finished round's bar before the next one starts.
+            *round = None;
+            *round = Some((
+                target,
+                StatesProgress::with_total("games simulated", target),
+            ));
+        }
+        if let Some((_, bar)) = round.as_ref() {
+            bar.update(done);
+        }
+    };
+    let sim = simulate(dice, a, b, games, max_games, seed, Some(&report)).map_err(Failure::bad);
+    drop(round.into_inner().unwrap_or_else(|e| e.into_inner()));
+    sim
 }
 
 fn run_sums(args: &DiceArgs) -> Result<String, Failure> {

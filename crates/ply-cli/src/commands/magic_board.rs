@@ -7,7 +7,8 @@ use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::engine::MemoryBudget;
 use ply::games::magic_board::{
-    draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
+    check_stats, draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted,
+    MAX_DRAWN,
 };
 use ply::input::quote;
 use serde_json::json;
@@ -214,11 +215,14 @@ fn run_stats(
     let (low, high) = sizes
         .or(size.map(|s| (s, s)))
         .expect("clap requires --size or --sizes");
+    check_stats(low..=high, boards, rule).map_err(Failure::bad)?;
     let started = Instant::now();
-    let progress = StatesProgress::new("boards solved");
+    let sizes = (high - low + 1) as u64;
+    let progress = StatesProgress::with_total("boards solved", boards.saturating_mul(sizes));
     let mut results: Vec<SizeStats> = Vec::new();
     for d in low..=high {
-        let update = |done: u64| progress.update(done);
+        let before = boards * results.len() as u64;
+        let update = |done: u64| progress.update(before + done);
         results.push(stats(d, boards, seed, rule, Some(&update)).map_err(Failure::bad)?);
     }
     drop(progress);

@@ -25,9 +25,10 @@ pub enum SearchError {
     NoPicks,
     /// Too many lists to go through.
     #[error(
-        "{picks} picks of {sums} sums make {multisets} lists; the exhaustive search is limited to \
-         {MAX_MULTISETS} lists (up to {} exact races, about {})",
-        races(*multisets),
+        "{picks} picks of {sums} sums make {} lists; the exhaustive search is limited to \
+         {MAX_MULTISETS} lists (up to {} exact races, {})",
+        count_text(*multisets),
+        count_text(races(*multisets)),
         duration(races(*multisets))
     )]
     TooMany {
@@ -46,33 +47,72 @@ pub enum SearchError {
     Lp(String),
 }
 
-/// Races an exhaustive search over `lists` lists may need at worst: every pair.
+/// Races an exhaustive search over `lists` lists may need at worst: every pair, `u128::MAX` when that
+/// does not fit (or `lists` itself did not).
 fn races(lists: u128) -> u128 {
-    lists.saturating_mul(lists.saturating_sub(1)) / 2
+    if lists == u128::MAX {
+        return u128::MAX;
+    }
+    // One of lists and lists − 1 is even: halve it before multiplying.
+    let (a, b) = match lists % 2 {
+        0 => (lists / 2, lists.saturating_sub(1)),
+        _ => (lists, (lists - 1) / 2),
+    };
+    a.saturating_mul(b)
 }
 
-/// A rough time for `races` races at 20 µs each on 2 cores, for refusals.
+/// A rough time for `races` races at 20 µs each on 2 cores, for refusals: "about 12 hours".
 fn duration(races: u128) -> String {
     let seconds = races as f64 * 10e-6;
     match seconds {
-        s if s < 120.0 => format!("{s:.0} s"),
-        s if s < 7200.0 => format!("{:.0} minutes", s / 60.0),
-        s if s < 172_800.0 => format!("{:.0} hours", s / 3600.0),
-        s => format!("{:.0} days", s / 86_400.0),
+        s if s < 120.0 => format!("about {s:.0} s"),
+        s if s < 7200.0 => format!("about {:.0} minutes", s / 60.0),
+        s if s < 172_800.0 => format!("about {:.0} hours", s / 3600.0),
+        s if s < 3_153_600_000.0 => format!("about {:.0} days", s / 86_400.0),
+        _ => "over a century".into(),
     }
 }
 
-/// Number of multisets of `picks` out of `sums` kinds: C(sums + picks − 1, picks), saturating.
+/// Number of multisets of `picks` out of `sums` kinds: C(sums + picks − 1, picks), or `u128::MAX` when
+/// it does not fit in 128 bits.
+///
+/// C(n, k) = C(n, n − k), so the product runs over the smaller of `picks` and `sums − 1`, and each step
+/// C(n, i + 1) = C(n, i) · (n − i) / (i + 1) divides before it multiplies: an intermediate overflows only
+/// when the answer does. Many picks of few sums (140 picks of 1 sum: 1 list) are counted exactly.
 pub fn multiset_count(sums: u32, picks: u32) -> u128 {
+    if sums == 0 {
+        return (picks == 0) as u128;
+    }
     let n = sums as u128 + picks as u128 - 1;
+    let k = (picks as u128).min(sums as u128 - 1);
     let mut c: u128 = 1;
-    for i in 0..picks as u128 {
-        c = match c.checked_mul(n - i) {
-            Some(x) => x / (i + 1),
+    for i in 0..k {
+        // c · (n − i) is divisible by i + 1; split i + 1 between the two factors.
+        let g = gcd(c, i + 1);
+        let factor = (n - i) / ((i + 1) / g);
+        c = match (c / g).checked_mul(factor) {
+            Some(x) => x,
             None => return u128::MAX,
         };
     }
     c
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// A count of lists for messages: the number, or "over 10^38" when it does not fit in 128 bits.
+fn count_text(count: u128) -> String {
+    if count == u128::MAX {
+        "over 10^38".into()
+    } else {
+        count.to_string()
+    }
 }
 
 /// Every list of `picks` sums of `dice`, refused over [`MAX_MULTISETS`].

@@ -1,14 +1,42 @@
 //! The seed's method, kept for comparison: Monte Carlo games with its sequential stopping rule.
+//!
+//! Two guards keep every run finite: a race whose games (almost) all tie is called a tie once the
+//! decisive games are shown to be rarer than [`TIE_BELOW`], and no run draws more than [`MAX_DRAWS`]
+//! rolls (a first round that would is refused before it starts; a cap beyond it is lowered to it).
 
 use super::dice::Dice;
-use super::race::PickList;
+use super::race::{compare_fast, PickList, RaceError};
 use crate::engine::estimate::Estimate;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
+use thiserror::Error;
 
 /// Share of decisive games that makes a verdict.
 pub const DECISIVE_SHARE: f64 = 0.6;
+
+/// A race is called a tie when the upper end of the 95 % interval of P(a game is decisive) falls below
+/// this: neither side can then win more often than the other by more than 10⁻⁵. With no decisive game
+/// at all this takes 10⁶ games (the interval's upper end is about 3.84 / games).
+pub const TIE_BELOW: f64 = 1e-5;
+
+/// Most rolls one simulation draws (games × expected rolls per game): about a minute and a half at the
+/// 4.3·10⁷ draws a second measured on one core (release build, 3·10⁶ games of the seed's lists).
+pub const MAX_DRAWS: u64 = 4_000_000_000;
+
+/// Why a run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// One side won at least [`DECISIVE_SHARE`] of the decisive games.
+    Verdict,
+    /// Decisive games were shown rarer than [`TIE_BELOW`].
+    Tie,
+    /// The cap on games was reached.
+    Cap,
+    /// [`MAX_DRAWS`] would have been passed by the next round.
+    WorkLimit,
+}
 
 /// Counts and estimates from a simulation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -29,10 +57,55 @@ pub struct Simulation {
     pub p_tie: Estimate,
     /// Whether one side reached the decisive share of decisive games before the cap.
     pub decided: bool,
+    /// Why the run stopped.
+    pub stopped: Stop,
+}
+
+/// A simulation refused before it starts.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SimulateError {
+    /// The first round alone would draw more than [`MAX_DRAWS`] rolls.
+    #[error(
+        "{games} games of about {draws_per_game} roll{} each are {:.1e} rolls; a simulation draws \
+         at most {:.1e}, a few minutes",
+        if *draws_per_game == 1 { "" } else { "s" },
+        *games as f64 * *draws_per_game as f64,
+        MAX_DRAWS as f64
+    )]
+    TooLong {
+        /// Games of the first round.
+        games: u64,
+        /// Expected rolls per game, rounded up.
+        draws_per_game: u64,
+    },
+    /// The race itself cannot be solved (its expected length is needed for the estimate).
+    #[error(transparent)]
+    Race(#[from] RaceError),
+}
+
+/// Told, after every block of games, how many games have been played and how many the current round
+/// plays in all.
+pub type SimulationProgress<'a> = &'a dyn Fn(u64, u64);
+
+/// Draws between two progress calls (about 20 ms).
+const PROGRESS_EVERY: f64 = 1e6;
+
+/// Expected draws per game: the exact expected rolls (in floats) of which only the rolls of a listed
+/// sum are drawn.
+fn draws_per_game(
+    dice: &Dice,
+    first: &PickList,
+    second: &PickList,
+    listed: u128,
+) -> Result<f64, RaceError> {
+    let rolls = compare_fast(dice, first, second)?.expected_rolls;
+    Ok(rolls * listed as f64 / dice.total() as f64)
 }
 
 /// Plays `first` against `second`: `start` games, then ten times as many in all, and so on, until one
-/// side wins at least [`DECISIVE_SHARE`] of the decisive games or `cap` games have been played.
+/// side wins at least [`DECISIVE_SHARE`] of the decisive games, the race is shown a tie
+/// ([`TIE_BELOW`]), `cap` games have been played, or the next round would pass [`MAX_DRAWS`]. Refused
+/// if the first round alone would.
 pub fn simulate(
     dice: &Dice,
     first: &PickList,
@@ -40,17 +113,37 @@ pub fn simulate(
     start: u64,
     cap: u64,
     seed: u64,
-) -> Simulation {
+    progress: Option<SimulationProgress<'_>>,
+) -> Result<Simulation, SimulateError> {
     let mut sums: Vec<u32> = first.sums().iter().chain(second.sums()).copied().collect();
     sums.sort_unstable();
     sums.dedup();
-    // Rolls of other sums change nothing: draw among the listed sums only.
-    let weights: Vec<u128> = sums.iter().map(|&s| dice.ways(s)).collect();
-    let total: u128 = weights.iter().sum();
+    // Rolls of other sums change nothing: draw among the listed sums only, by the running totals of
+    // their weights (the first running total above the draw names the sum).
+    let running: Vec<u128> = sums
+        .iter()
+        .scan(0u128, |acc, &s| {
+            *acc += dice.ways(s);
+            Some(*acc)
+        })
+        .collect();
+    let total = *running.last().expect("lists are not empty");
+    let per_game = draws_per_game(dice, first, second, total)?;
+    let cap = cap.max(1);
+    let first_round = start.max(1).min(cap);
+    if first_round as f64 * per_game > MAX_DRAWS as f64 {
+        return Err(SimulateError::TooLong {
+            games: first_round,
+            draws_per_game: per_game.ceil() as u64,
+        });
+    }
+    // The most games MAX_DRAWS allows: rounds stop short of it.
+    let affordable = (MAX_DRAWS as f64 / per_game.max(1.0)) as u64;
+    let report_every = (PROGRESS_EVERY / per_game.max(1.0)).max(1.0) as u64;
     let a: Vec<u32> = sums.iter().map(|&s| first.count(s)).collect();
     let b: Vec<u32> = sums.iter().map(|&s| second.count(s)).collect();
     let mut rng = StdRng::seed_from_u64(seed);
-    let (mut games, mut wins, mut target) = (0u64, [0u64; 3], start.max(1).min(cap.max(1)));
+    let (mut games, mut wins, mut target) = (0u64, [0u64; 3], first_round);
     let mut left_a = a.clone();
     let mut left_b = b.clone();
     loop {
@@ -59,18 +152,8 @@ pub fn simulate(
             left_b.copy_from_slice(&b);
             let (mut rest_a, mut rest_b) = (first.sums().len(), second.sums().len());
             while rest_a > 0 && rest_b > 0 {
-                let mut r = rng.random_range(0..total);
-                let j = weights
-                    .iter()
-                    .position(|&w| {
-                        if r < w {
-                            true
-                        } else {
-                            r -= w;
-                            false
-                        }
-                    })
-                    .expect("a draw below the total");
+                let r = rng.random_range(0..total);
+                let j = running.partition_point(|&t| t <= r);
                 if left_a[j] > 0 {
                     left_a[j] -= 1;
                     rest_a -= 1;
@@ -87,12 +170,13 @@ pub fn simulate(
             };
             wins[outcome] += 1;
             games += 1;
+            if let Some(progress) = progress.filter(|_| games % report_every == 0) {
+                progress(games, target);
+            }
         }
-        let decisive = wins[0] + wins[1];
-        let decided =
-            decisive > 0 && wins[0].max(wins[1]) as f64 >= DECISIVE_SHARE * decisive as f64;
-        if decided || games >= cap {
-            return Simulation {
+        let next = games.saturating_mul(10).min(cap);
+        if let Some(stopped) = stop(wins, cap, next, affordable) {
+            return Ok(Simulation {
                 games,
                 first_wins: wins[0],
                 second_wins: wins[1],
@@ -100,9 +184,57 @@ pub fn simulate(
                 p_first: Estimate::wilson(wins[0], games),
                 p_second: Estimate::wilson(wins[1], games),
                 p_tie: Estimate::wilson(wins[2], games),
-                decided,
-            };
+                decided: stopped == Stop::Verdict,
+                stopped,
+            });
         }
-        target = games.saturating_mul(10).min(cap);
+        target = next;
+    }
+}
+
+/// Whether a run stops after a round, given its `[first, second, tie]` counts, the cap, the next
+/// round's target and the most games [`MAX_DRAWS`] allows; `None` to play on.
+fn stop(wins: [u64; 3], cap: u64, next: u64, affordable: u64) -> Option<Stop> {
+    let games = wins.iter().sum();
+    let decisive = wins[0] + wins[1];
+    if decisive > 0 && wins[0].max(wins[1]) as f64 >= DECISIVE_SHARE * decisive as f64 {
+        Some(Stop::Verdict)
+    } else if Estimate::wilson(decisive, games).high < TIE_BELOW {
+        Some(Stop::Tie)
+    } else if games >= cap {
+        Some(Stop::Cap)
+    } else if next > affordable {
+        Some(Stop::WorkLimit)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stopping_rules_in_order() {
+        // 60 of 100 decisive games: a verdict, whatever else holds.
+        assert_eq!(stop([60, 40, 0], 100, 100, 0), Some(Stop::Verdict));
+        assert_eq!(stop([59, 41, 0], 1000, 1000, 10_000), None);
+        // No decisive game: a tie once 3.84 / (games + 3.84) < 10⁻⁵, from 384 143 games on.
+        assert_eq!(stop([0, 0, 384_142], u64::MAX, 3_841_420, u64::MAX), None);
+        assert_eq!(
+            stop([0, 0, 384_143], u64::MAX, 3_841_430, u64::MAX),
+            Some(Stop::Tie)
+        );
+        // Two even decisive games in 10⁶ are rare enough to call a tie (the interval ends near 7·10⁻⁶),
+        // six are not (near 1.3·10⁻⁵).
+        assert_eq!(
+            stop([1, 1, 999_998], u64::MAX, 10_000_000, u64::MAX),
+            Some(Stop::Tie)
+        );
+        assert_eq!(stop([3, 3, 999_994], u64::MAX, 10_000_000, u64::MAX), None);
+        // The cap, then the work limit.
+        assert_eq!(stop([50, 50, 0], 100, 100, 1000), Some(Stop::Cap));
+        assert_eq!(stop([50, 50, 0], 10_000, 1000, 999), Some(Stop::WorkLimit));
+        assert_eq!(stop([50, 50, 0], 10_000, 1000, 1000), None);
     }
 }
