@@ -2,13 +2,13 @@
 
 use crate::cache;
 use crate::failure::Failure;
-use crate::input::{parse_memory, read_text};
+use crate::input::{memory_budget, parse_memory, read_text};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::choose::SolveOptions;
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Strategy;
-use ply::engine::{MemoryBudget, Winner};
+use ply::engine::Winner;
 use ply::games::dots::notation::position_from_moves;
 use ply::games::dots::report::{report, report_from, DotsReport};
 use ply::games::dots::Geometry;
@@ -135,9 +135,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         (None, None) => String::new(),
     };
     let game = position_from_moves(&built.board, &text).map_err(Failure::bad)?;
-    let budget = position
-        .memory
-        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let budget = memory_budget(position.memory)?;
     let free = (built.board.edge_count() as u32) - game.drawn().len();
     let strategy = match position.strategy {
         StrategyArg::Auto => Strategy::auto(&built.board, free, budget),

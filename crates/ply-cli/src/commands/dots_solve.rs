@@ -4,11 +4,10 @@
 use super::dots::{BoxesSize, TrianglesSize};
 use crate::cache;
 use crate::failure::Failure;
-use crate::input::parse_memory;
+use crate::input::{memory_budget, parse_memory};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ply::engine::scored::table::SubsetTable;
-use ply::engine::MemoryBudget;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -70,9 +69,7 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     };
     let built = geometry.build().map_err(Failure::bad)?;
     let board = &built.board;
-    let budget = args
-        .memory
-        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let budget = memory_budget(args.memory)?;
     let states = 1u64 << board.edge_count();
     let bar = ProgressBar::with_draw_target(Some(states), ProgressDrawTarget::stderr());
     bar.set_style(

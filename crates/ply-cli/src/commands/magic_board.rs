@@ -2,10 +2,9 @@
 //! statistics of solvability.
 
 use crate::failure::Failure;
-use crate::input::{parse_memory, read_text};
+use crate::input::{memory_budget, parse_memory, read_text};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
-use ply::engine::MemoryBudget;
 use ply::games::magic_board::{
     draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
 };
@@ -166,9 +165,7 @@ fn run_solve(args: &MagicBoardArgs) -> Result<String, Failure> {
             board.size()
         )));
     }
-    let budget = args
-        .memory
-        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let budget = memory_budget(args.memory)?;
     let report = solve(&board, args.start, budget).map_err(Failure::bad)?;
     if args.json {
         return Ok(serde_json::to_string(&report)? + "\n");

@@ -450,7 +450,7 @@ pub fn solve(
             vec![(row, col)]
         }
     };
-    let per_search = MemoryBudget::new(budget.bytes() / corners.len() as u64);
+    let per_search = budget.share(budget.bytes() / corners.len() as u64);
     let corners = corners
         .into_par_iter()
         .map(|(row, col)| {
