@@ -322,6 +322,20 @@ impl MemoryBudget {
     }
 }
 
+/// `len` copies of `fill`, like `vec![fill; len]`, reporting an allocator failure as
+/// [`MemoryError::Refused`] (naming `what`) instead of aborting.
+pub fn try_vec<T: Clone>(
+    len: usize,
+    fill: T,
+    what: impl Fn() -> String,
+) -> Result<Vec<T>, MemoryError> {
+    let mut vec = Vec::new();
+    let needed = len as u128 * std::mem::size_of::<T>() as u128;
+    try_grow(&mut vec, len as u128, needed, what)?;
+    vec.resize(len, fill);
+    Ok(vec)
+}
+
 /// Makes room in `vec` for `additional` more items (`needed` bytes, for the message), reporting an
 /// allocator failure as [`MemoryError::Refused`] instead of aborting.
 pub fn try_grow<T>(
@@ -337,8 +351,9 @@ pub fn try_grow<T>(
     };
     let additional =
         usize::try_from(additional).map_err(|_| refused("beyond the address space".into()))?;
+    // The error's own text is long and says no more than this.
     vec.try_reserve_exact(additional)
-        .map_err(|e| refused(e.to_string()))
+        .map_err(|_| refused("out of memory".into()))
 }
 
 /// Zeroed memory mapped from the system: a byte slice whose pages cost nothing until written.
@@ -554,6 +569,9 @@ mod tests {
             .vec_with_capacity::<u64>(10, || "a list".into())
             .unwrap();
         assert!(vec.capacity() >= 10 && vec.is_empty());
+        assert_eq!(try_vec(3, 7u16, || "x".into()), Ok(vec![7, 7, 7]));
+        let err = try_vec(usize::MAX / 2, 0u32, || "a list".into()).unwrap_err();
+        assert!(err.to_string().starts_with("a list needs 32.0 EiB"), "{err}");
     }
 
     #[test]
