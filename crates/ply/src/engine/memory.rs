@@ -37,18 +37,17 @@ pub enum Limit {
 }
 
 impl Limit {
-    /// Words appended to a budget's figure saying where it comes from (empty when it was given).
+    /// Words appended to a budget's figure saying where it comes from (empty when it was given);
+    /// 512 MiB is [`MemoryBudget::MARGIN`].
     fn explanation(self) -> &'static str {
         match self {
             Limit::Given => "",
-            Limit::Physical => ": this machine's memory less a 512 MiB margin",
-            Limit::Available => ": the memory available now less a 512 MiB margin",
-            Limit::ControlGroup => ": the control group's free memory less a 512 MiB margin",
-            Limit::AddressSpace => {
-                ": the address-space limit (ulimit -v) less what is mapped and a 512 MiB margin"
-            }
-            Limit::Data => ": the data limit (ulimit -d) less what is in use and a 512 MiB margin",
-            Limit::Default => ": a cautious default, as the system's memory could not be read",
+            Limit::Physical => ": physical memory less 512 MiB",
+            Limit::Available => ": free memory less 512 MiB",
+            Limit::ControlGroup => ": the cgroup's free memory less 512 MiB",
+            Limit::AddressSpace => ": ulimit -v less what is mapped and 512 MiB",
+            Limit::Data => ": ulimit -d less the data in use and 512 MiB",
+            Limit::Default => ": a default, as the system's memory is unknown",
         }
     }
 }
@@ -527,8 +526,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "a table needs 2.0 GiB (2147483648 bytes) but the memory budget is 512.0 MiB \
-             (536870912 bytes): the address-space limit (ulimit -v) less what is mapped and a \
-             512 MiB margin"
+             (536870912 bytes): ulimit -v less what is mapped and 512 MiB"
         );
     }
 
