@@ -97,7 +97,7 @@ struct PositionArgs {
     /// Print one JSON object instead of text (see the README for the schema).
     #[arg(long)]
     json: bool,
-    /// Memory the solver may use, e.g. 8G or 512M (default: what the system has free, less 512 MiB).
+    /// Memory the solver may use, e.g. 8G or 512M (at most, and by default, what the system allows less 512 MiB).
     #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
     memory: Option<u64>,
     /// Answer from a table saved by `ply dots solve --save FILE` (memory-mapped, nothing solved).

@@ -19,7 +19,7 @@ pub struct SolveArgs {
     /// Print one JSON object.
     #[arg(long, global = true)]
     json: bool,
-    /// Memory the table may use, e.g. 8G (default: what the system has free, less 512 MiB).
+    /// Memory the table may use, e.g. 8G (at most, and by default, what the system allows less 512 MiB).
     #[arg(long, value_parser = parse_memory, value_name = "SIZE", global = true)]
     memory: Option<u64>,
     /// Also write the solved table to FILE (answer later queries with `--table FILE`).

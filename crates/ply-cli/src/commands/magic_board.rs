@@ -33,7 +33,7 @@ pub struct MagicBoardArgs {
     /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
     #[arg(long)]
     any_size: bool,
-    /// Memory the search may use, e.g. 2G (default: what the system has free, less 512 MiB).
+    /// Memory the search may use, e.g. 2G (at most, and by default, what the system allows less 512 MiB).
     #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
     memory: Option<u64>,
 }

@@ -180,13 +180,16 @@ impl SystemMemory {
             },
         };
         // The caller's figure wins ties, so a refusal names it when it is the limit.
-        Ok(derived.fold(fallback, |least, b| {
-            if b.bytes < least.bytes {
-                b
-            } else {
-                least
-            }
-        }))
+        Ok(derived.fold(
+            fallback,
+            |least, b| {
+                if b.bytes < least.bytes {
+                    b
+                } else {
+                    least
+                }
+            },
+        ))
     }
 }
 
@@ -209,7 +212,10 @@ fn soft_limit(resource: Resource) -> Option<u64> {
     };
     // SAFETY: `getrlimit` only writes the `rlimit` it is given, which lives for the whole call.
     let status = unsafe { libc::getrlimit(resource, &mut limit) };
-    (status == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then(|| limit.rlim_cur as u64)
+    // `rlim_t` is not `u64` on every Unix.
+    #[allow(clippy::unnecessary_cast)]
+    let soft = limit.rlim_cur as u64;
+    (status == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then_some(soft)
 }
 
 /// No resource limits are read off Unix.
@@ -446,7 +452,8 @@ mod tests {
         assert_eq!(kb_field(meminfo, "MemAvailable:"), Some(2048 * 1024));
         assert_eq!(kb_field(meminfo, "MemTotal:"), Some(100 * 1024));
         assert_eq!(kb_field("MemTotal: 1 kB\n", "MemAvailable:"), None);
-        let status = "Name:\tply\nVmPeak:\t  30000 kB\nVmSize:\t   20480 kB\nVmData:\t    4096 kB\n";
+        let status =
+            "Name:\tply\nVmPeak:\t  30000 kB\nVmSize:\t   20480 kB\nVmData:\t    4096 kB\n";
         assert_eq!(kb_field(status, "VmSize:"), Some(20 << 20));
         assert_eq!(kb_field(status, "VmData:"), Some(4 << 20));
         assert_eq!(kb_field("VmSize:\tlots kB\n", "VmSize:"), None);
@@ -490,12 +497,27 @@ mod tests {
         };
         let b = budget(limited, Some(4 * GIB));
         assert_eq!((b.bytes(), b.limit()), (3 * GIB - m, Limit::AddressSpace));
-        let b = budget(SystemMemory { address_space: None, ..limited }, None);
+        let b = budget(
+            SystemMemory {
+                address_space: None,
+                ..limited
+            },
+            None,
+        );
         assert_eq!((b.bytes(), b.limit()), (6 * GIB - m, Limit::Data));
-        let b = budget(SystemMemory { address_space: Some(m / 2), ..limited }, None);
+        let b = budget(
+            SystemMemory {
+                address_space: Some(m / 2),
+                ..limited
+            },
+            None,
+        );
         assert_eq!((b.bytes(), b.limit()), (0, Limit::AddressSpace));
         let b = budget(SystemMemory::default(), None);
-        assert_eq!((b.bytes(), b.limit()), (MemoryBudget::DEFAULT, Limit::Default));
+        assert_eq!(
+            (b.bytes(), b.limit()),
+            (MemoryBudget::DEFAULT, Limit::Default)
+        );
         let b = budget(SystemMemory::default(), Some(64 << 40));
         assert_eq!((b.bytes(), b.limit()), (64 << 40, Limit::Given));
     }
@@ -569,7 +591,10 @@ mod tests {
         assert!(vec.capacity() >= 10 && vec.is_empty());
         assert_eq!(try_vec(3, 7u16, || "x".into()), Ok(vec![7, 7, 7]));
         let err = try_vec(usize::MAX / 2, 0u32, || "a list".into()).unwrap_err();
-        assert!(err.to_string().starts_with("a list needs 32.0 EiB"), "{err}");
+        assert!(
+            err.to_string().starts_with("a list needs 32.0 EiB"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -89,13 +89,11 @@ impl<G: ScoredGame> MemoStore<G> for HashStore<G> {
             let needed = Self::bytes_when_growing(len);
             let what = || format!("a memo map growing past {len} states");
             self.budget.check(needed, what)?;
-            self.map
-                .try_reserve(1)
-                .map_err(|e| MemoryError::Refused {
-                    what: what(),
-                    needed,
-                    reason: e.to_string(),
-                })?;
+            self.map.try_reserve(1).map_err(|e| MemoryError::Refused {
+                what: what(),
+                needed,
+                reason: e.to_string(),
+            })?;
         }
         self.map.insert(state, value as i8);
         Ok(())
