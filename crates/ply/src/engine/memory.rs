@@ -311,20 +311,6 @@ impl MemoryBudget {
             .map(ZeroedBytes)
             .map_err(|e| refused(e.to_string()))
     }
-
-    /// An empty vector with room for `len` items once the budget allows it, refusing otherwise
-    /// (or when the allocator fails) instead of aborting.
-    pub fn vec_with_capacity<T>(
-        self,
-        len: u128,
-        what: impl Fn() -> String,
-    ) -> Result<Vec<T>, MemoryError> {
-        let needed = len.saturating_mul(std::mem::size_of::<T>() as u128);
-        self.check(needed, &what)?;
-        let mut vec = Vec::new();
-        try_grow(&mut vec, len, needed, what)?;
-        Ok(vec)
-    }
 }
 
 /// `len` copies of `fill`, like `vec![fill; len]`, reporting an allocator failure as
@@ -581,14 +567,6 @@ mod tests {
                 .starts_with("a huge table needs 4.0 EiB (4611686018427387904 bytes) but the system refused that much memory ("),
             "{err}"
         );
-        let err = budget
-            .vec_with_capacity::<u64>(1 << 60, || "a list".into())
-            .unwrap_err();
-        assert!(err.to_string().starts_with("a list needs "), "{err}");
-        let vec = budget
-            .vec_with_capacity::<u64>(10, || "a list".into())
-            .unwrap();
-        assert!(vec.capacity() >= 10 && vec.is_empty());
         assert_eq!(try_vec(3, 7u16, || "x".into()), Ok(vec![7, 7, 7]));
         let err = try_vec(usize::MAX / 2, 0u32, || "a list".into()).unwrap_err();
         assert!(
