@@ -43,13 +43,15 @@ impl From<SolveError> for Failure {
 
 impl Failure {
     /// A solve error with a hint at what could still work: a memory refusal of the table suggests
-    /// the memo strategy (which only visits reachable states), any other a larger budget.
+    /// the memo strategy (which only visits reachable states), and a larger budget when `--memory`
+    /// was the limit.
     pub fn solve(e: SolveError, strategy: Strategy) -> Self {
         let hint = match (&e, strategy) {
-            (SolveError::Memory(_), Strategy::Table) => {
+            (SolveError::Memory(m), Strategy::Table) if m.caller_limited() => {
                 "; try --strategy memo, or a larger --memory"
             }
-            (SolveError::Memory(_), _) => "; try a larger --memory",
+            (SolveError::Memory(_), Strategy::Table) => "; try --strategy memo",
+            (SolveError::Memory(m), _) if m.caller_limited() => "; try a larger --memory",
             _ => "",
         };
         Failure::BadInput(format!("{e}{hint}"))

@@ -4,6 +4,7 @@
 //! (see `ply::input`), so nothing here reads a file whole without a bound.
 
 use crate::failure::Failure;
+use ply::engine::memory::{parse_memory_size, Bytes, MemoryBudget, MemoryError};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -34,8 +35,18 @@ pub fn read_text(path: Option<&Path>, limit: usize) -> Result<String, Failure> {
 
 /// Parses a memory size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T are binary.
 pub fn parse_memory(text: &str) -> Result<u64, String> {
-    parse_size::Config::new()
-        .with_binary()
-        .parse_size(text)
-        .map_err(|e| format!("`{text}` is not a memory size like 8G or 512M ({e})"))
+    parse_memory_size(text).map_err(|e| e.to_string())
+}
+
+/// The memory budget: the least of `--memory` (when given) and what the system allows now. A
+/// `--memory` above the machine's physical memory is refused: it could only be over-promised.
+pub fn memory_budget(given: Option<u64>) -> Result<MemoryBudget, Failure> {
+    MemoryBudget::with_system(given).map_err(|e| match e {
+        MemoryError::MoreThanMachine { given, physical } => Failure::BadInput(format!(
+            "--memory {} is more than this machine's {} of memory",
+            Bytes(given.into()),
+            Bytes(physical.into())
+        )),
+        e => Failure::bad(e),
+    })
 }

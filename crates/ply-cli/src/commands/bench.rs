@@ -2,11 +2,10 @@
 //! memoized recursion and the bottom-up table, with states visited, times and speed-ups.
 
 use crate::failure::Failure;
-use crate::input::open_input;
+use crate::input::{memory_budget, open_input};
 use clap::{Args, Subcommand};
 use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::{SolveError, Strategy};
-use ply::engine::MemoryBudget;
 use ply::games::dots::triangle_war::{parse_games, read_games};
 use ply::games::dots::{Geometry, Position};
 use serde::Serialize;
@@ -66,7 +65,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
         .max()
         .unwrap_or(0);
     let options = SolveOptions {
-        budget: MemoryBudget::from_system(),
+        budget: memory_budget(None)?,
         progress: None,
         free_items: free,
     };

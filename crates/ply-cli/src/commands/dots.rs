@@ -2,12 +2,12 @@
 
 use crate::cache;
 use crate::failure::Failure;
-use crate::input::{parse_memory, read_text};
+use crate::input::{memory_budget, parse_memory, read_text};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::choose::SolveOptions;
 use ply::engine::scored::Strategy;
-use ply::engine::{MemoryBudget, Winner};
+use ply::engine::Winner;
 use ply::games::dots::notation::{max_moves_text, position_from_moves};
 use ply::games::dots::report::{report, report_from, DotsReport};
 use ply::games::dots::Geometry;
@@ -96,7 +96,7 @@ struct PositionArgs {
     /// Print one JSON object instead of text (see the README for the schema).
     #[arg(long)]
     json: bool,
-    /// Memory the solver may use, e.g. 8G or 512M (default: what the system has free, less 512 MiB).
+    /// Memory the solver may use, e.g. 8G or 512M (at most, and by default, what the system allows less 512 MiB).
     #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
     memory: Option<u64>,
     /// Answer from a table saved by `ply dots solve --save FILE` (memory-mapped, nothing solved).
@@ -134,9 +134,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         (None, None) => String::new(),
     };
     let game = position_from_moves(&built.board, &text).map_err(Failure::bad)?;
-    let budget = position
-        .memory
-        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let budget = memory_budget(position.memory)?;
     let free = (built.board.edge_count() as u32) - game.drawn().len();
     let strategy = match position.strategy {
         StrategyArg::Auto => Strategy::auto(&built.board, free, budget),

@@ -4,12 +4,11 @@
 use super::dots::{BoxesSize, TrianglesSize};
 use crate::cache;
 use crate::failure::Failure;
-use crate::input::parse_memory;
+use crate::input::{memory_budget, parse_memory};
 use crate::progress::StatesProgress;
 use crate::saving;
 use clap::{Args, Subcommand};
 use ply::engine::scored::table::SubsetTable;
-use ply::engine::MemoryBudget;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -21,7 +20,7 @@ pub struct SolveArgs {
     /// Print one JSON object.
     #[arg(long, global = true)]
     json: bool,
-    /// Memory the table may use, e.g. 8G (default: what the system has free, less 512 MiB).
+    /// Memory the table may use, e.g. 8G (at most, and by default, what the system allows less 512 MiB).
     #[arg(long, value_parser = parse_memory, value_name = "SIZE", global = true)]
     memory: Option<u64>,
     /// Also write the solved table to FILE (answer later queries with `--table FILE`).
@@ -76,9 +75,7 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     };
     let built = geometry.build().map_err(Failure::bad)?;
     let board = &built.board;
-    let budget = args
-        .memory
-        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let budget = memory_budget(args.memory)?;
     let states = 1u64 << board.edge_count();
     if let Some(path) = &args.save {
         saving::check_target(path).map_err(|e| cannot_save(path, e))?;

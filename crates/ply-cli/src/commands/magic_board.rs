@@ -2,10 +2,9 @@
 //! statistics of solvability.
 
 use crate::failure::Failure;
-use crate::input::{open_input, parse_memory};
+use crate::input::{memory_budget, open_input, parse_memory};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
-use ply::engine::MemoryBudget;
 use ply::games::magic_board::{
     check_stats, draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted,
     MAX_DRAWN,
@@ -36,7 +35,7 @@ pub struct MagicBoardArgs {
     /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
     #[arg(long)]
     any_size: bool,
-    /// Memory the search may use, e.g. 2G (default: what the system has free, less 512 MiB).
+    /// Memory the search may use, e.g. 2G (at most, and by default, what the system allows less 512 MiB).
     #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
     memory: Option<u64>,
 }
@@ -158,9 +157,7 @@ fn run_solve(args: &MagicBoardArgs) -> Result<String, Failure> {
             board.size()
         )));
     }
-    let budget = args
-        .memory
-        .map_or_else(MemoryBudget::from_system, MemoryBudget::new);
+    let budget = memory_budget(args.memory)?;
     let report = solve(&board, args.start, budget).map_err(Failure::bad)?;
     if args.json {
         return Ok(serde_json::to_string(&report)? + "\n");

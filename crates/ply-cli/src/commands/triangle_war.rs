@@ -1,10 +1,10 @@
 //! `ply triangle-war`: the UVa 751 contest format, every game answered from one table.
 
 use crate::failure::Failure;
-use crate::input::open_input;
+use crate::input::{memory_budget, open_input};
 use clap::Args;
 use ply::engine::scored::table::SubsetTable;
-use ply::engine::{MemoryBudget, Winner};
+use ply::engine::Winner;
 use ply::games::dots::triangle_war::{read_games, verdicts};
 use ply::games::dots::Geometry;
 use std::fmt::Write;
@@ -22,7 +22,7 @@ pub fn run(args: TriangleWarArgs) -> Result<String, Failure> {
     let input = open_input(args.file.as_deref())?;
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
     let positions = read_games(&built.board, input).map_err(Failure::bad)?;
-    let table = SubsetTable::build(&built.board, MemoryBudget::from_system(), None)?;
+    let table = SubsetTable::build(&built.board, memory_budget(None)?, None)?;
     let mut out = String::with_capacity(positions.len() * 16);
     for (k, winner) in verdicts(&table, &positions).into_iter().enumerate() {
         let _ = match winner {

@@ -9,7 +9,7 @@
 //! - [`Verdicts`]: depth-first searches forward from each start that share what they learn (states that
 //!   reach the goal, states that cannot), for millions of small puzzles a second.
 
-use super::memory::{MemoryBudget, MemoryError};
+use super::memory::{try_grow, try_vec, MemoryBudget, MemoryError};
 
 /// A one-player puzzle on states `0..states()`, moves given by their successors.
 pub trait Puzzle: Sync {
@@ -38,14 +38,13 @@ pub fn shortest_path<P: Puzzle>(
     budget: MemoryBudget,
 ) -> Result<Option<Vec<usize>>, MemoryError> {
     let n = puzzle.states();
-    budget.check(n as u128 * BYTES_PER_STATE, || {
-        format!("a search over {n} states")
-    })?;
+    let what = || format!("a search over {n} states");
+    budget.check(n as u128 * BYTES_PER_STATE, what)?;
     let words = n.div_ceil(64);
-    let mut seen = vec![0u64; words];
-    let mut layer = vec![0u64; words];
-    let mut next = vec![0u64; words];
-    let mut parent = vec![0u32; n];
+    let mut seen = try_vec(words, 0u64, what)?;
+    let mut layer = try_vec(words, 0u64, what)?;
+    let mut next = try_vec(words, 0u64, what)?;
+    let mut parent = try_vec(n, 0u32, what)?;
     let mark = |set: &mut [u64], s: usize| set[s >> 6] |= 1 << (s & 63);
     mark(&mut seen, start);
     mark(&mut layer, start);
@@ -109,7 +108,27 @@ const SEEN: u32 = 2;
 /// States the backward search from the goal may collect before the forward searches take over.
 const BACKWARD_LIMIT: usize = 24;
 
+/// Bytes per state [`Verdicts`] may need: a mark, a parent, and a place on the stack and the trail.
+pub const VERDICT_BYTES_PER_STATE: u128 = 16;
+
 impl Verdicts {
+    /// Makes room for puzzles of up to `states` states, so that [`Self::reach`] allocates nothing;
+    /// reports an allocator failure instead of aborting.
+    pub fn reserve(&mut self, states: usize) -> Result<(), MemoryError> {
+        let needed = states as u128 * VERDICT_BYTES_PER_STATE;
+        let what = || format!("a search over {states} states");
+        for list in [
+            &mut self.marks,
+            &mut self.stack,
+            &mut self.trail,
+            &mut self.parent,
+        ] {
+            let more = states.saturating_sub(list.len());
+            try_grow(list, more as u128, needed, what)?;
+        }
+        Ok(())
+    }
+
     /// Whether each of `starts` can reach `goal`. For puzzles that list predecessors, the states that
     /// reach the goal are first collected backward, up to [`BACKWARD_LIMIT`]: if there are no more, the
     /// answer is read off; otherwise they are targets for the forward searches. Searches from later

@@ -6,7 +6,7 @@
 //! the engine's ([`crate::engine::reach`]).
 
 use crate::engine::estimate::Estimate;
-use crate::engine::memory::{Bytes, MemoryBudget, MemoryError};
+use crate::engine::memory::{try_grow, try_vec, Bytes, MemoryBudget, MemoryError};
 use crate::engine::progress::Progress;
 use crate::engine::reach::{shortest_path, Puzzle, Verdicts};
 use crate::input::{excerpt, quote, ReadError};
@@ -115,6 +115,9 @@ pub enum BoardError {
     /// No square holds 0.
     #[error("no square holds 0: the board needs exactly one goal")]
     NoGoal,
+    /// The system refused the memory for the board or its searches.
+    #[error(transparent)]
+    Memory(#[from] MemoryError),
     /// Two squares hold 0.
     #[error("row {row}, column {col} holds a second 0 (the first is at row {first_row}, column {first_col}): the board needs exactly one goal")]
     TwoGoals {
@@ -174,10 +177,16 @@ impl Board {
             .ok_or(BoardError::Empty)?;
         let d = items(first).count();
         rule.check(d)?;
+        let shift = stride_shift(d);
+        let squares = (d << shift) as u128;
+        let mut values = Vec::new();
+        try_grow(&mut values, squares, squares * 2, || {
+            format!("a board of {d}×{d} squares")
+        })?;
         let mut rows = Rows {
             d,
-            shift: stride_shift(d),
-            values: Vec::with_capacity(d << stride_shift(d)),
+            shift,
+            values,
             goal: None,
         };
         rows.push(first)?;
@@ -505,7 +514,7 @@ pub fn solve(
         }
     };
     let corners_asked = corners.len();
-    let per_search = MemoryBudget::new(budget.bytes() / corners_asked as u64);
+    let per_search = budget.share(budget.bytes() / corners_asked as u64);
     let corners = corners
         .into_par_iter()
         .map(|(row, col)| {
@@ -609,15 +618,12 @@ impl ValueSampler {
 }
 
 /// A random legal board: the goal on a uniformly chosen square, every other square uniform in 1..d−1.
-fn random_board(d: usize, rng: &mut Xoshiro256PlusPlus, values: Vec<u16>) -> Board {
+/// `values` is the room for it (from [`scratch`] or the previous board), zero on padding squares.
+fn random_board(d: usize, rng: &mut Xoshiro256PlusPlus, mut values: Vec<u16>) -> Board {
     let shift = stride_shift(d);
     let sampler = ValueSampler::new(d);
-    let mut values = values;
+    debug_assert_eq!(values.len(), d << shift);
     // Padding squares stay 0; every real square is drawn afresh.
-    if values.len() != d << shift {
-        values.clear();
-        values.resize(d << shift, 0);
-    }
     for row in values.chunks_mut(1 << shift) {
         sampler.fill(rng, &mut row[..d]);
     }
@@ -630,6 +636,17 @@ fn random_board(d: usize, rng: &mut Xoshiro256PlusPlus, values: Vec<u16>) -> Boa
         values,
         goal,
     }
+}
+
+/// The room one thread needs to draw and search boards of size `d`, allocated up front so that a
+/// refusal by the system is an error, not an abort: a search's scratch space and a board's values.
+fn scratch(d: usize) -> Result<(Verdicts, Vec<u16>), MemoryError> {
+    let squares = d << stride_shift(d);
+    let what = || format!("a search over {squares} states");
+    let mut verdicts = Verdicts::default();
+    verdicts.reserve(squares)?;
+    let values = try_vec(squares, 0, what)?;
+    Ok((verdicts, values))
 }
 
 /// Why no board was generated.
@@ -655,8 +672,7 @@ pub fn generate(
 ) -> Result<Board, GenerateError> {
     rule.check(d)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut verdicts = Verdicts::default();
-    let mut values = Vec::new();
+    let (mut verdicts, mut values) = scratch(d).map_err(BoardError::from)?;
     for _ in 0..MAX_ATTEMPTS {
         let board = random_board(d, &mut rng, values);
         let goal = board.goal;
@@ -803,8 +819,7 @@ pub fn stats(
                 ^ (d as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 ^ chunk.wrapping_mul(0xD1B5_4A32_D192_ED03);
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(stream);
-            let mut verdicts = Verdicts::default();
-            let mut values = Vec::new();
+            let (mut verdicts, mut values) = scratch(d)?;
             let mut counts = [[0u64; 2]; 5];
             // Progress is told every 2^20 squares or so, so that big boards show it too.
             let report_every = (1u64 << 20).div_ceil((d * d) as u64);
@@ -832,18 +847,18 @@ pub fn stats(
                 }
             }
             report(unreported);
-            counts
+            Ok::<_, MemoryError>(counts)
         })
-        .reduce(
+        .try_reduce(
             || [[0u64; 2]; 5],
             |mut a, b| {
                 for (x, y) in a.iter_mut().zip(b) {
                     x[0] += y[0];
                     x[1] += y[1];
                 }
-                a
+                Ok(a)
             },
-        );
+        )?;
     let stat = |[starts, solvable]: [u64; 2]| CornerStats {
         starts,
         solvable,

@@ -5,7 +5,7 @@ use super::{
     check_values_fit, move_value, require_acyclic_deterministic, ScoredGame, SolveError, Solver,
     SubsetIndexed,
 };
-use crate::engine::memory::{MemoryBudget, MemoryError};
+use crate::engine::memory::{MemoryBudget, MemoryError, ZeroedBytes};
 use crate::engine::progress::{Progress, PROGRESS_EVERY};
 use rustc_hash::FxHashMap;
 
@@ -21,7 +21,7 @@ pub trait MemoStore<G: ScoredGame> {
 /// Best when the game is [`SubsetIndexed`] and `2^items` bytes fit comfortably.
 pub struct DenseStore<'a, G> {
     game: &'a G,
-    cells: Vec<u8>,
+    cells: ZeroedBytes,
 }
 
 /// Dense stores larger than this are not worth it for a memo, which touches few of their pages.
@@ -69,10 +69,12 @@ impl<G: ScoredGame> HashStore<G> {
         }
     }
 
-    /// Bytes the map will hold while it grows past `len` entries: the old table plus one of twice
-    /// the size, each entry a key, a value and a control byte.
+    /// Bytes the map holds while it grows past `len` entries: its old buckets and twice as many new
+    /// ones, each bucket an entry and a control byte; a map has 8 buckets for every 7 entries,
+    /// rounded up to a power of two.
     fn bytes_when_growing(len: usize) -> u128 {
-        3 * (len as u128 + 1) * (std::mem::size_of::<(G::State, i8)>() as u128 + 1)
+        let buckets = (len as u128 * 8).div_ceil(7).max(4).next_power_of_two();
+        3 * buckets * (std::mem::size_of::<(G::State, i8)>() as u128 + 1)
     }
 }
 
@@ -83,9 +85,14 @@ impl<G: ScoredGame> MemoStore<G> for HashStore<G> {
 
     fn insert(&mut self, state: G::State, value: i32) -> Result<(), MemoryError> {
         if self.map.len() == self.map.capacity() {
-            let needed = Self::bytes_when_growing(self.map.len());
-            self.budget.check(needed, || {
-                format!("a memo map growing past {} states", self.map.len())
+            let len = self.map.len();
+            let needed = Self::bytes_when_growing(len);
+            let what = || format!("a memo map growing past {len} states");
+            self.budget.check(needed, what)?;
+            self.map.try_reserve(1).map_err(|e| MemoryError::Refused {
+                what: what(),
+                needed,
+                reason: e.to_string(),
             })?;
         }
         self.map.insert(state, value as i8);

@@ -12,7 +12,7 @@ use super::{
     check_values_fit, move_value, require_acyclic_deterministic, Completion, SolveError, Solver,
     SubsetIndexed,
 };
-use crate::engine::memory::MemoryBudget;
+use crate::engine::memory::{MemoryBudget, ZeroedBytes};
 use crate::engine::progress::Progress;
 use multiversion::multiversion;
 use rayon::prelude::*;
@@ -86,8 +86,8 @@ pub struct SubsetTable {
 /// Where a table's bytes live.
 #[derive(Debug)]
 pub(super) enum TableBytes {
-    /// Built in memory.
-    Owned(Vec<u8>),
+    /// Built in memory mapped from the system (zeroed, allocated fallibly).
+    Owned(ZeroedBytes),
     /// A checked file mapped read-only; the values start at `offset` and run for `len` bytes.
     Mapped {
         map: memmap2::Mmap,
@@ -158,7 +158,7 @@ impl SubsetTable {
     fn allocate<G: SubsetIndexed>(
         game: &G,
         budget: MemoryBudget,
-    ) -> Result<(Layout, Vec<u8>), SolveError> {
+    ) -> Result<(Layout, ZeroedBytes), SolveError> {
         require_acyclic_deterministic(game, "table")?;
         check_values_fit(game)?;
         let items = game.items();

@@ -85,7 +85,8 @@ pub fn read_games<R: BufRead>(board: &DotsBoard, source: R) -> Result<Vec<Positi
         return Err(fail(None, Some(line), WarFault::GameCount(count[0])));
     }
     let games = count[0] as usize;
-    let mut positions = Vec::with_capacity(games.min(1 << 20));
+    // Room for a few games only: the rest grows with the games actually read, not the count declared.
+    let mut positions = Vec::with_capacity(games.min(1 << 10));
     for g in 1..=games {
         game = Some(g);
         // If the count line holds a move, the game before listed more moves than its count.

@@ -1,0 +1,172 @@
+//! End-to-end tests of the memory budget: the `ply` binary run under a lowered address-space limit
+//! (`RLIMIT_AS`, what `ulimit -v` and `prlimit --as` set), or given a `--memory` it cannot have, must
+//! refuse with exit status 2 and one line naming the bytes — never abort with exit status 134.
+
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Output, Stdio};
+
+const GIB: u64 = 1 << 30;
+
+/// Runs `ply args` with `stdin` under an address-space limit of `limit` bytes (none if `None`), with
+/// a cache directory of its own.
+fn run(args: &[&str], limit: Option<u64>, stdin: &str) -> Output {
+    let cache = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("memory-cli-cache-{}", args.join("-")));
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ply"));
+    command
+        .args(args)
+        .env("XDG_CACHE_HOME", &cache)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(limit) = limit {
+        // SAFETY: the closure runs in the child between fork and exec and only calls `setrlimit`,
+        // which is async-signal-safe.
+        unsafe {
+            command.pre_exec(move || {
+                let rlimit = libc::rlimit {
+                    rlim_cur: limit as libc::rlim_t,
+                    rlim_max: limit as libc::rlim_t,
+                };
+                match libc::setrlimit(libc::RLIMIT_AS, &rlimit) {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                }
+            });
+        }
+    }
+    let mut child = command.spawn().expect("ply starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    std::io::Write::write_all(&mut input, stdin.as_bytes()).expect("stdin is written");
+    drop(input);
+    child.wait_with_output().expect("ply finishes")
+}
+
+/// Asserts that `output` is a refusal: status 2, nothing on stdout, one line on stderr starting with
+/// `start`; returns the line.
+fn refusal(output: Output, start: &str) -> String {
+    let stderr = String::from_utf8(output.stderr).expect("stderr is UTF-8");
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert!(stderr.starts_with(start), "{stderr}");
+    assert!(
+        stderr.ends_with('\n') && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    assert!(stderr.len() <= 300, "{stderr}");
+    stderr.trim_end().to_string()
+}
+
+#[test]
+fn a_table_over_the_address_space_limit_is_refused() {
+    let args = [
+        "dots",
+        "boxes",
+        "--rows",
+        "3",
+        "--cols",
+        "4",
+        "--strategy",
+        "table",
+    ];
+    let line = refusal(
+        run(&args, Some(GIB), ""),
+        "ply: a table of 2^31 states (one byte each) needs 2.0 GiB (2147483648 bytes) but the \
+         memory budget is ",
+    );
+    assert!(
+        line.ends_with(": ulimit -v less what is mapped and 512 MiB; try --strategy memo"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_solve_over_the_address_space_limit_is_refused() {
+    let args = [
+        "dots",
+        "solve",
+        "boxes",
+        "--rows",
+        "1",
+        "--cols",
+        "11",
+        "--no-cache",
+    ];
+    let line = refusal(
+        run(&args, Some(8 * GIB), ""),
+        "ply: a table of 2^34 states (one byte each) needs 16.0 GiB (17179869184 bytes) but the \
+         memory budget is ",
+    );
+    assert!(
+        line.ends_with(
+            ": ulimit -v less what is mapped and 512 MiB; positions of this board can still be \
+             asked one at a time with --strategy memo"
+        ),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_memory_option_above_the_machine_is_refused() {
+    let args = ["dots", "triangles", "--memory", "64T"];
+    let line = refusal(
+        run(&args, None, ""),
+        "ply: --memory 64.0 TiB (70368744177664 bytes) is more than this machine's ",
+    );
+    assert!(line.ends_with(" bytes) of memory"), "{line}");
+}
+
+#[test]
+fn memo_stops_at_the_given_budget() {
+    let args = [
+        "dots",
+        "triangles",
+        "--size",
+        "5",
+        "--strategy",
+        "memo",
+        "--memory",
+        "2M",
+    ];
+    let line = refusal(run(&args, None, ""), "ply: a memo map growing past ");
+    // 57344 entries fill 65536 buckets (8 for every 7 entries); growing keeps those and 131072 new
+    // ones, each an entry of 16 bytes and a control byte: 3 × 65536 × 17 bytes.
+    assert_eq!(
+        line,
+        "ply: a memo map growing past 57344 states needs 3.2 MiB (3342336 bytes) but the memory \
+         budget is 2.0 MiB (2097152 bytes); try a larger --memory"
+    );
+}
+
+#[test]
+fn memo_stops_at_the_address_space_limit() {
+    // A budget of a few tens of MiB: the map stops growing before a million states are visited.
+    let args = ["dots", "triangles", "--size", "5", "--strategy", "memo"];
+    let line = refusal(
+        run(&args, Some(560 << 20), ""),
+        "ply: a memo map growing past ",
+    );
+    assert!(
+        line.ends_with(": ulimit -v less what is mapped and 512 MiB"),
+        "{line}"
+    );
+}
+
+#[test]
+fn search_space_the_system_refuses_is_an_error() {
+    // The 256 MiB a search over a 4096×4096 board needs is asked of the system, which refuses it.
+    let args = ["magic-board", "generate", "--size", "4096", "--any-size"];
+    let line = refusal(run(&args, Some(200 << 20), ""), "ply: ");
+    assert_eq!(
+        line,
+        "ply: a search over 16777216 states needs 256.0 MiB (268435456 bytes) but the system \
+         refused that much memory (out of memory)"
+    );
+}
+
+#[test]
+fn a_large_declared_count_allocates_nothing_up_front() {
+    let output = run(&["triangle-war"], Some(64 << 20), "1000000000\n");
+    let line = refusal(output, "ply: game 1");
+    assert!(!line.contains("memory"), "{line}");
+}
