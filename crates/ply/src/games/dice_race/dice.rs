@@ -27,7 +27,7 @@ pub enum DiceError {
     NoSides,
     /// More outcomes than 128 bits count, or too many sums.
     #[error(
-        "{count} dice of {sides} sides are too many: at most {MAX_SUMS} sums and 2^128 outcomes"
+        "{count} dice of {sides} sides are too many: at most {MAX_SUMS} dice, {MAX_SUMS} sums and 2^128 outcomes"
     )]
     TooMany {
         /// Dice.
