@@ -43,11 +43,15 @@ impl From<SolveError> for Failure {
 
 impl Failure {
     /// A solve error with a hint at what could still work: a memory refusal of the table suggests
-    /// the memo strategy (which only visits reachable states), any other a larger budget.
+    /// the memo strategy (which only visits reachable states), of the free-edge table the search
+    /// (whose table has a fixed size), any other a larger budget.
     pub fn solve(e: SolveError, strategy: Strategy) -> Self {
         let hint = match (&e, strategy) {
             (SolveError::Memory(_), Strategy::Table) => {
                 "; try --strategy memo, or a larger --memory"
+            }
+            (SolveError::Memory(_), Strategy::FreeTable) => {
+                "; try --strategy search, or a larger --memory"
             }
             (SolveError::Memory(_), _) => "; try a larger --memory",
             _ => "",

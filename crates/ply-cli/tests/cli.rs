@@ -598,7 +598,7 @@ fn dots_unknown_strategy() {
     assert_bad_input(
         &["dots", "triangles", "--strategy", "fast"],
         None,
-        "ply: invalid value 'fast' for '--strategy <STRATEGY>' [possible values: auto, recursion, memo, table]",
+        "ply: invalid value 'fast' for '--strategy <STRATEGY>' [possible values: auto, recursion, memo, table, free-table, search]",
     );
 }
 
