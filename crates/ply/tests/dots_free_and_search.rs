@@ -40,6 +40,15 @@ fn search(
     table_bytes: u64,
     use_symmetries: bool,
 ) -> SearchSolver<'_, DotsBoard> {
+    search_with_endgame(board, table_bytes, use_symmetries, 0)
+}
+
+fn search_with_endgame(
+    board: &DotsBoard,
+    table_bytes: u64,
+    use_symmetries: bool,
+    endgame: u32,
+) -> SearchSolver<'_, DotsBoard> {
     SearchSolver::new(
         board,
         SearchOptions {
@@ -47,6 +56,7 @@ fn search(
             budget: budget(),
             progress: None,
             use_symmetries,
+            endgame,
         },
     )
     .unwrap()
@@ -214,4 +224,28 @@ fn known_values_of_larger_boards_by_search() {
     );
     let boxes = board(Geometry::Boxes { rows: 3, cols: 4 });
     assert_eq!(search(&boxes, 1 << 26, true).value(&EdgeSet(0)).unwrap(), 0);
+}
+
+#[test]
+fn search_handing_endgames_to_free_tables_agrees() {
+    let mut rng = StdRng::seed_from_u64(6);
+    for (geometry, endgame) in [
+        (Geometry::Boxes { rows: 2, cols: 3 }, 6),
+        (Geometry::Triangles { size: 3 }, 10),
+        (Geometry::Boxes { rows: 3, cols: 4 }, 10),
+    ] {
+        let board = board(geometry);
+        let edges = board.edge_count() as u32;
+        let mut handing = search_with_endgame(&board, 1 << 20, true, endgame);
+        let mut plain = search(&board, 1 << 20, true);
+        for i in 0..60 {
+            let free = (4 + i % 13).min(edges);
+            let mask = random_position(&mut rng, edges, edges - free);
+            assert_eq!(
+                handing.value(&EdgeSet(mask)).unwrap(),
+                plain.value(&EdgeSet(mask)).unwrap(),
+                "{geometry:?} {mask:b}"
+            );
+        }
+    }
 }

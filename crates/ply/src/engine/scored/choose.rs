@@ -3,7 +3,7 @@
 use super::memo::{DenseStore, HashStore, MemoSolver, DENSE_MEMO_LIMIT};
 use super::recursion::RecursionSolver;
 use super::restrict::FreeTable;
-use super::search::{SearchOptions, SearchSolver};
+use super::search::{SearchOptions, SearchSolver, DEFAULT_ENDGAME};
 use super::table::SubsetTable;
 use super::{SolveError, Solver, Strategy, SubsetIndexed};
 use crate::engine::memory::MemoryBudget;
@@ -103,6 +103,7 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 budget: options.budget,
                 progress: options.progress,
                 use_symmetries: true,
+                endgame: DEFAULT_ENDGAME,
             };
             body(&mut SearchSolver::new(game, search)?)
         }

@@ -16,6 +16,7 @@
 use super::bounds::{Bounds, BoundsTable};
 use super::restrict::FreeElements;
 use super::symmetry::Symmetries;
+use super::table::SubsetTable;
 use super::{check_values_fit, require_acyclic_deterministic, Completion, SolveError, Solver};
 use super::{ScoredGame, SubsetIndexed};
 use crate::engine::memory::MemoryBudget;
@@ -27,6 +28,9 @@ use std::sync::Mutex;
 
 /// The table a search takes when nothing smaller is asked: 1 GiB, or the budget if smaller.
 pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
+
+/// The free elements at or below which the search hands a state to a free-element table by default.
+pub const DEFAULT_ENDGAME: u32 = 10;
 
 /// Nodes counted by a thread before it adds them to the shared count.
 const NODE_BATCH: u64 = 1 << 14;
@@ -42,6 +46,9 @@ pub struct SearchOptions<'a> {
     pub progress: Option<Progress<'a>>,
     /// Whether to key the table by canonical forms under the game's symmetries.
     pub use_symmetries: bool,
+    /// States with at most this many free elements are valued by the table of their free elements
+    /// ([`FreeTable`]) instead of searched (0: never).
+    pub endgame: u32,
 }
 
 impl SearchOptions<'_> {
@@ -58,6 +65,7 @@ impl SearchOptions<'_> {
 /// The rules as the search reads them.
 struct Rules<'a> {
     rules: Completion<'a>,
+    items: u32,
     full: u64,
     /// Per element, how many cells it lies in (interior elements are tried first).
     cells_of: Vec<u8>,
@@ -93,6 +101,7 @@ impl<'a> Rules<'a> {
             .collect();
         Rules {
             rules,
+            items,
             full: if items == 0 {
                 0
             } else {
@@ -155,6 +164,7 @@ struct Shared<'a> {
     table: &'a BoundsTable,
     nodes: &'a AtomicU64,
     progress: Option<Progress<'a>>,
+    endgame: u32,
 }
 
 /// One thread's view: the shared state and its own node count.
@@ -164,14 +174,16 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes == NODE_BATCH {
-            let before = self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+    /// Counts `n` more states, adding them to the shared count (and telling progress) in batches.
+    fn count(&mut self, n: u64) {
+        self.nodes += n;
+        if self.nodes >= NODE_BATCH {
+            let added = self.nodes;
+            let before = self.shared.nodes.fetch_add(added, Ordering::Relaxed);
             self.nodes = 0;
             if let Some(progress) = self.shared.progress {
-                if (before + NODE_BATCH) / PROGRESS_EVERY != before / PROGRESS_EVERY {
-                    progress(before + NODE_BATCH);
+                if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
+                    progress(before + added);
                 }
             }
         }
@@ -185,7 +197,7 @@ impl Worker<'_> {
     /// The value of `drawn` (with `cells` cells still open) if it lies strictly between `alpha` and
     /// `beta`; otherwise a bound on the far side of the window (fail-soft).
     fn alpha_beta(&mut self, drawn: u64, cells: i32, mut alpha: i32, mut beta: i32) -> i32 {
-        self.count_node();
+        self.count(1);
         if cells <= alpha {
             return cells;
         }
@@ -209,6 +221,17 @@ impl Worker<'_> {
             alpha = alpha.max(b.lower);
             beta = beta.min(b.upper);
             hint = b.best.map(|m| rules.from_key_frame(m, perm));
+        }
+        let free_count = (rules.full & !drawn).count_ones();
+        if free_count <= self.shared.endgame {
+            let value = self.endgame(drawn);
+            let exact = Bounds {
+                lower: value,
+                upper: value,
+                best: None,
+            };
+            self.shared.table.store(key, exact, free_count);
+            return value;
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut moves = [(0u32, 0u32, 0u32); 64];
@@ -266,10 +289,18 @@ impl Worker<'_> {
                 best: Some(rules.to_key_frame(best_move, perm)),
             }
         };
-        self.shared
-            .table
-            .store(key, bounds, (rules.full & !drawn).count_ones());
+        self.shared.table.store(key, bounds, free_count);
         best
+    }
+
+    /// The exact value of `drawn` from the table of its free elements.
+    fn endgame(&mut self, drawn: u64) -> i32 {
+        let rules = self.shared.rules;
+        let game = FreeElements::new(rules.rules, rules.items, drawn);
+        let table = SubsetTable::build(&game, MemoryBudget::new(u64::MAX), None)
+            .expect("a small table of a completion game");
+        self.count(table.len() as u64 - 1);
+        table.value_of_mask(0)
     }
 }
 
@@ -280,6 +311,7 @@ pub struct SearchSolver<'a, G> {
     table: BoundsTable,
     nodes: AtomicU64,
     progress: Option<Progress<'a>>,
+    endgame: u32,
     /// Exact values given so far, by table key: never evicted.
     exact: Mutex<FxHashMap<u64, i8>>,
 }
@@ -305,6 +337,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             table: BoundsTable::new(options.table_bytes, options.budget)?,
             nodes: AtomicU64::new(0),
             progress: options.progress,
+            endgame: options.endgame,
             exact: Mutex::new(FxHashMap::default()),
         })
     }
@@ -331,6 +364,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             table: &self.table,
             nodes: &self.nodes,
             progress: self.progress,
+            endgame: self.endgame,
         };
         let mut worker = Worker {
             shared: &shared,
