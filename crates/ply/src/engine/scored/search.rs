@@ -131,12 +131,12 @@ impl<'a> Rules<'a> {
     }
 
     /// A move in the key's frame, from a move of the state (`perm` as returned by [`Self::key`]).
-    fn to_key_frame(&self, e: u32, perm: Option<usize>) -> u32 {
+    fn move_to_key_frame(&self, e: u32, perm: Option<usize>) -> u32 {
         perm.map_or(e, |p| self.perms[p][e as usize] as u32)
     }
 
     /// A move of the state, from a move in the key's frame.
-    fn from_key_frame(&self, e: u32, perm: Option<usize>) -> u32 {
+    fn move_from_key_frame(&self, e: u32, perm: Option<usize>) -> u32 {
         perm.map_or(e, |p| self.inverses[p][e as usize] as u32)
     }
 
@@ -220,7 +220,7 @@ impl Worker<'_> {
             }
             alpha = alpha.max(b.lower);
             beta = beta.min(b.upper);
-            hint = b.best.map(|m| rules.from_key_frame(m, perm));
+            hint = b.best.map(|m| rules.move_from_key_frame(m, perm));
         }
         let free_count = (rules.full & !drawn).count_ones();
         if free_count <= self.shared.endgame {
@@ -280,13 +280,13 @@ impl Worker<'_> {
             Bounds {
                 lower: best,
                 upper: cells,
-                best: Some(rules.to_key_frame(best_move, perm)),
+                best: Some(rules.move_to_key_frame(best_move, perm)),
             }
         } else {
             Bounds {
                 lower: best,
                 upper: best,
-                best: Some(rules.to_key_frame(best_move, perm)),
+                best: Some(rules.move_to_key_frame(best_move, perm)),
             }
         };
         self.shared.table.store(key, bounds, free_count);
