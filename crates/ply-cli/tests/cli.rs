@@ -391,6 +391,21 @@ fn recursion_agrees_with_table_on_ten_edges_drawn() {
     assert_eq!(without_strategy(memo), without_strategy(table));
 }
 
+#[test]
+fn free_table_and_search_agree_with_table_on_ten_edges_drawn() {
+    let table = dots_json(&["--moves", TEN_EDGES, "--strategy", "table"]);
+    for strategy in ["free-table", "search"] {
+        let report = dots_json(&["--moves", TEN_EDGES, "--strategy", strategy]);
+        assert_eq!(report["strategy"], strategy);
+        assert_eq!(report["value"], 4, "{strategy}");
+        check_schema(&report);
+        assert_eq!(without_strategy(report), without_strategy(table.clone()));
+    }
+    // The free-edge table of 8 free edges holds 2^8 states.
+    let free = dots_json(&["--moves", TEN_EDGES, "--strategy", "free-table"]);
+    assert_eq!(free["states_visited"], 256);
+}
+
 // ---- 4. The JSON schema -----------------------------------------------------------------------
 
 #[test]
@@ -598,7 +613,7 @@ fn dots_unknown_strategy() {
     assert_bad_input(
         &["dots", "triangles", "--strategy", "fast"],
         None,
-        "ply: invalid value 'fast' for '--strategy <STRATEGY>' [possible values: auto, recursion, memo, table]",
+        "ply: invalid value 'fast' for '--strategy <STRATEGY>' [possible values: auto, recursion, memo, table, free-table, search]",
     );
 }
 

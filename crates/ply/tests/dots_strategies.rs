@@ -399,3 +399,50 @@ fn symmetric_states_share_values_and_canonical_memo_agrees() {
         assert_eq!(memo.value(&EdgeSet(0)).unwrap(), table.value_of_mask(0));
     }
 }
+
+#[test]
+fn free_tables_and_search_agree_with_brute_force() {
+    use ply::engine::scored::restrict::FreeTable;
+    use ply::engine::scored::search::{SearchOptions, SearchSolver};
+    for geometry in [
+        Geometry::Triangles { size: 2 },
+        Geometry::Boxes { rows: 2, cols: 2 },
+        Geometry::Triangles { size: 3 },
+    ] {
+        let board = geometry.build().unwrap().board;
+        let mut brute = if matches!(geometry, Geometry::Boxes { .. }) {
+            BruteForce::boxes(&board)
+        } else {
+            BruteForce::new(&board)
+        };
+        let mut search = SearchSolver::new(
+            &board,
+            SearchOptions {
+                table_bytes: 1 << 16,
+                budget: budget(),
+                progress: None,
+                use_symmetries: true,
+                endgame: 4,
+            },
+        )
+        .unwrap();
+        let edges = board.edge_count();
+        let mut rng = StdRng::seed_from_u64(21);
+        let mut order: Vec<usize> = (0..edges).collect();
+        for _ in 0..40 {
+            order.shuffle(&mut rng);
+            let drawn = order[..edges / 3].iter().fold(0u64, |m, &e| m | 1 << e);
+            let table = FreeTable::build(&board, &EdgeSet(drawn), budget(), None).unwrap();
+            // The position and every state after it that adds at most two more edges.
+            for &a in &order[edges / 3..] {
+                for &b in &order[edges / 3..] {
+                    let mask = drawn | 1 << a | 1 << b;
+                    let expected = brute.value(mask);
+                    assert_eq!(table.value_of_mask(mask), Some(expected), "{mask:b}");
+                    assert_eq!(search.value(&EdgeSet(mask)).unwrap(), expected, "{mask:b}");
+                }
+            }
+            assert_eq!(table.value_of_mask(drawn), Some(brute.value(drawn)));
+        }
+    }
+}

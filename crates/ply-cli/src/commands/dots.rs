@@ -86,8 +86,9 @@ struct PositionArgs {
     /// Read the moves from a file (`-` for stdin), in the same notation.
     #[arg(long, value_name = "FILE")]
     moves_file: Option<PathBuf>,
-    /// How values are computed; auto = the table for boards of up to 24 edges, memo for positions
-    /// with at most 24 free edges, else the table if it fits in memory (up to 4 GiB), else memo.
+    /// How values are computed; auto = the whole table for boards of up to 24 edges (or an empty
+    /// board whose table fits, up to 4 GiB), else the table of the position's free edges if it fits
+    /// (up to 4 GiB), else the search.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Also show a best line of play to the end of the game.
@@ -110,7 +111,7 @@ struct PositionArgs {
 /// The strategies as users name them.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum StrategyArg {
-    /// Table when small, memo otherwise.
+    /// The fastest that fits: whole table, free-edge table or search.
     Auto,
     /// Plain negamax (the seed's first program).
     Recursion,
@@ -118,6 +119,10 @@ pub enum StrategyArg {
     Memo,
     /// Bottom-up table over every state (the seed's third), in parallel.
     Table,
+    /// Bottom-up table over the position's free edges only (2^free bytes), in parallel.
+    FreeTable,
+    /// Alpha-beta search with a table of bounds, for positions too large for any table.
+    Search,
 }
 
 /// Runs `ply dots`.
@@ -141,11 +146,13 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         StrategyArg::Recursion => Strategy::Recursion,
         StrategyArg::Memo => Strategy::Memo,
         StrategyArg::Table => Strategy::Table,
+        StrategyArg::FreeTable => Strategy::FreeTable,
+        StrategyArg::Search => Strategy::Search,
     };
-    let progress = StatesProgress::new(if strategy == Strategy::Table {
-        "filled"
-    } else {
-        "visited"
+    let progress = StatesProgress::new(match strategy {
+        Strategy::Table | Strategy::FreeTable => "filled",
+        Strategy::Search => "searched",
+        _ => "visited",
     });
     let update = |states| progress.update(states);
     let options = SolveOptions {

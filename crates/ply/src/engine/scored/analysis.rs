@@ -69,16 +69,17 @@ fn move_values<G: ScoredGame, S: Solver<G> + ?Sized>(
     game.for_each_move(state, |mv, child, points| {
         children.push((mv, child, points))
     });
-    children
+    let states: Vec<G::State> = children.iter().map(|&(_, child, _)| child).collect();
+    let values = solver.values(&states)?;
+    Ok(children
         .into_iter()
-        .map(|(mv, child, points)| {
-            Ok(MoveValue {
-                mv,
-                points,
-                value: move_value(points as i32, solver.value(&child)?),
-            })
+        .zip(values)
+        .map(|((mv, _, points), value)| MoveValue {
+            mv,
+            points,
+            value: move_value(points as i32, value),
         })
-        .collect()
+        .collect())
 }
 
 /// The first move (in move order) of greatest value, or `None` when the game is over.

@@ -2,6 +2,8 @@
 
 use super::memo::{DenseStore, HashStore, MemoSolver, DENSE_MEMO_LIMIT};
 use super::recursion::RecursionSolver;
+use super::restrict::FreeTable;
+use super::search::{SearchOptions, SearchSolver, DEFAULT_ENDGAME};
 use super::table::SubsetTable;
 use super::{SolveError, Solver, Strategy, SubsetIndexed};
 use crate::engine::memory::MemoryBudget;
@@ -30,10 +32,25 @@ impl Strategy {
     /// small; memoized recursion when the position has few free elements (it visits only what is
     /// reachable); the table again when it fits the budget and [`AUTO_TABLE_LIMIT`] (filling every
     /// state in parallel beats a memo search over nearly as many); memo otherwise.
+    ///
+    /// A game stating completion rules has better choices past the small table: the whole table when
+    /// the position is the empty one and it fits (a table from the cache serves it too), the table of
+    /// the position's free elements when it fits the budget and [`AUTO_TABLE_LIMIT`], the search
+    /// otherwise.
     pub fn auto<G: SubsetIndexed>(game: &G, free_items: u32, budget: MemoryBudget) -> Strategy {
         let table = SubsetTable::bytes_needed(game.items());
+        let free_table = SubsetTable::bytes_needed(free_items);
+        let fits = |bytes: u128| bytes <= AUTO_TABLE_LIMIT && bytes <= budget.bytes() as u128;
         if game.items() <= AUTO_SMALL_ITEMS {
             Strategy::Table
+        } else if game.completion().is_some() {
+            if free_items == game.items() && fits(table) {
+                Strategy::Table
+            } else if fits(free_table) {
+                Strategy::FreeTable
+            } else {
+                Strategy::Search
+            }
         } else if free_items <= AUTO_SMALL_ITEMS {
             Strategy::Memo
         } else if table <= AUTO_TABLE_LIMIT && table <= budget.bytes() as u128 {
@@ -79,5 +96,34 @@ pub fn with_solver<G: SubsetIndexed, T>(
             let table = SubsetTable::build(game, options.budget, options.progress)?;
             body(&mut table.solver(game))
         }
+        Strategy::FreeTable => with_solver_at(game, strategy, options, &game.state(0), body),
+        Strategy::Search => {
+            let search = SearchOptions {
+                table_bytes: SearchOptions::table_bytes_for(options.free_items, options.budget),
+                budget: options.budget,
+                progress: options.progress,
+                use_symmetries: true,
+                endgame: DEFAULT_ENDGAME,
+            };
+            body(&mut SearchSolver::new(game, search)?)
+        }
+    }
+}
+
+/// Like [`with_solver`], for questions about `root` and the states that follow from it: the
+/// free-table strategy then needs only the `2^free` states of `root`'s free elements.
+pub fn with_solver_at<G: SubsetIndexed, T>(
+    game: &G,
+    strategy: Strategy,
+    options: SolveOptions<'_>,
+    root: &G::State,
+    body: impl FnOnce(&mut dyn Solver<G>) -> Result<T, SolveError>,
+) -> Result<T, SolveError> {
+    match strategy {
+        Strategy::FreeTable => {
+            let table = FreeTable::build(game, root, options.budget, options.progress)?;
+            body(&mut table.solver(game))
+        }
+        _ => with_solver(game, strategy, options, body),
     }
 }

@@ -11,9 +11,12 @@
 //! every move and the best line of play.
 
 pub mod analysis;
+pub mod bounds;
 pub mod choose;
 pub mod memo;
 pub mod recursion;
+pub mod restrict;
+pub mod search;
 pub mod symmetry;
 pub mod table;
 pub mod table_file;
@@ -127,6 +130,11 @@ pub trait Solver<G: ScoredGame> {
     fn value(&mut self, state: &G::State) -> Result<i32, SolveError>;
     /// How many states this solver has evaluated so far (a recursion counts every node it visits).
     fn states_visited(&self) -> u64;
+    /// The values of several states (e.g. every child of a position): one by one unless the solver
+    /// can do better (the search values them in parallel).
+    fn values(&mut self, states: &[G::State]) -> Result<Vec<i32>, SolveError> {
+        states.iter().map(|s| self.value(s)).collect()
+    }
 }
 
 /// The strategies a user can choose between.
@@ -138,10 +146,14 @@ pub enum Strategy {
     Memo,
     /// Bottom-up table over every state.
     Table,
+    /// Bottom-up table over the states that follow from the asked position (its free elements).
+    FreeTable,
+    /// Alpha-beta search with a table of bounds.
+    Search,
 }
 
 impl Strategy {
-    /// All strategies, in the seed's order (slowest first).
+    /// The seed's three strategies, in its order (slowest first).
     pub const ALL: [Strategy; 3] = [Strategy::Recursion, Strategy::Memo, Strategy::Table];
 
     /// The name users type.
@@ -150,6 +162,8 @@ impl Strategy {
             Strategy::Recursion => "recursion",
             Strategy::Memo => "memo",
             Strategy::Table => "table",
+            Strategy::FreeTable => "free-table",
+            Strategy::Search => "search",
         }
     }
 }
@@ -177,6 +191,9 @@ pub enum SolveError {
         /// Points still to be won in the position.
         left: u32,
     },
+    /// A solver built for one position was asked about a state that does not follow from it.
+    #[error("the state asked does not follow from the position the solver was built for")]
+    NotFollowing,
     /// The game's values do not fit the table's one-byte cells.
     #[error("values up to {max_points} points do not fit one signed byte per state")]
     ValuesTooLarge {

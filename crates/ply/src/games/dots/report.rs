@@ -6,7 +6,7 @@ use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
 use crate::engine::scored::analysis::{analyse, MoveValue};
-use crate::engine::scored::choose::{with_solver, SolveOptions};
+use crate::engine::scored::choose::{with_solver_at, SolveOptions};
 use crate::engine::scored::SubsetIndexed;
 use crate::engine::scored::{SolveError, Solver, Strategy};
 use crate::engine::{final_margin_a, Player, Winner};
@@ -146,9 +146,13 @@ pub fn report(
     options: SolveOptions<'_>,
     with_line: bool,
 ) -> Result<DotsReport, SolveError> {
-    with_solver(&built.board, strategy, options, |solver| {
-        report_from(built, position, solver, strategy, with_line)
-    })
+    with_solver_at(
+        &built.board,
+        strategy,
+        options,
+        &position.drawn(),
+        |solver| report_from(built, position, solver, strategy, with_line),
+    )
 }
 
 /// Explains `position` with a solver already at hand (e.g. a table read from a file).

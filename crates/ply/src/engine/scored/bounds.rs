@@ -1,0 +1,195 @@
+//! A fixed-size table of value bounds, shared by the threads of a search without locks.
+//!
+//! Each entry is two 64-bit words: the data (lower and upper bound of the value, the free elements
+//! of the state — how much work it stood for — and the best move found) and the key XOR the data.
+//! A reader accepts an entry only when the XOR of the two words gives its key back, so an entry torn by
+//! two threads writing at once reads as absent (the lockless scheme of Hyatt and Mann): no locks, and
+//! an answer is never taken from another state.
+//!
+//! Entries live in buckets of two: the first keeps the state that stood for the most work, the second
+//! takes whatever the first refuses.
+
+use crate::engine::memory::{try_grow, MemoryBudget, MemoryError};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bytes of one entry.
+pub const ENTRY_BYTES: u64 = 16;
+
+/// What the table knows about one state: `lower <= value <= upper`, and a good first move to try.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// A lower bound of the value.
+    pub lower: i32,
+    /// An upper bound of the value.
+    pub upper: i32,
+    /// The element of the best move found (in the key's frame), if any.
+    pub best: Option<u32>,
+}
+
+/// The table: `2^k` entries of [`ENTRY_BYTES`] each.
+pub struct BoundsTable {
+    words: Vec<AtomicU64>,
+    /// Buckets - 1 (a power of two less one).
+    bucket_mask: u64,
+}
+
+const VALID: u64 = 1 << 40;
+const NO_MOVE: u64 = 0xFF;
+
+fn pack(bounds: Bounds, work: u32) -> u64 {
+    (bounds.lower as i8 as u8 as u64)
+        | (bounds.upper as i8 as u8 as u64) << 8
+        | (work.min(255) as u64) << 16
+        | bounds.best.map_or(NO_MOVE, |b| b as u64) << 24
+        | VALID
+}
+
+fn unpack(data: u64) -> (Bounds, u32) {
+    let best = (data >> 24) & 0xFF;
+    (
+        Bounds {
+            lower: data as u8 as i8 as i32,
+            upper: (data >> 8) as u8 as i8 as i32,
+            best: (best != NO_MOVE).then_some(best as u32),
+        },
+        (data >> 16 & 0xFF) as u32,
+    )
+}
+
+impl BoundsTable {
+    /// The largest table of at most `bytes` (at least one bucket), refused before allocating if over
+    /// `budget`.
+    pub fn new(bytes: u64, budget: MemoryBudget) -> Result<Self, MemoryError> {
+        let entries = (bytes / ENTRY_BYTES).max(2);
+        let entries = 1u64 << (63 - entries.leading_zeros());
+        let needed = entries * ENTRY_BYTES;
+        let what = || format!("a search table of {entries} entries");
+        budget.check(needed as u128, what)?;
+        let len = (entries * 2) as usize;
+        let mut words = Vec::new();
+        try_grow(&mut words, len as u128, needed as u128, what)?;
+        words.extend((0..len).map(|_| AtomicU64::new(0)));
+        Ok(BoundsTable {
+            words,
+            bucket_mask: entries / 2 - 1,
+        })
+    }
+
+    /// Bytes the table holds.
+    pub fn bytes(&self) -> u64 {
+        self.words.len() as u64 * 8
+    }
+
+    /// The first word of the bucket of `key`.
+    fn bucket(&self, key: u64) -> usize {
+        let hash = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((hash >> 20 & self.bucket_mask) * 4) as usize
+    }
+
+    fn read(&self, slot: usize) -> (u64, u64) {
+        let check = self.words[slot].load(Ordering::Relaxed);
+        let data = self.words[slot + 1].load(Ordering::Relaxed);
+        (check ^ data, data)
+    }
+
+    fn write(&self, slot: usize, key: u64, data: u64) {
+        self.words[slot].store(key ^ data, Ordering::Relaxed);
+        self.words[slot + 1].store(data, Ordering::Relaxed);
+    }
+
+    /// What the table knows about `key`, if anything.
+    pub fn probe(&self, key: u64) -> Option<Bounds> {
+        let bucket = self.bucket(key);
+        [bucket, bucket + 2].into_iter().find_map(|slot| {
+            let (stored, data) = self.read(slot);
+            (stored == key && data & VALID != 0).then(|| unpack(data).0)
+        })
+    }
+
+    /// Records `bounds` for `key`, a state with `work` free elements, tightening what is known.
+    pub fn store(&self, key: u64, bounds: Bounds, work: u32) {
+        let bucket = self.bucket(key);
+        let (first, second) = (bucket, bucket + 2);
+        for slot in [first, second] {
+            let (stored, data) = self.read(slot);
+            if stored == key && data & VALID != 0 {
+                let (old, _) = unpack(data);
+                let merged = Bounds {
+                    lower: bounds.lower.max(old.lower),
+                    upper: bounds.upper.min(old.upper),
+                    best: bounds.best.or(old.best),
+                };
+                self.write(slot, key, pack(merged, work));
+                return;
+            }
+        }
+        let (_, first_data) = self.read(first);
+        let first_work = if first_data & VALID != 0 {
+            unpack(first_data).1
+        } else {
+            0
+        };
+        let slot = if work >= first_work { first } else { second };
+        self.write(slot, key, pack(bounds, work));
+    }
+
+    /// Entries in use (a scan of the whole table, for reports).
+    pub fn used(&self) -> u64 {
+        (0..self.words.len() / 2)
+            .filter(|&i| self.words[2 * i + 1].load(Ordering::Relaxed) & VALID != 0)
+            .count() as u64
+    }
+
+    /// Number of entries.
+    pub fn entries(&self) -> u64 {
+        self.words.len() as u64 / 2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_merges_and_replaces() {
+        let table = BoundsTable::new(64, MemoryBudget::new(1 << 20)).unwrap();
+        assert_eq!(table.entries(), 4);
+        let key = 0b1011;
+        assert_eq!(table.probe(key), None);
+        let wide = Bounds {
+            lower: -3,
+            upper: 5,
+            best: None,
+        };
+        table.store(key, wide, 10);
+        assert_eq!(table.probe(key), Some(wide));
+        table.store(
+            key,
+            Bounds {
+                lower: -7,
+                upper: 2,
+                best: Some(4),
+            },
+            10,
+        );
+        assert_eq!(
+            table.probe(key),
+            Some(Bounds {
+                lower: -3,
+                upper: 2,
+                best: Some(4)
+            })
+        );
+        assert_eq!(table.used(), 1);
+    }
+
+    #[test]
+    fn refuses_over_budget() {
+        let err = BoundsTable::new(1 << 30, MemoryBudget::new(1 << 20))
+            .err()
+            .unwrap();
+        assert!(err
+            .to_string()
+            .starts_with("a search table of 67108864 entries needs 1.0 GiB"));
+    }
+}

@@ -1,0 +1,409 @@
+//! Alpha-beta search over the net score, for positions too large for any table.
+//!
+//! Negamax with Wilson's rule: a scoring move keeps the turn, so its child is searched with the window
+//! shifted by the points and not negated. The value depends on the drawn elements alone, so a
+//! [`BoundsTable`] keyed by them (canonicalised under the game's symmetries, when it has any) keeps
+//! the bounds every search proved; a state with `c` cells left is worth between `-c` and `c`, which
+//! cuts further. Moves are ordered: the table's best move first, then scoring moves, then moves that
+//! give the opponent nothing, interior elements (in two cells) before border ones, and last the moves
+//! that leave a cell one element short (they hand the opponent points).
+//!
+//! The value of several states at once ([`Solver::values`], used for the value of every move) is
+//! computed in parallel, one state per task, all tasks sharing the table. Every value given is exact:
+//! each is a search with the full window, kept in a small map of exact values beside the table so that
+//! later questions about it never search again.
+
+use super::bounds::{Bounds, BoundsTable};
+use super::restrict::FreeElements;
+use super::symmetry::Symmetries;
+use super::table::SubsetTable;
+use super::{check_values_fit, require_acyclic_deterministic, Completion, SolveError, Solver};
+use super::{ScoredGame, SubsetIndexed};
+use crate::engine::memory::MemoryBudget;
+use crate::engine::progress::{Progress, PROGRESS_EVERY};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// The table a search takes when nothing smaller is asked: 1 GiB, or the budget if smaller.
+pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
+
+/// The free elements at or below which the search hands a state to a free-element table by default.
+pub const DEFAULT_ENDGAME: u32 = 10;
+
+/// Nodes counted by a thread before it adds them to the shared count.
+const NODE_BATCH: u64 = 1 << 14;
+
+/// How a search is set up.
+#[derive(Clone, Copy)]
+pub struct SearchOptions<'a> {
+    /// Bytes of the table of bounds (rounded down to a power of two entries).
+    pub table_bytes: u64,
+    /// Memory the table may take.
+    pub budget: MemoryBudget,
+    /// Told the number of nodes searched, every [`PROGRESS_EVERY`] nodes.
+    pub progress: Option<Progress<'a>>,
+    /// Whether to key the table by canonical forms under the game's symmetries.
+    pub use_symmetries: bool,
+    /// States with at most this many free elements are valued by the table of their free elements
+    /// ([`FreeTable`]) instead of searched (0: never).
+    pub endgame: u32,
+}
+
+impl SearchOptions<'_> {
+    /// The table size for positions with `free` free elements: no more entries than twice their
+    /// states, no more than [`DEFAULT_TABLE_BYTES`] and the budget.
+    pub fn table_bytes_for(free: u32, budget: MemoryBudget) -> u64 {
+        let states = 1u64.checked_shl(free + 1).unwrap_or(u64::MAX);
+        DEFAULT_TABLE_BYTES
+            .min(budget.bytes())
+            .min(states.saturating_mul(super::bounds::ENTRY_BYTES))
+    }
+}
+
+/// The rules as the search reads them.
+struct Rules<'a> {
+    rules: Completion<'a>,
+    items: u32,
+    full: u64,
+    /// Per element, how many cells it lies in (interior elements are tried first).
+    cells_of: Vec<u8>,
+    /// The symmetries, as element permutations, with their inverses.
+    symmetries: Option<&'a Symmetries>,
+    perms: Vec<Vec<u8>>,
+    inverses: Vec<Vec<u8>>,
+}
+
+impl<'a> Rules<'a> {
+    fn new(rules: Completion<'a>, items: u32, symmetries: Option<&'a Symmetries>) -> Self {
+        let cells_of = (0..items as usize)
+            .map(|e| rules.others[e].iter().filter(|&&o| o != 1 << e).count() as u8)
+            .collect();
+        let perms: Vec<Vec<u8>> = symmetries.map_or(Vec::new(), |s| {
+            (0..s.order() - 1)
+                .map(|i| {
+                    (0..items)
+                        .map(|e| s.image(i, 1 << e).trailing_zeros() as u8)
+                        .collect()
+                })
+                .collect()
+        });
+        let inverses = perms
+            .iter()
+            .map(|p| {
+                let mut inv = vec![0u8; p.len()];
+                for (e, &image) in p.iter().enumerate() {
+                    inv[image as usize] = e as u8;
+                }
+                inv
+            })
+            .collect();
+        Rules {
+            rules,
+            items,
+            full: if items == 0 {
+                0
+            } else {
+                u64::MAX >> (64 - items)
+            },
+            cells_of,
+            symmetries,
+            perms,
+            inverses,
+        }
+    }
+
+    /// The table key of `drawn` and the permutation that gives it (`None`: the identity).
+    #[inline]
+    fn key(&self, drawn: u64) -> (u64, Option<usize>) {
+        let Some(s) = self.symmetries else {
+            return (drawn, None);
+        };
+        let mut best = (drawn, None);
+        for i in 0..self.perms.len() {
+            let image = s.image(i, drawn);
+            if image < best.0 {
+                best = (image, Some(i));
+            }
+        }
+        best
+    }
+
+    /// A move in the key's frame, from a move of the state (`perm` as returned by [`Self::key`]).
+    fn move_to_key_frame(&self, e: u32, perm: Option<usize>) -> u32 {
+        perm.map_or(e, |p| self.perms[p][e as usize] as u32)
+    }
+
+    /// A move of the state, from a move in the key's frame.
+    fn move_from_key_frame(&self, e: u32, perm: Option<usize>) -> u32 {
+        perm.map_or(e, |p| self.inverses[p][e as usize] as u32)
+    }
+
+    /// The order of a move: higher is tried first.
+    #[inline]
+    fn priority(&self, drawn: u64, e: u32, points: u32) -> u32 {
+        if points > 0 {
+            return 8 + points;
+        }
+        let after = drawn | 1 << e;
+        let gives = self.rules.others[e as usize]
+            .iter()
+            .any(|&o| o != 1 << e && (o & !after).count_ones() == 1);
+        if gives {
+            0
+        } else {
+            1 + self.cells_of[e as usize] as u32
+        }
+    }
+}
+
+/// The state shared by the threads of one search.
+struct Shared<'a> {
+    rules: &'a Rules<'a>,
+    table: &'a BoundsTable,
+    nodes: &'a AtomicU64,
+    progress: Option<Progress<'a>>,
+    endgame: u32,
+}
+
+/// One thread's view: the shared state and its own node count.
+struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    nodes: u64,
+}
+
+impl Worker<'_> {
+    /// Counts `n` more states, adding them to the shared count (and telling progress) in batches.
+    fn count(&mut self, n: u64) {
+        self.nodes += n;
+        if self.nodes >= NODE_BATCH {
+            let added = self.nodes;
+            let before = self.shared.nodes.fetch_add(added, Ordering::Relaxed);
+            self.nodes = 0;
+            if let Some(progress) = self.shared.progress {
+                if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
+                    progress(before + added);
+                }
+            }
+        }
+    }
+
+    fn flush(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.nodes = 0;
+    }
+
+    /// The value of `drawn` (with `cells` cells still open) if it lies strictly between `alpha` and
+    /// `beta`; otherwise a bound on the far side of the window (fail-soft).
+    fn alpha_beta(&mut self, drawn: u64, cells: i32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.count(1);
+        if cells <= alpha {
+            return cells;
+        }
+        if -cells >= beta {
+            return -cells;
+        }
+        if cells == 0 {
+            return 0;
+        }
+        let rules = self.shared.rules;
+        let (key, perm) = rules.key(drawn);
+        let known = self.shared.table.probe(key);
+        let mut hint = None;
+        if let Some(b) = known {
+            if b.lower >= beta || b.lower == b.upper {
+                return b.lower;
+            }
+            if b.upper <= alpha {
+                return b.upper;
+            }
+            alpha = alpha.max(b.lower);
+            beta = beta.min(b.upper);
+            hint = b.best.map(|m| rules.move_from_key_frame(m, perm));
+        }
+        let free_count = (rules.full & !drawn).count_ones();
+        if free_count <= self.shared.endgame {
+            let value = self.endgame(drawn);
+            let exact = Bounds {
+                lower: value,
+                upper: value,
+                best: None,
+            };
+            self.shared.table.store(key, exact, free_count);
+            return value;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut moves = [(0u32, 0u32, 0u32); 64];
+        let mut count = 0;
+        let mut free = rules.full & !drawn;
+        while free != 0 {
+            let e = free.trailing_zeros();
+            free &= free - 1;
+            let points = rules.rules.points(drawn, e);
+            let priority = if Some(e) == hint {
+                u32::MAX
+            } else {
+                rules.priority(drawn, e, points)
+            };
+            moves[count] = (priority, e, points);
+            count += 1;
+        }
+        let moves = &mut moves[..count];
+        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut best = i32::MIN;
+        let mut best_move = 0;
+        for &(_, e, points) in moves.iter() {
+            let child = drawn | 1 << e;
+            let points = points as i32;
+            let value = if points > 0 {
+                points + self.alpha_beta(child, cells - points, alpha - points, beta - points)
+            } else {
+                -self.alpha_beta(child, cells, -beta, -alpha)
+            };
+            if value > best {
+                best = value;
+                best_move = e;
+            }
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bounds = if best <= alpha0 {
+            Bounds {
+                lower: -cells,
+                upper: best,
+                best: None,
+            }
+        } else if best >= beta0 {
+            Bounds {
+                lower: best,
+                upper: cells,
+                best: Some(rules.move_to_key_frame(best_move, perm)),
+            }
+        } else {
+            Bounds {
+                lower: best,
+                upper: best,
+                best: Some(rules.move_to_key_frame(best_move, perm)),
+            }
+        };
+        self.shared.table.store(key, bounds, free_count);
+        best
+    }
+
+    /// The exact value of `drawn` from the table of its free elements.
+    fn endgame(&mut self, drawn: u64) -> i32 {
+        let rules = self.shared.rules;
+        let game = FreeElements::new(rules.rules, rules.items, drawn);
+        let table = SubsetTable::build(&game, MemoryBudget::new(u64::MAX), None)
+            .expect("a small table of a completion game");
+        self.count(table.len() as u64 - 1);
+        table.value_of_mask(0)
+    }
+}
+
+/// The search strategy as a [`Solver`]: exact values of any states of one game.
+pub struct SearchSolver<'a, G> {
+    game: &'a G,
+    rules: Rules<'a>,
+    table: BoundsTable,
+    nodes: AtomicU64,
+    progress: Option<Progress<'a>>,
+    endgame: u32,
+    /// Exact values given so far, by table key: never evicted.
+    exact: Mutex<FxHashMap<u64, i8>>,
+}
+
+impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
+    /// A search for `game`, which must state completion rules; the table is allocated now, refused
+    /// before allocating if over the budget.
+    pub fn new(game: &'a G, options: SearchOptions<'a>) -> Result<Self, SolveError> {
+        require_acyclic_deterministic(game, "search")?;
+        check_values_fit(game)?;
+        let rules = game.completion().ok_or(SolveError::Unsupported {
+            solver: "search",
+            feature: "moves not stated as completion rules",
+        })?;
+        let symmetries = if options.use_symmetries {
+            game.symmetries()
+        } else {
+            None
+        };
+        Ok(SearchSolver {
+            game,
+            rules: Rules::new(rules, game.items(), symmetries),
+            table: BoundsTable::new(options.table_bytes, options.budget)?,
+            nodes: AtomicU64::new(0),
+            progress: options.progress,
+            endgame: options.endgame,
+            exact: Mutex::new(FxHashMap::default()),
+        })
+    }
+
+    /// Bytes of the table of bounds.
+    pub fn table_bytes(&self) -> u64 {
+        self.table.bytes()
+    }
+
+    /// Entries of the table in use.
+    pub fn table_used(&self) -> u64 {
+        self.table.used()
+    }
+
+    /// The exact value of the state with bitmask `drawn`, by a full-window search.
+    fn search(&self, drawn: u64) -> i32 {
+        let (key, _) = self.rules.key(drawn);
+        if let Some(&v) = self.exact.lock().expect("no poisoned lock").get(&key) {
+            return v as i32;
+        }
+        let cells = FreeElements::new(self.rules.rules, self.game.items(), drawn).max_points();
+        let shared = Shared {
+            rules: &self.rules,
+            table: &self.table,
+            nodes: &self.nodes,
+            progress: self.progress,
+            endgame: self.endgame,
+        };
+        let mut worker = Worker {
+            shared: &shared,
+            nodes: 0,
+        };
+        let cells = cells as i32;
+        let value = worker.alpha_beta(drawn, cells, -cells - 1, cells + 1);
+        worker.flush();
+        self.exact
+            .lock()
+            .expect("no poisoned lock")
+            .insert(key, value as i8);
+        value
+    }
+}
+
+impl<G: SubsetIndexed> Solver<G> for SearchSolver<'_, G> {
+    fn value(&mut self, state: &G::State) -> Result<i32, SolveError> {
+        Ok(self.search(self.game.mask(state)))
+    }
+
+    /// Searches the states in parallel, sharing the table; symmetric states are searched once.
+    fn values(&mut self, states: &[G::State]) -> Result<Vec<i32>, SolveError> {
+        let masks: Vec<u64> = states.iter().map(|s| self.game.mask(s)).collect();
+        let mut distinct: Vec<u64> = Vec::new();
+        for &m in &masks {
+            let key = self.rules.key(m).0;
+            if !distinct.iter().any(|&d| self.rules.key(d).0 == key) {
+                distinct.push(m);
+            }
+        }
+        let this = &*self;
+        distinct.par_iter().for_each(|&m| {
+            this.search(m);
+        });
+        Ok(masks.iter().map(|&m| self.search(m)).collect())
+    }
+
+    fn states_visited(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+}
