@@ -171,6 +171,12 @@ impl SubsetTable {
             return Err(TableFileError::Directory(owned()));
         }
         let file = File::open(path).map_err(io)?;
+        // Only a regular file can be a table (and be mapped): a device, a pipe or an empty file is
+        // refused by name before any mapping is tried.
+        let regular = file.metadata().map_err(io)?;
+        if !regular.is_file() || regular.len() < 16 {
+            return Err(TableFileError::NotATable(owned()));
+        }
         // SAFETY: the map is read-only; the file is ply's own, and a change to it while mapped is
         // the same hazard as any program's data file being rewritten under it.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
