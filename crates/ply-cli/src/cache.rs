@@ -35,7 +35,12 @@ pub fn load(
     path: &std::path::Path,
     built: &BuiltBoard,
 ) -> Result<SubsetTable, ply::engine::scored::table_file::TableFileError> {
-    SubsetTable::load(path, &built.identity(), built.board.max_points())
+    SubsetTable::load(
+        path,
+        &built.identity(),
+        built.board.edge_count() as u32,
+        built.board.max_points(),
+    )
 }
 
 /// Keeps `table` in the cache (creating the directory); a failure is reported on stderr only.

@@ -38,7 +38,7 @@ fn round_trip_and_refusals() {
     let (table, bytes) = size_two_bytes();
     let path = temp("size2");
     std::fs::write(&path, &bytes).unwrap();
-    let loaded = SubsetTable::load(&path, "triangles 2", 4).unwrap();
+    let loaded = SubsetTable::load(&path, "triangles 2", 9, 4).unwrap();
     assert!((0..1u64 << 9).all(|m| loaded.value_of_mask(m) == table.value_of_mask(m)));
     assert_eq!(
         loaded.value_of_mask(0),
@@ -46,7 +46,7 @@ fn round_trip_and_refusals() {
         "the known value of the size-2 board"
     );
     assert!(matches!(
-        SubsetTable::load(&path, "boxes 1x1", 4),
+        SubsetTable::load(&path, "boxes 1x1", 9, 4),
         Err(TableFileError::OtherGame { .. })
     ));
     // Corrupt one value byte.
@@ -55,25 +55,25 @@ fn round_trip_and_refusals() {
     bytes[at] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
     assert!(matches!(
-        SubsetTable::load(&path, "triangles 2", 4),
+        SubsetTable::load(&path, "triangles 2", 9, 4),
         Err(TableFileError::Corrupt(_))
     ));
     // Truncate.
     std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
     assert!(matches!(
-        SubsetTable::load(&path, "triangles 2", 4),
+        SubsetTable::load(&path, "triangles 2", 9, 4),
         Err(TableFileError::Length { .. })
     ));
     // Another version.
     bytes[8] = 9;
     std::fs::write(&path, &bytes).unwrap();
     assert!(matches!(
-        SubsetTable::load(&path, "triangles 2", 4),
+        SubsetTable::load(&path, "triangles 2", 9, 4),
         Err(TableFileError::Version { found: 9, .. })
     ));
     std::fs::write(&path, b"hello").unwrap();
     assert!(matches!(
-        SubsetTable::load(&path, "triangles 2", 4),
+        SubsetTable::load(&path, "triangles 2", 9, 4),
         Err(TableFileError::NotATable(_))
     ));
     let _ = std::fs::remove_file(&path);
@@ -85,7 +85,7 @@ fn values_no_position_can_have_are_refused() {
     let path = temp("forged");
     // A body of 0x7f bytes with a valid checksum: 127 points on a board of 4 cells.
     std::fs::write(&path, forged(&bytes, 0x7f)).unwrap();
-    let refused = SubsetTable::load(&path, "triangles 2", 4).err().unwrap();
+    let refused = SubsetTable::load(&path, "triangles 2", 9, 4).err().unwrap();
     assert!(matches!(
         refused,
         TableFileError::Impossible {
@@ -110,7 +110,7 @@ fn values_no_position_can_have_are_refused() {
         (i8::MIN, false),
     ] {
         std::fs::write(&path, forged(&bytes, value)).unwrap();
-        match SubsetTable::load(&path, "triangles 2", 4) {
+        match SubsetTable::load(&path, "triangles 2", 9, 4) {
             Ok(table) => {
                 assert!(accepted, "{value} was accepted");
                 assert_eq!(table.value_of_mask(0), i32::from(value));
@@ -129,11 +129,36 @@ fn values_no_position_can_have_are_refused() {
 fn a_directory_is_named_as_one() {
     let dir = temp("a-directory");
     std::fs::create_dir_all(&dir).unwrap();
-    let refused = SubsetTable::load(&dir, "triangles 2", 4).err().unwrap();
+    let refused = SubsetTable::load(&dir, "triangles 2", 9, 4).err().unwrap();
     assert!(matches!(refused, TableFileError::Directory(_)));
     assert_eq!(
         refused.to_string(),
         format!("{} is a directory, not a table file", dir.display())
     );
     let _ = std::fs::remove_dir(&dir);
+}
+
+#[test]
+fn a_header_of_another_size_is_refused_before_any_value_is_read() {
+    // The fuzzer's find: the board's identity with `"items":3` and 8 values, checksum valid, used to
+    // load and then index past its end.
+    let header = br#"{"identity":"triangles 2","encoding":"one signed byte per state: net points for the player to move; layered blocks","items":3,"low_bits":3}"#;
+    let mut bytes = b"PLYTABLE".to_vec();
+    bytes.extend_from_slice(&1u32.to_le_bytes());
+    bytes.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(header);
+    bytes.extend_from_slice(&[0; 8]);
+    let digest = xxhash_rust::xxh3::xxh3_64(&bytes);
+    bytes.extend_from_slice(&digest.to_le_bytes());
+    let path = temp("fewer-items");
+    std::fs::write(&path, &bytes).unwrap();
+    let refused = SubsetTable::load(&path, "triangles 2", 9, 4).err().unwrap();
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "{} holds a table over 3 elements, but this board has 9",
+            path.display()
+        )
+    );
+    let _ = std::fs::remove_file(&path);
 }

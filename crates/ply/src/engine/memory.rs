@@ -6,6 +6,7 @@
 //! `ulimit -d`) less what it already maps. Figures derived from the system keep [`MemoryBudget::MARGIN`]
 //! free for everything else (thread stacks, allocator arenas, the other programs).
 
+use crate::input::quote;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 use thiserror::Error;
@@ -375,8 +376,19 @@ pub struct MemorySizeError {
     reason: String,
 }
 
+/// The most digits a memory size may have (18 digits of bytes are already 888 PiB).
+const MAX_SIZE_DIGITS: usize = 18;
+
 /// Parses a memory size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T are binary.
 pub fn parse_memory_size(text: &str) -> Result<u64, MemorySizeError> {
+    // No memory size needs more than 18 digits, and parse-size 1.1 overflows rounding a 21-digit
+    // number up (found by fuzzing): such input is refused before it is handed on.
+    if text.bytes().filter(u8::is_ascii_digit).count() > MAX_SIZE_DIGITS {
+        return Err(MemorySizeError {
+            quoted: quote(text),
+            reason: format!("more than {MAX_SIZE_DIGITS} digits"),
+        });
+    }
     parse_size::Config::new()
         .with_binary()
         .parse_size(text)
@@ -384,25 +396,6 @@ pub fn parse_memory_size(text: &str) -> Result<u64, MemorySizeError> {
             quoted: quote(text),
             reason: e.to_string(),
         })
-}
-
-/// `text` between backquotes for a message: at most 40 characters, control characters escaped,
-/// an ellipsis where it was cut.
-fn quote(text: &str) -> String {
-    const SHOWN: usize = 40;
-    let mut quoted = String::from("`");
-    for c in text.chars().take(SHOWN) {
-        if c.is_control() {
-            quoted.extend(c.escape_default());
-        } else {
-            quoted.push(c);
-        }
-    }
-    if text.chars().nth(SHOWN).is_some() {
-        quoted.push('…');
-    }
-    quoted.push('`');
-    quoted
 }
 
 /// A byte count shown the way people read it: `1.0 GiB (1073741824 bytes)`.
@@ -589,9 +582,20 @@ mod tests {
         assert_eq!(
             parse_memory_size(&long).unwrap_err().to_string(),
             format!(
-                "`\\u{{1}}{}…` is not a memory size like 8G or 512M (invalid digit found in string)",
+                "`\\x01{}…` is not a memory size like 8G or 512M (more than 18 digits)",
                 "9".repeat(39)
             )
+        );
+        // parse-size 1.1 overflows rounding these up; they are refused before it sees them.
+        for text in ["184467440737095516157", "1844674407370955161.55"] {
+            assert_eq!(
+                parse_memory_size(text).unwrap_err().to_string(),
+                format!("`{text}` is not a memory size like 8G or 512M (more than 18 digits)")
+            );
+        }
+        assert_eq!(
+            parse_memory_size("999999999999999999"),
+            Ok(999_999_999_999_999_999)
         );
     }
 }

@@ -71,6 +71,16 @@ pub enum TableFileError {
         /// Its encoding.
         found: String,
     },
+    /// A header that names the game but another number of elements (only a forged file does).
+    #[error("{} holds a table over {found} elements, but this board has {expected}", .path.display())]
+    Size {
+        /// The file.
+        path: PathBuf,
+        /// Elements the header states.
+        found: u32,
+        /// Elements of the game asked about.
+        expected: u32,
+    },
     /// Shorter or longer than its header says.
     #[error("{} is truncated or padded: {found} bytes where {expected} were expected", .path.display())]
     Length {
@@ -154,12 +164,14 @@ impl SubsetTable {
     }
 
     /// Maps the table at `path`, checking that it is a whole, uncorrupted table of this format for the
-    /// game described by `identity`, whose values all lie within `±max_points` (the game's
-    /// [`ScoredGame::max_points`](super::ScoredGame::max_points)): a value no position can have would
-    /// otherwise reach score arithmetic.
+    /// game described by `identity`, of `items` elements, whose values all lie within `±max_points`
+    /// (the game's [`ScoredGame::max_points`](super::ScoredGame::max_points)): a table of another
+    /// size would be indexed out of its bounds, and a value no position can have would reach score
+    /// arithmetic.
     pub fn load(
         path: &Path,
         identity: &str,
+        items: u32,
         max_points: u32,
     ) -> Result<SubsetTable, TableFileError> {
         let owned = || path.to_path_buf();
@@ -206,21 +218,28 @@ impl SubsetTable {
             });
         }
         let layout = Layout::new(header.items.min(63));
+        if header.items != items {
+            return Err(TableFileError::Size {
+                path: owned(),
+                found: header.items,
+                expected: items,
+            });
+        }
         if header.encoding != ENCODING || header.items > 63 || layout.low_bits != header.low_bits {
             return Err(TableFileError::Encoding {
                 path: owned(),
                 found: header.encoding,
             });
         }
-        let len = 1usize << header.items;
-        let expected = (header_end + len + 8) as u64;
-        if bytes.len() as u64 != expected {
+        let expected = header_end as u128 + (1u128 << header.items) + 8;
+        if bytes.len() as u128 != expected {
             return Err(TableFileError::Length {
                 path: owned(),
-                expected,
+                expected: expected.min(u64::MAX as u128) as u64,
                 found: bytes.len() as u64,
             });
         }
+        let len = 1usize << header.items;
         let body = header_end + len;
         let stored = u64::from_le_bytes(bytes[body..].try_into().expect("eight bytes"));
         let (digest, out_of_range) = digest_and_range(&bytes[..body], header_end, max_points);
