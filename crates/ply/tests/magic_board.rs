@@ -74,7 +74,8 @@ fn three_methods_agree_on_ten_thousand_boards_of_every_size() {
             let goal = board.goal();
             let square = |(r, c): (usize, usize)| r * d.next_power_of_two() + c;
             let starts: Vec<usize> = board.corners().iter().map(|&p| square(p)).collect();
-            let fast = verdicts.reach(&board, &starts, square(goal));
+            let fast = verdicts.reach_with_predecessors(&board, &starts, square(goal));
+            assert_eq!(verdicts.reach(&board, &starts, square(goal)), fast);
             for (i, &corner) in board.corners().iter().enumerate() {
                 let seed =
                     corner != goal && seed_recursive(&values, corner, &mut visited(d, corner));

@@ -235,6 +235,68 @@ pub(crate) fn require_acyclic_deterministic<G: ScoredGame>(
 mod tests {
     use super::*;
 
+    /// One move from 0 to 1 scoring a point; declares chance or cycles as asked.
+    struct Declared(Capabilities);
+
+    impl ScoredGame for Declared {
+        type State = u8;
+        type Move = ();
+        fn capabilities(&self) -> Capabilities {
+            self.0
+        }
+        fn max_points(&self) -> u32 {
+            1
+        }
+        fn for_each_move<F: FnMut((), u8, u32)>(&self, state: &u8, mut visit: F) {
+            if *state == 0 {
+                visit((), 1, 1)
+            }
+        }
+        fn play(&self, state: &u8, _: ()) -> Option<(u8, u32)> {
+            (*state == 0).then_some((1, 1))
+        }
+    }
+
+    #[test]
+    fn chance_and_cycles_are_refused() {
+        use super::memo::{HashStore, MemoSolver};
+        use super::recursion::RecursionSolver;
+        let budget = crate::engine::memory::MemoryBudget::new(1 << 20);
+        let plain = Declared(Capabilities {
+            chance: false,
+            cycles: false,
+        });
+        assert_eq!(RecursionSolver::new(&plain).unwrap().value(&0), Ok(1));
+        let dice = Declared(Capabilities {
+            chance: true,
+            cycles: false,
+        });
+        let refused = |feature| SolveError::Unsupported {
+            solver: "recursion",
+            feature,
+        };
+        assert_eq!(
+            RecursionSolver::new(&dice).err(),
+            Some(refused("chance moves"))
+        );
+        let loops = Declared(Capabilities {
+            chance: false,
+            cycles: true,
+        });
+        assert_eq!(
+            RecursionSolver::new(&loops).err(),
+            Some(refused("repeating positions"))
+        );
+        let memo = MemoSolver::new(&dice, HashStore::new(budget)).err();
+        assert_eq!(
+            memo,
+            Some(SolveError::Unsupported {
+                solver: "memo",
+                feature: "chance moves"
+            })
+        );
+    }
+
     #[test]
     fn wilson_rule() {
         assert_eq!(move_value(0, 3), -3);

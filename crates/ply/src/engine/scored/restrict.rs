@@ -116,8 +116,6 @@ impl ScoredGame for FreeElements {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             chance: false,
-            extra_turns: true,
-            scores: true,
             cycles: false,
         }
     }

@@ -270,8 +270,6 @@ impl ScoredGame for DotsBoard {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             chance: false,
-            extra_turns: true,
-            scores: true,
             cycles: false,
         }
     }
