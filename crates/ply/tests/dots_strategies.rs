@@ -270,8 +270,7 @@ fn the_best_line_realises_the_value() {
 fn play_agrees_with_the_move_list() {
     let board = board(4);
     for state in random_positions(300, 0, 3) {
-        let mut listed = Vec::new();
-        board.for_each_move(&state, |mv, child, points| listed.push((mv, child, points)));
+        let listed = ply::engine::scored::children(&board, &state);
         assert_eq!(listed.len() as u32, 30 - state.len());
         for (mv, child, points) in listed {
             assert_eq!(board.play(&state, mv), Some((child, points)));

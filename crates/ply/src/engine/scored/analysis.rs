@@ -1,6 +1,6 @@
 //! From values to explanations: the value of every move, best first, and the best line of play.
 
-use super::{move_value, ScoredGame, SolveError, Solver};
+use super::{children, move_value, ScoredGame, SolveError, Solver};
 
 /// One legal move and what it is worth to the player making it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,13 +65,10 @@ fn move_values<G: ScoredGame, S: Solver<G> + ?Sized>(
     solver: &mut S,
     state: &G::State,
 ) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
-    let mut children = Vec::new();
-    game.for_each_move(state, |mv, child, points| {
-        children.push((mv, child, points))
-    });
-    let states: Vec<G::State> = children.iter().map(|&(_, child, _)| child).collect();
+    let listed = children(game, state);
+    let states: Vec<G::State> = listed.iter().map(|&(_, child, _)| child).collect();
     let values = solver.values(&states)?;
-    Ok(children
+    Ok(listed
         .into_iter()
         .zip(values)
         .map(|((mv, _, points), value)| MoveValue {

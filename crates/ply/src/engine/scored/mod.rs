@@ -24,8 +24,9 @@ pub mod table_file;
 use super::{Capabilities, MemoryError};
 use std::fmt::Debug;
 
+use std::convert::Infallible;
 use std::hash::Hash;
-use std::ops::{Add, Neg};
+use std::ops::{Add, ControlFlow, Neg};
 use thiserror::Error;
 
 /// Value of a move under Wilson's rule — the one place the extra-turn rule lives.
@@ -50,6 +51,40 @@ where
     }
 }
 
+/// One negamax step, shared by every solver that visits moves: the best [`move_value`] over the
+/// children of `state`, each valued by `child_value`; 0 when the game is over. The first failure of
+/// `child_value` stops the visit and is returned.
+#[inline(always)]
+pub fn negamax_step<G: ScoredGame, E>(
+    game: &G,
+    state: &G::State,
+    mut child_value: impl FnMut(&G::State) -> Result<i32, E>,
+) -> Result<i32, E> {
+    let mut best = i32::MIN;
+    let visit = game.for_each_move(state, |_, child, points| match child_value(&child) {
+        Ok(value) => {
+            best = best.max(move_value(points as i32, value));
+            ControlFlow::Continue(())
+        }
+        Err(e) => ControlFlow::Break(e),
+    });
+    match visit {
+        ControlFlow::Break(e) => Err(e),
+        ControlFlow::Continue(()) if best == i32::MIN => Ok(0),
+        ControlFlow::Continue(()) => Ok(best),
+    }
+}
+
+/// Every move of `state` with its child and points, in the game's move order.
+pub fn children<G: ScoredGame>(game: &G, state: &G::State) -> Vec<(G::Move, G::State, u32)> {
+    let mut out = Vec::new();
+    let _ = game.for_each_move::<Infallible, _>(state, |mv, child, points| {
+        out.push((mv, child, points));
+        ControlFlow::Continue(())
+    });
+    out
+}
+
 /// A two-player game where each move may score points, and scoring grants another move.
 ///
 /// This is the required core: the moves of a state with their results. A game that also gives a dense
@@ -66,9 +101,12 @@ pub trait ScoredGame: Sync {
     /// An upper bound on the points still to be won from any state (the number of cells).
     fn max_points(&self) -> u32;
 
-    /// Calls `visit(move, child, points)` for every legal move of `state`, in a fixed order. No moves
-    /// means the game is over. Implementations should not allocate: this is the solvers' hot loop.
-    fn for_each_move<F: FnMut(Self::Move, Self::State, u32)>(&self, state: &Self::State, visit: F);
+    /// Calls `visit(move, child, points)` for every legal move of `state`, in a fixed order, until
+    /// `visit` breaks (a cut-off, a failure), and returns that break. No moves means the game is over.
+    /// Implementations should not allocate: this is the solvers' hot loop.
+    fn for_each_move<B, F>(&self, state: &Self::State, visit: F) -> ControlFlow<B>
+    where
+        F: FnMut(Self::Move, Self::State, u32) -> ControlFlow<B>;
 
     /// The child of one move and the points it scores, or `None` if the move is not legal in `state`.
     fn play(&self, state: &Self::State, mv: Self::Move) -> Option<(Self::State, u32)>;
@@ -247,10 +285,14 @@ mod tests {
         fn max_points(&self) -> u32 {
             1
         }
-        fn for_each_move<F: FnMut((), u8, u32)>(&self, state: &u8, mut visit: F) {
+        fn for_each_move<B, F>(&self, state: &u8, mut visit: F) -> ControlFlow<B>
+        where
+            F: FnMut((), u8, u32) -> ControlFlow<B>,
+        {
             if *state == 0 {
-                visit((), 1, 1)
+                visit((), 1, 1)?
             }
+            ControlFlow::Continue(())
         }
         fn play(&self, state: &u8, _: ()) -> Option<(u8, u32)> {
             (*state == 0).then_some((1, 1))
