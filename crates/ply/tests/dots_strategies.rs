@@ -1,11 +1,12 @@
 //! The three strategies, and an independent brute force, agree on the value of dots positions.
 
+use ply::engine::conformance;
 use ply::engine::scored::analysis::analyse;
 use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::memo::{HashStore, MemoSolver};
 use ply::engine::scored::recursion::RecursionSolver;
 use ply::engine::scored::table::SubsetTable;
-use ply::engine::scored::{ScoredGame, Solver, Strategy};
+use ply::engine::scored::{Solver, Strategy};
 use ply::engine::MemoryBudget;
 use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry};
 use rand::rngs::StdRng;
@@ -269,13 +270,48 @@ fn the_best_line_realises_the_value() {
 #[test]
 fn play_agrees_with_the_move_list() {
     let board = board(4);
-    for state in random_positions(300, 0, 3) {
+    let states = random_positions(300, 0, 3);
+    assert_eq!(conformance::scored(&board, &states), Ok(()));
+    for state in states {
         let listed = ply::engine::scored::children(&board, &state);
         assert_eq!(listed.len() as u32, 30 - state.len());
-        for (mv, child, points) in listed {
-            assert_eq!(board.play(&state, mv), Some((child, points)));
-            assert_eq!(child.len(), state.len() + 1);
-        }
+    }
+}
+
+/// Random masks of `items` elements, every count of elements drawn, from a fixed seed.
+fn random_masks(items: u32, count: usize, seed: u64) -> Vec<u64> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut elements: Vec<u32> = (0..items).collect();
+    (0..count)
+        .map(|i| {
+            elements.shuffle(&mut rng);
+            let drawn = i % (items as usize + 1);
+            elements[..drawn].iter().fold(0, |m, &e| m | 1 << e)
+        })
+        .collect()
+}
+
+#[test]
+fn dots_boards_and_their_free_elements_conform_to_their_shape() {
+    use ply::engine::scored::restrict::FreeElements;
+    use ply::engine::scored::SubsetIndexed;
+    for geometry in [
+        Geometry::Triangles { size: 3 },
+        Geometry::Boxes { rows: 2, cols: 2 },
+        Geometry::Boxes { rows: 2, cols: 3 },
+    ] {
+        let board = geometry.build().unwrap().board;
+        assert!(board.completion().is_some() && board.symmetries().is_some());
+        let mut memo = MemoSolver::new(&board, HashStore::new(budget())).unwrap();
+        let samples = random_masks(board.items(), 200, 11);
+        let checked = conformance::subset_indexed(&board, &samples, &mut memo);
+        assert_eq!(checked, Ok(()), "{geometry:?}");
+        let position = EdgeSet(samples[7]);
+        let free = FreeElements::of(&board, &position).unwrap();
+        let mut memo = MemoSolver::new(&free, HashStore::new(budget())).unwrap();
+        let samples = random_masks(free.items(), 100, 12);
+        let checked = conformance::subset_indexed(&free, &samples, &mut memo);
+        assert_eq!(checked, Ok(()), "{geometry:?} after {position:?}");
     }
 }
 

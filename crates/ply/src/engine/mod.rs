@@ -5,6 +5,7 @@
 pub mod absorbing;
 pub mod capabilities;
 pub mod chance;
+pub mod conformance;
 pub mod estimate;
 pub mod impartial;
 pub mod memory;

@@ -373,7 +373,8 @@ impl Puzzle for Board {
 
 impl Predecessors for Board {
     /// The squares of the same row or column whose value is their distance to `s`. (The square
-    /// itself never matches: its distance is 0, and only the goal holds 0.)
+    /// itself never matches: its distance is 0, and only the goal holds 0.) A padding state beyond
+    /// the row's end has none: no move reaches it.
     fn predecessors(&self, s: usize, mut visit: impl FnMut(usize)) {
         let (r, c, d, shift) = (
             s >> self.shift,
@@ -381,6 +382,9 @@ impl Predecessors for Board {
             self.d,
             self.shift,
         );
+        if c >= d {
+            return;
+        }
         let row = &self.values[r << shift..(r << shift) + d];
         if d <= 64 {
             // Collect matches as bits first (a loop without calls, which compiles to vector code).
