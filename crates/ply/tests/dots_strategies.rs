@@ -307,6 +307,7 @@ fn the_best_line_realises_the_value() {
         // Replaying the line, the first mover's net gain is the value.
         let (mut net, mut first_moves) = (0i32, true);
         for step in &analysis.line {
+            assert_eq!(step.by_opponent, !first_moves, "{state:?}");
             net += if first_moves {
                 step.points as i32
             } else {

@@ -29,7 +29,15 @@ use std::hash::Hash;
 use std::ops::{Add, ControlFlow, Neg};
 use thiserror::Error;
 
-/// Value of a move under Wilson's rule — the one place the extra-turn rule lives.
+/// Whether a move that scores `points` leaves its mover to move again — the extra-turn rule, stated
+/// once for everything that follows turns (the analysis's line, a game's own record of play);
+/// [`move_value`] is the same rule for values.
+#[inline(always)]
+pub fn keeps_turn(points: u32) -> bool {
+    points > 0
+}
+
+/// Value of a move under Wilson's rule — the one place the extra-turn rule meets values.
 ///
 /// A move that completes `scored > 0` cells earns them and the mover moves again, so it is worth
 /// `scored + v(child)`; any other move hands the turn over, so it is worth `-v(child)`.
@@ -41,10 +49,10 @@ pub fn move_value<V>(scored: V, child_value: V) -> V
 where
     V: Copy + PartialOrd + Default + Add<Output = V> + Neg<Output = V>,
 {
-    let keeps_turn = scored > V::default();
+    let again = scored > V::default();
     let gained = scored + child_value;
     let handed_over = -child_value;
-    if keeps_turn {
+    if again {
         gained
     } else {
         handed_over

@@ -150,20 +150,18 @@ pub fn report_from(
     let board = &built.board;
     let analysis = analyse(board, solver, &position.drawn(), with_line)?;
     let states_visited = solver.states_visited();
-    let mut mover = position.to_move();
+    let to_move = position.to_move();
     let line_steps: Vec<LineStepReport> = analysis
         .line
         .iter()
-        .map(|step| {
-            let player = mover;
-            if step.points == 0 {
-                mover = mover.other();
-            }
-            LineStepReport {
-                mv: format_edge(board, step.mv),
-                player,
-                points: step.points,
-            }
+        .map(|step| LineStepReport {
+            mv: format_edge(board, step.mv),
+            player: if step.by_opponent {
+                to_move.other()
+            } else {
+                to_move
+            },
+            points: step.points,
         })
         .collect();
     // Checked, so that a value from a forged table cannot make scores wrap.
