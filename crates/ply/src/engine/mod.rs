@@ -8,6 +8,7 @@ pub mod chance;
 pub mod conformance;
 pub mod estimate;
 pub mod impartial;
+pub mod matrix_game;
 pub mod memory;
 pub mod player;
 pub mod progress;
