@@ -152,7 +152,7 @@ impl Verdicts {
     }
 
     /// Whether each of `starts` can reach `goal`, for puzzles that list predecessors: the states
-    /// that reach the goal are first collected backward, up to [`BACKWARD_LIMIT`]; if there are no
+    /// that reach the goal are first collected backward, up to `BACKWARD_LIMIT` (24); if there are no
     /// more, the answer is read off, otherwise they are targets for the forward searches of
     /// [`Self::reach`].
     pub fn reach_with_predecessors<P: Predecessors>(
