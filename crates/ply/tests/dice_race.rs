@@ -3,6 +3,7 @@
 
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
+use ply::engine::conformance;
 use ply::games::dice_race::race::{Race, MAX_EXACT_WORK};
 use ply::games::dice_race::search::multiset_count;
 use ply::games::dice_race::search::{all_lists, best, equilibrium, head_to_head};
@@ -103,6 +104,8 @@ fn chain_matches_recursion_on_every_pair_up_to_three_picks_on_two_d4() {
         let lists = all_lists(&dice, picks).unwrap();
         for a in &lists {
             for b in &lists {
+                let race = Race::new(&dice, a, b).unwrap();
+                assert_eq!(conformance::absorbing(&race), Ok(()), "{a:?} {b:?}");
                 let chain = compare(&dice, a, b).unwrap();
                 let [p1, p2, tie] = recursion.solve(a.sums().to_vec(), b.sums().to_vec());
                 assert_eq!(

@@ -1,17 +1,19 @@
 //! The three strategies, and an independent brute force, agree on the value of dots positions.
 
+use ply::engine::conformance;
 use ply::engine::scored::analysis::analyse;
 use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::memo::{HashStore, MemoSolver};
 use ply::engine::scored::recursion::RecursionSolver;
 use ply::engine::scored::table::SubsetTable;
-use ply::engine::scored::{ScoredGame, Solver, Strategy};
+use ply::engine::scored::{ScoredGame, Solver, Strategy, SubsetIndexed};
 use ply::engine::MemoryBudget;
 use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 fn board(size: u32) -> DotsBoard {
     Geometry::Triangles { size }.build().unwrap().board
@@ -213,16 +215,74 @@ fn strategies_agree_on_random_classic_positions() {
     }
 }
 
+/// A dots board whose move list is empty while its completion rules are the board's: a table
+/// built from it has values only if it fills from the rules (the lane path), never the move list.
+struct RulesOnly(DotsBoard);
+
+impl ScoredGame for RulesOnly {
+    type State = EdgeSet;
+    type Move = Edge;
+    fn capabilities(&self) -> ply::engine::Capabilities {
+        self.0.capabilities()
+    }
+    fn max_points(&self) -> u32 {
+        self.0.max_points()
+    }
+    fn for_each_move<B, F>(&self, _: &EdgeSet, _: F) -> ControlFlow<B>
+    where
+        F: FnMut(Edge, EdgeSet, u32) -> ControlFlow<B>,
+    {
+        ControlFlow::Continue(())
+    }
+    fn play(&self, _: &EdgeSet, _: Edge) -> Option<(EdgeSet, u32)> {
+        None
+    }
+}
+
+impl SubsetIndexed for RulesOnly {
+    fn items(&self) -> u32 {
+        self.0.items()
+    }
+    fn mask(&self, state: &EdgeSet) -> u64 {
+        self.0.mask(state)
+    }
+    fn state(&self, mask: u64) -> EdgeSet {
+        self.0.state(mask)
+    }
+    fn completion(&self) -> Option<ply::engine::scored::Completion<'_>> {
+        self.0.completion()
+    }
+}
+
 #[test]
 fn completion_path_matches_the_general_table() {
-    for size in 1..=3 {
-        let board = board(size);
+    for geometry in [
+        Geometry::Triangles { size: 2 },
+        Geometry::Triangles { size: 3 },
+        Geometry::Boxes { rows: 2, cols: 2 },
+    ] {
+        let board = geometry.build().unwrap().board;
         let fast = SubsetTable::build(&board, budget(), None).unwrap();
         let general = SubsetTable::build_general(&board, budget()).unwrap();
         let differ = (0..1u64 << board.edge_count())
             .filter(|&m| fast.value_of_mask(m) != general.value_of_mask(m))
             .count();
-        assert_eq!(differ, 0, "size {size}");
+        assert_eq!(differ, 0, "{geometry:?}");
+        // The two sides ran different paths: from the rules alone the empty board has its value,
+        // from the (empty) move list every value is 0.
+        let rules_only = RulesOnly(board);
+        let lanes = SubsetTable::build(&rules_only, budget(), None).unwrap();
+        let moves = SubsetTable::build_general(&rules_only, budget()).unwrap();
+        assert_eq!(
+            lanes.value_of_mask(0),
+            general.value_of_mask(0),
+            "{geometry:?}"
+        );
+        assert_eq!(moves.value_of_mask(0), 0, "{geometry:?}");
+        let lanes_differ = (0..1u64 << lanes.items())
+            .filter(|&m| lanes.value_of_mask(m) != general.value_of_mask(m))
+            .count();
+        assert_eq!(lanes_differ, 0, "{geometry:?}");
     }
 }
 
@@ -241,11 +301,13 @@ fn every_classic_state_matches_brute_force() {
 fn the_best_line_realises_the_value() {
     let board = board(3);
     let table = SubsetTable::build(&board, budget(), None).unwrap();
+    let mut brute = BruteForce::new(&board);
     for state in random_positions(200, 0, 11) {
         let analysis = analyse(&board, &mut table.solver(&board), &state, true).unwrap();
         // Replaying the line, the first mover's net gain is the value.
         let (mut net, mut first_moves) = (0i32, true);
         for step in &analysis.line {
+            assert_eq!(step.by_opponent, !first_moves, "{state:?}");
             net += if first_moves {
                 step.points as i32
             } else {
@@ -257,26 +319,71 @@ fn the_best_line_realises_the_value() {
         }
         assert_eq!(net, analysis.value, "{state:?}");
         assert_eq!(analysis.line.len() as u32, 18 - state.len());
-        // Moves are sorted best first and the best is the value.
+        // Moves are sorted best first, and each move's value is what the brute force (explicit
+        // players, no Wilson's rule) finds for the mover after it: its points, plus its own margin
+        // if it moves again, else the opponent's margin against it.
         assert!(analysis.moves.windows(2).all(|w| w[0].value >= w[1].value));
-        assert_eq!(
-            analysis.moves.first().map_or(0, |m| m.value),
-            analysis.value
-        );
+        assert_eq!(brute.value(state.0), analysis.value, "{state:?}");
+        for m in &analysis.moves {
+            let child = state.0 | 1 << m.mv.0;
+            let gained = (brute.closed(child) - brute.closed(state.0)) as i32;
+            let after = brute.margin_a(child, gained > 0);
+            assert_eq!(
+                (m.points as i32, m.value),
+                (gained, gained + after),
+                "{state:?} {:?}",
+                m.mv
+            );
+        }
+        let first = analysis.moves.first();
+        assert_eq!(first.is_none(), state.len() == 18, "{state:?}");
     }
 }
 
 #[test]
 fn play_agrees_with_the_move_list() {
     let board = board(4);
-    for state in random_positions(300, 0, 3) {
-        let mut listed = Vec::new();
-        board.for_each_move(&state, |mv, child, points| listed.push((mv, child, points)));
+    let states = random_positions(300, 0, 3);
+    assert_eq!(conformance::scored(&board, &states), Ok(()));
+    for state in states {
+        let listed = ply::engine::scored::children(&board, &state);
         assert_eq!(listed.len() as u32, 30 - state.len());
-        for (mv, child, points) in listed {
-            assert_eq!(board.play(&state, mv), Some((child, points)));
-            assert_eq!(child.len(), state.len() + 1);
-        }
+    }
+}
+
+/// Random masks of `items` elements, every count of elements drawn, from a fixed seed.
+fn random_masks(items: u32, count: usize, seed: u64) -> Vec<u64> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut elements: Vec<u32> = (0..items).collect();
+    (0..count)
+        .map(|i| {
+            elements.shuffle(&mut rng);
+            let drawn = i % (items as usize + 1);
+            elements[..drawn].iter().fold(0, |m, &e| m | 1 << e)
+        })
+        .collect()
+}
+
+#[test]
+fn dots_boards_and_their_free_elements_conform_to_their_shape() {
+    use ply::engine::scored::restrict::FreeElements;
+    for geometry in [
+        Geometry::Triangles { size: 3 },
+        Geometry::Boxes { rows: 2, cols: 2 },
+        Geometry::Boxes { rows: 2, cols: 3 },
+    ] {
+        let board = geometry.build().unwrap().board;
+        assert!(board.completion().is_some() && board.symmetries().is_some());
+        let mut memo = MemoSolver::new(&board, HashStore::new(budget())).unwrap();
+        let samples = random_masks(board.items(), 200, 11);
+        let checked = conformance::subset_indexed(&board, &samples, &mut memo);
+        assert_eq!(checked, Ok(()), "{geometry:?}");
+        let position = EdgeSet(samples[7]);
+        let free = FreeElements::of(&board, &position).unwrap();
+        let mut memo = MemoSolver::new(&free, HashStore::new(budget())).unwrap();
+        let samples = random_masks(free.items(), 100, 12);
+        let checked = conformance::subset_indexed(&free, &samples, &mut memo);
+        assert_eq!(checked, Ok(()), "{geometry:?} after {position:?}");
     }
 }
 
@@ -369,7 +476,6 @@ fn three_by_three_boxes_is_lost_by_three() {
 #[test]
 fn symmetric_states_share_values_and_canonical_memo_agrees() {
     use ply::engine::scored::memo::CanonicalStore;
-    use ply::engine::scored::SubsetIndexed;
     for geometry in [
         Geometry::Triangles { size: 3 },
         Geometry::Boxes { rows: 2, cols: 2 },

@@ -1,6 +1,7 @@
 //! Lowest-heap Nim: the closed form proved against the engine's generic solver on every small
 //! configuration, and the known values of the seed and of Codeforces 1382B.
 
+use ply::engine::conformance;
 use ply::engine::impartial::{Convention, ImpartialSolver};
 use ply::games::heaps::{analyse, solve_batch, LowestHeapGame, Take};
 
@@ -29,6 +30,7 @@ fn closed_form_matches_the_generic_solver_on_every_small_configuration() {
             };
             let mut solver = ImpartialSolver::new(&game, convention);
             let start = game.start();
+            assert_eq!(conformance::impartial(&game, &[start], 100), Ok(()));
             let proof = solver.outcome(&start);
             let report = analyse(sizes, convention);
             let context = format!("{sizes:?} {convention:?}");

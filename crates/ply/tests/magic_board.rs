@@ -1,6 +1,7 @@
 //! MagicBoard: the breadth-first shortest path, the shared depth-first verdicts and the seed's own
 //! recursive search agree on 10 000 random boards of every size 5 to 20; hand-made boards.
 
+use ply::engine::conformance;
 use ply::engine::reach::{shortest_path, Puzzle, Verdicts};
 use ply::engine::MemoryBudget;
 use ply::games::magic_board::{generate, solve, Board, SizeRule, Wanted};
@@ -74,7 +75,8 @@ fn three_methods_agree_on_ten_thousand_boards_of_every_size() {
             let goal = board.goal();
             let square = |(r, c): (usize, usize)| r * d.next_power_of_two() + c;
             let starts: Vec<usize> = board.corners().iter().map(|&p| square(p)).collect();
-            let fast = verdicts.reach(&board, &starts, square(goal));
+            let fast = verdicts.reach_with_predecessors(&board, &starts, square(goal));
+            assert_eq!(verdicts.reach(&board, &starts, square(goal)), fast);
             for (i, &corner) in board.corners().iter().enumerate() {
                 let seed =
                     corner != goal && seed_recursive(&values, corner, &mut visited(d, corner));
@@ -202,4 +204,16 @@ fn generated_boards_have_the_asked_property() {
     let board = generate(6, 3, Wanted::Any, SizeRule::Seed).unwrap();
     assert_eq!(shortest_path(&board, 0, 0, budget), Ok(Some(vec![0])));
     assert_eq!(board.states(), 6 * 8);
+}
+
+#[test]
+fn boards_conform_to_the_puzzle_shape() {
+    let mut rng = StdRng::seed_from_u64(11);
+    for d in 5..=20usize {
+        for _ in 0..20 {
+            let values = random_values(d, &mut rng);
+            let board = Board::parse(&text(&values), SizeRule::Seed).unwrap();
+            assert_eq!(conformance::predecessors(&board), Ok(()), "{values:?}");
+        }
+    }
 }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-/// What a game declares about itself (after OpenSpiel's `GameType`).
+/// What a game declares about itself (after OpenSpiel's `GameType`), only as far as a solver reads it.
 ///
 /// Solvers check these flags and refuse, with a clear error, a game they would otherwise answer wrongly
 /// (for example a plain negamax on a game whose positions can repeat).
@@ -10,10 +10,6 @@ use serde::Serialize;
 pub struct Capabilities {
     /// Outcomes of some moves are decided by chance (dice), not by a player.
     pub chance: bool,
-    /// A move may give the same player another move (dots: completing a cell).
-    pub extra_turns: bool,
-    /// The game is scored (a margin), not only won or lost.
-    pub scores: bool,
     /// A position may repeat, so the game graph has cycles.
     pub cycles: bool,
 }

@@ -5,8 +5,10 @@
 pub mod absorbing;
 pub mod capabilities;
 pub mod chance;
+pub mod conformance;
 pub mod estimate;
 pub mod impartial;
+pub mod matrix_game;
 pub mod memory;
 pub mod player;
 pub mod progress;

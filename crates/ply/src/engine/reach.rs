@@ -17,13 +17,27 @@ pub trait Puzzle: Sync {
     fn states(&self) -> usize;
     /// Calls `visit` for each state one move away from `state` (repeats allowed).
     fn successors(&self, state: usize, visit: impl FnMut(usize));
+}
 
-    /// Whether [`Puzzle::predecessors`] lists the states one move before a state (an optional
-    /// accelerator: [`Verdicts`] then searches backward from the goal a little first).
-    const HAS_PREDECESSORS: bool = false;
-
-    /// Calls `visit` for each state one move before `state`, if [`Puzzle::HAS_PREDECESSORS`].
-    fn predecessors(&self, _state: usize, _visit: impl FnMut(usize)) {}
+/// An optional accelerator, present exactly when implemented: the moves read backward.
+/// [`Verdicts::reach_with_predecessors`] (which only a puzzle with this trait can call) then searches
+/// backward from the goal a little first. There is no default: a puzzle without it is searched
+/// forward only, never with an empty backward list.
+///
+/// ```compile_fail
+/// use ply::engine::reach::{Puzzle, Verdicts};
+/// struct Line;
+/// impl Puzzle for Line {
+///     fn states(&self) -> usize { 2 }
+///     fn successors(&self, s: usize, mut visit: impl FnMut(usize)) { if s == 0 { visit(1) } }
+/// }
+/// // Line does not list predecessors, so the backward search is not there to call.
+/// Verdicts::default().reach_with_predecessors(&Line, &[0], 1);
+/// ```
+pub trait Predecessors: Puzzle {
+    /// Calls `visit` for each state one move before `state`: exactly the `s` with `state` among
+    /// [`Puzzle::successors`]`(s)` (repeats allowed).
+    fn predecessors(&self, state: usize, visit: impl FnMut(usize));
 }
 
 /// Bytes per state one [`shortest_path`] search needs: a 4-byte parent and three bits of layers.
@@ -129,12 +143,34 @@ impl Verdicts {
         Ok(())
     }
 
-    /// Whether each of `starts` can reach `goal`. For puzzles that list predecessors, the states that
-    /// reach the goal are first collected backward, up to [`BACKWARD_LIMIT`]: if there are no more, the
-    /// answer is read off; otherwise they are targets for the forward searches. Searches from later
+    /// Whether each of `starts` can reach `goal`, by forward searches only: searches from later
     /// starts stop at states an earlier search showed to reach the goal, and skip states it showed
     /// cannot.
     pub fn reach<P: Puzzle>(&mut self, puzzle: &P, starts: &[usize], goal: usize) -> Vec<bool> {
+        self.begin(puzzle, starts, goal);
+        self.forward(puzzle, starts)
+    }
+
+    /// Whether each of `starts` can reach `goal`, for puzzles that list predecessors: the states
+    /// that reach the goal are first collected backward, up to `BACKWARD_LIMIT` (24); if there are no
+    /// more, the answer is read off, otherwise they are targets for the forward searches of
+    /// [`Self::reach`].
+    pub fn reach_with_predecessors<P: Predecessors>(
+        &mut self,
+        puzzle: &P,
+        starts: &[usize],
+        goal: usize,
+    ) -> Vec<bool> {
+        self.begin(puzzle, starts, goal);
+        if self.backward(puzzle, goal) {
+            let good = self.base + GOOD;
+            return starts.iter().map(|&s| self.marks[s] == good).collect();
+        }
+        self.forward(puzzle, starts)
+    }
+
+    /// Stamps a fresh base for one puzzle and marks its goal good.
+    fn begin<P: Puzzle>(&mut self, puzzle: &P, starts: &[usize], goal: usize) {
         let n = puzzle.states();
         let span = SEEN + starts.len() as u32 + 1;
         if self.marks.len() < n || self.base.checked_add(2 * span).is_none() {
@@ -145,10 +181,10 @@ impl Verdicts {
         self.base += span;
         self.parent.resize(n, 0);
         self.marks[goal] = self.base + GOOD;
-        if P::HAS_PREDECESSORS && self.backward(puzzle, goal) {
-            let good = self.base + GOOD;
-            return starts.iter().map(|&s| self.marks[s] == good).collect();
-        }
+    }
+
+    /// The forward search from each start in turn.
+    fn forward<P: Puzzle>(&mut self, puzzle: &P, starts: &[usize]) -> Vec<bool> {
         (0..starts.len())
             .map(|i| self.search(puzzle, starts[i], i as u32))
             .collect()
@@ -156,7 +192,7 @@ impl Verdicts {
 
     /// Marks good the states that reach `goal`, breadth-first backward, stopping after
     /// [`BACKWARD_LIMIT`] states. Returns whether it found them all.
-    fn backward<P: Puzzle>(&mut self, puzzle: &P, goal: usize) -> bool {
+    fn backward<P: Predecessors>(&mut self, puzzle: &P, goal: usize) -> bool {
         let good = self.base + GOOD;
         self.stack.clear();
         self.stack.push(goal as u32);
@@ -267,5 +303,43 @@ mod tests {
             vec![false, true, true, true]
         );
         assert!(shortest_path(&Toy, 5, 3, MemoryBudget::new(10)).is_err());
+    }
+
+    /// The line 0→1→2 (goal 2). Before predecessors became a trait of their own, a puzzle could
+    /// claim them (a flag) yet keep a do-nothing default list, and then both starts were called
+    /// unreachable; now the backward search needs the list itself.
+    struct Line;
+
+    impl Puzzle for Line {
+        fn states(&self) -> usize {
+            3
+        }
+        fn successors(&self, s: usize, mut visit: impl FnMut(usize)) {
+            if s < 2 {
+                visit(s + 1)
+            }
+        }
+    }
+
+    impl Predecessors for Line {
+        fn predecessors(&self, s: usize, mut visit: impl FnMut(usize)) {
+            if s > 0 {
+                visit(s - 1)
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_reaches_its_end() {
+        let mut v = Verdicts::default();
+        assert_eq!(v.reach(&Line, &[0, 1], 2), vec![true, true]);
+        assert_eq!(
+            v.reach_with_predecessors(&Line, &[0, 1], 2),
+            vec![true, true]
+        );
+        assert_eq!(
+            v.reach_with_predecessors(&Line, &[0, 2], 1),
+            vec![true, false]
+        );
     }
 }

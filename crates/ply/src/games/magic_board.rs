@@ -8,7 +8,7 @@
 use crate::engine::estimate::Estimate;
 use crate::engine::memory::{try_grow, try_vec, Bytes, MemoryBudget, MemoryError};
 use crate::engine::progress::Progress;
-use crate::engine::reach::{shortest_path, Puzzle, Verdicts};
+use crate::engine::reach::{shortest_path, Predecessors, Puzzle, Verdicts};
 use crate::input::{excerpt, quote, ReadError};
 use crate::lines::{items, line_limit, NumberLines};
 use rand::{Rng, RngCore, SeedableRng};
@@ -369,11 +369,12 @@ impl Puzzle for Board {
             visit(s - k);
         }
     }
+}
 
-    const HAS_PREDECESSORS: bool = true;
-
+impl Predecessors for Board {
     /// The squares of the same row or column whose value is their distance to `s`. (The square
-    /// itself never matches: its distance is 0, and only the goal holds 0.)
+    /// itself never matches: its distance is 0, and only the goal holds 0.) A padding state beyond
+    /// the row's end has none: no move reaches it.
     fn predecessors(&self, s: usize, mut visit: impl FnMut(usize)) {
         let (r, c, d, shift) = (
             s >> self.shift,
@@ -381,6 +382,9 @@ impl Puzzle for Board {
             self.d,
             self.shift,
         );
+        if c >= d {
+            return;
+        }
         let row = &self.values[r << shift..(r << shift) + d];
         if d <= 64 {
             // Collect matches as bits first (a loop without calls, which compiles to vector code).
@@ -685,7 +689,7 @@ pub fn generate(
                     .map(|&(r, c)| board.square(r, c))
                     .filter(|&s| s != goal)
                     .collect();
-                let reach = verdicts.reach(&board, &starts, goal);
+                let reach = verdicts.reach_with_predecessors(&board, &starts, goal);
                 if wanted == Wanted::Solvable {
                     reach.iter().all(|&x| x)
                 } else {
@@ -828,7 +832,7 @@ pub fn stats(
                 let board = random_board(d, &mut rng, values);
                 let goal = board.goal;
                 let corners = board.corners().map(|(r, c)| board.square(r, c));
-                let reach = verdicts.reach(&board, &corners, goal);
+                let reach = verdicts.reach_with_predecessors(&board, &corners, goal);
                 let mut any = false;
                 for (i, (&s, &ok)) in corners.iter().zip(&reach).enumerate() {
                     if s != goal {

@@ -1,6 +1,6 @@
 //! From values to explanations: the value of every move, best first, and the best line of play.
 
-use super::{move_value, ScoredGame, SolveError, Solver};
+use super::{children, keeps_turn, move_value, ScoredGame, SolveError, Solver};
 
 /// One legal move and what it is worth to the player making it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +20,9 @@ pub struct LineStep<M> {
     pub mv: M,
     /// Points it scores; above 0 the same player moves next.
     pub points: u32,
+    /// Whether the opponent of the player to move in the analysed state makes this move (so a
+    /// front end never re-derives the turn from the points).
+    pub by_opponent: bool,
 }
 
 /// A position explained: its value, every move's value, and (if asked) a best line to the end.
@@ -48,11 +51,17 @@ pub fn analyse<G: ScoredGame, S: Solver<G> + ?Sized>(
     if with_line {
         // The first step is the first of the sorted moves (the sort is stable); the rest are searched.
         let mut step = moves.first().map(|m| (*state, m.mv));
+        let mut by_opponent = false;
         while let Some((current, mv)) = step {
             let (child, points) = game
                 .play(&current, mv)
                 .expect("a move listed by the game is legal");
-            line.push(LineStep { mv, points });
+            line.push(LineStep {
+                mv,
+                points,
+                by_opponent,
+            });
+            by_opponent ^= !keeps_turn(points);
             step = best_move(game, solver, &child)?.map(|best| (child, best.mv));
         }
     }
@@ -65,13 +74,10 @@ fn move_values<G: ScoredGame, S: Solver<G> + ?Sized>(
     solver: &mut S,
     state: &G::State,
 ) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
-    let mut children = Vec::new();
-    game.for_each_move(state, |mv, child, points| {
-        children.push((mv, child, points))
-    });
-    let states: Vec<G::State> = children.iter().map(|&(_, child, _)| child).collect();
+    let listed = children(game, state);
+    let states: Vec<G::State> = listed.iter().map(|&(_, child, _)| child).collect();
     let values = solver.values(&states)?;
-    Ok(children
+    Ok(listed
         .into_iter()
         .zip(values)
         .map(|((mv, _, points), value)| MoveValue {

@@ -2,7 +2,7 @@
 
 use super::symmetry::Symmetries;
 use super::{
-    check_values_fit, move_value, require_acyclic_deterministic, ScoredGame, SolveError, Solver,
+    check_values_fit, negamax_step, require_acyclic_deterministic, ScoredGame, SolveError, Solver,
     SubsetIndexed,
 };
 use crate::engine::memory::{MemoryBudget, MemoryError, ZeroedBytes};
@@ -172,25 +172,8 @@ impl<'a, G: ScoredGame, S: MemoStore<G>> MemoSolver<'a, G, S> {
                 progress(self.visited);
             }
         }
-        let mut best: Option<i32> = None;
-        let mut failure = None;
         let game = self.game;
-        game.for_each_move(state, |_, child, points| {
-            if failure.is_some() {
-                return;
-            }
-            match self.negamax(&child) {
-                Ok(v) => {
-                    let value = move_value(points as i32, v);
-                    best = Some(best.map_or(value, |b| b.max(value)));
-                }
-                Err(e) => failure = Some(e),
-            }
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        let value = best.unwrap_or(0);
+        let value = negamax_step(game, state, |child| self.negamax(child))?;
         self.store.insert(*state, value)?;
         Ok(value)
     }

@@ -24,11 +24,20 @@ pub mod table_file;
 use super::{Capabilities, MemoryError};
 use std::fmt::Debug;
 
+use std::convert::Infallible;
 use std::hash::Hash;
-use std::ops::{Add, Neg};
+use std::ops::{Add, ControlFlow, Neg};
 use thiserror::Error;
 
-/// Value of a move under Wilson's rule — the one place the extra-turn rule lives.
+/// Whether a move that scores `points` leaves its mover to move again — the extra-turn rule, stated
+/// once for everything that follows turns (the analysis's line, a game's own record of play);
+/// [`move_value`] is the same rule for values.
+#[inline(always)]
+pub fn keeps_turn(points: u32) -> bool {
+    points > 0
+}
+
+/// Value of a move under Wilson's rule — the one place the extra-turn rule meets values.
 ///
 /// A move that completes `scored > 0` cells earns them and the mover moves again, so it is worth
 /// `scored + v(child)`; any other move hands the turn over, so it is worth `-v(child)`.
@@ -40,14 +49,48 @@ pub fn move_value<V>(scored: V, child_value: V) -> V
 where
     V: Copy + PartialOrd + Default + Add<Output = V> + Neg<Output = V>,
 {
-    let keeps_turn = scored > V::default();
+    let again = scored > V::default();
     let gained = scored + child_value;
     let handed_over = -child_value;
-    if keeps_turn {
+    if again {
         gained
     } else {
         handed_over
     }
+}
+
+/// One negamax step, shared by every solver that visits moves: the best [`move_value`] over the
+/// children of `state`, each valued by `child_value`; 0 when the game is over. The first failure of
+/// `child_value` stops the visit and is returned.
+#[inline(always)]
+pub fn negamax_step<G: ScoredGame, E>(
+    game: &G,
+    state: &G::State,
+    mut child_value: impl FnMut(&G::State) -> Result<i32, E>,
+) -> Result<i32, E> {
+    let mut best = i32::MIN;
+    let visit = game.for_each_move(state, |_, child, points| match child_value(&child) {
+        Ok(value) => {
+            best = best.max(move_value(points as i32, value));
+            ControlFlow::Continue(())
+        }
+        Err(e) => ControlFlow::Break(e),
+    });
+    match visit {
+        ControlFlow::Break(e) => Err(e),
+        ControlFlow::Continue(()) if best == i32::MIN => Ok(0),
+        ControlFlow::Continue(()) => Ok(best),
+    }
+}
+
+/// Every move of `state` with its child and points, in the game's move order.
+pub fn children<G: ScoredGame>(game: &G, state: &G::State) -> Vec<(G::Move, G::State, u32)> {
+    let mut out = Vec::new();
+    let _ = game.for_each_move::<Infallible, _>(state, |mv, child, points| {
+        out.push((mv, child, points));
+        ControlFlow::Continue(())
+    });
+    out
 }
 
 /// A two-player game where each move may score points, and scoring grants another move.
@@ -66,9 +109,12 @@ pub trait ScoredGame: Sync {
     /// An upper bound on the points still to be won from any state (the number of cells).
     fn max_points(&self) -> u32;
 
-    /// Calls `visit(move, child, points)` for every legal move of `state`, in a fixed order. No moves
-    /// means the game is over. Implementations should not allocate: this is the solvers' hot loop.
-    fn for_each_move<F: FnMut(Self::Move, Self::State, u32)>(&self, state: &Self::State, visit: F);
+    /// Calls `visit(move, child, points)` for every legal move of `state`, in a fixed order, until
+    /// `visit` breaks (a cut-off, a failure), and returns that break. No moves means the game is over.
+    /// Implementations should not allocate: this is the solvers' hot loop.
+    fn for_each_move<B, F>(&self, state: &Self::State, visit: F) -> ControlFlow<B>
+    where
+        F: FnMut(Self::Move, Self::State, u32) -> ControlFlow<B>;
 
     /// The child of one move and the points it scores, or `None` if the move is not legal in `state`.
     fn play(&self, state: &Self::State, mv: Self::Move) -> Option<(Self::State, u32)>;
@@ -234,6 +280,72 @@ pub(crate) fn require_acyclic_deterministic<G: ScoredGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One move from 0 to 1 scoring a point; declares chance or cycles as asked.
+    struct Declared(Capabilities);
+
+    impl ScoredGame for Declared {
+        type State = u8;
+        type Move = ();
+        fn capabilities(&self) -> Capabilities {
+            self.0
+        }
+        fn max_points(&self) -> u32 {
+            1
+        }
+        fn for_each_move<B, F>(&self, state: &u8, mut visit: F) -> ControlFlow<B>
+        where
+            F: FnMut((), u8, u32) -> ControlFlow<B>,
+        {
+            if *state == 0 {
+                visit((), 1, 1)?
+            }
+            ControlFlow::Continue(())
+        }
+        fn play(&self, state: &u8, _: ()) -> Option<(u8, u32)> {
+            (*state == 0).then_some((1, 1))
+        }
+    }
+
+    #[test]
+    fn chance_and_cycles_are_refused() {
+        use super::memo::{HashStore, MemoSolver};
+        use super::recursion::RecursionSolver;
+        let budget = crate::engine::memory::MemoryBudget::new(1 << 20);
+        let plain = Declared(Capabilities {
+            chance: false,
+            cycles: false,
+        });
+        assert_eq!(RecursionSolver::new(&plain).unwrap().value(&0), Ok(1));
+        let dice = Declared(Capabilities {
+            chance: true,
+            cycles: false,
+        });
+        let refused = |feature| SolveError::Unsupported {
+            solver: "recursion",
+            feature,
+        };
+        assert_eq!(
+            RecursionSolver::new(&dice).err(),
+            Some(refused("chance moves"))
+        );
+        let loops = Declared(Capabilities {
+            chance: false,
+            cycles: true,
+        });
+        assert_eq!(
+            RecursionSolver::new(&loops).err(),
+            Some(refused("repeating positions"))
+        );
+        let memo = MemoSolver::new(&dice, HashStore::new(budget)).err();
+        assert_eq!(
+            memo,
+            Some(SolveError::Unsupported {
+                solver: "memo",
+                feature: "chance moves"
+            })
+        );
+    }
 
     #[test]
     fn wilson_rule() {

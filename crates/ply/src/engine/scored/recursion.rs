@@ -1,7 +1,8 @@
 //! Plain negamax: the reference strategy. Obviously right, exponentially slow.
 
-use super::{move_value, require_acyclic_deterministic, ScoredGame, SolveError, Solver};
+use super::{negamax_step, require_acyclic_deterministic, ScoredGame, SolveError, Solver};
 use crate::engine::progress::{Progress, PROGRESS_EVERY};
+use std::convert::Infallible;
 
 /// Evaluates every path of the game tree from the asked state, remembering nothing.
 pub struct RecursionSolver<'a, G> {
@@ -34,13 +35,11 @@ impl<'a, G: ScoredGame> RecursionSolver<'a, G> {
                 progress(self.visited);
             }
         }
-        let mut best: Option<i32> = None;
         let game = self.game;
-        game.for_each_move(state, |_, child, points| {
-            let value = move_value(points as i32, self.negamax(&child));
-            best = Some(best.map_or(value, |b| b.max(value)));
+        let Ok(value) = negamax_step(game, state, |child| {
+            Ok::<_, Infallible>(self.negamax(child))
         });
-        best.unwrap_or(0)
+        value
     }
 }
 

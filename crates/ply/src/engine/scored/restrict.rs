@@ -14,6 +14,7 @@ use super::{Completion, ScoredGame, SolveError, Solver, SubsetIndexed};
 use crate::engine::memory::MemoryBudget;
 use crate::engine::progress::Progress;
 use crate::engine::Capabilities;
+use std::ops::ControlFlow;
 
 /// The completion game left on the free elements of one position of a larger completion game.
 ///
@@ -116,8 +117,6 @@ impl ScoredGame for FreeElements {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             chance: false,
-            extra_turns: true,
-            scores: true,
             cycles: false,
         }
     }
@@ -127,13 +126,17 @@ impl ScoredGame for FreeElements {
     }
 
     #[inline]
-    fn for_each_move<F: FnMut(u32, u64, u32)>(&self, state: &u64, mut visit: F) {
+    fn for_each_move<B, F>(&self, state: &u64, mut visit: F) -> ControlFlow<B>
+    where
+        F: FnMut(u32, u64, u32) -> ControlFlow<B>,
+    {
         let rules = Completion {
             others: &self.others,
         };
         for e in elements_of(self.full() & !state) {
-            visit(e, state | 1 << e, rules.points(*state, e));
+            visit(e, state | 1 << e, rules.points(*state, e))?;
         }
+        ControlFlow::Continue(())
     }
 
     fn play(&self, state: &u64, mv: u32) -> Option<(u64, u32)> {

@@ -2,6 +2,8 @@
 //! themselves, so that symmetric states have the same value. A state's canonical form is the smallest
 //! bitmask among its images; stores keyed by it hold one entry per class of symmetric states.
 
+use super::SubsetIndexed;
+
 /// A group of element permutations, applied to bitmasks a byte at a time.
 #[derive(Debug, Clone)]
 pub struct Symmetries {
@@ -59,6 +61,44 @@ impl Symmetries {
     }
 }
 
+/// For each of `moves` (moves of `state`), the first earlier move equivalent to it: one that a
+/// symmetry fixing the position maps it onto. `None` for the first of each class, and for every move
+/// of a game without symmetries. A move is known by the elements it adds (`play`'s child less the
+/// state); moves that are not legal in `state` have no class.
+pub fn symmetric_to_earlier<G: SubsetIndexed>(
+    game: &G,
+    state: &G::State,
+    moves: &[G::Move],
+) -> Vec<Option<usize>> {
+    let Some(symmetries) = game.symmetries() else {
+        return vec![None; moves.len()];
+    };
+    let drawn = game.mask(state);
+    let fixing: Vec<usize> = (0..symmetries.order() - 1)
+        .filter(|&i| symmetries.image(i, drawn) == drawn)
+        .collect();
+    // The smallest image of (position, move) under the symmetries that fix the position.
+    let classes: Vec<Option<u64>> = moves
+        .iter()
+        .map(|&mv| {
+            let (child, _) = game.play(state, mv)?;
+            let added = game.mask(&child) & !drawn;
+            Some(
+                fixing
+                    .iter()
+                    .map(|&i| symmetries.image(i, added))
+                    .fold(added, u64::min),
+            )
+        })
+        .collect();
+    classes
+        .iter()
+        .enumerate()
+        .map(|(j, class)| {
+            class.and_then(|c| classes[..j].iter().position(|&earlier| earlier == Some(c)))
+        })
+        .collect()
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,5 +110,70 @@ mod tests {
         assert_eq!(sym.canonical(0b010), 0b001);
         assert_eq!(sym.canonical(0b001), 0b001);
         assert_eq!(sym.canonical(0b110), 0b101);
+    }
+
+    /// Three elements, no cells, elements 0 and 1 interchangeable: every free element is a move.
+    struct Three(Symmetries);
+
+    impl crate::engine::scored::ScoredGame for Three {
+        type State = u64;
+        type Move = u32;
+        fn capabilities(&self) -> crate::engine::Capabilities {
+            crate::engine::Capabilities {
+                chance: false,
+                cycles: false,
+            }
+        }
+        fn max_points(&self) -> u32 {
+            0
+        }
+        fn for_each_move<B, F>(&self, state: &u64, mut visit: F) -> std::ops::ControlFlow<B>
+        where
+            F: FnMut(u32, u64, u32) -> std::ops::ControlFlow<B>,
+        {
+            for e in (0..3).filter(|e| state >> e & 1 == 0) {
+                visit(e, state | 1 << e, 0)?;
+            }
+            std::ops::ControlFlow::Continue(())
+        }
+        fn play(&self, state: &u64, e: u32) -> Option<(u64, u32)> {
+            (e < 3 && state >> e & 1 == 0).then_some((state | 1 << e, 0))
+        }
+    }
+
+    impl SubsetIndexed for Three {
+        fn items(&self) -> u32 {
+            3
+        }
+        fn mask(&self, state: &u64) -> u64 {
+            *state
+        }
+        fn state(&self, mask: u64) -> u64 {
+            mask
+        }
+        fn symmetries(&self) -> Option<&Symmetries> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn moves_equivalent_under_symmetries_that_fix_the_position() {
+        let game = Three(Symmetries::new(3, &[vec![1, 0, 2]]));
+        let empty = symmetric_to_earlier(&game, &0, &[2, 0, 1]);
+        assert_eq!(empty, vec![None, None, Some(1)]);
+        // With 2 drawn the swap still fixes the position; with 0 drawn it does not.
+        assert_eq!(
+            symmetric_to_earlier(&game, &0b100, &[0, 1]),
+            vec![None, Some(0)]
+        );
+        assert_eq!(
+            symmetric_to_earlier(&game, &0b001, &[1, 2]),
+            vec![None, None]
+        );
+        // An illegal move has no class.
+        assert_eq!(
+            symmetric_to_earlier(&game, &0b001, &[0, 1]),
+            vec![None, None]
+        );
     }
 }

@@ -9,13 +9,14 @@
 //! reads while its blocks are written in parallel — no locks, no atomics, no unsafe code.
 
 use super::{
-    check_values_fit, move_value, require_acyclic_deterministic, Completion, SolveError, Solver,
-    SubsetIndexed,
+    check_values_fit, move_value, negamax_step, require_acyclic_deterministic, Completion,
+    SolveError, Solver, SubsetIndexed,
 };
 use crate::engine::memory::{MemoryBudget, ZeroedBytes};
 use crate::engine::progress::Progress;
 use multiversion::multiversion;
 use rayon::prelude::*;
+use std::convert::Infallible;
 use std::ops::Range;
 
 /// Blocks hold `2^BLOCK_BITS` states at most (16 KiB): small enough to stay in cache while filled.
@@ -338,9 +339,8 @@ fn fill_block<G: SubsetIndexed>(
     let low_mask = (1u64 << low_bits) - 1;
     for low in (0..block.len()).rev() {
         let mask = (high << low_bits) | low as u64;
-        let mut best = i32::MIN;
-        game.for_each_move(&game.state(mask), |_, child, points| {
-            let child = game.mask(&child);
+        let Ok(best) = negamax_step(game, &game.state(mask), |child| {
+            let child = game.mask(child);
             debug_assert!(
                 child & mask == mask && child != mask,
                 "a move must add elements"
@@ -350,13 +350,9 @@ fn fill_block<G: SubsetIndexed>(
             } else {
                 done[layout.position(child)]
             };
-            best = best.max(move_value(points as i32, child_value as i8 as i32));
+            Ok::<_, Infallible>(child_value as i8 as i32)
         });
-        block[low] = if best == i32::MIN {
-            0
-        } else {
-            best as i8 as u8
-        };
+        block[low] = best as i8 as u8;
     }
 }
 

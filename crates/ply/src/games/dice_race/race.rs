@@ -146,14 +146,24 @@ const FIRST: usize = 0;
 const SECOND: usize = 1;
 const TIE: usize = 2;
 
+/// The sums either list picks, in increasing order, with each list's count of each: the one reading of
+/// a pair of lists that the race and its simulation share.
+pub(crate) fn sums_and_counts(
+    first: &PickList,
+    second: &PickList,
+) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let mut sums: Vec<u32> = first.sums().iter().chain(second.sums()).copied().collect();
+    sums.sort_unstable();
+    sums.dedup();
+    let a: Vec<u32> = sums.iter().map(|&s| first.count(s)).collect();
+    let b: Vec<u32> = sums.iter().map(|&s| second.count(s)).collect();
+    (sums, a, b)
+}
+
 impl<'a> Race<'a> {
     /// The race of `first` against `second`, refused if it has more than [`MAX_RACE_STATES`] states.
     pub fn new(dice: &'a Dice, first: &PickList, second: &PickList) -> Result<Self, RaceError> {
-        let mut sums: Vec<u32> = first.sums().iter().chain(second.sums()).copied().collect();
-        sums.sort_unstable();
-        sums.dedup();
-        let a: Vec<u32> = sums.iter().map(|&s| first.count(s)).collect();
-        let b: Vec<u32> = sums.iter().map(|&s| second.count(s)).collect();
+        let (sums, a, b) = sums_and_counts(first, second);
         let mut strides = Vec::with_capacity(sums.len());
         let mut len: u128 = 1;
         for (x, y) in a.iter().zip(&b) {
@@ -261,31 +271,22 @@ impl AbsorbingDag for Race<'_> {
     }
 }
 
-/// The exact result of a race.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExactComparison {
+/// The result of a race, in a number type: [`BigRational`] exact ([`ExactComparison`]), `f64` fast
+/// (the default), as [`Absorption`](crate::engine::absorbing::Absorption) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Comparison<T = f64> {
     /// P(the first list finishes first).
-    pub p_first: BigRational,
+    pub p_first: T,
     /// P(the second list finishes first).
-    pub p_second: BigRational,
+    pub p_second: T,
     /// P(both finish on the same roll).
-    pub p_tie: BigRational,
+    pub p_tie: T,
     /// Expected number of rolls until the race ends.
-    pub expected_rolls: BigRational,
+    pub expected_rolls: T,
 }
 
-/// The result of a race in floats.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Comparison {
-    /// P(the first list finishes first).
-    pub p_first: f64,
-    /// P(the second list finishes first).
-    pub p_second: f64,
-    /// P(both finish on the same roll).
-    pub p_tie: f64,
-    /// Expected number of rolls until the race ends.
-    pub expected_rolls: f64,
-}
+/// The exact result of a race.
+pub type ExactComparison = Comparison<BigRational>;
 
 /// Solves a race exactly; refused first, with its estimate, over [`MAX_EXACT_WORK`].
 pub fn compare(

@@ -5,7 +5,7 @@
 
 use super::dice::Dice;
 use super::race::{compare, compare_fast, PickList, RaceError};
-use microlp::{ComparisonOp, OptimizationDirection, Problem};
+use crate::engine::matrix_game::{double_oracle, MatrixGameError};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -301,31 +301,30 @@ pub struct Equilibrium {
     pub races: u64,
 }
 
-/// The equilibrium of the pick game by double oracle: solve the game restricted to a few lists (a
-/// linear program), find the best reply among all lists to its mix, add it, until no list does better
-/// against the mix than the restricted value. The result is optimal in the whole game.
+/// The equilibrium of the pick game: the engine's double oracle
+/// ([`double_oracle`]) on the lists, the payoff of two lists being the first's
+/// winning probability less the second's, starting from the list that finishes fastest alone.
 pub fn equilibrium(dice: &Dice, picks: u32) -> Result<Equilibrium, SearchError> {
     let lists = all_lists(dice, picks)?;
     let mut cache: HashMap<(usize, usize), f64> = HashMap::new();
     let mut races = 0u64;
-    let mut payoff =
-        |i: usize, j: usize, cache: &mut HashMap<(usize, usize), f64>| -> Result<f64, RaceError> {
-            if i == j {
-                return Ok(0.0);
+    let payoff = |i: usize, j: usize| -> Result<f64, RaceError> {
+        if i == j {
+            return Ok(0.0);
+        }
+        let key = (i.min(j), i.max(j));
+        let v = match cache.get(&key) {
+            Some(&v) => v,
+            None => {
+                let r = compare_fast(dice, &lists[key.0], &lists[key.1])?;
+                races += 1;
+                let v = r.p_first - r.p_second;
+                cache.insert(key, v);
+                v
             }
-            let key = (i.min(j), i.max(j));
-            let v = match cache.get(&key) {
-                Some(&v) => v,
-                None => {
-                    let r = compare_fast(dice, &lists[key.0], &lists[key.1])?;
-                    races += 1;
-                    let v = r.p_first - r.p_second;
-                    cache.insert(key, v);
-                    v
-                }
-            };
-            Ok(if i == key.0 { v } else { -v })
         };
+        Ok(if i == key.0 { v } else { -v })
+    };
     // Start from the strongest list alone.
     let times: Vec<f64> = lists
         .par_iter()
@@ -334,75 +333,27 @@ pub fn equilibrium(dice: &Dice, picks: u32) -> Result<Equilibrium, SearchError> 
     let start = (0..lists.len())
         .min_by(|&a, &b| times[a].total_cmp(&times[b]))
         .expect("at least one list");
-    let mut support_set = vec![start];
-    loop {
-        let (weights, value) = solve_restricted(&support_set, |i, j| payoff(i, j, &mut cache))?;
-        // The best reply: the column that does worst against the mix.
-        let mut worst = (f64::INFINITY, 0);
-        for j in 0..lists.len() {
-            let mut against = 0.0;
-            for (&i, &w) in support_set.iter().zip(&weights) {
-                if w > 0.0 {
-                    against += w * payoff(i, j, &mut cache)?;
-                }
-            }
-            if against < worst.0 {
-                worst = (against, j);
-            }
-        }
-        if worst.0 >= value - 1e-12 || support_set.contains(&worst.1) {
-            let mut support: Vec<Weighted> = support_set
-                .iter()
-                .zip(&weights)
-                .filter(|(_, &w)| w > 1e-9)
-                .map(|(&i, &w)| Weighted {
-                    list: lists[i].clone(),
-                    weight: w,
-                })
-                .collect();
-            support.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.list.cmp(&b.list)));
-            return Ok(Equilibrium {
-                pure: support.len() == 1,
-                support,
-                value,
-                multisets: lists.len(),
-                races,
-            });
-        }
-        support_set.push(worst.1);
-    }
-}
-
-/// Maximises v subject to Σ_i x_i A(i, j) ≥ v for every j of `support`, Σ x = 1, x ≥ 0.
-fn solve_restricted(
-    support: &[usize],
-    mut payoff: impl FnMut(usize, usize) -> Result<f64, RaceError>,
-) -> Result<(Vec<f64>, f64), SearchError> {
-    let mut problem = Problem::new(OptimizationDirection::Maximize);
-    let xs: Vec<_> = support
+    let mix = double_oracle(lists.len(), start, payoff).map_err(|e| match e {
+        MatrixGameError::Payoff(e) => SearchError::Race(e),
+        MatrixGameError::Lp(e) => SearchError::Lp(e),
+    })?;
+    let mut support: Vec<Weighted> = mix
+        .weights
         .iter()
-        .map(|_| problem.add_var(0.0, (0.0, 1.0)))
+        .filter(|(_, w)| *w > 1e-9)
+        .map(|&(i, weight)| Weighted {
+            list: lists[i].clone(),
+            weight,
+        })
         .collect();
-    let v = problem.add_var(1.0, (f64::NEG_INFINITY, f64::INFINITY));
-    for &j in support {
-        let mut row = Vec::with_capacity(support.len() + 1);
-        for (&i, &x) in support.iter().zip(&xs) {
-            row.push((x, payoff(i, j)?));
-        }
-        row.push((v, -1.0));
-        problem.add_constraint(&row, ComparisonOp::Ge, 0.0);
-    }
-    let ones: Vec<_> = xs.iter().map(|&x| (x, 1.0)).collect();
-    problem.add_constraint(&ones, ComparisonOp::Eq, 1.0);
-    let solution = match problem
-        .solve()
-        .map_err(|e| SearchError::Lp(e.to_string()))?
-    {
-        microlp::SolveOutcome::Solution(solution) => solution,
-        microlp::SolveOutcome::Interrupted(_) => return Err(SearchError::Lp("interrupted".into())),
-    };
-    let weights = xs.iter().map(|&x| solution[x].max(0.0)).collect();
-    Ok((weights, solution[v]))
+    support.sort_by(|a, b| b.weight.total_cmp(&a.weight).then(a.list.cmp(&b.list)));
+    Ok(Equilibrium {
+        pure: support.len() == 1,
+        support,
+        value: mix.value,
+        multisets: lists.len(),
+        races,
+    })
 }
 
 #[cfg(test)]

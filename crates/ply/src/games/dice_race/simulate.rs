@@ -5,7 +5,7 @@
 //! rolls (a first round that would is refused before it starts; a cap beyond it is lowered to it).
 
 use super::dice::Dice;
-use super::race::{compare_fast, PickList, RaceError};
+use super::race::{compare_fast, sums_and_counts, PickList, RaceError};
 use crate::engine::estimate::Estimate;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -115,9 +115,7 @@ pub fn simulate(
     seed: u64,
     progress: Option<SimulationProgress<'_>>,
 ) -> Result<Simulation, SimulateError> {
-    let mut sums: Vec<u32> = first.sums().iter().chain(second.sums()).copied().collect();
-    sums.sort_unstable();
-    sums.dedup();
+    let (sums, a, b) = sums_and_counts(first, second);
     // Rolls of other sums change nothing: draw among the listed sums only, by the running totals of
     // their weights (the first running total above the draw names the sum).
     let running: Vec<u128> = sums
@@ -140,8 +138,6 @@ pub fn simulate(
     // The most games MAX_DRAWS allows: rounds stop short of it.
     let affordable = (MAX_DRAWS as f64 / per_game.max(1.0)) as u64;
     let report_every = (PROGRESS_EVERY / per_game.max(1.0)).max(1.0) as u64;
-    let a: Vec<u32> = sums.iter().map(|&s| first.count(s)).collect();
-    let b: Vec<u32> = sums.iter().map(|&s| second.count(s)).collect();
     let mut rng = StdRng::seed_from_u64(seed);
     let (mut games, mut wins, mut target) = (0u64, [0u64; 3], first_round);
     let mut left_a = a.clone();

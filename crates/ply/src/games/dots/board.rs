@@ -3,6 +3,7 @@
 use crate::engine::scored::symmetry::Symmetries;
 use crate::engine::scored::{Completion, ScoredGame, SubsetIndexed};
 use crate::engine::Capabilities;
+use std::ops::ControlFlow;
 use thiserror::Error;
 
 /// An edge, by its number on the board (0-based, in the board's edge order).
@@ -270,8 +271,6 @@ impl ScoredGame for DotsBoard {
     fn capabilities(&self) -> Capabilities {
         Capabilities {
             chance: false,
-            extra_turns: true,
-            scores: true,
             cycles: false,
         }
     }
@@ -281,7 +280,10 @@ impl ScoredGame for DotsBoard {
     }
 
     #[inline]
-    fn for_each_move<F: FnMut(Edge, EdgeSet, u32)>(&self, state: &EdgeSet, mut visit: F) {
+    fn for_each_move<B, F>(&self, state: &EdgeSet, mut visit: F) -> ControlFlow<B>
+    where
+        F: FnMut(Edge, EdgeSet, u32) -> ControlFlow<B>,
+    {
         let drawn = state.0;
         let mut free = self.full().0 & !drawn;
         while free != 0 {
@@ -291,8 +293,9 @@ impl ScoredGame for DotsBoard {
                 Edge(edge as u8),
                 EdgeSet(drawn | 1 << edge),
                 self.points(drawn, edge),
-            );
+            )?;
         }
+        ControlFlow::Continue(())
     }
 
     fn play(&self, state: &EdgeSet, edge: Edge) -> Option<(EdgeSet, u32)> {

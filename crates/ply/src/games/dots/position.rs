@@ -2,6 +2,7 @@
 //! score so far, who owns which cell, whose turn it is and the moves made.
 
 use super::board::{DotsBoard, Edge, EdgeSet};
+use crate::engine::scored::keeps_turn;
 use crate::engine::Player;
 
 /// Why an edge cannot be drawn.
@@ -56,7 +57,7 @@ impl Position {
             self.owners[cell] = Some(self.to_move);
         }
         self.score[self.to_move.index()] += completed.len() as u32;
-        if completed.is_empty() {
+        if !keeps_turn(completed.len() as u32) {
             self.to_move = self.to_move.other();
         }
         self.drawn = self.drawn.with(edge);

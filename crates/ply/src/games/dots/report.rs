@@ -7,7 +7,7 @@ use super::notation::format_edge;
 use super::position::Position;
 use crate::engine::scored::analysis::{analyse, MoveValue};
 use crate::engine::scored::choose::{with_solver_at, SolveOptions};
-use crate::engine::scored::SubsetIndexed;
+use crate::engine::scored::symmetry::symmetric_to_earlier;
 use crate::engine::scored::{SolveError, Solver, Strategy};
 use crate::engine::{final_margin_a, Player, Winner};
 use serde::{Serialize, Serializer};
@@ -93,34 +93,18 @@ fn move_reports(
     position: &Position,
     moves: &[MoveValue<Edge>],
 ) -> Vec<MoveReport> {
-    let drawn = position.drawn().0;
-    let symmetries = board.symmetries();
-    let class = |mv: Edge| {
-        symmetries.map(|s| {
-            // The smallest image of (position, move) under the symmetries that fix the position.
-            (0..s.order() - 1)
-                .filter(|&i| s.image(i, drawn) == drawn)
-                .map(|i| s.image(i, 1 << mv.0))
-                .fold(1u64 << mv.0, u64::min)
-        })
-    };
-    let mut seen: Vec<(u64, String)> = Vec::new();
+    let listed: Vec<Edge> = moves.iter().map(|m| m.mv).collect();
+    let earlier = symmetric_to_earlier(board, &position.drawn(), &listed);
+    let names: Vec<String> = listed.iter().map(|&e| format_edge(board, e)).collect();
     moves
         .iter()
-        .map(|m| {
-            let name = format_edge(board, m.mv);
-            let key = class(m.mv);
-            let symmetric_to =
-                key.and_then(|k| seen.iter().find(|(c, _)| *c == k).map(|(_, n)| n.clone()));
-            if let (Some(k), None) = (key, &symmetric_to) {
-                seen.push((k, name.clone()));
-            }
-            MoveReport {
-                mv: name,
-                value: m.value,
-                points: m.points,
-                symmetric_to,
-            }
+        .zip(&names)
+        .zip(earlier)
+        .map(|((m, name), earlier)| MoveReport {
+            mv: name.clone(),
+            value: m.value,
+            points: m.points,
+            symmetric_to: earlier.map(|j| names[j].clone()),
         })
         .collect()
 }
@@ -166,20 +150,18 @@ pub fn report_from(
     let board = &built.board;
     let analysis = analyse(board, solver, &position.drawn(), with_line)?;
     let states_visited = solver.states_visited();
-    let mut mover = position.to_move();
+    let to_move = position.to_move();
     let line_steps: Vec<LineStepReport> = analysis
         .line
         .iter()
-        .map(|step| {
-            let player = mover;
-            if step.points == 0 {
-                mover = mover.other();
-            }
-            LineStepReport {
-                mv: format_edge(board, step.mv),
-                player,
-                points: step.points,
-            }
+        .map(|step| LineStepReport {
+            mv: format_edge(board, step.mv),
+            player: if step.by_opponent {
+                to_move.other()
+            } else {
+                to_move
+            },
+            points: step.points,
         })
         .collect();
     // Checked, so that a value from a forged table cannot make scores wrap.
