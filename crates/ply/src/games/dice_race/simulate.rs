@@ -7,7 +7,7 @@
 use super::dice::Dice;
 use super::race::{compare_fast, PickList, RaceError};
 use crate::engine::estimate::Estimate;
-use rand::rngs::StdRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use thiserror::Error;
@@ -142,7 +142,7 @@ pub fn simulate(
     let report_every = (PROGRESS_EVERY / per_game.max(1.0)).max(1.0) as u64;
     let a: Vec<u32> = sums.iter().map(|&s| first.count(s)).collect();
     let b: Vec<u32> = sums.iter().map(|&s| second.count(s)).collect();
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (mut games, mut wins, mut target) = (0u64, [0u64; 3], first_round);
     let mut left_a = a.clone();
     let mut left_b = b.clone();
