@@ -10,9 +10,9 @@ use ply::engine::scored::Solver;
 use ply::engine::MemoryBudget;
 use ply::games::dots::triangle_war::{parse_games, verdicts};
 use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::Write;
 use std::hint::black_box;
 

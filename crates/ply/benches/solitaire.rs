@@ -7,8 +7,8 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use ply::games::solitaire::{solve, PathMode, SolitaireOptions};
 use ply::tokens::IntReader;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;
 
 fn board(n: usize) -> (Vec<i64>, String) {

@@ -251,9 +251,15 @@ impl IntParser {
     fn finish(self, place: TokenPlace) -> Result<i64, TokenError> {
         let text = || quote_bytes(&self.shown);
         if self.not_digit || self.digits == 0 {
-            Err(TokenError::NotAnInteger { place, text: text() })
+            Err(TokenError::NotAnInteger {
+                place,
+                text: text(),
+            })
         } else if self.overflow {
-            Err(TokenError::OutOfRange { place, text: text() })
+            Err(TokenError::OutOfRange {
+                place,
+                text: text(),
+            })
         } else {
             Ok(self.value)
         }

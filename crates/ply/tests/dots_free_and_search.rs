@@ -7,9 +7,9 @@ use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Solver;
 use ply::engine::MemoryBudget;
 use ply::games::dots::{DotsBoard, EdgeSet, Geometry};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn budget() -> MemoryBudget {
     MemoryBudget::new(1 << 30)

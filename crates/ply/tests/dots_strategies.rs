@@ -8,9 +8,9 @@ use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::{ScoredGame, Solver, Strategy};
 use ply::engine::MemoryBudget;
 use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashMap;
 
 fn board(size: u32) -> DotsBoard {

@@ -4,8 +4,8 @@
 use ply::engine::reach::{shortest_path, Puzzle, Verdicts};
 use ply::engine::MemoryBudget;
 use ply::games::magic_board::{generate, solve, Board, SizeRule, Wanted};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The seed's method: recursive depth-first search marking visited squares, on (row, col).
 fn seed_recursive(values: &[Vec<usize>], at: (usize, usize), visited: &mut [Vec<bool>]) -> bool {

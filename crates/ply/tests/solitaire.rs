@@ -5,8 +5,8 @@ use num_traits::ToPrimitive;
 use ply::engine::chance::{exact_expectation, WindowWalk};
 use ply::games::solitaire::{solve, PathMode, SolitaireOptions};
 use proptest::prelude::*;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn best(values: &[i64], faces: u64) -> i128 {
     let text = values

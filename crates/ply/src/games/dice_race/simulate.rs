@@ -7,8 +7,8 @@
 use super::dice::Dice;
 use super::race::{compare_fast, PickList, RaceError};
 use crate::engine::estimate::Estimate;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 use thiserror::Error;
 
