@@ -84,7 +84,7 @@ impl<R: Read> IntReader<R> {
     /// The next integer, `None` at the end of the input. A UTF-8 byte-order mark at the very start
     /// is skipped. After an error the reader stops where the error was found: read no further.
     pub fn next_int(&mut self) -> Result<Option<i64>, TokenError> {
-        let at_start = self.tokens == 0 && self.line == 1 && self.start == 0 && self.end == 0;
+        let at_start = self.end == 0 && self.tokens == 0 && self.line == 1 && self.start == 0;
         if at_start && self.refill()? && self.buf[..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) {
             self.start = 3;
         }
@@ -105,7 +105,11 @@ impl<R: Read> IntReader<R> {
         self.tokens += 1;
         // The common case: a short number whose end is in the buffer, parsed straight from its bytes.
         if let Some((value, len)) = whole_number(&self.buf[self.start..self.end]) {
-            self.start += len;
+            // The separator after it is taken too: usually the only one before the next number.
+            if self.buf[self.start + len] == b'\n' {
+                self.line += 1;
+            }
+            self.start += len + 1;
             return Ok(Some(value));
         }
         let place = TokenPlace {

@@ -85,7 +85,8 @@ impl WindowPath {
     pub fn push(&mut self, weight: i64) -> Arrival {
         let node = self.next;
         self.next += 1;
-        while self
+        // One node leaves the window at each step, at most.
+        if self
             .deque
             .front()
             .is_some_and(|e| e.node + self.window < node)
