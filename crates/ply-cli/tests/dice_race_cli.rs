@@ -1149,9 +1149,9 @@ fn simulate_seed_pair_is_reproducible_and_consistent() {
     assert_eq!(one["second"], serde_json::json!([5, 6, 7, 8, 7]));
     assert_eq!(one["seed"], 7);
     assert_eq!(one["games"], 10_000);
-    assert_eq!(one["first_wins"], 3310);
-    assert_eq!(one["second_wins"], 2000);
-    assert_eq!(one["ties"], 4690);
+    assert_eq!(one["first_wins"], 3411);
+    assert_eq!(one["second_wins"], 1998);
+    assert_eq!(one["ties"], 4591);
     assert_eq!(one["decided"], true);
     assert_eq!(one["p_first"]["exact"], SEED_FIRST);
     assert_eq!(one["p_second"]["exact"], SEED_SECOND);
@@ -1170,9 +1170,9 @@ fn simulate_seed_pair_is_reproducible_and_consistent() {
         "8",
     ]);
     check_simulation(&other, 10_000, 10_000_000, &[]);
-    assert_eq!(other["first_wins"], 3286);
-    assert_eq!(other["second_wins"], 1996);
-    assert_eq!(other["ties"], 4718);
+    assert_eq!(other["first_wins"], 3290);
+    assert_eq!(other["second_wins"], 2013);
+    assert_eq!(other["ties"], 4697);
 }
 
 #[test]
@@ -1207,15 +1207,15 @@ fn simulate_seed_pair_text() {
     );
     assert_eq!(
         lines[3],
-        "P(first wins)     0.331000  [0.321843, 0.340286]   0.332311 = 1138029621/3424590400"
+        "P(first wins)     0.341100  [0.331871, 0.350451]   0.332311 = 1138029621/3424590400"
     );
     assert_eq!(
         lines[4],
-        "P(second wins)    0.200000  [0.192276, 0.207954]   0.199134 = 82426243/413922600"
+        "P(second wins)    0.199800  [0.192079, 0.207752]   0.199134 = 82426243/413922600"
     );
     assert_eq!(
         lines[5],
-        "P(tie)            0.469000  [0.459233, 0.478791]   0.468554 = 187739007919/400677076800"
+        "P(tie)            0.459100  [0.449351, 0.468881]   0.468554 = 187739007919/400677076800"
     );
     assert!(
         predicate::str::is_match(r"^exact answer computed in [0-9]+\.[0-9]{6} s$")
@@ -1274,8 +1274,8 @@ fn simulate_even_race_grows_tenfold_to_the_cap() {
     ]);
     check_simulation(&v, 100, 30_000, &[]);
     assert_eq!(v["games"], 30_000);
-    assert_eq!(v["first_wins"], 14_940);
-    assert_eq!(v["second_wins"], 15_060);
+    assert_eq!(v["first_wins"], 14_932);
+    assert_eq!(v["second_wins"], 15_068);
     assert_eq!(v["ties"], 0);
     assert_eq!(v["decided"], false);
     assert_eq!(v["p_first"]["exact"], "1/2");
@@ -1296,10 +1296,11 @@ fn simulate_start_above_the_cap_plays_the_cap() {
     ]);
     check_simulation(&v, 5000, 300, &[]);
     assert_eq!(v["games"], 300);
-    assert_eq!(v["first_wins"], 98);
-    assert_eq!(v["second_wins"], 57);
-    assert_eq!(v["ties"], 145);
-    assert_eq!(v["decided"], true);
+    assert_eq!(v["first_wins"], 99);
+    assert_eq!(v["second_wins"], 70);
+    assert_eq!(v["ties"], 131);
+    // 300 games are too few for either side to reach 60 % with confidence.
+    assert_eq!(v["decided"], false);
 }
 
 #[test]

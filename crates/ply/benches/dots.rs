@@ -10,9 +10,9 @@ use ply::engine::scored::Solver;
 use ply::engine::MemoryBudget;
 use ply::games::dots::triangle_war::{parse_games, verdicts};
 use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry};
-use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use std::fmt::Write;
 use std::hint::black_box;
 
@@ -50,7 +50,7 @@ fn seed_bottom_up(board: &DotsBoard) -> Vec<i8> {
 /// `games` random Triangle War games (6 to 18 legal moves each) in the contest format.
 pub fn war_input(games: usize, seed: u64) -> String {
     let board = classic();
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut edges: Vec<u8> = (0..18).collect();
     let mut text = format!("{games}\n");
     for _ in 0..games {
@@ -156,7 +156,7 @@ fn canonical_table(c: &mut Criterion) {
         1u64 << 18,
         classes.len()
     );
-    let mut rng = StdRng::seed_from_u64(3);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
     let masks: Vec<u64> = (0..4096).map(|_| rng.random_range(0..1u64 << 18)).collect();
     let mut group = c.benchmark_group("canonical_table_lookup");
     group.bench_function("direct_4096_lookups", |b| {

@@ -6,6 +6,9 @@
 //!
 //! Front ends (the `ply` command line, later a web page) turn the structs returned here into text or JSON.
 
+#![warn(missing_docs)]
+#![deny(unsafe_code)]
+
 pub mod engine;
 pub mod games;
 pub mod input;

@@ -69,11 +69,6 @@ impl<R: Read> IntReader<R> {
         }
     }
 
-    /// How many tokens have been read so far.
-    pub fn tokens_read(&self) -> u64 {
-        self.tokens
-    }
-
     fn refill(&mut self) -> io::Result<bool> {
         self.start = 0;
         self.end = loop {
@@ -89,7 +84,7 @@ impl<R: Read> IntReader<R> {
     /// The next integer, `None` at the end of the input. A UTF-8 byte-order mark at the very start
     /// is skipped. After an error the reader stops where the error was found: read no further.
     pub fn next_int(&mut self) -> Result<Option<i64>, TokenError> {
-        let at_start = self.tokens == 0 && self.line == 1 && self.start == 0 && self.end == 0;
+        let at_start = self.end == 0 && self.tokens == 0 && self.line == 1 && self.start == 0;
         if at_start && self.refill()? && self.buf[..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) {
             self.start = 3;
         }
@@ -108,6 +103,15 @@ impl<R: Read> IntReader<R> {
             self.start += 1;
         }
         self.tokens += 1;
+        // The common case: a short number whose end is in the buffer, parsed straight from its bytes.
+        if let Some((value, len)) = whole_number(&self.buf[self.start..self.end]) {
+            // The separator after it is taken too: usually the only one before the next number.
+            if self.buf[self.start + len] == b'\n' {
+                self.line += 1;
+            }
+            self.start += len + 1;
+            return Ok(Some(value));
+        }
         let place = TokenPlace {
             token: self.tokens,
             line: self.line,
@@ -138,6 +142,61 @@ impl<R: Read> IntReader<R> {
         }
         parser.finish(place).map(Some)
     }
+}
+
+/// The number at the start of `bytes` and its length, when it is an optionally signed run of 1 to 7
+/// digits followed by a separator. `None` sends every other case (a token that runs
+/// past the buffer, a long one, a bad one) to [`IntParser`], which says what is wrong.
+#[inline(always)]
+fn whole_number(bytes: &[u8]) -> Option<(i64, usize)> {
+    let (negative, sign) = match bytes.first()? {
+        b'-' => (true, 1),
+        b'+' => (false, 1),
+        _ => (false, 0),
+    };
+    let (value, at) = match bytes.get(sign..sign + 8) {
+        Some(eight) => eight_digits(eight.try_into().ok()?)?,
+        None => few_digits(&bytes[sign..])?,
+    };
+    let at = sign + at;
+    if !is_separator(*bytes.get(at)?) {
+        return None;
+    }
+    // At most 7 digits: far inside the range either way.
+    let value = value as i64;
+    Some((if negative { -value } else { value }, at))
+}
+
+/// The digits at the start of eight bytes, read at once (SWAR): their value and count, `None` when
+/// there are none or all eight are digits (a long number, left to [`IntParser`]).
+#[inline(always)]
+fn eight_digits(eight: [u8; 8]) -> Option<(u64, usize)> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let word = u64::from_le_bytes(eight);
+    // Each byte minus b'0', as if no byte borrowed from the next: a digit byte becomes 0..=9.
+    let shifted = word ^ (ONES * u64::from(b'0'));
+    // High bit of each byte that is not a digit: 10 or more after the xor, or over 0x7f.
+    let not_digit = (((shifted & (ONES * 0x7f)) + ONES * 0x76) | shifted) & (ONES * 0x80);
+    let count = (not_digit.trailing_zeros() / 8) as usize;
+    if count == 0 || count == 8 {
+        return None;
+    }
+    // The digits moved to the top bytes (leading zeros below them), then combined in pairs,
+    // fours and eights (Lemire's eight-digit parse).
+    let digits = (shifted << (8 * (8 - count))) & (ONES * 0x0f);
+    let pairs = (digits.wrapping_mul(2561) >> 8) & 0x00ff_00ff_00ff_00ff;
+    let fours = (pairs.wrapping_mul(6_553_601) >> 16) & 0x0000_ffff_0000_ffff;
+    Some((fours.wrapping_mul(42_949_672_960_001) >> 32, count))
+}
+
+/// The digits at the start of `bytes` (fewer than eight bytes), one at a time.
+#[inline(always)]
+fn few_digits(bytes: &[u8]) -> Option<(u64, usize)> {
+    let count = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let value = bytes[..count]
+        .iter()
+        .fold(0, |v, &b| v * 10 + u64::from(b - b'0'));
+    (count > 0).then_some((value, count))
 }
 
 /// Bytes of a bad token kept for its message: enough for [`QUOTED_CHARS`] characters and one more.
@@ -194,11 +253,17 @@ impl IntParser {
     }
 
     fn finish(self, place: TokenPlace) -> Result<i64, TokenError> {
-        let text = quote_bytes(&self.shown);
+        let text = || quote_bytes(&self.shown);
         if self.not_digit || self.digits == 0 {
-            Err(TokenError::NotAnInteger { place, text })
+            Err(TokenError::NotAnInteger {
+                place,
+                text: text(),
+            })
         } else if self.overflow {
-            Err(TokenError::OutOfRange { place, text })
+            Err(TokenError::OutOfRange {
+                place,
+                text: text(),
+            })
         } else {
             Ok(self.value)
         }
@@ -269,6 +334,46 @@ mod tests {
             all("1 \u{1b}[2J 3"),
             Err("token 2 (line 1) `\\x1b[2J` is not an integer".into())
         );
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_standard_parser() {
+        // Every length of number, signed or not, before every kind of byte, at every offset from
+        // the end of the buffer; what the fast path does not take is left to the full parser.
+        for digits in 1..=12 {
+            for first in ['1', '9', '0'] {
+                let number: String = std::iter::once(first)
+                    .chain("8070605040302".chars())
+                    .take(digits)
+                    .collect();
+                for sign in ["", "-", "+"] {
+                    for after in ["", " ", ",", "\n", "x", ".5", "\u{e9}", "-"] {
+                        let token = format!("{sign}{number}{after}");
+                        let expected: Option<i64> = token
+                            .split([' ', ',', '\n'])
+                            .next()
+                            .and_then(|t| t.parse().ok());
+                        for pad in 0..9 {
+                            let text = format!("{token}{}", " ".repeat(pad));
+                            let fast = whole_number(text.as_bytes());
+                            if let Some((value, len)) = fast {
+                                assert_eq!(Some(value), expected, "{text:?}");
+                                assert_eq!(len, sign.len() + digits, "{text:?}");
+                            }
+                            let full = all(&text).ok().and_then(|v| v.first().copied());
+                            assert_eq!(full, expected, "{text:?}");
+                        }
+                        assert!(
+                            digits > 7 || expected.is_none() || after.is_empty() || {
+                                let text = format!("{token}        ");
+                                whole_number(text.as_bytes()).is_some()
+                            },
+                            "{token:?} takes the fast path"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

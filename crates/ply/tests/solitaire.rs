@@ -5,8 +5,8 @@ use num_traits::ToPrimitive;
 use ply::engine::chance::{exact_expectation, WindowWalk};
 use ply::games::solitaire::{solve, PathMode, SolitaireOptions};
 use proptest::prelude::*;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn best(values: &[i64], faces: u64) -> i128 {
     let text = values
@@ -96,7 +96,7 @@ proptest! {
 }
 
 /// Plays the seed's game with a fair die: throws that overshoot are thrown again.
-fn play_fair(values: &[i64], faces: u64, rng: &mut StdRng) -> i64 {
+fn play_fair(values: &[i64], faces: u64, rng: &mut Xoshiro256PlusPlus) -> i64 {
     let last = values.len() - 1;
     let (mut at, mut total) = (0, values[0]);
     while at < last {
@@ -111,7 +111,7 @@ fn play_fair(values: &[i64], faces: u64, rng: &mut StdRng) -> i64 {
 
 #[test]
 fn monte_carlo_falls_inside_its_interval_of_the_exact_expectation() {
-    let mut rng = StdRng::seed_from_u64(2026);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
     for (n, faces) in [(6, 6), (20, 6), (35, 3), (50, 10)] {
         let values: Vec<i64> = (0..n).map(|_| rng.random_range(-100..=100)).collect();
         let text = values
@@ -198,7 +198,7 @@ fn wide_dice_take_the_best_square_in_reach() {
 
 #[test]
 fn every_small_size_and_die_agrees_with_exhaustive_search() {
-    let mut rng = StdRng::seed_from_u64(10);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(10);
     for n in 1..=10usize {
         for faces in 1..=4u64 {
             for _ in 0..10 {

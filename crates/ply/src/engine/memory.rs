@@ -212,6 +212,7 @@ fn soft_limit(resource: Resource) -> Option<u64> {
         rlim_max: 0,
     };
     // SAFETY: `getrlimit` only writes the `rlimit` it is given, which lives for the whole call.
+    #[allow(unsafe_code)]
     let status = unsafe { libc::getrlimit(resource, &mut limit) };
     // `rlim_t` is not `u64` on every Unix.
     #[allow(clippy::unnecessary_cast)]

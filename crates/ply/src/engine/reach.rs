@@ -191,7 +191,7 @@ impl Verdicts {
     }
 
     /// Marks good the states that reach `goal`, breadth-first backward, stopping after
-    /// [`BACKWARD_LIMIT`] states. Returns whether it found them all.
+    /// `BACKWARD_LIMIT` states. Returns whether it found them all.
     fn backward<P: Predecessors>(&mut self, puzzle: &P, goal: usize) -> bool {
         let good = self.base + GOOD;
         self.stack.clear();

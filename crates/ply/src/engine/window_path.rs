@@ -38,8 +38,8 @@ impl Entry {
 pub struct WindowPath {
     window: u64,
     next: u64,
+    /// Its back is the last node pushed.
     deque: VecDeque<Entry>,
-    last: Option<Entry>,
     steps_into: Option<Vec<u32>>,
 }
 
@@ -66,7 +66,6 @@ impl WindowPath {
             window,
             next: 0,
             deque: VecDeque::with_capacity(window.min(1 << 16) as usize),
-            last: None,
             steps_into: record.then(Vec::new),
         }
     }
@@ -82,10 +81,12 @@ impl WindowPath {
     }
 
     /// Adds the next node with `weight` and returns the best way into it.
+    #[inline(always)]
     pub fn push(&mut self, weight: i64) -> Arrival {
         let node = self.next;
         self.next += 1;
-        while self
+        // One node leaves the window at each step, at most.
+        if self
             .deque
             .front()
             .is_some_and(|e| e.node + self.window < node)
@@ -117,7 +118,6 @@ impl WindowPath {
             self.deque.pop_back();
         }
         self.deque.push_back(entry);
-        self.last = Some(entry);
         Arrival {
             best: entry.best,
             steps: entry.steps,
@@ -137,7 +137,7 @@ impl WindowPath {
 
     /// The best path to the last node pushed, `None` if there is none.
     pub fn finish(self) -> Option<BestPath> {
-        let last = self.last?;
+        let last = *self.deque.back()?;
         let path = self.steps_into.map(|record| {
             let mut nodes = vec![last.node];
             let mut node = last.node;

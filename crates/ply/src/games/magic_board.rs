@@ -735,7 +735,7 @@ const CHUNK: u64 = 4096;
 /// What one board costs [`stats`], in squares: its d² squares plus this much for drawing the goal and
 /// counting. Measured (CPU time, release build): 0.67 µs per 5×5 board, 1.9 µs per 20×20, 94 µs per
 /// 200×200, 42 ms per 2000×2000: 5.4, 3.8, 2.3 and 10.6 ns per square so counted.
-const BOARD_OVERHEAD: u128 = 100;
+pub const BOARD_OVERHEAD: u128 = 100;
 
 /// Most work one `stats` request may take, in squares (see [`BOARD_OVERHEAD`]): at 10⁸ squares a
 /// second per core, the slowest rate measured (2000×2000 boards), about 5 core-minutes; the seed's

@@ -47,7 +47,7 @@ pub struct SearchOptions<'a> {
     /// Whether to key the table by canonical forms under the game's symmetries.
     pub use_symmetries: bool,
     /// States with at most this many free elements are valued by the table of their free elements
-    /// ([`FreeTable`]) instead of searched (0: never).
+    /// ([`FreeTable`](super::restrict::FreeTable)) instead of searched (0: never).
     pub endgame: u32,
 }
 

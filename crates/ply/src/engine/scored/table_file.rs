@@ -189,8 +189,10 @@ impl SubsetTable {
         if !regular.is_file() || regular.len() < 16 {
             return Err(TableFileError::NotATable(owned()));
         }
-        // SAFETY: the map is read-only; the file is ply's own, and a change to it while mapped is
-        // the same hazard as any program's data file being rewritten under it.
+        // SAFETY: a map is unsound only if the file changes while mapped. ply never rewrites a
+        // table in place: a table is written to a fresh temporary file that is renamed over the
+        // old name, which leaves the inode mapped here untouched. The map is read-only.
+        #[allow(unsafe_code)]
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
         let bytes: &[u8] = &map;
         if bytes.len() < 16 || &bytes[..8] != MAGIC {

@@ -15,7 +15,7 @@ pub const MAX_RACE_STATES: u64 = 1_000_000;
 /// Most work an exact solution may take, in [`Race::exact_work`] units (one unit: one move of one
 /// state, times the rolls still ahead of it). Exact fractions grow with the rolls ahead, so the cost of
 /// a state is its moves times its depth; measured at 0.7 to 2.2 µs a unit (release build, a busy
-/// 2-core machine), this limit is about a minute. 3 000 picks of 7 against [6] are 9·10^6 units.
+/// 2-core machine), this limit is about a minute. 3 000 picks of 7 against \[6\] are 9·10^6 units.
 pub const MAX_EXACT_WORK: u128 = 30_000_000;
 
 /// A player's picks: a multiset of sums, kept sorted.

@@ -7,8 +7,8 @@
 use super::dice::Dice;
 use super::race::{compare_fast, sums_and_counts, PickList, RaceError};
 use crate::engine::estimate::Estimate;
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -138,7 +138,7 @@ pub fn simulate(
     // The most games MAX_DRAWS allows: rounds stop short of it.
     let affordable = (MAX_DRAWS as f64 / per_game.max(1.0)) as u64;
     let report_every = (PROGRESS_EVERY / per_game.max(1.0)).max(1.0) as u64;
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (mut games, mut wins, mut target) = (0u64, [0u64; 3], first_round);
     let mut left_a = a.clone();
     let mut left_b = b.clone();

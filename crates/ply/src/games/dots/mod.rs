@@ -1,4 +1,4 @@
-//! Dots games (Dots and Triangles, later Dots and Boxes): draw edges; completing cells scores them
+//! Dots games (Dots and Triangles, Dots and Boxes): draw edges; completing cells scores them
 //! and the same player moves again.
 //!
 //! A board is only an incidence: a set of edges between dots and a set of cells, each cell a set of
