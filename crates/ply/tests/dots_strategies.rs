@@ -353,7 +353,7 @@ fn play_agrees_with_the_move_list() {
 
 /// Random masks of `items` elements, every count of elements drawn, from a fixed seed.
 fn random_masks(items: u32, count: usize, seed: u64) -> Vec<u64> {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut elements: Vec<u32> = (0..items).collect();
     (0..count)
         .map(|i| {

@@ -208,7 +208,7 @@ fn generated_boards_have_the_asked_property() {
 
 #[test]
 fn boards_conform_to_the_puzzle_shape() {
-    let mut rng = StdRng::seed_from_u64(11);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
     for d in 5..=20usize {
         for _ in 0..20 {
             let values = random_values(d, &mut rng);

@@ -272,7 +272,7 @@ impl AbsorbingDag for Race<'_> {
 }
 
 /// The result of a race, in a number type: [`BigRational`] exact ([`ExactComparison`]), `f64` fast
-/// (the default), as [`Absorption`](crate::engine::absorbing::Absorption) is.
+/// (the default), as [`crate::engine::absorbing::Absorption`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Comparison<T = f64> {
     /// P(the first list finishes first).
