@@ -16,12 +16,17 @@
 # core (rayon limited to one thread). FUZZ_TARGET_DIR overrides the build directory (fuzz/target).
 # A fixed malloc mmap threshold keeps the token reader's 1 MiB buffer a fresh (lazily zeroed)
 # mapping on every call, instead of glibc moving it to the heap and clearing it each time.
+# Temporary files (the table_file target writes one per input) go to /dev/shm when it exists: memory,
+# not a disk journal (ten times faster).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export RUSTC_BOOTSTRAP=1
 export RAYON_NUM_THREADS=1
 export MALLOC_MMAP_THRESHOLD_=131072
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  export TMPDIR=/dev/shm
+fi
 build=(-s none -a --target-dir "${FUZZ_TARGET_DIR:-fuzz/target}")
 libfuzzer=(-max_len=4096 -timeout=10 -rss_limit_mb=2048)
 

@@ -7,9 +7,12 @@ use ply::games::solitaire::{
 };
 use ply::tokens::IntReader;
 
-/// The die whose exact answers are checked: exact fractions are costly, so the other dice ask only
-/// for the best result (and for the expected result in floats on boards too long for fractions).
+/// The die whose exact answers are checked: exact fractions are costly, so the other dice (and longer
+/// boards) ask only for the best result, and for the expected result in floats on boards too long
+/// for fractions.
 const EXACT_FACES: u64 = 3;
+/// Boards up to this many squares get the exact expected result (fractions grow with the board).
+const EXACT_SQUARES: usize = 16;
 /// Boards up to this many squares also get their distribution of results, checked exactly against
 /// the expected result.
 const DISTRIBUTION_SQUARES: usize = 8;
@@ -47,7 +50,7 @@ pub fn check_solitaire(data: &[u8]) {
     for faces in [1, EXACT_FACES, 6] {
         let n = values.as_ref().map_or(0, Vec::len);
         let options = SolitaireOptions {
-            expected: faces == EXACT_FACES || n > EXACT_LIMIT,
+            expected: (faces == EXACT_FACES && n <= EXACT_SQUARES) || n > EXACT_LIMIT,
             distribution: faces == EXACT_FACES && (1..=DISTRIBUTION_SQUARES).contains(&n),
             explain: n <= EXPLAIN_LIMIT,
             ..SolitaireOptions::best(faces, PathMode::Always)
