@@ -50,10 +50,9 @@ pub fn check_heaps_batch(data: &[u8]) {
         };
         // The records, as the format states them: t, then per test a line n and a line of n sizes.
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let tests: usize = lines[0]
-            .trim()
-            .parse()
-            .expect("a batch starts with its count");
+        let count = parse_sizes(lines[0]).expect("a batch starts with its count");
+        assert_eq!(count.len(), 1, "a count line holds one number");
+        let tests = count[0] as usize;
         assert_eq!(answers.len(), tests, "one answer per declared test");
         assert_eq!(
             lines.len(),
