@@ -31,7 +31,7 @@ pub fn check_table_file(data: &[u8]) {
     bytes.extend_from_slice(&xxh3_64(data).to_le_bytes());
     std::fs::write(&path, &bytes).expect("the temporary file is written");
     let board = &built.board;
-    let items = board.items() as u32;
+    let items = board.items();
     let table = match SubsetTable::load(&path, identity, items, board.max_points()) {
         Ok(table) => table,
         Err(fault) => return drop(fault.to_string()),
