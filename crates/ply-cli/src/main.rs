@@ -37,6 +37,9 @@ enum Command {
     MagicBoard(commands::magic_board::MagicBoardArgs),
     /// Number Solitaire: the best result, an optimal path, and the game under fair throws.
     Solitaire(commands::solitaire::SolitaireArgs),
+    /// Play against the perfect player (or watch two), or race the dice roll by roll.
+    #[command(subcommand)]
+    Play(commands::play::PlayCommand),
     /// Times the solving strategies against each other.
     #[command(subcommand)]
     Bench(commands::bench::BenchCommand),
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         Command::MagicBoard(args) => commands::magic_board::run(args),
         Command::Solitaire(args) => commands::solitaire::run(args),
         Command::Bench(command) => commands::bench::run(command),
+        Command::Play(command) => commands::play::run(command),
     };
     match result {
         Ok(output) => {

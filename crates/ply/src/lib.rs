@@ -9,4 +9,5 @@
 pub mod engine;
 pub mod games;
 pub mod lines;
+pub mod play;
 pub mod tokens;

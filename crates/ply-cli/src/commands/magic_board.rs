@@ -6,8 +6,9 @@ use crate::input::{parse_memory, read_text};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::engine::MemoryBudget;
+use ply::games::magic_board::generated::generated;
 use ply::games::magic_board::{
-    draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
+    draw, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
 };
 use serde_json::json;
 use std::fmt::Write;
@@ -58,6 +59,9 @@ enum MagicCommand {
         /// Allow sizes 2 to 4096.
         #[arg(long)]
         any_size: bool,
+        /// Print one JSON object (size, seed, goal, rows and the text) instead of the board.
+        #[arg(long)]
+        json: bool,
     },
     /// Estimates how many random legal boards are solvable, per corner and from at least one corner.
     Stats {
@@ -119,6 +123,7 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             solvable,
             unsolvable,
             any_size,
+            json,
         }) => {
             let wanted = match (solvable, unsolvable) {
                 (true, _) => Wanted::Solvable,
@@ -130,8 +135,11 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             } else {
                 SizeRule::Seed
             };
-            let board = generate(size, seed, wanted, rule).map_err(Failure::bad)?;
-            Ok(board.to_text())
+            let board = generated(size, seed, wanted, rule).map_err(Failure::bad)?;
+            if json {
+                return Ok(serde_json::to_string(&board)? + "\n");
+            }
+            Ok(board.text)
         }
         Some(MagicCommand::Stats {
             size,
