@@ -40,6 +40,8 @@ enum Command {
     /// Play against the perfect player (or watch two), or race the dice roll by roll.
     #[command(subcommand)]
     Play(commands::play::PlayCommand),
+    /// The web page and JSON API: every game's values in the browser.
+    Serve(commands::serve::ServeArgs),
     /// Times the solving strategies against each other.
     #[command(subcommand)]
     Bench(commands::bench::BenchCommand),
@@ -87,6 +89,7 @@ fn main() -> ExitCode {
         Command::Solitaire(args) => commands::solitaire::run(args),
         Command::Bench(command) => commands::bench::run(command),
         Command::Play(command) => commands::play::run(command),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(output) => {
