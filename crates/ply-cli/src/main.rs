@@ -43,6 +43,11 @@ enum Command {
     MagicBoard(commands::magic_board::MagicBoardArgs),
     /// Number Solitaire: the best result, an optimal path, and the game under fair throws.
     Solitaire(commands::solitaire::SolitaireArgs),
+    /// Play against the perfect player (or watch two), or race the dice roll by roll.
+    #[command(subcommand)]
+    Play(commands::play::PlayCommand),
+    /// The web page and JSON API: every game's values in the browser.
+    Serve(commands::serve::ServeArgs),
     /// Times the solving strategies against each other.
     #[command(subcommand)]
     Bench(commands::bench::BenchCommand),
@@ -81,6 +86,8 @@ fn main() -> ExitCode {
         Command::MagicBoard(args) => commands::magic_board::run(args),
         Command::Solitaire(args) => commands::solitaire::run(args),
         Command::Bench(command) => commands::bench::run(command),
+        Command::Play(command) => commands::play::run(command),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(output) => {

@@ -48,7 +48,7 @@ fn small_boards() -> &'static [Solved] {
 
 /// Checks a move list: the notation reads back what it formats, and on each of three boards
 /// (triangles of size 2 and 3, 2×2 boxes) a list that plays is replayed from its formatted history
-/// and its position is solved (see [`check_position`]).
+/// and its position is solved (see `check_position`).
 pub fn check_dots_moves(data: &[u8]) {
     let text = text(data);
     if let Ok(moves) = parse_moves(&text) {

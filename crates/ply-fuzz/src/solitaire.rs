@@ -35,7 +35,7 @@ fn read_all(data: &[u8]) -> Option<Vec<i64>> {
 
 /// Checks a board: the token reader reads back what it read, written with spaces; solving with dice of
 /// 1, 3 and 6 faces succeeds exactly when the tokens read, and each answer is checked (see
-/// [`check_report`]).
+/// `check_report`).
 pub fn check_solitaire(data: &[u8]) {
     let values = read_all(data);
     if let Some(values) = &values {

@@ -13,4 +13,5 @@ pub mod engine;
 pub mod games;
 pub mod input;
 pub mod lines;
+pub mod play;
 pub mod tokens;

@@ -5,9 +5,10 @@ use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::engine::estimate::Estimate;
+use ply::games::dice_race::report::CompareReport;
 use ply::games::dice_race::search::{best, equilibrium};
 use ply::games::dice_race::simulate::{simulate, Simulation, Stop};
-use ply::games::dice_race::{compare, parse_sums, Dice, ExactComparison, PickList};
+use ply::games::dice_race::{compare, parse_sums, Dice, PickList};
 use ply::games::solitaire::format_fraction;
 use serde::Serialize;
 use serde_json::json;
@@ -128,15 +129,6 @@ fn describe(dice: &Dice) -> String {
     format!("{} {plural} of {} {sides}", dice.count(), dice.sides())
 }
 
-fn exact_json(r: &ExactComparison) -> serde_json::Value {
-    json!({
-        "p_first": format_fraction(&r.p_first),
-        "p_second": format_fraction(&r.p_second),
-        "p_tie": format_fraction(&r.p_tie),
-        "expected_rolls": format_fraction(&r.expected_rolls),
-    })
-}
-
 fn run_compare(first: &str, second: &str, args: &DiceArgs) -> Result<String, Failure> {
     let dice = args.build()?;
     let (a_written, a) = list(first, &dice)?;
@@ -144,14 +136,8 @@ fn run_compare(first: &str, second: &str, args: &DiceArgs) -> Result<String, Fai
     let exact = compare(&dice, &a, &b).map_err(Failure::bad)?;
     let f = exact.to_floats();
     if args.json {
-        let value = json!({
-            "dice": dice.count(), "sides": dice.sides(),
-            "first": a_written, "second": b_written,
-            "p_first": f.p_first, "p_second": f.p_second, "p_tie": f.p_tie,
-            "expected_rolls": f.expected_rolls,
-            "exact": exact_json(&exact),
-        });
-        return Ok(serde_json::to_string(&value)? + "\n");
+        let report = CompareReport::new(&dice, a_written, b_written, &exact);
+        return Ok(serde_json::to_string(&report)? + "\n");
     }
     let mut out = String::new();
     let _ = writeln!(out, "{}", describe(&dice));

@@ -5,9 +5,9 @@ use crate::failure::Failure;
 use crate::input::{memory_budget, open_input, parse_memory};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
+use ply::games::magic_board::generated::generated;
 use ply::games::magic_board::{
-    check_stats, draw, generate, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted,
-    MAX_DRAWN,
+    check_stats, draw, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
 };
 use ply::input::quote;
 use serde_json::json;
@@ -59,6 +59,9 @@ enum MagicCommand {
         /// Allow sizes 2 to 4096.
         #[arg(long)]
         any_size: bool,
+        /// Print one JSON object (size, seed, goal, rows and the text) instead of the board.
+        #[arg(long)]
+        json: bool,
     },
     /// Estimates how many random legal boards are solvable, per corner and from at least one corner.
     Stats {
@@ -110,6 +113,7 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             solvable,
             unsolvable,
             any_size,
+            json,
         }) => {
             let wanted = match (solvable, unsolvable) {
                 (true, _) => Wanted::Solvable,
@@ -121,8 +125,11 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             } else {
                 SizeRule::Seed
             };
-            let board = generate(size, seed, wanted, rule).map_err(Failure::bad)?;
-            Ok(board.to_text())
+            let board = generated(size, seed, wanted, rule).map_err(Failure::bad)?;
+            if json {
+                return Ok(serde_json::to_string(&board)? + "\n");
+            }
+            Ok(board.text)
         }
         Some(MagicCommand::Stats {
             size,

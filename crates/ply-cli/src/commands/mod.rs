@@ -6,5 +6,7 @@ pub mod dots;
 pub mod dots_solve;
 pub mod heaps;
 pub mod magic_board;
+pub mod play;
+pub mod serve;
 pub mod solitaire;
 pub mod triangle_war;

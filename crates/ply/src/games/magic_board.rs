@@ -20,6 +20,8 @@ use std::io::BufRead;
 use std::ops::RangeInclusive;
 use thiserror::Error;
 
+pub mod generated;
+
 /// Board sizes of the seed's rule.
 pub const SEED_SIZES: RangeInclusive<usize> = 5..=20;
 /// Board sizes allowed with `--any-size`.

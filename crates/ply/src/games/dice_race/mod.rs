@@ -8,6 +8,7 @@
 
 pub mod dice;
 pub mod race;
+pub mod report;
 pub mod search;
 pub mod simulate;
 

@@ -1,0 +1,125 @@
+//! `ply play`: a game against the perfect player (or two perfect players watched), in the terminal or
+//! driven through a pipe. Output is written as the game goes (it is a conversation), each answer on
+//! its own lines; a bad command gets a one-line hint and the game goes on; end of input ends it.
+
+mod dice_race;
+mod dots;
+mod heaps;
+mod session;
+
+use crate::failure::Failure;
+use clap::{Args, Subcommand, ValueEnum};
+
+/// `ply play <game> …`
+#[derive(Subcommand)]
+pub enum PlayCommand {
+    /// Dots and Triangles on a triangle of --size rows (3 = the classic 10-dot board).
+    Triangles {
+        /// Rows of triangles, 1 to 6.
+        #[arg(long, default_value_t = 3)]
+        size: u32,
+        #[command(flatten)]
+        players: Players,
+    },
+    /// Dots and Boxes on --rows × --cols boxes.
+    Boxes {
+        /// Rows of boxes.
+        #[arg(long, default_value_t = 3)]
+        rows: u32,
+        /// Columns of boxes.
+        #[arg(long, default_value_t = 3)]
+        cols: u32,
+        #[command(flatten)]
+        players: Players,
+    },
+    /// Lowest-heap Nim: take counters from the lowest non-empty heap.
+    Heaps {
+        /// Heap sizes from heap 1 (spaces or commas between them), each at least 1.
+        #[arg(required = true)]
+        sizes: Vec<String>,
+        /// Misère play: whoever takes the last counter loses.
+        #[arg(long)]
+        misere: bool,
+        #[command(flatten)]
+        players: Players,
+    },
+    /// The dice race, roll by roll, with the exact chances after every roll.
+    DiceRace {
+        /// The first list, e.g. 5,6,7,8,9.
+        first: String,
+        /// The second list.
+        second: String,
+        /// Number of dice.
+        #[arg(long, default_value_t = 2)]
+        dice: u32,
+        /// Sides of each die.
+        #[arg(long, default_value_t = 6)]
+        sides: u32,
+        /// Roll to the end without waiting for Enter.
+        #[arg(long)]
+        auto: bool,
+        /// Seed of the dice (the same seed gives the same rolls; default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+}
+
+/// Who plays.
+#[derive(Args)]
+pub struct Players {
+    /// Who moves first.
+    #[arg(long, value_enum, default_value_t = First::Me)]
+    first: First,
+    /// Watch two perfect players instead of playing.
+    #[arg(long)]
+    watch: bool,
+    /// Seed for breaking ties between equally good moves (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// Who moves first.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum First {
+    /// You.
+    Me,
+    /// The perfect player.
+    Ply,
+}
+
+/// A seed from the clock when none was given (shown, so the game can be replayed).
+fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000)
+    })
+}
+
+/// Runs `ply play`: the game is written to stdout as it goes, so the returned text is empty.
+pub fn run(command: PlayCommand) -> Result<String, Failure> {
+    match command {
+        PlayCommand::Triangles { size, players } => {
+            dots::play(ply::games::dots::Geometry::Triangles { size }, &players)
+        }
+        PlayCommand::Boxes {
+            rows,
+            cols,
+            players,
+        } => dots::play(ply::games::dots::Geometry::Boxes { rows, cols }, &players),
+        PlayCommand::Heaps {
+            sizes,
+            misere,
+            players,
+        } => heaps::play(&sizes.join(" "), misere, &players),
+        PlayCommand::DiceRace {
+            first,
+            second,
+            dice,
+            sides,
+            auto,
+            seed,
+        } => dice_race::play(&first, &second, dice, sides, auto, seed_or_clock(seed)),
+    }
+    .map(|()| String::new())
+}

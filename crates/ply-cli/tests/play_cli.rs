@@ -1,0 +1,161 @@
+//! `ply play` driven through a pipe: whole games to the end, hints, undo, bad commands, end of input.
+
+mod common;
+
+use common::stdout_of;
+
+#[test]
+fn triangles_a_whole_game_with_a_bad_command() {
+    // Size 1: three edges, one triangle. A plays 1-2; whatever B answers, A's move onto the edge B took
+    // is refused with a hint, and A's other move closes the triangle.
+    let out = stdout_of(
+        &["play", "triangles", "--size", "1", "--seed", "1"],
+        Some("1-2\n2-3\n1-3\n"),
+    );
+    assert!(out.starts_with(
+        "You against the perfect player (seed 1). Commands: a move like 2-3, hint, undo, quit.\n"
+    ));
+    assert!(out.contains("> A (you) plays 1-2\n"));
+    assert!(out.contains("B (ply) plays 2-3 (value -1)\n"));
+    assert!(out.contains(
+        "> edge 2-3 is already drawn (by move 2) (type a move like 2-3, or hint, undo, quit)\n"
+    ));
+    assert!(out.contains("> A (you) plays 1-3 and scores 1; moves again\n"));
+    assert!(out.ends_with(
+        "  1\n /A\\\n2---3\n\nScore: A 1, B 0.\nGame over: A 1, B 0: A (you) wins by 1.\n"
+    ));
+}
+
+#[test]
+fn triangles_hint_on_the_classic_board_and_watching_a_perfect_game() {
+    let out = stdout_of(&["play", "triangles", "--seed", "2"], Some("hint\nquit\n"));
+    // The empty classic board is worth -3 to A whatever A does.
+    assert!(out.contains(
+        "Moves for A (you), best first (value = net triangles still to gain):\n     1-2    -3\n     1-3    -3\n"
+    ));
+    assert_eq!(out.matches("    -3\n").count(), 12);
+    assert_eq!(out.matches("    -5\n").count(), 6);
+    assert!(out.ends_with("> You left the game.\n"));
+    // Two perfect players end the game with the value of the empty board: B wins by 3.
+    let watched = stdout_of(&["play", "triangles", "--watch", "--seed", "4"], None);
+    assert!(watched.starts_with("Two perfect players (seed 4)."));
+    assert_eq!(watched.matches(" (ply) plays ").count(), 18);
+    assert!(watched.ends_with("Game over: A 3, B 6: B (ply) wins by 3.\n"));
+}
+
+#[test]
+fn triangles_undo_takes_back_the_reply_too() {
+    let out = stdout_of(
+        &["play", "triangles", "--size", "2", "--seed", "3"],
+        Some("undo\n2-3\nundo\n"),
+    );
+    assert!(out.contains("> Nothing to undo: you have not moved yet.\n"));
+    assert!(out.contains("> A (you) plays 2-3\n"));
+    assert!(out.contains("B (ply) plays 2-4 (value +2)\n"));
+    // After the undo the board is empty again, A to move.
+    assert!(out.ends_with(
+        "> Took back your last move and the replies to it.\n\n    1\n   . .\n  2 . 3\n . . . .\n4 . 5 . 6\n\n\
+         Score: A 0, B 0. A to move (you).\n> \nEnd of input: the game is left unfinished.\n"
+    ));
+}
+
+#[test]
+fn ply_moves_first_and_boxes_play_to_the_end() {
+    // One box: the fourth edge scores it, so the second player (you, here) wins.
+    let out = stdout_of(
+        &[
+            "play", "boxes", "--rows", "1", "--cols", "1", "--first", "ply", "--seed", "5",
+        ],
+        Some("1-2\n1-3\n2-4\n3-4\n"),
+    );
+    assert!(out.contains("Score: A 0, B 0. A to move (ply).\nA (ply) plays "));
+    assert_eq!(out.matches("(ply) plays").count(), 2);
+    assert!(out.contains("A (ply) plays 1-3 (value -1)\n"));
+    assert!(out.contains("> edge 1-3 is already drawn (by move 1)"));
+    assert!(out.contains("> B (you) plays 2-4 and scores 1; moves again\n"));
+    assert!(out.ends_with(
+        "1---2\n| B |\n3---4\n\nScore: A 0, B 1.\nGame over: A 0, B 1: B (you) wins by 1.\n"
+    ));
+    // Too long, blank, and unknown dots get one-line hints; the game goes on.
+    let long = "9".repeat(60);
+    let out = stdout_of(
+        &["play", "boxes", "--rows", "1", "--cols", "1", "--seed", "5"],
+        Some(&format!("{long}\n\n7-8\nquit\n")),
+    );
+    assert!(out.contains(&format!("> `{}…` is too long to be a command", &long[..40])));
+    assert!(out.contains("> Type a move like 2-3, or hint, undo, quit.\n"));
+    assert!(out.contains("> dot 7 does not exist (this board has dots 1 to 4)"));
+}
+
+#[test]
+fn heaps_a_whole_game_hint_and_undo() {
+    let out = stdout_of(
+        &["play", "heaps", "2", "3", "--seed", "1"],
+        Some("hint\n1\nundo\nundo\nfive\n4\nall\n"),
+    );
+    assert!(out.contains(
+        "> Moves for A (you), best first:\n  take 1           wins, 3 moves to the end\n  take 2           loses, 2 moves to the end\n"
+    ));
+    // Losing, the perfect player makes the game last.
+    assert!(out.contains("B (ply) takes 1 from heap 1 (loses, 2 moves to the end)\n"));
+    assert!(out.contains("> Took back your last move and the replies to it.\n"));
+    assert!(out.contains("> Nothing to undo: you have not moved yet.\n"));
+    assert!(out.contains("> `five` is not a number of counters"));
+    assert!(out.contains("> heap 1 has 2 counters: take 1 to 2"));
+    assert!(out.contains("> A (you) takes 2 from heap 1\n"));
+    // Winning, it hurries.
+    assert!(out.ends_with(
+        "B (ply) takes 3 from heap 2 (wins, 1 move to the end)\n\nheap 1:   0 \nheap 2:   0 \n\
+         Game over: B (ply) wins: took the last counter.\n"
+    ));
+    let misere = stdout_of(
+        &["play", "heaps", "1", "--misere", "--seed", "1"],
+        Some("1\n"),
+    );
+    assert!(misere.ends_with("Game over: B (ply) wins: did not take the last counter.\n"));
+}
+
+#[test]
+fn dice_race_roll_by_roll_with_exact_chances() {
+    let out = stdout_of(
+        &["play", "dice-race", "5,6,7", "7,8", "--seed", "2"],
+        Some("\n\nbad\n"),
+    );
+    assert!(out.starts_with(
+        "Dice race with 2 dice of 6 sides (seed 2). Press Enter to roll, or type quit.\n\
+         first  5 6 7\nsecond 7 8\n\
+         \x20 P(first wins)  = 2693/11088 ≈ 0.242875\n\
+         \x20 P(second wins) = 31769/55440 ≈ 0.573034\n\
+         \x20 P(tie)         = 81/440 ≈ 0.184091\n"
+    ));
+    // Seed 2 rolls 7 then 6; with 5 against 8 left, the chances are 4/36 against 5/36.
+    assert!(out.contains("> roll 1: 7 (both cross it off)\nfirst  5 6 ~7~\nsecond ~7~ 8\n"));
+    assert!(out.contains(
+        "> roll 2: 6 (first crosses it off)\nfirst  5 ~6~ ~7~\nsecond ~7~ 8\n\
+         \x20 P(first wins)  = 4/9 ≈ 0.444444\n  P(second wins) = 5/9 ≈ 0.555556\n  P(tie)         = 0 ≈ 0.000000\n"
+    ));
+    assert!(out.contains("> `bad` is not a command: press Enter to roll, or type quit\n"));
+    assert!(out.ends_with("> \nEnd of input: the race is left unfinished.\n"));
+}
+
+#[test]
+fn dice_race_auto_runs_to_the_end() {
+    let out = stdout_of(
+        &[
+            "play",
+            "dice-race",
+            "5,6,7,8,9",
+            "5,6,7,8,7",
+            "--auto",
+            "--seed",
+            "7",
+        ],
+        None,
+    );
+    assert!(out.contains("P(first wins)  = 1138029621/3424590400 ≈ 0.332311\n"));
+    assert_eq!(out.matches("\nroll ").count(), 18);
+    assert!(out.ends_with(
+        "first  ~5~ ~6~ ~7~ ~8~ ~9~\nsecond ~5~ ~6~ ~7~ ~8~ ~7~\n\
+         Race over after 18 rolls: a tie: both lists are crossed off on the same roll.\n"
+    ));
+}
