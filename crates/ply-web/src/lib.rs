@@ -168,6 +168,7 @@ pub fn app(state: AppState) -> Router {
                 static_file("text/css; charset=utf-8", include_str!("../static/style.css"))
             }),
         )
+        .route("/api/limits", get(|| async { axum::Json(limits::Limits::current()) }))
         .route("/api/dots", post(dots_endpoint))
         .route("/api/solitaire", endpoint!(api::solitaire))
         .route("/api/heaps", endpoint!(api::heaps))
