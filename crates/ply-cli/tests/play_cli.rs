@@ -21,7 +21,9 @@ fn triangles_a_whole_game_with_a_bad_command() {
         "> edge 2-3 is already drawn (by move 2) (type a move like 2-3, or hint, undo, quit)\n"
     ));
     assert!(out.contains("> A (you) plays 1-3 and scores 1; moves again\n"));
-    assert!(out.ends_with("  1\n /A\\\n2---3\n\nScore: A 1, B 0.\nGame over: A 1, B 0: A (you) wins by 1.\n"));
+    assert!(out.ends_with(
+        "  1\n /A\\\n2---3\n\nScore: A 1, B 0.\nGame over: A 1, B 0: A (you) wins by 1.\n"
+    ));
 }
 
 #[test]
@@ -61,7 +63,9 @@ fn triangles_undo_takes_back_the_reply_too() {
 fn ply_moves_first_and_boxes_play_to_the_end() {
     // One box: the fourth edge scores it, so the second player (you, here) wins.
     let out = stdout_of(
-        &["play", "boxes", "--rows", "1", "--cols", "1", "--first", "ply", "--seed", "5"],
+        &[
+            "play", "boxes", "--rows", "1", "--cols", "1", "--first", "ply", "--seed", "5",
+        ],
         Some("1-2\n1-3\n2-4\n3-4\n"),
     );
     assert!(out.contains("Score: A 0, B 0. A to move (ply).\nA (ply) plays "));
@@ -69,7 +73,9 @@ fn ply_moves_first_and_boxes_play_to_the_end() {
     assert!(out.contains("A (ply) plays 1-3 (value -1)\n"));
     assert!(out.contains("> edge 1-3 is already drawn (by move 1)"));
     assert!(out.contains("> B (you) plays 2-4 and scores 1; moves again\n"));
-    assert!(out.ends_with("1---2\n| B |\n3---4\n\nScore: A 0, B 1.\nGame over: A 0, B 1: B (you) wins by 1.\n"));
+    assert!(out.ends_with(
+        "1---2\n| B |\n3---4\n\nScore: A 0, B 1.\nGame over: A 0, B 1: B (you) wins by 1.\n"
+    ));
     // Too long, blank, and unknown dots get one-line hints; the game goes on.
     let long = "9".repeat(60);
     let out = stdout_of(
@@ -102,7 +108,10 @@ fn heaps_a_whole_game_hint_and_undo() {
         "B (ply) takes 3 from heap 2 (wins, 1 move to the end)\n\nheap 1:   0 \nheap 2:   0 \n\
          Game over: B (ply) wins: took the last counter.\n"
     ));
-    let misere = stdout_of(&["play", "heaps", "1", "--misere", "--seed", "1"], Some("1\n"));
+    let misere = stdout_of(
+        &["play", "heaps", "1", "--misere", "--seed", "1"],
+        Some("1\n"),
+    );
     assert!(misere.ends_with("Game over: B (ply) wins: did not take the last counter.\n"));
 }
 
@@ -132,7 +141,15 @@ fn dice_race_roll_by_roll_with_exact_chances() {
 #[test]
 fn dice_race_auto_runs_to_the_end() {
     let out = stdout_of(
-        &["play", "dice-race", "5,6,7,8,9", "5,6,7,8,7", "--auto", "--seed", "7"],
+        &[
+            "play",
+            "dice-race",
+            "5,6,7,8,9",
+            "5,6,7,8,7",
+            "--auto",
+            "--seed",
+            "7",
+        ],
         None,
     );
     assert!(out.contains("P(first wins)  = 1138029621/3424590400 ≈ 0.332311\n"));

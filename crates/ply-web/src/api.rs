@@ -240,10 +240,11 @@ pub fn magic_board(r: &MagicRequest) -> Result<Answer, ApiError> {
         )));
     }
     let start = r.start.map(|[row, col]| (row, col));
-    let report = solve_board(&board, start, MemoryBudget::new(MAGIC_MEMORY)).map_err(|e| match e {
-        SolveBoardError::Memory(_) => ApiError::over_budget(e),
-        _ => ApiError::bad(e),
-    })?;
+    let report =
+        solve_board(&board, start, MemoryBudget::new(MAGIC_MEMORY)).map_err(|e| match e {
+            SolveBoardError::Memory(_) => ApiError::over_budget(e),
+            _ => ApiError::bad(e),
+        })?;
     json(&report)
 }
 

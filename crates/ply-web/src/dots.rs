@@ -43,10 +43,13 @@ pub struct Solved {
     pub build_time: Duration,
 }
 
+/// One board's table: built by the first request that needs it, waited for by the others.
+type TableCell = Arc<OnceLock<Result<Arc<Solved>, SolveError>>>;
+
 /// The tables built so far, one per board, each built once even when asked for concurrently.
 #[derive(Default)]
 pub struct Tables {
-    boards: Mutex<HashMap<String, Arc<OnceLock<Result<Arc<Solved>, SolveError>>>>>,
+    boards: Mutex<HashMap<String, TableCell>>,
 }
 
 impl Tables {

@@ -78,7 +78,10 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
         Err(rejection) => {
             let status = rejection.status();
             let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                format!("the request body is over {} bytes, the server's limit", MAX_BODY)
+                format!(
+                    "the request body is over {} bytes, the server's limit",
+                    MAX_BODY
+                )
             } else {
                 rejection.body_text()
             };
@@ -115,10 +118,7 @@ macro_rules! endpoint {
     };
 }
 
-async fn dots_endpoint(
-    State(s): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
+async fn dots_endpoint(State(s): State<AppState>, body: Result<Bytes, BytesRejection>) -> Response {
     let tables = s.tables.clone();
     handle(&s, body, move |r: dots::DotsRequest| {
         let answer = dots::answer(&r, &tables)?;
@@ -165,10 +165,16 @@ pub fn app(state: AppState) -> Router {
         .route(
             "/style.css",
             get(|| async {
-                static_file("text/css; charset=utf-8", include_str!("../static/style.css"))
+                static_file(
+                    "text/css; charset=utf-8",
+                    include_str!("../static/style.css"),
+                )
             }),
         )
-        .route("/api/limits", get(|| async { axum::Json(limits::Limits::current()) }))
+        .route(
+            "/api/limits",
+            get(|| async { axum::Json(limits::Limits::current()) }),
+        )
         .route("/api/dots", post(dots_endpoint))
         .route("/api/solitaire", endpoint!(api::solitaire))
         .route("/api/heaps", endpoint!(api::heaps))

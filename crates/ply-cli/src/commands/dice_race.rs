@@ -4,9 +4,9 @@
 use crate::failure::Failure;
 use clap::{Args, Subcommand};
 use ply::engine::estimate::Estimate;
+use ply::games::dice_race::report::CompareReport;
 use ply::games::dice_race::search::{best, equilibrium};
 use ply::games::dice_race::simulate::simulate;
-use ply::games::dice_race::report::CompareReport;
 use ply::games::dice_race::{compare, parse_sums, Dice, PickList};
 use ply::games::solitaire::format_fraction;
 use serde::Serialize;

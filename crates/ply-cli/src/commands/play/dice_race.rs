@@ -49,7 +49,13 @@ impl Card {
         let items: Vec<String> = self
             .sums
             .iter()
-            .map(|&(s, done)| if done { format!("~{s}~") } else { s.to_string() })
+            .map(|&(s, done)| {
+                if done {
+                    format!("~{s}~")
+                } else {
+                    s.to_string()
+                }
+            })
             .collect();
         items.join(" ")
     }

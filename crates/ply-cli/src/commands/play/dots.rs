@@ -121,10 +121,10 @@ fn signed(v: i64) -> String {
 
 impl Match for DotsMatch<'_> {
     fn show(&mut self) -> Result<String, Failure> {
-        let picture = self
-            .built
-            .canvas
-            .draw(self.board(), self.position.drawn(), self.position.owners());
+        let picture =
+            self.built
+                .canvas
+                .draw(self.board(), self.position.drawn(), self.position.owners());
         let [a, b] = self.position.score();
         let mut out = format!("\n{picture}\nScore: A {a}, B {b}.");
         if !self.over() {
@@ -167,7 +167,10 @@ impl Match for DotsMatch<'_> {
         let points = self.draw(text)?;
         let last = *self.position.history().last().expect("a move was drawn");
         let name = ply::games::dots::notation::format_edge(self.board(), last);
-        Ok(format!("{mover} (you) plays {name}{}", Self::scored(points)))
+        Ok(format!(
+            "{mover} (you) plays {name}{}",
+            Self::scored(points)
+        ))
     }
 
     fn hint(&mut self) -> Result<String, Failure> {
@@ -184,12 +187,7 @@ impl Match for DotsMatch<'_> {
             } else {
                 String::new()
             };
-            let _ = writeln!(
-                out,
-                "  {:>6}  {:>4}{scores}",
-                m.mv,
-                signed(m.value as i64)
-            );
+            let _ = writeln!(out, "  {:>6}  {:>4}{scores}", m.mv, signed(m.value as i64));
         }
         Ok(out)
     }

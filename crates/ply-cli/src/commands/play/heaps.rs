@@ -103,7 +103,12 @@ impl Match for HeapsMatch {
             let _ = writeln!(out, "heap {}: {h:>3} {sticks}{mark}", i + 1);
         }
         if !self.over() {
-            let _ = writeln!(out, "{} to move ({}).", self.to_move, self.who(self.to_move));
+            let _ = writeln!(
+                out,
+                "{} to move ({}).",
+                self.to_move,
+                self.who(self.to_move)
+            );
         }
         Ok(out)
     }
@@ -134,9 +139,8 @@ impl Match for HeapsMatch {
         let count = if word == "all" {
             left
         } else {
-            word.parse::<u64>().map_err(|_| {
-                format!("`{}` is not a number of counters", session::cut(text))
-            })?
+            word.parse::<u64>()
+                .map_err(|_| format!("`{}` is not a number of counters", session::cut(text)))?
         };
         if count == 0 || count > left {
             return Err(format!(

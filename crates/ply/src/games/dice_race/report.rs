@@ -81,5 +81,8 @@ pub fn compare_written(
     let (a_written, a) = written_list(first, dice)?;
     let (b_written, b) = written_list(second, dice)?;
     let exact = compare(dice, &a, &b)?;
-    Ok((CompareReport::new(dice, a_written, b_written, &exact), exact))
+    Ok((
+        CompareReport::new(dice, a_written, b_written, &exact),
+        exact,
+    ))
 }
