@@ -95,12 +95,12 @@ fn every_endpoint_answers_what_the_cli_prints() {
         ),
         (
             "/api/dots",
-            r#"{"game":"triangles","moves":"2-3 4-5 5-6 7-8 8-9 9-10","strategy":"recursion"}"#,
+            r#"{"game":"triangles","moves":"2-3 4-5 5-6 7-8 8-9 9-10 2-4 3-6 4-7","strategy":"recursion"}"#,
             &[
                 "dots",
                 "triangles",
                 "--moves",
-                "2-3 4-5 5-6 7-8 8-9 9-10",
+                "2-3 4-5 5-6 7-8 8-9 9-10 2-4 3-6 4-7",
                 "--strategy",
                 "recursion",
                 "--json",
@@ -276,7 +276,7 @@ fn every_error_has_its_status_and_the_cli_message() {
         ),
         error(
             422,
-            "plain recursion runs on positions with up to 12 free edges here; this one has 18"
+            "plain recursion runs on positions with up to 9 free edges here; this one has 18"
         )
     );
     assert_eq!(

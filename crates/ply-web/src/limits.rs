@@ -13,9 +13,9 @@ pub const MAX_BODY: usize = 1 << 20;
 pub const MAX_TABLE_EDGES: u32 = 24;
 /// Most free edges a memo search may start from (at most 2^20 states).
 pub const MAX_MEMO_FREE: u32 = 20;
-/// Most free edges plain recursion may start from (it revisits states; 12 free edges is seed 004's
-/// puzzle, well under a second).
-pub const MAX_RECURSION_FREE: u32 = 12;
+/// Most free edges plain recursion may start from: it revisits states (12 free edges, seed 004's
+/// puzzle, already visit 1.3 billion), so only small positions, well under a second.
+pub const MAX_RECURSION_FREE: u32 = 9;
 /// Most sums in one dice-race list.
 pub const MAX_PICKS: usize = 40;
 /// Most lists a `best` or `equilibrium` search may go through.
