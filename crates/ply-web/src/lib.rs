@@ -171,6 +171,10 @@ pub fn app(state: AppState) -> Router {
                 )
             }),
         )
+        .route(
+            "/api/limits",
+            get(|| async { axum::Json(limits::Limits::current()) }),
+        )
         .route("/api/dots", post(dots_endpoint))
         .route("/api/solitaire", endpoint!(api::solitaire))
         .route("/api/heaps", endpoint!(api::heaps))

@@ -13,9 +13,9 @@ pub const MAX_BODY: usize = 1 << 20;
 pub const MAX_TABLE_EDGES: u32 = 24;
 /// Most free edges a memo search may start from (at most 2^20 states).
 pub const MAX_MEMO_FREE: u32 = 20;
-/// Most free edges plain recursion may start from (it revisits states; 12 free edges is seed 004's
-/// puzzle, well under a second).
-pub const MAX_RECURSION_FREE: u32 = 12;
+/// Most free edges plain recursion may start from: it revisits states (12 free edges, seed 004's
+/// puzzle, already visit 1.3 billion), so only small positions, well under a second.
+pub const MAX_RECURSION_FREE: u32 = 9;
 /// Most sums in one dice-race list.
 pub const MAX_PICKS: usize = 40;
 /// Most lists a `best` or `equilibrium` search may go through.
@@ -26,6 +26,43 @@ pub const MAX_MAGIC_SIZE: usize = 200;
 pub const MAGIC_MEMORY: u64 = 64 << 20;
 /// Time one request may take, queueing included.
 pub const TIME_LIMIT: Duration = Duration::from_secs(10);
+
+/// The limits as the page reads them (`GET /api/limits`), so it asks only for what the server does.
+#[derive(serde::Serialize)]
+pub struct Limits {
+    /// [`MAX_BODY`].
+    pub max_body: usize,
+    /// [`MAX_TABLE_EDGES`].
+    pub max_table_edges: u32,
+    /// [`MAX_MEMO_FREE`].
+    pub max_memo_free: u32,
+    /// [`MAX_RECURSION_FREE`].
+    pub max_recursion_free: u32,
+    /// [`MAX_PICKS`].
+    pub max_picks: usize,
+    /// [`MAX_LISTS`].
+    pub max_lists: u128,
+    /// [`MAX_MAGIC_SIZE`].
+    pub max_magic_size: usize,
+    /// [`TIME_LIMIT`] in seconds.
+    pub time_limit_seconds: u64,
+}
+
+impl Limits {
+    /// The limits this server applies.
+    pub fn current() -> Self {
+        Limits {
+            max_body: MAX_BODY,
+            max_table_edges: MAX_TABLE_EDGES,
+            max_memo_free: MAX_MEMO_FREE,
+            max_recursion_free: MAX_RECURSION_FREE,
+            max_picks: MAX_PICKS,
+            max_lists: MAX_LISTS,
+            max_magic_size: MAX_MAGIC_SIZE,
+            time_limit_seconds: TIME_LIMIT.as_secs(),
+        }
+    }
+}
 
 /// Bounds concurrent solves and times them out.
 #[derive(Clone)]

@@ -89,6 +89,14 @@ function rng(seed) {
   };
 }
 
+let limitsCache = null;
+
+// What the server answers (GET /api/limits), read once.
+async function serverLimits() {
+  if (!limitsCache) limitsCache = await (await fetch("/api/limits")).json();
+  return limitsCache;
+}
+
 function panel(title, ...children) {
   return el("section", { class: "panel" }, el("h2", { text: title }), ...children);
 }
@@ -119,7 +127,7 @@ function dotsGeometry(game, size, rows, cols) {
   const edges = [];
   const cells = [];
   const key = (a, b) => (a < b ? `${a}-${b}` : `${b}-${a}`);
-  const s = 70;
+  const s = game === "triangles" ? Math.max(56, Math.min(110, 330 / size)) : Math.max(56, Math.min(100, 420 / Math.max(rows, cols)));
   if (game === "triangles") {
     const id = (r, c) => (r * (r + 1)) / 2 + c + 1;
     for (let r = 0; r <= size; r++) {
@@ -304,7 +312,11 @@ function dotsGame(params) {
         group.setAttribute("data-value", String(m.value));
       }
       group.append(svg("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, stroke: colour, "stroke-width": width, "stroke-dasharray": dash, "stroke-linecap": "round" }));
-      group.append(svg("line", { class: "hit", x1: p.x, y1: p.y, x2: q.x, y2: q.y }));
+      // The click target: a band 18 pixels wide around the edge.
+      const len = Math.hypot(q.x - p.x, q.y - p.y);
+      const nx = ((q.y - p.y) / len) * 9;
+      const ny = (-(q.x - p.x) / len) * 9;
+      group.append(svg("polygon", { class: "hit", points: `${p.x + nx},${p.y + ny} ${q.x + nx},${q.y + ny} ${q.x - nx},${q.y - ny} ${p.x - nx},${p.y - ny}`, fill: "transparent" }));
       if (!isDrawn && state.showValues && m) {
         const mx = (p.x + q.x) / 2;
         const my = (p.y + q.y) / 2;
@@ -367,12 +379,25 @@ function dotsGame(params) {
   async function compareStrategies() {
     const names = ["recursion", "memo", "table"];
     const rows = [];
+    const limits = await serverLimits();
+    const g = geometry();
+    const free = g.edges.length - state.moves.length;
+    const refused = {
+      recursion: free > limits.max_recursion_free && `plain recursion runs here on up to ${limits.max_recursion_free} free edges (this position has ${free})`,
+      memo: free > limits.max_memo_free && `memo runs here on up to ${limits.max_memo_free} free edges (this position has ${free})`,
+      table: g.edges.length > limits.max_table_edges && `tables are built here for boards of up to ${limits.max_table_edges} edges`,
+    };
     for (const name of names) {
+      if (refused[name]) {
+        rows.push(el("tr", { "data-strategy": name }, el("td", { text: name }), el("td", { text: "—" }), el("td", { text: "" }),
+          el("td", { class: "small", text: refused[name] })));
+        continue;
+      }
       try {
         const { body, ms, tableMs } = await api("/api/dots", request(name));
         const note = name === "table" && tableMs !== null ? `built once in ${tableMs.toFixed(1)} ms, shared` : "";
         rows.push(el("tr", { "data-strategy": name }, el("td", { text: name }), el("td", { text: body.states_visited.toLocaleString("en") }),
-          el("td", { text: ms === null ? "" : ms.toFixed(2) + " ms" }), el("td", { class: "small", text: note })));
+          el("td", { style: "white-space:nowrap", text: ms === null ? "" : ms.toFixed(2) + " ms" }), el("td", { class: "small", text: note })));
       } catch (e) {
         rows.push(el("tr", { "data-strategy": name }, el("td", { text: name }), el("td", { text: "—" }), el("td", { text: "" }),
           el("td", { class: "small", text: e.status === 422 ? "too slow for the server here" : e.message })));
@@ -707,7 +732,7 @@ function magicGame(params) {
   function draw() {
     if (!report) return;
     const d = report.d;
-    const cell = Math.max(18, Math.min(44, Math.floor(520 / d)));
+    const cell = Math.max(18, Math.min(64, Math.floor(560 / d)));
     const w = d * cell + 20;
     const picture = svg("svg", { width: w, height: w, viewBox: `0 0 ${w} ${w}`, "data-testid": "magic-board" });
     const k = Number(step.value);
@@ -716,7 +741,14 @@ function magicGame(params) {
       for (let c = 0; c < d; c++) {
         const goal = r === report.goal[0] && c === report.goal[1];
         picture.append(svg("rect", { x: 10 + c * cell, y: 10 + r * cell, width: cell, height: cell, fill: goal ? "#fff3c4" : "#fff", stroke: "#bbb" }));
-        picture.append(svg("text", { x: 10 + c * cell + cell / 2, y: 10 + r * cell + cell / 2 + 5, "text-anchor": "middle", "font-size": Math.min(15, cell / 2.2), "font-weight": goal ? 700 : 400 }, String(rows[r][c])));
+      }
+    }
+    const numbers = [];
+    for (let r = 0; r < d; r++) {
+      for (let c = 0; c < d; c++) {
+        const goal = r === report.goal[0] && c === report.goal[1];
+        // Drawn over the paths, with a white halo, so every number stays readable.
+        numbers.push(svg("text", { x: 10 + c * cell + cell / 2, y: 10 + r * cell + cell / 2 + 5, "text-anchor": "middle", "font-size": Math.min(16, cell / 2.2), "font-weight": goal ? 700 : 400, stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, String(rows[r][c])));
       }
     }
     report.corners.forEach((corner, i) => {
@@ -727,6 +759,7 @@ function magicGame(params) {
       const [r, c] = corner.path[Math.min(k, corner.path.length - 1)];
       picture.append(svg("circle", { cx: 10 + c * cell + cell / 2 + shift, cy: 10 + r * cell + cell / 2 + shift, r: 5, fill: CORNER_COLOURS[i] }));
     });
+    picture.append(...numbers);
     board.replaceChildren(picture);
   }
 

@@ -1,0 +1,307 @@
+//! `ply serve` over real HTTP on 127.0.0.1 (a free port): every endpoint answers exactly what the CLI
+//! prints with `--json` for the same input, and every error has its status and the CLI's message.
+
+mod common;
+
+use common::stdout_of;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// A running `ply serve --port 0`, stopped when dropped.
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start() -> Self {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("ply"))
+            .args(["serve", "--port", "0"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("ply serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped stdout"))
+            .read_line(&mut line)
+            .expect("the first line names the address");
+        let base = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://127.0.0.1:"))
+            .expect("an address on 127.0.0.1")
+            .trim_end_matches('/')
+            .to_string();
+        Server { child, base }
+    }
+
+    /// POSTs `body`; returns the status and the body text.
+    fn post(&self, path: &str, body: &str) -> (u16, String) {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let mut response = agent
+            .post(&format!("{}{path}", self.base))
+            .header("content-type", "application/json")
+            .send(body)
+            .expect("the server answers");
+        let status = response.status().as_u16();
+        (
+            status,
+            response.body_mut().read_to_string().expect("a text body"),
+        )
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn every_endpoint_answers_what_the_cli_prints() {
+    let server = Server::start();
+    let cases: [(&str, &str, &[&str]); 12] = [
+        (
+            "/api/dots",
+            r#"{"game":"triangles","size":3,"moves":"2-3 4-5"}"#,
+            &[
+                "dots",
+                "triangles",
+                "--size",
+                "3",
+                "--moves",
+                "2-3 4-5",
+                "--json",
+            ],
+        ),
+        (
+            "/api/dots",
+            r#"{"game":"boxes","rows":2,"cols":2,"moves":"1-2","strategy":"memo"}"#,
+            &[
+                "dots",
+                "boxes",
+                "--rows",
+                "2",
+                "--cols",
+                "2",
+                "--moves",
+                "1-2",
+                "--strategy",
+                "memo",
+                "--json",
+            ],
+        ),
+        (
+            "/api/dots",
+            r#"{"game":"triangles","moves":"2-3 4-5 5-6 7-8 8-9 9-10 2-4 3-6 4-7","strategy":"recursion"}"#,
+            &[
+                "dots",
+                "triangles",
+                "--moves",
+                "2-3 4-5 5-6 7-8 8-9 9-10 2-4 3-6 4-7",
+                "--strategy",
+                "recursion",
+                "--json",
+            ],
+        ),
+        (
+            "/api/solitaire",
+            r#"{"squares":[1,-2,0,9,-1,-2],"die":6,"expected":true,"distribution":true,"explain":true}"#,
+            &[
+                "solitaire",
+                "1",
+                "-2",
+                "0",
+                "9",
+                "-1",
+                "-2",
+                "--die",
+                "6",
+                "--expected",
+                "--distribution",
+                "--explain",
+                "--json",
+            ],
+        ),
+        (
+            "/api/heaps",
+            r#"{"heaps":[1,2,3],"grundy":true}"#,
+            &["heaps", "1", "2", "3", "--grundy", "--json"],
+        ),
+        (
+            "/api/heaps",
+            r#"{"heaps":[2,3],"misere":true}"#,
+            &["heaps", "2", "3", "--misere", "--json"],
+        ),
+        (
+            "/api/dice-race/compare",
+            r#"{"first":[5,6,7,8,9],"second":[5,6,7,8,7]}"#,
+            &["dice-race", "compare", "5,6,7,8,9", "5,6,7,8,7", "--json"],
+        ),
+        (
+            "/api/dice-race/best",
+            r#"{"picks":2,"dice":1,"sides":6}"#,
+            &[
+                "dice-race",
+                "best",
+                "--picks",
+                "2",
+                "--dice",
+                "1",
+                "--sides",
+                "6",
+                "--json",
+            ],
+        ),
+        (
+            "/api/dice-race/equilibrium",
+            r#"{"picks":2,"dice":2,"sides":4}"#,
+            &[
+                "dice-race",
+                "equilibrium",
+                "--picks",
+                "2",
+                "--dice",
+                "2",
+                "--sides",
+                "4",
+                "--json",
+            ],
+        ),
+        (
+            "/api/dice-race/sums",
+            r#"{"dice":3,"sides":4}"#,
+            &["dice-race", "sums", "--dice", "3", "--sides", "4", "--json"],
+        ),
+        (
+            "/api/magic-board/generate",
+            r#"{"size":6,"seed":3,"solvable":true}"#,
+            &[
+                "magic-board",
+                "generate",
+                "--size",
+                "6",
+                "--seed",
+                "3",
+                "--solvable",
+                "--json",
+            ],
+        ),
+        (
+            "/api/magic-board",
+            r#"{"board":"0 1 1 1 1\n1 1 1 1 1\n1 1 1 1 1\n1 1 1 1 1\n1 1 1 1 1\n","start":[4,4]}"#,
+            &["magic-board", "-", "--start", "4,4", "--json"],
+        ),
+    ];
+    for (path, body, args) in cases {
+        let stdin = args
+            .contains(&"-")
+            .then_some("0 1 1 1 1\n1 1 1 1 1\n1 1 1 1 1\n1 1 1 1 1\n1 1 1 1 1\n");
+        let cli = stdout_of(args, stdin);
+        let (status, answer) = server.post(path, body);
+        assert_eq!(status, 200, "{path} {body}: {answer}");
+        assert_eq!(answer, cli, "{path} {body}");
+    }
+    // A known value through the API: the seed's puzzle is worth +3 to A.
+    let (_, seed) = server.post(
+        "/api/dots",
+        r#"{"game":"triangles","moves":"2-3 4-5 5-6 7-8 8-9 9-10"}"#,
+    );
+    let report: serde_json::Value = serde_json::from_str(&seed).unwrap();
+    assert_eq!(report["value"], 3);
+    assert_eq!(report["strategy"], "table");
+}
+
+#[test]
+fn every_error_has_its_status_and_the_cli_message() {
+    let server = Server::start();
+    let error = |status: u16, message: &str| {
+        format!(
+            "{{\"error\":{}}}",
+            serde_json::to_string(message).expect("a string")
+        )
+        .pipe(|body| (status, body))
+    };
+    // 400: the CLI's one-line messages.
+    assert_eq!(
+        server.post("/api/dots", r#"{"game":"triangles","moves":"2-4 4-11"}"#),
+        error(
+            400,
+            "move 2 `4-11`: dot 11 does not exist (this board has dots 1 to 10)"
+        )
+    );
+    assert_eq!(
+        server.post("/api/heaps", r#"{"heaps":[1,0]}"#),
+        error(
+            400,
+            "heap 2 holds 0; every heap must hold at least 1 counter"
+        )
+    );
+    assert_eq!(
+        server.post("/api/dice-race/compare", r#"{"first":"5,13","second":"7"}"#),
+        error(
+            400,
+            "sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)"
+        )
+    );
+    let (status, body) = server.post("/api/solitaire", r#"{"squares":[1,2],"die":0}"#);
+    assert_eq!(status, 400);
+    assert_eq!(
+        body,
+        error(400, "the die must have 1 to 1000000 faces, not 0").1
+    );
+    let (status, body) = server.post("/api/heaps", "not json");
+    assert_eq!(status, 400);
+    assert!(
+        body.starts_with("{\"error\":\"the request is not valid: "),
+        "{body}"
+    );
+    let (status, _) = server.post("/api/heaps", r#"{"heaps":[1],"path":"/etc/passwd"}"#);
+    assert_eq!(status, 400);
+    // 422: over the server's budget, checked before any work.
+    assert_eq!(
+        server.post("/api/dots", r#"{"game":"boxes","rows":3,"cols":4}"#),
+        error(422, "the server searches positions with up to 20 free edges; this one has 31 (play a few moves, or run `ply dots` on your machine)")
+    );
+    assert_eq!(
+        server.post("/api/dots", r#"{"game":"triangles","size":4,"strategy":"table"}"#),
+        error(422, "the server builds tables of boards up to 24 edges; Dots and Triangles, size 4 has 30 (run `ply dots` on your machine)")
+    );
+    assert_eq!(
+        server.post(
+            "/api/dots",
+            r#"{"game":"triangles","strategy":"recursion"}"#
+        ),
+        error(
+            422,
+            "plain recursion runs on positions with up to 9 free edges here; this one has 18"
+        )
+    );
+    assert_eq!(
+        server.post("/api/dice-race/best", r#"{"picks":6}"#),
+        error(422, "6 picks make 8008 lists; the server searches at most 5000 (run `ply dice-race` on your machine)")
+    );
+    // 413: a body over 1 MiB.
+    let big = format!("{{\"heaps\":[{}1]}}", "1,".repeat(600_000));
+    assert_eq!(
+        server.post("/api/heaps", &big),
+        error(
+            413,
+            "the request body is over 1048576 bytes, the server's limit"
+        )
+    );
+    // 404: nothing else is served, and no path names a file.
+    assert_eq!(server.post("/api/../Cargo.toml", "{}").0, 404);
+    assert_eq!(server.post("/static/app.js", "{}").0, 404);
+}
+
+/// `x.pipe(f)` = `f(x)`, to keep the expected answers readable.
+trait Pipe: Sized {
+    fn pipe<T>(self, f: impl FnOnce(Self) -> T) -> T {
+        f(self)
+    }
+}
+
+impl<T> Pipe for T {}

@@ -1,0 +1,184 @@
+// End to end: `ply serve` on a free port of 127.0.0.1, the page opened in Debian's headless Chromium
+// (never a downloaded browser), each game acted on and checked against the API, no console errors,
+// and a screenshot of each game saved to docs/screenshots/.
+//
+// Run: cargo build -p ply-cli && (cd web-tests && npm ci && npm test). PLY_BIN overrides the binary.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const target = process.env.CARGO_TARGET_DIR || join(root, "target");
+const bin = process.env.PLY_BIN || join(target, "debug", "ply");
+const shots = join(root, "docs", "screenshots");
+mkdirSync(shots, { recursive: true });
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+  server = spawn(bin, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  base = await new Promise((ok, fail) => {
+    let seen = "";
+    server.stdout.on("data", (chunk) => {
+      seen += chunk;
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(seen);
+      if (m) ok(m[1]);
+    });
+    server.on("exit", (code) => fail(new Error(`ply serve exited with ${code}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+      "--disable-sync", "--no-first-run"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+async function api(path, body) {
+  const response = await fetch(base + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+// A page that records console errors and failed page errors.
+async function open(query) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(base + "/?" + query);
+  return { page, errors };
+}
+
+const edge = (page, e) => page.locator(`[data-edge="${e}"]`);
+
+test("triangles: click an edge, ply replies with a best move, values shown match the API", async () => {
+  const { page, errors } = await open("game=triangles&size=3&seed=1");
+  const toMove = page.getByTestId("to-move");
+  await assert.doesNotReject(toMove.filter({ hasText: "A to move (you)" }).waitFor());
+  assert.equal(await page.locator("[data-edge]").count(), 18);
+  await page.getByTestId("show-values").check();
+  // The empty classic board: 12 moves worth -3, 6 worth -5.
+  assert.equal(await edge(page, "1-2").getAttribute("data-value"), "-3");
+  assert.equal(await edge(page, "2-3").getAttribute("data-value"), "-5");
+  assert.equal(await page.locator('[data-value="-3"]').count(), 12);
+  assert.equal(await page.locator('[data-value="-5"]').count(), 6);
+
+  await edge(page, "1-2").click();
+  await page.locator('[data-drawn="true"]').nth(1).waitFor({ state: "attached" });
+  await toMove.filter({ hasText: "A to move (you)" }).waitFor();
+  const drawn = await page.locator('[data-drawn="true"]').evaluateAll((es) => es.map((e) => e.getAttribute("data-edge")));
+  assert.equal(drawn.length, 2);
+  assert.ok(drawn.includes("1-2"));
+  const reply = drawn.find((e) => e !== "1-2");
+  // B's reply is one of B's best moves after 1-2.
+  const after12 = (await api("/api/dots", { game: "triangles", size: 3, moves: "1-2" })).body;
+  const best = after12.moves[0].value;
+  assert.equal(after12.moves.find((m) => m.move === reply).value, best);
+  // Every free edge now shows A's value for it, as the API gives it.
+  const now = (await api("/api/dots", { game: "triangles", size: 3, moves: `1-2 ${reply}` })).body;
+  for (const m of now.moves) {
+    assert.equal(await edge(page, m.move).getAttribute("data-value"), String(m.value), m.move);
+    assert.equal(await edge(page, m.move).getAttribute("data-drawn"), "false");
+  }
+  assert.equal(await page.locator("[data-value]").count(), 16);
+  await page.getByTestId("strategies").locator('tr[data-strategy="memo"]').waitFor();
+  assert.match(page.url(), new RegExp(`moves=1-2\\+${reply}`));
+  await page.screenshot({ path: join(shots, "triangles.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a shared link opens the position; bad input shows the API's message", async () => {
+  const { page, errors } = await open("game=triangles&size=3&moves=2-3+4-5&values=1");
+  await page.getByTestId("to-move").filter({ hasText: "A to move" }).waitFor();
+  assert.equal(await edge(page, "2-3").getAttribute("data-drawn"), "true");
+  assert.equal(await edge(page, "4-5").getAttribute("data-drawn"), "true");
+  assert.equal(await edge(page, "5-6").getAttribute("data-value"), "3");
+  await page.close();
+  assert.deepEqual(errors, []);
+  const bad = await open("game=triangles&size=9");
+  await bad.page.getByTestId("error").filter({ hasText: "triangle boards have size 1 to 6 (size 6 has 63 edges, the most a state holds); got 9" }).waitFor();
+  // The browser reports the refused request (400) itself; nothing else may go wrong.
+  assert.deepEqual(bad.errors.filter((e) => !e.includes("status of 400")), []);
+  await bad.page.close();
+});
+
+test("boxes: a move and the reply on 2×2 boxes", async () => {
+  const { page, errors } = await open("game=boxes&rows=2&cols=2&seed=3");
+  await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
+  assert.equal(await page.locator("[data-edge]").count(), 12);
+  await page.getByTestId("show-values").check();
+  await edge(page, "1-2").click();
+  await page.locator('[data-drawn="true"]').nth(1).waitFor({ state: "attached" });
+  await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
+  assert.equal(await page.locator("[data-value]").count(), 10);
+  await page.screenshot({ path: join(shots, "boxes.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("solitaire: best path, the seed's table, the distribution", async () => {
+  const { page, errors } = await open("game=solitaire&squares=1,-2,0,9,-1,-2&die=6");
+  await page.getByTestId("result").filter({ hasText: "Best total 8: path 0 → 3 → 5 (throws 3, 2)" }).waitFor();
+  assert.equal(await page.getByTestId("expected").textContent(), "11/10");
+  assert.equal(await page.locator('[data-path="true"]').count(), 3);
+  assert.equal(await page.getByTestId("dp-table").locator("tr").count(), 7);
+  await page.screenshot({ path: join(shots, "solitaire.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("dice race: exact outcome, sums, a roll with exact chances, the unbeaten list", async () => {
+  const { page, errors } = await open("game=dice-race&first=5,6,7,8,9&second=5,6,7,8,7&dice=2&sides=6");
+  await page.getByTestId("outcome").filter({ hasText: "1138029621/3424590400" }).waitFor();
+  await page.getByTestId("unbeaten").filter({ hasText: "[5,6,7,8,9]" }).waitFor();
+  await page.getByTestId("roll").first().click();
+  await page.locator('[data-testid="race"] [data-testid="roll"]').first().waitFor();
+  await page.screenshot({ path: join(shots, "dice-race.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("magic board: a generated board and the shortest path from each corner", async () => {
+  const { page, errors } = await open("game=magic-board&size=5&seed=1");
+  const report = (await api("/api/magic-board/generate", { size: 5, seed: 1 })).body;
+  const solved = (await api("/api/magic-board", { board: report.text })).body;
+  for (const c of solved.corners) {
+    const line = page.locator(`[data-corner="${c.start.join(",")}"]`);
+    await line.waitFor();
+    const text = await line.textContent();
+    if (c.solvable) assert.ok(text.includes(`solvable in ${c.moves} moves`), text);
+    else assert.ok(text.includes(c.is_goal ? "is the goal" : "not solvable"), text);
+  }
+  assert.equal(await page.locator("polyline[data-path]").count(), solved.corners.filter((c) => c.solvable && c.moves > 0).length);
+  await page.screenshot({ path: join(shots, "magic-board.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("heaps: the winning move highlighted, a move and the perfect reply", async () => {
+  const { page, errors } = await open("game=heaps&heaps=2,3");
+  await page.getByTestId("verdict").filter({ hasText: "take 1 from heap 1" }).waitFor();
+  assert.equal(await page.locator('[data-winning="true"]').count(), 1);
+  await page.screenshot({ path: join(shots, "heaps.png"), fullPage: true });
+  // Taking 1 wins: ply must take the last counter of heap 1, leaving 3 for us to take.
+  await page.locator('circle[data-heap="1"][data-take="1"]').click();
+  await page.getByTestId("log").locator("li").nth(1).waitFor();
+  assert.equal(await page.getByTestId("log").locator("li").nth(1).textContent(), "ply took 1 from heap 1");
+  await page.getByTestId("to-move").filter({ hasText: "You to move." }).waitFor();
+  await page.locator('circle[data-heap="2"][data-take="3"]').click();
+  await page.getByTestId("to-move").filter({ hasText: "Game over: you took the last counter" }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
