@@ -380,6 +380,9 @@ pub struct MemorySizeError {
 /// The most digits a memory size may have (18 digits of bytes are already 888 PiB).
 const MAX_SIZE_DIGITS: usize = 18;
 
+/// The largest memory size: 18 digits of bytes.
+const MAX_SIZE_BYTES: u64 = 999_999_999_999_999_999;
+
 /// Parses a memory size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T are binary.
 pub fn parse_memory_size(text: &str) -> Result<u64, MemorySizeError> {
     // No memory size needs more than 18 digits, and parse-size 1.1 overflows rounding a 21-digit
@@ -390,13 +393,22 @@ pub fn parse_memory_size(text: &str) -> Result<u64, MemorySizeError> {
             reason: format!("more than {MAX_SIZE_DIGITS} digits"),
         });
     }
-    parse_size::Config::new()
+    let bytes = parse_size::Config::new()
         .with_binary()
         .parse_size(text)
         .map_err(|e| MemorySizeError {
             quoted: quote(text),
             reason: e.to_string(),
-        })
+        })?;
+    // A unit can carry a short number past 18 digits of bytes (`5151.55p`); such a size could not be
+    // written back in bytes, so it is refused the same way (found by fuzzing).
+    if bytes > MAX_SIZE_BYTES {
+        return Err(MemorySizeError {
+            quoted: quote(text),
+            reason: format!("more than {MAX_SIZE_DIGITS} digits in bytes"),
+        });
+    }
+    Ok(bytes)
 }
 
 /// A byte count shown the way people read it: `1.0 GiB (1073741824 bytes)`.
@@ -598,5 +610,11 @@ mod tests {
             parse_memory_size("999999999999999999"),
             Ok(999_999_999_999_999_999)
         );
+        // A unit carries a short number past 18 digits of bytes: refused too (found by fuzzing).
+        assert_eq!(
+            parse_memory_size("5151.55p").unwrap_err().to_string(),
+            "`5151.55p` is not a memory size like 8G or 512M (more than 18 digits in bytes)"
+        );
+        assert_eq!(parse_memory_size("888P"), Ok(888 << 50));
     }
 }
