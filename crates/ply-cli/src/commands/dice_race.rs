@@ -4,14 +4,11 @@
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
-use ply::engine::estimate::Estimate;
-use ply::games::dice_race::report::CompareReport;
-use ply::games::dice_race::search::{best, equilibrium};
+use ply::engine::util::fraction::format_fraction;
+use ply::games::dice_race::report::{CompareReport, SimulateReport};
+use ply::games::dice_race::search::{best, equilibrium, SearchError};
 use ply::games::dice_race::simulate::{simulate, Simulation, Stop};
 use ply::games::dice_race::{compare, parse_sums, Dice, PickList};
-use ply::games::solitaire::format_fraction;
-use serde::Serialize;
-use serde_json::json;
 use std::fmt::Write;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -160,10 +157,18 @@ fn run_compare(first: &str, second: &str, args: &DiceArgs) -> Result<String, Fai
     Ok(out)
 }
 
+/// A search's fault, naming the option at fault where there is one.
+fn search_fault(e: SearchError) -> Failure {
+    match e {
+        SearchError::NoPicks => Failure::BadInput("--picks must be at least 1".into()),
+        e => Failure::bad(e),
+    }
+}
+
 fn run_best(args: &PicksArgs) -> Result<String, Failure> {
     let dice = args.dice.build()?;
     let start = Instant::now();
-    let r = best(&dice, args.picks).map_err(Failure::bad)?;
+    let r = best(&dice, args.picks).map_err(search_fault)?;
     if args.dice.json {
         return Ok(serde_json::to_string(&r)? + "\n");
     }
@@ -209,7 +214,7 @@ fn run_best(args: &PicksArgs) -> Result<String, Failure> {
 
 fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
     let dice = args.dice.build()?;
-    let e = equilibrium(&dice, args.picks).map_err(Failure::bad)?;
+    let e = equilibrium(&dice, args.picks).map_err(search_fault)?;
     if args.dice.json {
         return Ok(serde_json::to_string(&e)? + "\n");
     }
@@ -227,15 +232,6 @@ fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
         let _ = writeln!(out, "  {:>8.6}  {:?}", w.weight, w.list.sums());
     }
     Ok(out)
-}
-
-/// One simulated probability beside the exact one.
-#[derive(Serialize)]
-struct SideBySide {
-    estimate: Estimate,
-    exact: String,
-    exact_value: f64,
-    inside: bool,
 }
 
 fn run_simulate(
@@ -261,39 +257,23 @@ fn run_simulate(
     let started = Instant::now();
     let sim = simulate_with_progress(&dice, &a, &b, games, max_games, seed)?;
     let simulated_seconds = started.elapsed().as_secs_f64();
-    let f = exact.to_floats();
-    let side = |estimate: Estimate, exact: &num_rational::BigRational, value: f64| SideBySide {
-        estimate,
-        exact: format_fraction(exact),
-        exact_value: value,
-        inside: estimate.contains(value),
-    };
-    let rows = [
-        (
-            "P(first wins) ",
-            side(sim.p_first, &exact.p_first, f.p_first),
-        ),
-        (
-            "P(second wins)",
-            side(sim.p_second, &exact.p_second, f.p_second),
-        ),
-        ("P(tie)        ", side(sim.p_tie, &exact.p_tie, f.p_tie)),
-    ];
+    let report = SimulateReport::new(
+        (a_written, b_written),
+        seed,
+        &sim,
+        &exact,
+        (simulated_seconds, exact_seconds),
+    );
     if args.json {
-        let value = json!({
-            "first": a_written, "second": b_written, "seed": seed,
-            "games": sim.games, "first_wins": sim.first_wins, "second_wins": sim.second_wins,
-            "ties": sim.ties, "decided": sim.decided, "stopped": sim.stopped,
-            "p_first": rows[0].1, "p_second": rows[1].1, "p_tie": rows[2].1,
-            "simulation_seconds": simulated_seconds, "exact_seconds": exact_seconds,
-        });
-        return Ok(serde_json::to_string(&value)? + "\n");
+        return Ok(serde_json::to_string(&report)? + "\n");
     }
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: {a_written:?} against {b_written:?}",
-        describe(&dice)
+        "{}: {:?} against {:?}",
+        describe(&dice),
+        report.first,
+        report.second
     );
     let stop = match sim.stopped {
         Stop::Verdict => "one side reached 60 % of decisive games",
@@ -311,7 +291,12 @@ fn run_simulate(
         "{:<15} {:>10} {:>23}   exact",
         "", "simulated", "95 % interval"
     );
-    for (name, r) in &rows {
+    let rows = [
+        ("P(first wins) ", &report.p_first),
+        ("P(second wins)", &report.p_second),
+        ("P(tie)        ", &report.p_tie),
+    ];
+    for (name, r) in rows {
         let _ = writeln!(
             out,
             "{name}  {:>10.6}  [{:.6}, {:.6}]   {:.6} = {}{}",

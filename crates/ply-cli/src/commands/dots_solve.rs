@@ -9,7 +9,7 @@ use crate::progress::StatesProgress;
 use crate::saving;
 use clap::{Args, Subcommand};
 use ply::engine::scored::table::SubsetTable;
-use serde::Serialize;
+use ply::games::dots::measured::TableReport;
 use std::time::Instant;
 
 /// `ply dots solve <board>`
@@ -37,18 +37,6 @@ enum Shape {
     Triangles(TrianglesSize),
     /// A board of --rows × --cols boxes.
     Boxes(BoxesSize),
-}
-
-/// What `ply dots solve --json` prints.
-#[derive(Serialize)]
-struct Solved {
-    value: i32,
-    states: u64,
-    seconds: f64,
-    states_per_second: f64,
-    peak_bytes: Option<u64>,
-    /// Whether the table came from the cache instead of being solved.
-    from_cache: bool,
 }
 
 /// Tables smaller than this are solved faster than read: they are not kept in the cache.
@@ -107,14 +95,13 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     if use_cache && !from_cache {
         cache::keep(&built, &table);
     }
-    let solved = Solved {
-        value: table.value_of_mask(0),
+    let solved = TableReport::new(
+        table.value_of_mask(0),
         states,
         seconds,
-        states_per_second: states as f64 / seconds,
-        peak_bytes: peak_bytes(),
+        peak_bytes(),
         from_cache,
-    };
+    );
     if args.json {
         return Ok(serde_json::to_string(&solved)? + "\n");
     }

@@ -7,10 +7,10 @@ use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::games::magic_board::generated::generated;
 use ply::games::magic_board::{
-    check_stats, draw, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
+    check_stats, draw, solve, stats, Board, BoardReport, SizeFault, SizeRule, SizeStats,
+    StatsReport, Wanted, MAX_DRAWN,
 };
 use ply::input::quote;
-use serde_json::json;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -86,6 +86,14 @@ enum MagicCommand {
     },
 }
 
+/// A fault of the board or its size; a size outside the seed's rule names `--any-size`, which lifts it.
+fn size_fault(e: &impl std::fmt::Display, size: Option<&SizeFault>) -> Failure {
+    match size {
+        Some(fault) => Failure::BadInput(fault.lifted_by("--any-size")),
+        None => Failure::bad(e),
+    }
+}
+
 fn parse_square(text: &str) -> Result<(usize, usize), String> {
     let fault = || format!("{} is not ROW,COL", quote(text));
     let (r, c) = text.split_once(',').ok_or_else(fault)?;
@@ -125,7 +133,8 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             } else {
                 SizeRule::Seed
             };
-            let board = generated(size, seed, wanted, rule).map_err(Failure::bad)?;
+            let board =
+                generated(size, seed, wanted, rule).map_err(|e| size_fault(&e, e.size_fault()))?;
             if json {
                 return Ok(serde_json::to_string(&board)? + "\n");
             }
@@ -157,7 +166,7 @@ fn run_solve(args: &MagicBoardArgs) -> Result<String, Failure> {
     } else {
         SizeRule::Seed
     };
-    let board = Board::read(input, rule).map_err(Failure::bad)?;
+    let board = Board::read(input, rule).map_err(|e| size_fault(&e, e.size_fault()))?;
     if args.draw && board.size() > MAX_DRAWN {
         return Err(Failure::BadInput(format!(
             "--draw is for boards up to {MAX_DRAWN}×{MAX_DRAWN}; this one is {0}×{0}",
@@ -219,7 +228,7 @@ fn run_stats(
     let (low, high) = sizes
         .or(size.map(|s| (s, s)))
         .expect("clap requires --size or --sizes");
-    check_stats(low..=high, boards, rule).map_err(Failure::bad)?;
+    check_stats(low..=high, boards, rule).map_err(|e| size_fault(&e, e.size_fault()))?;
     let started = Instant::now();
     let sizes = (high - low + 1) as u64;
     let progress = StatesProgress::with_total("boards solved", boards.saturating_mul(sizes));
@@ -227,23 +236,20 @@ fn run_stats(
     for d in low..=high {
         let before = boards * results.len() as u64;
         let update = |done: u64| progress.update(before + done);
-        results.push(stats(d, boards, seed, rule, Some(&update)).map_err(Failure::bad)?);
+        results.push(
+            stats(d, boards, seed, rule, Some(&update))
+                .map_err(|e| size_fault(&e, e.size_fault()))?,
+        );
     }
     drop(progress);
-    let seconds = started.elapsed().as_secs_f64();
-    let total = boards * results.len() as u64;
+    let report = StatsReport::new(seed, results, started.elapsed().as_secs_f64());
     if json {
-        let value = json!({
-            "seed": seed,
-            "sizes": results,
-            "seconds": seconds,
-            "boards_per_second": total as f64 / seconds,
-        });
-        return Ok(serde_json::to_string(&value)? + "\n");
+        return Ok(serde_json::to_string(&report)? + "\n");
     }
+    let total = boards * report.sizes.len() as u64;
     let mut out = format!(
-        "{total} random legal boards ({boards} per size, seed {seed}) in {seconds:.2} s: {:.0} boards/s\n",
-        total as f64 / seconds
+        "{total} random legal boards ({boards} per size, seed {seed}) in {:.2} s: {:.0} boards/s\n",
+        report.seconds, report.boards_per_second
     );
     out.push_str("fraction solvable, with 95 % intervals\n");
     let _ = writeln!(
@@ -251,7 +257,7 @@ fn run_stats(
         "{:>5}  {:>24}  {:>24}  {:>24}  {:>24}  {:>24}",
         "size", "from (0,0)", "from (0,d-1)", "from (d-1,0)", "from (d-1,d-1)", "from some corner"
     );
-    for s in &results {
+    for s in &report.sizes {
         let cell = |e: &ply::engine::estimate::Estimate| {
             format!("{:.4} [{:.4},{:.4}]", e.p, e.low, e.high)
         };

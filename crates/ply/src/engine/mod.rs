@@ -14,6 +14,7 @@ pub mod player;
 pub mod progress;
 pub mod reach;
 pub mod scored;
+pub mod util;
 pub mod window_path;
 
 pub use capabilities::Capabilities;

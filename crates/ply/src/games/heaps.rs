@@ -23,11 +23,47 @@ pub struct Take {
     pub take: u64,
 }
 
+/// Who wins with perfect play: the player to move first or the other one (serialised `"first"`,
+/// `"second"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// The player who moves first.
+    First,
+    /// The player who moves second.
+    Second,
+}
+
+impl Side {
+    /// The side that moves first wins exactly when `first_wins`.
+    pub fn winner(first_wins: bool) -> Side {
+        if first_wins {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    /// The word used in reports: `first` or `second`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::First => "first",
+            Side::Second => "second",
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Everything `ply heaps` says about a position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HeapsReport {
-    /// `"first"` or `"second"`: who wins with perfect play.
-    pub winner: &'static str,
+    /// Who wins with perfect play.
+    pub winner: Side,
     /// A winning move for the first player (`None` when the second player wins).
     #[serde(rename = "move")]
     pub winning_move: Option<Take>,
@@ -98,7 +134,7 @@ pub fn analyse(sizes: &[u64], convention: Convention) -> HeapsReport {
             .fold(0, |next, &left| heap_grundy(left, next))
     });
     HeapsReport {
-        winner: if start.wins { "first" } else { "second" },
+        winner: Side::winner(start.wins),
         winning_move,
         remoteness: start.remoteness,
         grundy,
@@ -308,7 +344,7 @@ pub fn read_batch<R: BufRead>(source: R, convention: Convention) -> Result<Vec<b
             .map(|(i, s)| heap_size(i + 1, s))
             .collect::<Result<Vec<u64>, _>>()
             .map_err(|f| fail(here, Some(line), f.into()))?;
-        answers.push(analyse(&sizes, convention).winner == "first");
+        answers.push(analyse(&sizes, convention).winner == Side::First);
     }
     if let Some((line, text)) = lines.next_non_blank().map_err(line_fault(None))? {
         let trailing = BatchFault::Trailing {
@@ -325,7 +361,7 @@ mod tests {
     use super::*;
 
     fn winner(sizes: &[u64]) -> &'static str {
-        analyse(sizes, Convention::Normal).winner
+        analyse(sizes, Convention::Normal).winner.name()
     }
 
     #[test]
@@ -350,7 +386,7 @@ mod tests {
         let r = analyse(&[3, 1, 1], Convention::Normal);
         assert_eq!(r.winning_move, Some(Take { heap: 1, take: 3 }));
         assert_eq!(r.remoteness, 3);
-        assert_eq!(analyse(&[1], Convention::Misere).winner, "second");
+        assert_eq!(analyse(&[1], Convention::Misere).winner, Side::Second);
         assert_eq!(analyse(&[1], Convention::Misere).grundy, None);
     }
 

@@ -24,7 +24,7 @@ pub mod generated;
 
 /// Board sizes of the seed's rule.
 pub const SEED_SIZES: RangeInclusive<usize> = 5..=20;
-/// Board sizes allowed with `--any-size`.
+/// Board sizes allowed under [`SizeRule::Any`].
 pub const ANY_SIZES: RangeInclusive<usize> = 2..=4096;
 /// Largest board `--draw` prints.
 pub const MAX_DRAWN: usize = 100;
@@ -89,17 +89,8 @@ pub enum BoardError {
     #[error(transparent)]
     Read(#[from] ReadError),
     /// A size outside the rule.
-    #[error("a board of size {d} breaks the size rule ({min} to {max}{hint})")]
-    Size {
-        /// The size.
-        d: usize,
-        /// Smallest allowed.
-        min: usize,
-        /// Largest allowed.
-        max: usize,
-        /// How to lift the rule, if it can be.
-        hint: &'static str,
-    },
+    #[error(transparent)]
+    Size(SizeFault),
     /// A value outside 0..d−1.
     #[error("row {row}, column {col}: {} is outside 0 to {max} (values must be below the size {d})", excerpt(.value.as_bytes()))]
     OutOfRange {
@@ -134,6 +125,46 @@ pub enum BoardError {
     },
 }
 
+/// A board size outside the rule in force, with the wider rule that allows it, if there is one.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("a board of size {d} breaks the size rule ({} to {})", .rule.start(), .rule.end())]
+pub struct SizeFault {
+    /// The size.
+    pub d: usize,
+    /// The sizes the rule allows.
+    pub rule: RangeInclusive<usize>,
+    /// The sizes a wider rule allows, when a wider rule exists.
+    pub wider: Option<RangeInclusive<usize>>,
+}
+
+impl SizeFault {
+    /// The message with what lifts the rule (a front end's option) named inside its parentheses:
+    /// `… (5 to 20; LIFT allows 2 to 4096)`; the plain message when no wider rule exists.
+    pub fn lifted_by(&self, lift: &str) -> String {
+        match &self.wider {
+            Some(wider) => format!(
+                "a board of size {} breaks the size rule ({} to {}; {lift} allows {} to {})",
+                self.d,
+                self.rule.start(),
+                self.rule.end(),
+                wider.start(),
+                wider.end()
+            ),
+            None => self.to_string(),
+        }
+    }
+}
+
+impl BoardError {
+    /// The size fault, if that is what this is.
+    pub fn size_fault(&self) -> Option<&SizeFault> {
+        match self {
+            BoardError::Size(fault) => Some(fault),
+            _ => None,
+        }
+    }
+}
+
 /// Which sizes are allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SizeRule {
@@ -145,19 +176,14 @@ pub enum SizeRule {
 
 impl SizeRule {
     fn check(self, d: usize) -> Result<(), BoardError> {
-        let (range, hint) = match self {
-            SizeRule::Seed => (SEED_SIZES, "; --any-size allows 2 to 4096"),
-            SizeRule::Any => (ANY_SIZES, ""),
+        let (rule, wider) = match self {
+            SizeRule::Seed => (SEED_SIZES, Some(ANY_SIZES)),
+            SizeRule::Any => (ANY_SIZES, None),
         };
-        if range.contains(&d) {
+        if rule.contains(&d) {
             Ok(())
         } else {
-            Err(BoardError::Size {
-                d,
-                min: *range.start(),
-                max: *range.end(),
-                hint,
-            })
+            Err(BoardError::Size(SizeFault { d, rule, wider }))
         }
     }
 }
@@ -707,6 +733,16 @@ pub fn generate(
     Err(GenerateError::NotFound { d })
 }
 
+impl GenerateError {
+    /// The size fault, if that is what this is.
+    pub fn size_fault(&self) -> Option<&SizeFault> {
+        match self {
+            GenerateError::Board(e) => e.size_fault(),
+            GenerateError::NotFound { .. } => None,
+        }
+    }
+}
+
 /// Solvability counts for one corner (or for "at least one corner").
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CornerStats {
@@ -729,6 +765,32 @@ pub struct SizeStats {
     pub corners: Vec<CornerStats>,
     /// Solvable from at least one corner.
     pub any_corner: CornerStats,
+}
+
+/// What `ply magic-board stats` reports: every size's statistics and the speed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StatsReport {
+    /// The seed of the random generator.
+    pub seed: u64,
+    /// One entry per size, smallest first.
+    pub sizes: Vec<SizeStats>,
+    /// Wall time of the whole run.
+    pub seconds: f64,
+    /// Boards drawn and searched per second.
+    pub boards_per_second: f64,
+}
+
+impl StatsReport {
+    /// The report of `sizes` drawn from `seed` in `seconds`.
+    pub fn new(seed: u64, sizes: Vec<SizeStats>, seconds: f64) -> Self {
+        let boards: u64 = sizes.iter().map(|s| s.boards).sum();
+        StatsReport {
+            seed,
+            sizes,
+            seconds,
+            boards_per_second: boards as f64 / seconds,
+        }
+    }
 }
 
 /// Boards per parallel task: each task draws from its own stream, so results do not depend on threads.
@@ -766,6 +828,16 @@ pub enum StatsError {
         /// Squares in all, with [`BOARD_OVERHEAD`] per board.
         work: u128,
     },
+}
+
+impl StatsError {
+    /// The size fault, if that is what this is.
+    pub fn size_fault(&self) -> Option<&SizeFault> {
+        match self {
+            StatsError::Size(e) => e.size_fault(),
+            StatsError::TooMuch { .. } => None,
+        }
+    }
 }
 
 /// `size 20` or `sizes 5 to 20`, for messages.
@@ -910,7 +982,15 @@ mod tests {
         assert_eq!(err(""), "the board is empty");
         assert_eq!(
             err("1 1\n0 1\n"),
-            "a board of size 2 breaks the size rule (5 to 20; --any-size allows 2 to 4096)"
+            "a board of size 2 breaks the size rule (5 to 20)"
+        );
+        let fault = Board::parse("1 1\n0 1\n", SizeRule::Seed).unwrap_err();
+        assert_eq!(
+            fault.size_fault().map(|f| f.lifted_by("the wide rule")),
+            Some(
+                "a board of size 2 breaks the size rule (5 to 20; the wide rule allows 2 to 4096)"
+                    .into()
+            )
         );
         let mut bad = EXAMPLE.replace("0 2 1 3 2", "0 2 1 3 5");
         assert_eq!(
