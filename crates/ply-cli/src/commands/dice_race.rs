@@ -24,6 +24,9 @@ pub enum DiceRaceCommand {
         second: String,
         #[command(flatten)]
         dice: DiceArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// The list no other list beats, by exhaustive search, and the seed's greedy substitution.
     Best {
@@ -53,11 +56,17 @@ pub enum DiceRaceCommand {
         seed: u64,
         #[command(flatten)]
         dice: DiceArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// The exact distribution of the sum of the dice, with a bar chart.
     Sums {
         #[command(flatten)]
         dice: DiceArgs,
+        /// Print JSON: an array of sums.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -70,9 +79,6 @@ pub struct DiceArgs {
     /// Sides of each die.
     #[arg(long, default_value_t = 6)]
     sides: u32,
-    /// Print JSON (an object; for `sums`, an array of sums).
-    #[arg(long)]
-    json: bool,
 }
 
 /// The size of the pick game.
@@ -83,6 +89,9 @@ pub struct PicksArgs {
     picks: u32,
     #[command(flatten)]
     dice: DiceArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 impl DiceArgs {
@@ -105,7 +114,8 @@ pub fn run(command: DiceRaceCommand) -> Result<String, Failure> {
             first,
             second,
             dice,
-        } => run_compare(&first, &second, &dice),
+            json,
+        } => run_compare(&first, &second, &dice, json),
         DiceRaceCommand::Best { picks } => run_best(&picks),
         DiceRaceCommand::Equilibrium { picks } => run_equilibrium(&picks),
         DiceRaceCommand::Simulate {
@@ -115,8 +125,9 @@ pub fn run(command: DiceRaceCommand) -> Result<String, Failure> {
             max_games,
             seed,
             dice,
-        } => run_simulate(&first, &second, games, max_games, seed, &dice),
-        DiceRaceCommand::Sums { dice } => run_sums(&dice),
+            json,
+        } => run_simulate(&first, &second, (games, max_games, seed), &dice, json),
+        DiceRaceCommand::Sums { dice, json } => run_sums(&dice, json),
     }
 }
 
@@ -126,13 +137,13 @@ fn describe(dice: &Dice) -> String {
     format!("{} {plural} of {} {sides}", dice.count(), dice.sides())
 }
 
-fn run_compare(first: &str, second: &str, args: &DiceArgs) -> Result<String, Failure> {
+fn run_compare(first: &str, second: &str, args: &DiceArgs, json: bool) -> Result<String, Failure> {
     let dice = args.build()?;
     let (a_written, a) = list(first, &dice)?;
     let (b_written, b) = list(second, &dice)?;
     let exact = compare(&dice, &a, &b).map_err(Failure::bad)?;
     let f = exact.to_floats();
-    if args.json {
+    if json {
         let report = CompareReport::new(&dice, a_written, b_written, &exact);
         return Ok(serde_json::to_string(&report)? + "\n");
     }
@@ -169,7 +180,7 @@ fn run_best(args: &PicksArgs) -> Result<String, Failure> {
     let dice = args.dice.build()?;
     let start = Instant::now();
     let r = best(&dice, args.picks).map_err(search_fault)?;
-    if args.dice.json {
+    if args.json {
         return Ok(serde_json::to_string(&r)? + "\n");
     }
     let mut out = String::new();
@@ -215,7 +226,7 @@ fn run_best(args: &PicksArgs) -> Result<String, Failure> {
 fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
     let dice = args.dice.build()?;
     let e = equilibrium(&dice, args.picks).map_err(search_fault)?;
-    if args.dice.json {
+    if args.json {
         return Ok(serde_json::to_string(&e)? + "\n");
     }
     let mut out = String::new();
@@ -237,10 +248,9 @@ fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
 fn run_simulate(
     first: &str,
     second: &str,
-    games: u64,
-    max_games: u64,
-    seed: u64,
+    (games, max_games, seed): (u64, u64, u64),
     args: &DiceArgs,
+    json: bool,
 ) -> Result<String, Failure> {
     if games == 0 || max_games == 0 {
         return Err(Failure::BadInput(
@@ -264,7 +274,7 @@ fn run_simulate(
         &exact,
         (simulated_seconds, exact_seconds),
     );
-    if args.json {
+    if json {
         return Ok(serde_json::to_string(&report)? + "\n");
     }
     let mut out = String::new();
@@ -345,10 +355,10 @@ fn simulate_with_progress(
     sim
 }
 
-fn run_sums(args: &DiceArgs) -> Result<String, Failure> {
+fn run_sums(args: &DiceArgs, json: bool) -> Result<String, Failure> {
     let dice = args.build()?;
     let chances = dice.chances();
-    if args.json {
+    if json {
         return Ok(serde_json::to_string(&chances)? + "\n");
     }
     let top = chances.iter().map(|c| c.p).fold(0.0, f64::max);

@@ -1,8 +1,9 @@
 //! `ply magic-board`: MagicBoard — verdicts and shortest paths from the corners, random boards, and
 //! statistics of solvability.
 
+use crate::args::{MemoryArg, SizeRuleArg};
 use crate::failure::Failure;
-use crate::input::{memory_budget, open_input, parse_memory};
+use crate::input::open_input;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::games::magic_board::generated::generated;
@@ -32,12 +33,10 @@ pub struct MagicBoardArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
-    #[arg(long)]
-    any_size: bool,
-    /// Memory the search may use, e.g. 2G (at most, and by default, what the system allows less 512 MiB).
-    #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
-    memory: Option<u64>,
+    #[command(flatten)]
+    size_rule: SizeRuleArg,
+    #[command(flatten)]
+    memory: MemoryArg,
 }
 
 #[derive(Subcommand)]
@@ -56,9 +55,8 @@ enum MagicCommand {
         /// Only a board solvable from no corner.
         #[arg(long)]
         unsolvable: bool,
-        /// Allow sizes 2 to 4096.
-        #[arg(long)]
-        any_size: bool,
+        #[command(flatten)]
+        size_rule: SizeRuleArg,
         /// Print one JSON object (size, seed, goal, rows and the text) instead of the board.
         #[arg(long)]
         json: bool,
@@ -80,9 +78,8 @@ enum MagicCommand {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
-        /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
-        #[arg(long)]
-        any_size: bool,
+        #[command(flatten)]
+        size_rule: SizeRuleArg,
     },
 }
 
@@ -120,7 +117,7 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             seed,
             solvable,
             unsolvable,
-            any_size,
+            size_rule,
             json,
         }) => {
             let wanted = match (solvable, unsolvable) {
@@ -128,11 +125,7 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
                 (_, true) => Wanted::Unsolvable,
                 _ => Wanted::Any,
             };
-            let rule = if any_size {
-                SizeRule::Any
-            } else {
-                SizeRule::Seed
-            };
+            let rule = size_rule.rule();
             let board =
                 generated(size, seed, wanted, rule).map_err(|e| size_fault(&e, e.size_fault()))?;
             if json {
@@ -146,34 +139,23 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             boards,
             seed,
             json,
-            any_size,
-        }) => {
-            let rule = if any_size {
-                SizeRule::Any
-            } else {
-                SizeRule::Seed
-            };
-            run_stats(size, sizes, boards, seed, json, rule)
-        }
+            size_rule,
+        }) => run_stats(size, sizes, boards, seed, json, size_rule.rule()),
         None => run_solve(&args),
     }
 }
 
 fn run_solve(args: &MagicBoardArgs) -> Result<String, Failure> {
     let input = open_input(args.file.as_deref())?;
-    let rule = if args.any_size {
-        SizeRule::Any
-    } else {
-        SizeRule::Seed
-    };
-    let board = Board::read(input, rule).map_err(|e| size_fault(&e, e.size_fault()))?;
+    let board =
+        Board::read(input, args.size_rule.rule()).map_err(|e| size_fault(&e, e.size_fault()))?;
     if args.draw && board.size() > MAX_DRAWN {
         return Err(Failure::BadInput(format!(
             "--draw is for boards up to {MAX_DRAWN}×{MAX_DRAWN}; this one is {0}×{0}",
             board.size()
         )));
     }
-    let budget = memory_budget(args.memory)?;
+    let budget = args.memory.budget()?;
     let report = solve(&board, args.start, budget).map_err(Failure::bad)?;
     if args.json {
         return Ok(serde_json::to_string(&report)? + "\n");
@@ -258,7 +240,7 @@ fn run_stats(
         "size", "from (0,0)", "from (0,d-1)", "from (d-1,0)", "from (d-1,d-1)", "from some corner"
     );
     for s in &report.sizes {
-        let cell = |e: &ply::engine::estimate::Estimate| {
+        let cell = |e: &ply::engine::util::estimate::Estimate| {
             format!("{:.4} [{:.4},{:.4}]", e.p, e.low, e.high)
         };
         let _ = writeln!(

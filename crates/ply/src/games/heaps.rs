@@ -8,8 +8,8 @@
 //! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it.
 
 use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
+use crate::input::lines::{count_fault, parse_whole, LineError, LineFault, NumberLines, Place};
 use crate::input::{excerpt, quote};
-use crate::lines::{count_fault, parse_whole, LineError, LineFault, NumberLines, Place};
 use serde::Serialize;
 use std::io::BufRead;
 use thiserror::Error;

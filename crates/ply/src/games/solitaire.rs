@@ -9,7 +9,7 @@
 use crate::engine::chance::{exact_distribution, exact_expectation, TooManyTotals, WindowWalk};
 use crate::engine::util::fraction::format_fraction;
 use crate::engine::window_path::WindowPath;
-use crate::tokens::{IntReader, TokenError};
+use crate::input::tokens::{IntReader, TokenError};
 use num_traits::ToPrimitive;
 use serde::Serialize;
 use std::io::Read;

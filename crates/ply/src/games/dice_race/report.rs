@@ -4,7 +4,7 @@
 use super::race::{compare, parse_sums, ExactComparison, PickList, RaceError};
 use super::simulate::{Simulation, Stop};
 use super::Dice;
-use crate::engine::estimate::Estimate;
+use crate::engine::util::estimate::Estimate;
 use crate::engine::util::fraction::format_fraction;
 use num_rational::BigRational;
 use serde::Serialize;

@@ -3,8 +3,8 @@
 
 use super::board::{DotsBoard, Edge};
 use super::position::{PlayError, Position};
+use crate::input::lines::BYTES_PER_NUMBER;
 use crate::input::quote;
-use crate::lines::BYTES_PER_NUMBER;
 use thiserror::Error;
 
 /// Why one written move is not a legal move on the board.
@@ -182,7 +182,7 @@ pub fn play_checked(
 /// The most bytes a written move list for `board` can hold: a game has at most one move per edge,
 /// and a move at most two numbers, plus room for any spacing. Readers of move files stop past it.
 pub fn max_moves_text(board: &DotsBoard) -> usize {
-    (board.edge_count() * 2 * BYTES_PER_NUMBER).saturating_add(crate::lines::LINE_BYTES)
+    (board.edge_count() * 2 * BYTES_PER_NUMBER).saturating_add(crate::input::lines::LINE_BYTES)
 }
 
 /// Parses a move list and plays it from the empty board.

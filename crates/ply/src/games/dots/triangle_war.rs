@@ -3,7 +3,7 @@
 //!
 //! Input: the number of games; for each game a line with m (6 ≤ m ≤ 18), then m lines `i j`, the
 //! moves in the order played, A first. Blank lines are ignored; numbers on a line are separated by
-//! white space or commas. The input is read as a stream, each line bounded ([`crate::lines`]).
+//! white space or commas. The input is read as a stream, each line bounded ([`crate::input::lines`]).
 //! Output per game: `Game k: A wins.`
 
 use super::board::DotsBoard;
@@ -11,8 +11,8 @@ use super::notation::{edge_of, play_checked, MoveFault};
 use super::position::Position;
 use crate::engine::scored::table::SubsetTable;
 use crate::engine::{final_margin_a, Winner};
+use crate::input::lines::{count_fault, LineError, LineFault, NumberLines, Place};
 use crate::input::quote;
-use crate::lines::{count_fault, LineError, LineFault, NumberLines, Place};
 use std::io::BufRead;
 use thiserror::Error;
 
