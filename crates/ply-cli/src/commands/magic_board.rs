@@ -11,6 +11,7 @@ use ply::games::magic_board::{
     check_stats, draw, solve, stats, Board, BoardReport, SizeFault, SizeRule, SizeStats,
     StatsReport, Wanted, MAX_DRAWN,
 };
+use ply::input::number::parse_unsigned;
 use ply::input::quote;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -91,17 +92,25 @@ fn size_fault(e: &impl std::fmt::Display, size: Option<&SizeFault>) -> Failure {
     }
 }
 
+/// A size or an index written by the user (white space around it allowed), or `fault`.
+fn index(text: &str, fault: impl Fn() -> String) -> Result<usize, String> {
+    parse_unsigned(text.trim_ascii())
+        .ok()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(fault)
+}
+
 fn parse_square(text: &str) -> Result<(usize, usize), String> {
     let fault = || format!("{} is not ROW,COL", quote(text));
     let (r, c) = text.split_once(',').ok_or_else(fault)?;
-    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| fault());
+    let number = |t: &str| index(t, fault);
     Ok((number(r)?, number(c)?))
 }
 
 fn parse_sizes(text: &str) -> Result<(usize, usize), String> {
     let fault = || format!("{} is not a range like 5..20", quote(text));
     let (a, b) = text.split_once("..").ok_or_else(fault)?;
-    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| fault());
+    let number = |t: &str| index(t, fault);
     let (a, b) = (number(a)?, number(b.trim_start_matches('='))?);
     if a > b {
         return Err(format!("{} is an empty range", quote(text)));

@@ -3,7 +3,8 @@
 
 use super::board::{stride_shift, Board};
 use crate::engine::util::memory::{try_grow, MemoryError};
-use crate::input::lines::{items, line_limit, NumberLines};
+use crate::input::lines::{line_limit, NumberLines};
+use crate::input::number::{items, parse_unsigned, IntFault};
 use crate::input::{excerpt, quote, ReadError};
 use std::io::BufRead;
 use std::ops::RangeInclusive;
@@ -280,19 +281,11 @@ impl Rows {
 /// A non-negative decimal number (a leading `+` allowed); saturates, since beyond the size it is out
 /// of range all the same.
 fn parse_value(token: &str) -> Option<u64> {
-    let digits = token.strip_prefix('+').unwrap_or(token).as_bytes();
-    if digits.is_empty() {
-        return None;
+    match parse_unsigned(token) {
+        Ok(value) => Some(u64::try_from(value).unwrap_or(u64::MAX)),
+        Err(IntFault::OutOfRange) => Some(u64::MAX),
+        Err(IntFault::NotANumber) => None,
     }
-    let mut value: u64 = 0;
-    for &b in digits {
-        let digit = b.wrapping_sub(b'0');
-        if digit > 9 {
-            return None;
-        }
-        value = value.saturating_mul(10).saturating_add(digit as u64);
-    }
-    Some(value)
 }
 
 #[cfg(test)]
