@@ -4,7 +4,7 @@
 //! (see `ply::input`), so nothing here reads a file whole without a bound.
 
 use crate::failure::Failure;
-use ply::engine::memory::{parse_memory_size, Bytes, MemoryBudget, MemoryError};
+use ply::engine::util::memory::{parse_memory_size, Bytes, MemoryBudget, MemoryError};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;

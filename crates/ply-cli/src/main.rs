@@ -3,6 +3,7 @@
 //! Every command builds its whole output before printing it, so a fault never leaves half an answer on
 //! stdout. Faults in the input exit with status 2 and one line on stderr naming what is wrong.
 
+mod args;
 mod cache;
 mod commands;
 mod failure;

@@ -30,13 +30,7 @@ fn dots_json(args: &[&str]) -> Value {
     let mut all = vec!["dots", "triangles"];
     all.extend_from_slice(args);
     all.push("--json");
-    let text = stdout_of(&all, None);
-    assert!(
-        text.ends_with("}\n"),
-        "one JSON object and a newline: {text:?}"
-    );
-    assert_eq!(text.lines().count(), 1, "JSON on one line: {text:?}");
-    serde_json::from_str(&text).expect("stdout is JSON")
+    parse_json(&stdout_of(&all, None))
 }
 
 /// `ply dots triangles --moves <moves>` must fail with `expected`.

@@ -25,10 +25,7 @@ fn dice_race(args: &[&str]) -> String {
 fn dice_race_json(args: &[&str]) -> Value {
     let mut all = args.to_vec();
     all.push("--json");
-    let text = dice_race(&all);
-    assert!(text.ends_with('\n'), "JSON and a newline: {text:?}");
-    assert_eq!(text.lines().count(), 1, "JSON on one line: {text:?}");
-    serde_json::from_str(&text).expect("stdout is JSON")
+    parse_json_line(&dice_race(&all))
 }
 
 /// Runs `ply dice-race args` and asserts a bad-input failure: exit status 2, nothing on stdout, and

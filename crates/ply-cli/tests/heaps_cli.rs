@@ -29,13 +29,7 @@ fn heaps(args: &[&str]) -> String {
 fn heaps_json(args: &[&str]) -> Value {
     let mut all = args.to_vec();
     all.push("--json");
-    let text = heaps(&all);
-    assert!(
-        text.ends_with("}\n"),
-        "one JSON object and a newline: {text:?}"
-    );
-    assert_eq!(text.lines().count(), 1, "JSON on one line: {text:?}");
-    serde_json::from_str(&text).expect("stdout is JSON")
+    parse_json(&heaps(&all))
 }
 
 /// `ply heaps --batch <extra>` with `stdin`, asserted successful; its stdout.

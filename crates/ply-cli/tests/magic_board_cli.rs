@@ -100,16 +100,6 @@ fn magic(args: &[&str], text: &str) -> String {
     stdout_of(&all, Some(text))
 }
 
-/// Parses stdout that must be one JSON object on one line.
-fn parse_json(text: &str) -> Value {
-    assert!(
-        text.ends_with("}\n"),
-        "one JSON object and a newline: {text:?}"
-    );
-    assert_eq!(text.lines().count(), 1, "JSON on one line: {text:?}");
-    serde_json::from_str(text).expect("stdout is JSON")
-}
-
 /// `ply magic-board --json <args>` on the board `text` (stdin), parsed.
 fn magic_json(args: &[&str], text: &str) -> Value {
     let mut all = vec!["--json"];

@@ -32,13 +32,7 @@ fn solitaire(args: &[&str]) -> String {
 fn solitaire_json(args: &[&str]) -> Value {
     let mut all = args.to_vec();
     all.push("--json");
-    let text = solitaire(&all);
-    assert!(
-        text.ends_with("}\n"),
-        "one JSON object and a newline: {text:?}"
-    );
-    assert_eq!(text.lines().count(), 1, "JSON on one line: {text:?}");
-    serde_json::from_str(&text).expect("stdout is JSON")
+    parse_json(&solitaire(&all))
 }
 
 /// `ply solitaire <args>` must fail with `expected`.

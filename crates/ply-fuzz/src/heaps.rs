@@ -2,7 +2,7 @@
 
 use crate::text;
 use ply::engine::impartial::{Convention, ImpartialSolver};
-use ply::games::heaps::{analyse, parse_sizes, solve_batch, LowestHeapGame};
+use ply::games::heaps::{analyse, parse_sizes, solve_batch, LowestHeapGame, Side};
 
 /// Positions with at most this many heaps of at most this many counters are also solved by the
 /// engine's generic impartial solver.
@@ -33,7 +33,7 @@ pub fn check_heaps_args(data: &[u8]) {
             let mut solver = ImpartialSolver::new(&game, convention);
             let proof = solver.outcome(&game.start());
             let context = format!("{sizes:?} {convention:?}");
-            assert_eq!(report.winner == "first", proof.wins, "{context}");
+            assert_eq!(report.winner == Side::First, proof.wins, "{context}");
             assert_eq!(report.remoteness, proof.remoteness, "{context}");
         }
     }
@@ -61,7 +61,7 @@ pub fn check_heaps_batch(data: &[u8]) {
         );
         for (test, &first_wins) in answers.iter().enumerate() {
             let sizes = parse_sizes(lines[2 + 2 * test]).expect("a batch line of sizes parses");
-            let alone = analyse(&sizes, convention).winner == "first";
+            let alone = analyse(&sizes, convention).winner == Side::First;
             assert_eq!(first_wins, alone, "test {} of {text:?}", test + 1);
         }
     }

@@ -5,8 +5,8 @@
 use crate::text;
 
 /// Parses a size as `ply --memory` does.
-fn parse_memory(text: &str) -> Result<u64, ply::engine::memory::MemorySizeError> {
-    ply::engine::memory::parse_memory_size(text)
+fn parse_memory(text: &str) -> Result<u64, ply::engine::util::memory::MemorySizeError> {
+    ply::engine::util::memory::parse_memory_size(text)
 }
 
 /// Checks a memory size: a size that parses is read back the same written in bytes, and in the

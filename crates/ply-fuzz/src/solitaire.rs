@@ -5,7 +5,7 @@ use num_traits::{One, Zero};
 use ply::games::solitaire::{
     solve, PathMode, SolitaireOptions, SolitaireReport, EXACT_LIMIT, EXPLAIN_LIMIT,
 };
-use ply::tokens::IntReader;
+use ply::input::tokens::IntReader;
 
 /// The die whose exact answers are checked: exact fractions are costly, so the other dice (and longer
 /// boards) ask only for the best result, and for the expected result in floats on boards too long

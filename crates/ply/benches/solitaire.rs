@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ply::games::solitaire::{solve, PathMode, SolitaireOptions};
-use ply::tokens::IntReader;
+use ply::input::tokens::IntReader;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::hint::black_box;

@@ -12,6 +12,4 @@
 pub mod engine;
 pub mod games;
 pub mod input;
-pub mod lines;
 pub mod play;
-pub mod tokens;

@@ -5,7 +5,7 @@
 
 use crate::engine::impartial::Convention;
 use crate::games::dice_race::Dice;
-use crate::games::heaps::analyse;
+use crate::games::heaps::{analyse, Side};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
@@ -103,7 +103,7 @@ pub fn heap_moves(sizes: &[u64], convention: Convention) -> Vec<HeapMove> {
                 (convention == Convention::Misere, 0)
             } else {
                 let r = analyse(&after, convention);
-                (r.winner == "first", r.remoteness)
+                (r.winner == Side::First, r.remoteness)
             };
             HeapMove {
                 heap: first + 1,

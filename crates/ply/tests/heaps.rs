@@ -3,7 +3,7 @@
 
 use ply::engine::conformance;
 use ply::engine::impartial::{Convention, ImpartialSolver};
-use ply::games::heaps::{analyse, solve_batch, LowestHeapGame, Take};
+use ply::games::heaps::{analyse, solve_batch, LowestHeapGame, Side, Take};
 
 /// Every configuration of 1 to `heaps` heaps of 1 to `size` counters.
 fn configurations(heaps: usize, size: u64) -> Vec<Vec<u64>> {
@@ -34,7 +34,7 @@ fn closed_form_matches_the_generic_solver_on_every_small_configuration() {
             let proof = solver.outcome(&start);
             let report = analyse(sizes, convention);
             let context = format!("{sizes:?} {convention:?}");
-            assert_eq!(report.winner == "first", proof.wins, "{context}");
+            assert_eq!(report.winner == Side::First, proof.wins, "{context}");
             assert_eq!(report.remoteness, proof.remoteness, "{context}");
             let best: Vec<Take> = solver
                 .best_moves(&start)
@@ -65,7 +65,7 @@ fn seed_examples() {
     ];
     for (sizes, winner) in cases {
         assert_eq!(
-            analyse(sizes, Convention::Normal).winner,
+            analyse(sizes, Convention::Normal).winner.name(),
             winner,
             "{sizes:?}"
         );
@@ -82,7 +82,7 @@ fn codeforces_1382b_sample() {
 #[test]
 fn huge_heaps_are_answered_in_closed_form() {
     let r = analyse(&[u64::MAX, 1, u64::MAX], Convention::Normal);
-    assert_eq!(r.winner, "first");
+    assert_eq!(r.winner, Side::First);
     // The rest [1, MAX] is lost by whoever moves (the forced 1 hands over [MAX]): take heap 1 whole.
     assert_eq!(
         r.winning_move,
@@ -103,6 +103,6 @@ fn huge_heaps_are_answered_in_closed_form() {
     );
     assert_eq!(r.remoteness, 3);
     let many: Vec<u64> = vec![1; 100_000];
-    assert_eq!(analyse(&many, Convention::Normal).winner, "second");
-    assert_eq!(analyse(&many, Convention::Misere).winner, "first");
+    assert_eq!(analyse(&many, Convention::Normal).winner, Side::Second);
+    assert_eq!(analyse(&many, Convention::Misere).winner, Side::First);
 }

@@ -6,9 +6,9 @@ use crate::input::{memory_budget, open_input};
 use clap::{Args, Subcommand};
 use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::{SolveError, Strategy};
+use ply::games::dots::measured::StrategyRun;
 use ply::games::dots::triangle_war::{parse_games, read_games};
 use ply::games::dots::{Geometry, Position};
-use serde::Serialize;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -39,17 +39,6 @@ pub struct BenchDotsArgs {
     json: bool,
 }
 
-/// One strategy's run over all positions.
-#[derive(Serialize)]
-struct Row {
-    strategy: &'static str,
-    positions: usize,
-    states_visited: u64,
-    seconds: f64,
-    speedup_over_recursion: Option<f64>,
-    values: Vec<i32>,
-}
-
 /// Runs `ply bench`.
 pub fn run(command: BenchCommand) -> Result<String, Failure> {
     let BenchCommand::Dots(args) = command;
@@ -69,7 +58,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
         progress: None,
         free_items: free,
     };
-    let mut rows: Vec<Row> = Vec::new();
+    let mut rows: Vec<StrategyRun> = Vec::new();
     for strategy in Strategy::ALL {
         if strategy == Strategy::Recursion && args.skip_recursion {
             continue;
@@ -80,7 +69,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
             .iter()
             .find(|r| r.strategy == "recursion")
             .map(|r| r.seconds);
-        rows.push(Row {
+        rows.push(StrategyRun {
             strategy: strategy.name(),
             positions: positions.len(),
             states_visited: visited,

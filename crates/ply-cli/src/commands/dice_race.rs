@@ -4,14 +4,11 @@
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
-use ply::engine::estimate::Estimate;
-use ply::games::dice_race::report::CompareReport;
-use ply::games::dice_race::search::{best, equilibrium};
+use ply::engine::util::fraction::format_fraction;
+use ply::games::dice_race::report::{CompareReport, SimulateReport};
+use ply::games::dice_race::search::{best, equilibrium, SearchError};
 use ply::games::dice_race::simulate::{simulate, Simulation, Stop};
 use ply::games::dice_race::{compare, parse_sums, Dice, PickList};
-use ply::games::solitaire::format_fraction;
-use serde::Serialize;
-use serde_json::json;
 use std::fmt::Write;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -27,6 +24,9 @@ pub enum DiceRaceCommand {
         second: String,
         #[command(flatten)]
         dice: DiceArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// The list no other list beats, by exhaustive search, and the seed's greedy substitution.
     Best {
@@ -56,11 +56,17 @@ pub enum DiceRaceCommand {
         seed: u64,
         #[command(flatten)]
         dice: DiceArgs,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
     },
     /// The exact distribution of the sum of the dice, with a bar chart.
     Sums {
         #[command(flatten)]
         dice: DiceArgs,
+        /// Print JSON: an array of sums.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -73,9 +79,6 @@ pub struct DiceArgs {
     /// Sides of each die.
     #[arg(long, default_value_t = 6)]
     sides: u32,
-    /// Print JSON (an object; for `sums`, an array of sums).
-    #[arg(long)]
-    json: bool,
 }
 
 /// The size of the pick game.
@@ -86,6 +89,9 @@ pub struct PicksArgs {
     picks: u32,
     #[command(flatten)]
     dice: DiceArgs,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 impl DiceArgs {
@@ -108,7 +114,8 @@ pub fn run(command: DiceRaceCommand) -> Result<String, Failure> {
             first,
             second,
             dice,
-        } => run_compare(&first, &second, &dice),
+            json,
+        } => run_compare(&first, &second, &dice, json),
         DiceRaceCommand::Best { picks } => run_best(&picks),
         DiceRaceCommand::Equilibrium { picks } => run_equilibrium(&picks),
         DiceRaceCommand::Simulate {
@@ -118,8 +125,9 @@ pub fn run(command: DiceRaceCommand) -> Result<String, Failure> {
             max_games,
             seed,
             dice,
-        } => run_simulate(&first, &second, games, max_games, seed, &dice),
-        DiceRaceCommand::Sums { dice } => run_sums(&dice),
+            json,
+        } => run_simulate(&first, &second, (games, max_games, seed), &dice, json),
+        DiceRaceCommand::Sums { dice, json } => run_sums(&dice, json),
     }
 }
 
@@ -129,13 +137,13 @@ fn describe(dice: &Dice) -> String {
     format!("{} {plural} of {} {sides}", dice.count(), dice.sides())
 }
 
-fn run_compare(first: &str, second: &str, args: &DiceArgs) -> Result<String, Failure> {
+fn run_compare(first: &str, second: &str, args: &DiceArgs, json: bool) -> Result<String, Failure> {
     let dice = args.build()?;
     let (a_written, a) = list(first, &dice)?;
     let (b_written, b) = list(second, &dice)?;
     let exact = compare(&dice, &a, &b).map_err(Failure::bad)?;
     let f = exact.to_floats();
-    if args.json {
+    if json {
         let report = CompareReport::new(&dice, a_written, b_written, &exact);
         return Ok(serde_json::to_string(&report)? + "\n");
     }
@@ -160,11 +168,19 @@ fn run_compare(first: &str, second: &str, args: &DiceArgs) -> Result<String, Fai
     Ok(out)
 }
 
+/// A search's fault, naming the option at fault where there is one.
+fn search_fault(e: SearchError) -> Failure {
+    match e {
+        SearchError::NoPicks => Failure::BadInput("--picks must be at least 1".into()),
+        e => Failure::bad(e),
+    }
+}
+
 fn run_best(args: &PicksArgs) -> Result<String, Failure> {
     let dice = args.dice.build()?;
     let start = Instant::now();
-    let r = best(&dice, args.picks).map_err(Failure::bad)?;
-    if args.dice.json {
+    let r = best(&dice, args.picks).map_err(search_fault)?;
+    if args.json {
         return Ok(serde_json::to_string(&r)? + "\n");
     }
     let mut out = String::new();
@@ -209,8 +225,8 @@ fn run_best(args: &PicksArgs) -> Result<String, Failure> {
 
 fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
     let dice = args.dice.build()?;
-    let e = equilibrium(&dice, args.picks).map_err(Failure::bad)?;
-    if args.dice.json {
+    let e = equilibrium(&dice, args.picks).map_err(search_fault)?;
+    if args.json {
         return Ok(serde_json::to_string(&e)? + "\n");
     }
     let mut out = String::new();
@@ -229,22 +245,12 @@ fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
     Ok(out)
 }
 
-/// One simulated probability beside the exact one.
-#[derive(Serialize)]
-struct SideBySide {
-    estimate: Estimate,
-    exact: String,
-    exact_value: f64,
-    inside: bool,
-}
-
 fn run_simulate(
     first: &str,
     second: &str,
-    games: u64,
-    max_games: u64,
-    seed: u64,
+    (games, max_games, seed): (u64, u64, u64),
     args: &DiceArgs,
+    json: bool,
 ) -> Result<String, Failure> {
     if games == 0 || max_games == 0 {
         return Err(Failure::BadInput(
@@ -261,39 +267,23 @@ fn run_simulate(
     let started = Instant::now();
     let sim = simulate_with_progress(&dice, &a, &b, games, max_games, seed)?;
     let simulated_seconds = started.elapsed().as_secs_f64();
-    let f = exact.to_floats();
-    let side = |estimate: Estimate, exact: &num_rational::BigRational, value: f64| SideBySide {
-        estimate,
-        exact: format_fraction(exact),
-        exact_value: value,
-        inside: estimate.contains(value),
-    };
-    let rows = [
-        (
-            "P(first wins) ",
-            side(sim.p_first, &exact.p_first, f.p_first),
-        ),
-        (
-            "P(second wins)",
-            side(sim.p_second, &exact.p_second, f.p_second),
-        ),
-        ("P(tie)        ", side(sim.p_tie, &exact.p_tie, f.p_tie)),
-    ];
-    if args.json {
-        let value = json!({
-            "first": a_written, "second": b_written, "seed": seed,
-            "games": sim.games, "first_wins": sim.first_wins, "second_wins": sim.second_wins,
-            "ties": sim.ties, "decided": sim.decided, "stopped": sim.stopped,
-            "p_first": rows[0].1, "p_second": rows[1].1, "p_tie": rows[2].1,
-            "simulation_seconds": simulated_seconds, "exact_seconds": exact_seconds,
-        });
-        return Ok(serde_json::to_string(&value)? + "\n");
+    let report = SimulateReport::new(
+        (a_written, b_written),
+        seed,
+        &sim,
+        &exact,
+        (simulated_seconds, exact_seconds),
+    );
+    if json {
+        return Ok(serde_json::to_string(&report)? + "\n");
     }
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: {a_written:?} against {b_written:?}",
-        describe(&dice)
+        "{}: {:?} against {:?}",
+        describe(&dice),
+        report.first,
+        report.second
     );
     let stop = match sim.stopped {
         Stop::Verdict => "one side reached 60 % of decisive games",
@@ -311,7 +301,12 @@ fn run_simulate(
         "{:<15} {:>10} {:>23}   exact",
         "", "simulated", "95 % interval"
     );
-    for (name, r) in &rows {
+    let rows = [
+        ("P(first wins) ", &report.p_first),
+        ("P(second wins)", &report.p_second),
+        ("P(tie)        ", &report.p_tie),
+    ];
+    for (name, r) in rows {
         let _ = writeln!(
             out,
             "{name}  {:>10.6}  [{:.6}, {:.6}]   {:.6} = {}{}",
@@ -360,10 +355,10 @@ fn simulate_with_progress(
     sim
 }
 
-fn run_sums(args: &DiceArgs) -> Result<String, Failure> {
+fn run_sums(args: &DiceArgs, json: bool) -> Result<String, Failure> {
     let dice = args.build()?;
     let chances = dice.chances();
-    if args.json {
+    if json {
         return Ok(serde_json::to_string(&chances)? + "\n");
     }
     let top = chances.iter().map(|c| c.p).fold(0.0, f64::max);

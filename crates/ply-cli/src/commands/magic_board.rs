@@ -1,16 +1,18 @@
 //! `ply magic-board`: MagicBoard — verdicts and shortest paths from the corners, random boards, and
 //! statistics of solvability.
 
+use crate::args::{MemoryArg, SizeRuleArg};
 use crate::failure::Failure;
-use crate::input::{memory_budget, open_input, parse_memory};
+use crate::input::open_input;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::games::magic_board::generated::generated;
 use ply::games::magic_board::{
-    check_stats, draw, solve, stats, Board, BoardReport, SizeRule, SizeStats, Wanted, MAX_DRAWN,
+    check_stats, draw, solve, stats, Board, BoardReport, SizeFault, SizeRule, SizeStats,
+    StatsReport, Wanted, MAX_DRAWN,
 };
+use ply::input::number::parse_unsigned;
 use ply::input::quote;
-use serde_json::json;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -32,12 +34,10 @@ pub struct MagicBoardArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-    /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
-    #[arg(long)]
-    any_size: bool,
-    /// Memory the search may use, e.g. 2G (at most, and by default, what the system allows less 512 MiB).
-    #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
-    memory: Option<u64>,
+    #[command(flatten)]
+    size_rule: SizeRuleArg,
+    #[command(flatten)]
+    memory: MemoryArg,
 }
 
 #[derive(Subcommand)]
@@ -56,9 +56,8 @@ enum MagicCommand {
         /// Only a board solvable from no corner.
         #[arg(long)]
         unsolvable: bool,
-        /// Allow sizes 2 to 4096.
-        #[arg(long)]
-        any_size: bool,
+        #[command(flatten)]
+        size_rule: SizeRuleArg,
         /// Print one JSON object (size, seed, goal, rows and the text) instead of the board.
         #[arg(long)]
         json: bool,
@@ -80,23 +79,38 @@ enum MagicCommand {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
-        /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
-        #[arg(long)]
-        any_size: bool,
+        #[command(flatten)]
+        size_rule: SizeRuleArg,
     },
+}
+
+/// A fault of the board or its size; a size outside the seed's rule names `--any-size`, which lifts it.
+fn size_fault(e: &impl std::fmt::Display, size: Option<&SizeFault>) -> Failure {
+    match size {
+        Some(fault) => Failure::BadInput(fault.lifted_by("--any-size")),
+        None => Failure::bad(e),
+    }
+}
+
+/// A size or an index written by the user (white space around it allowed), or `fault`.
+fn index(text: &str, fault: impl Fn() -> String) -> Result<usize, String> {
+    parse_unsigned(text.trim_ascii())
+        .ok()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(fault)
 }
 
 fn parse_square(text: &str) -> Result<(usize, usize), String> {
     let fault = || format!("{} is not ROW,COL", quote(text));
     let (r, c) = text.split_once(',').ok_or_else(fault)?;
-    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| fault());
+    let number = |t: &str| index(t, fault);
     Ok((number(r)?, number(c)?))
 }
 
 fn parse_sizes(text: &str) -> Result<(usize, usize), String> {
     let fault = || format!("{} is not a range like 5..20", quote(text));
     let (a, b) = text.split_once("..").ok_or_else(fault)?;
-    let number = |t: &str| t.trim().parse::<usize>().map_err(|_| fault());
+    let number = |t: &str| index(t, fault);
     let (a, b) = (number(a)?, number(b.trim_start_matches('='))?);
     if a > b {
         return Err(format!("{} is an empty range", quote(text)));
@@ -112,7 +126,7 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             seed,
             solvable,
             unsolvable,
-            any_size,
+            size_rule,
             json,
         }) => {
             let wanted = match (solvable, unsolvable) {
@@ -120,12 +134,9 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
                 (_, true) => Wanted::Unsolvable,
                 _ => Wanted::Any,
             };
-            let rule = if any_size {
-                SizeRule::Any
-            } else {
-                SizeRule::Seed
-            };
-            let board = generated(size, seed, wanted, rule).map_err(Failure::bad)?;
+            let rule = size_rule.rule();
+            let board =
+                generated(size, seed, wanted, rule).map_err(|e| size_fault(&e, e.size_fault()))?;
             if json {
                 return Ok(serde_json::to_string(&board)? + "\n");
             }
@@ -137,34 +148,23 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             boards,
             seed,
             json,
-            any_size,
-        }) => {
-            let rule = if any_size {
-                SizeRule::Any
-            } else {
-                SizeRule::Seed
-            };
-            run_stats(size, sizes, boards, seed, json, rule)
-        }
+            size_rule,
+        }) => run_stats(size, sizes, boards, seed, json, size_rule.rule()),
         None => run_solve(&args),
     }
 }
 
 fn run_solve(args: &MagicBoardArgs) -> Result<String, Failure> {
     let input = open_input(args.file.as_deref())?;
-    let rule = if args.any_size {
-        SizeRule::Any
-    } else {
-        SizeRule::Seed
-    };
-    let board = Board::read(input, rule).map_err(Failure::bad)?;
+    let board =
+        Board::read(input, args.size_rule.rule()).map_err(|e| size_fault(&e, e.size_fault()))?;
     if args.draw && board.size() > MAX_DRAWN {
         return Err(Failure::BadInput(format!(
             "--draw is for boards up to {MAX_DRAWN}×{MAX_DRAWN}; this one is {0}×{0}",
             board.size()
         )));
     }
-    let budget = memory_budget(args.memory)?;
+    let budget = args.memory.budget()?;
     let report = solve(&board, args.start, budget).map_err(Failure::bad)?;
     if args.json {
         return Ok(serde_json::to_string(&report)? + "\n");
@@ -219,7 +219,7 @@ fn run_stats(
     let (low, high) = sizes
         .or(size.map(|s| (s, s)))
         .expect("clap requires --size or --sizes");
-    check_stats(low..=high, boards, rule).map_err(Failure::bad)?;
+    check_stats(low..=high, boards, rule).map_err(|e| size_fault(&e, e.size_fault()))?;
     let started = Instant::now();
     let sizes = (high - low + 1) as u64;
     let progress = StatesProgress::with_total("boards solved", boards.saturating_mul(sizes));
@@ -227,23 +227,20 @@ fn run_stats(
     for d in low..=high {
         let before = boards * results.len() as u64;
         let update = |done: u64| progress.update(before + done);
-        results.push(stats(d, boards, seed, rule, Some(&update)).map_err(Failure::bad)?);
+        results.push(
+            stats(d, boards, seed, rule, Some(&update))
+                .map_err(|e| size_fault(&e, e.size_fault()))?,
+        );
     }
     drop(progress);
-    let seconds = started.elapsed().as_secs_f64();
-    let total = boards * results.len() as u64;
+    let report = StatsReport::new(seed, results, started.elapsed().as_secs_f64());
     if json {
-        let value = json!({
-            "seed": seed,
-            "sizes": results,
-            "seconds": seconds,
-            "boards_per_second": total as f64 / seconds,
-        });
-        return Ok(serde_json::to_string(&value)? + "\n");
+        return Ok(serde_json::to_string(&report)? + "\n");
     }
+    let total = boards * report.sizes.len() as u64;
     let mut out = format!(
-        "{total} random legal boards ({boards} per size, seed {seed}) in {seconds:.2} s: {:.0} boards/s\n",
-        total as f64 / seconds
+        "{total} random legal boards ({boards} per size, seed {seed}) in {:.2} s: {:.0} boards/s\n",
+        report.seconds, report.boards_per_second
     );
     out.push_str("fraction solvable, with 95 % intervals\n");
     let _ = writeln!(
@@ -251,8 +248,8 @@ fn run_stats(
         "{:>5}  {:>24}  {:>24}  {:>24}  {:>24}  {:>24}",
         "size", "from (0,0)", "from (0,d-1)", "from (d-1,0)", "from (d-1,d-1)", "from some corner"
     );
-    for s in &results {
-        let cell = |e: &ply::engine::estimate::Estimate| {
+    for s in &report.sizes {
+        let cell = |e: &ply::engine::util::estimate::Estimate| {
             format!("{:.4} [{:.4},{:.4}]", e.p, e.low, e.high)
         };
         let _ = writeln!(

@@ -3,7 +3,6 @@
 pub mod bench;
 pub mod dice_race;
 pub mod dots;
-pub mod dots_solve;
 pub mod heaps;
 pub mod magic_board;
 pub mod play;

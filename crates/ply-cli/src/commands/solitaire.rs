@@ -3,7 +3,10 @@
 use crate::failure::Failure;
 use crate::input::open_input;
 use clap::Args;
-use ply::games::solitaire::{solve, PathMode, SolitaireOptions, SolitaireReport, PATH_LIMIT};
+use ply::games::solitaire::{
+    solve, PathMode, SolitaireError, SolitaireOptions, SolitaireReport, DISTRIBUTION_LIMIT,
+    PATH_LIMIT,
+};
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -63,11 +66,25 @@ pub fn run(args: SolitaireArgs) -> Result<String, Failure> {
             ))
         }
     }
-    .map_err(Failure::bad)?;
+    .map_err(fault)?;
     if args.json {
         return Ok(serde_json::to_string(&report)? + "\n");
     }
     Ok(render(&report, !args.no_path))
+}
+
+/// The library's fault, naming the option that asked for what is refused.
+fn fault(e: SolitaireError) -> Failure {
+    match e {
+        SolitaireError::ExplainTooLong(limit) => Failure::BadInput(format!("--explain {limit}")),
+        SolitaireError::DistributionTooLong(limit) => {
+            Failure::BadInput(format!("--distribution {limit}"))
+        }
+        SolitaireError::TooManyTotals(totals) => Failure::BadInput(format!(
+            "{totals}; --distribution lists at most {DISTRIBUTION_LIMIT}"
+        )),
+        e => Failure::bad(e),
+    }
 }
 
 fn join(items: &[u64], separator: &str) -> String {

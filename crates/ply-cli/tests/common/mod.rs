@@ -157,3 +157,19 @@ pub fn one_line_failure(args: &[&str]) -> String {
     assert_eq!(stderr.lines().count(), 1, "one line on stderr: {stderr:?}");
     stderr.trim_end().to_string()
 }
+
+/// Stdout that must be one JSON value on one line, ending with a newline, parsed.
+pub fn parse_json_line(text: &str) -> serde_json::Value {
+    assert!(text.ends_with('\n'), "JSON and a newline: {text:?}");
+    assert_eq!(text.lines().count(), 1, "JSON on one line: {text:?}");
+    serde_json::from_str(text).expect("stdout is JSON")
+}
+
+/// Stdout that must be one JSON object on one line, parsed.
+pub fn parse_json(text: &str) -> serde_json::Value {
+    assert!(
+        text.ends_with("}\n"),
+        "one JSON object and a newline: {text:?}"
+    );
+    parse_json_line(text)
+}

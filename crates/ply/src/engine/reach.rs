@@ -9,7 +9,7 @@
 //! - [`Verdicts`]: depth-first searches forward from each start that share what they learn (states that
 //!   reach the goal, states that cannot), for millions of small puzzles a second.
 
-use super::memory::{try_grow, try_vec, MemoryBudget, MemoryError};
+use super::util::memory::{try_grow, try_vec, MemoryBudget, MemoryError};
 
 /// A one-player puzzle on states `0..states()`, moves given by their successors.
 pub trait Puzzle: Sync {

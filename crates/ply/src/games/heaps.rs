@@ -8,8 +8,12 @@
 //! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it.
 
 use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
+use crate::input::lines::{
+    count_fault, line_fault, parse_whole, read_records, record_fault, ContestError, LineFault,
+    RecordNames,
+};
+use crate::input::number::items;
 use crate::input::{excerpt, quote};
-use crate::lines::{count_fault, parse_whole, LineError, LineFault, NumberLines, Place};
 use serde::Serialize;
 use std::io::BufRead;
 use thiserror::Error;
@@ -23,11 +27,47 @@ pub struct Take {
     pub take: u64,
 }
 
+/// Who wins with perfect play: the player to move first or the other one (serialised `"first"`,
+/// `"second"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// The player who moves first.
+    First,
+    /// The player who moves second.
+    Second,
+}
+
+impl Side {
+    /// The side that moves first wins exactly when `first_wins`.
+    pub fn winner(first_wins: bool) -> Side {
+        if first_wins {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    /// The word used in reports: `first` or `second`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::First => "first",
+            Side::Second => "second",
+        }
+    }
+}
+
+impl std::fmt::Display for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Everything `ply heaps` says about a position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HeapsReport {
-    /// `"first"` or `"second"`: who wins with perfect play.
-    pub winner: &'static str,
+    /// Who wins with perfect play.
+    pub winner: Side,
     /// A winning move for the first player (`None` when the second player wins).
     #[serde(rename = "move")]
     pub winning_move: Option<Take>,
@@ -98,7 +138,7 @@ pub fn analyse(sizes: &[u64], convention: Convention) -> HeapsReport {
             .fold(0, |next, &left| heap_grundy(left, next))
     });
     HeapsReport {
-        winner: if start.wins { "first" } else { "second" },
+        winner: Side::winner(start.wins),
         winning_move,
         remoteness: start.remoteness,
         grundy,
@@ -206,9 +246,7 @@ fn heap_token(heap: usize, token: &str) -> Result<u64, HeapFault> {
 
 /// Parses heap sizes separated by white space or commas.
 pub fn parse_sizes(text: &str) -> Result<Vec<u64>, HeapFault> {
-    let sizes: Vec<u64> = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
+    let sizes: Vec<u64> = items(text)
         .enumerate()
         .map(|(i, token)| heap_token(i + 1, token))
         .collect::<Result<_, _>>()?;
@@ -218,43 +256,25 @@ pub fn parse_sizes(text: &str) -> Result<Vec<u64>, HeapFault> {
     Ok(sizes)
 }
 
-/// What is wrong in a batch file.
+/// What the format calls its records.
+const TESTS: RecordNames = RecordNames {
+    one: "test",
+    many: "tests",
+};
+
+/// What is wrong in one test of a batch file.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BatchFault {
-    /// Nothing but white space.
-    #[error("the input is empty (expected the number of tests)")]
-    Empty,
-    /// A line that does not hold the numbers it should.
-    #[error(transparent)]
-    Line(#[from] LineFault),
-    /// A test count below 1 or beyond memory.
-    #[error("{}", count_fault("tests", *.0))]
-    TestCount(i128),
     /// A heap count below 1 or beyond memory.
     #[error("{}", count_fault("heaps", *.0))]
     HeapCount(i128),
     /// A bad heap size.
     #[error(transparent)]
     Heap(#[from] HeapFault),
-    /// More lines after the last test.
-    #[error("unexpected {} after the last test ({tests} declared)", quote(.text))]
-    Trailing {
-        /// The first extra line.
-        text: String,
-        /// Tests declared.
-        tests: usize,
-    },
 }
 
-/// A batch fault with its place.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{place}{fault}")]
-pub struct BatchError {
-    /// Where: the test and the line.
-    pub place: Place,
-    /// What.
-    pub fault: BatchFault,
-}
+/// A batch fault with its place: the test and the line.
+pub type BatchError = ContestError<BatchFault>;
 
 /// Parses the Codeforces 1382B format — t, then per test a line with n and a line with n sizes — and
 /// answers each test by the closed form: `true` when the first player wins.
@@ -265,59 +285,29 @@ pub fn solve_batch(text: &str, convention: Convention) -> Result<Vec<bool>, Batc
 /// [`solve_batch`] over a stream, read line by line: the reading stops at the first fault, so an
 /// endless or binary input is refused at once.
 pub fn read_batch<R: BufRead>(source: R, convention: Convention) -> Result<Vec<bool>, BatchError> {
-    let mut lines = NumberLines::new(source);
-    let fail = |test: Option<usize>, line: Option<usize>, fault: BatchFault| BatchError {
-        place: Place {
-            record: test.map(|t| ("test", t)),
-            line,
-        },
-        fault,
-    };
-    let line_fault = |test| move |(line, fault): LineError| fail(test, line, fault.into());
-    let (line, t) = lines
-        .numbers(1, "one number (the number of tests)", String::new)
-        .map_err(|e| match e {
-            (None, LineFault::Truncated(_)) => fail(None, None, BatchFault::Empty),
-            e => line_fault(None)(e),
-        })?;
-    if t[0] < 1 || t[0] > usize::MAX as i128 {
-        return Err(fail(None, Some(line), BatchFault::TestCount(t[0])));
-    }
-    let tests = t[0] as usize;
-    let mut answers = Vec::with_capacity(tests.min(1 << 20));
-    for test in 1..=tests {
-        let here = Some(test);
+    read_records(source, TESTS, |lines, test, tests| {
         let (line, n) = lines
             .numbers(1, "one number (the number of heaps)", || {
                 format!("the heap count of test {test} of {tests}")
             })
-            .map_err(line_fault(here))?;
-        let n = n[0];
-        if n < 1 || n > usize::MAX as i128 {
-            return Err(fail(here, Some(line), BatchFault::HeapCount(n)));
-        }
-        let n = n as usize;
+            .map_err(line_fault)?;
+        let n = match usize::try_from(n[0]) {
+            Ok(n) if n >= 1 => n,
+            _ => return Err(record_fault(line, BatchFault::HeapCount(n[0]))),
+        };
         let (line, sizes) = lines
             .numbers(n, &format!("{n} heap sizes"), || {
                 format!("the {n} heap sizes of test {test}")
             })
-            .map_err(line_fault(here))?;
+            .map_err(line_fault)?;
         let sizes = sizes
             .into_iter()
             .enumerate()
             .map(|(i, s)| heap_size(i + 1, s))
             .collect::<Result<Vec<u64>, _>>()
-            .map_err(|f| fail(here, Some(line), f.into()))?;
-        answers.push(analyse(&sizes, convention).winner == "first");
-    }
-    if let Some((line, text)) = lines.next_non_blank().map_err(line_fault(None))? {
-        let trailing = BatchFault::Trailing {
-            text: text.to_string(),
-            tests,
-        };
-        return Err(fail(None, Some(line), trailing));
-    }
-    Ok(answers)
+            .map_err(|f| record_fault(line, f.into()))?;
+        Ok(analyse(&sizes, convention).winner == Side::First)
+    })
 }
 
 #[cfg(test)]
@@ -325,7 +315,7 @@ mod tests {
     use super::*;
 
     fn winner(sizes: &[u64]) -> &'static str {
-        analyse(sizes, Convention::Normal).winner
+        analyse(sizes, Convention::Normal).winner.name()
     }
 
     #[test]
@@ -350,7 +340,7 @@ mod tests {
         let r = analyse(&[3, 1, 1], Convention::Normal);
         assert_eq!(r.winning_move, Some(Take { heap: 1, take: 3 }));
         assert_eq!(r.remoteness, 3);
-        assert_eq!(analyse(&[1], Convention::Misere).winner, "second");
+        assert_eq!(analyse(&[1], Convention::Misere).winner, Side::Second);
         assert_eq!(analyse(&[1], Convention::Misere).grundy, None);
     }
 

@@ -7,9 +7,9 @@
 //! DAG ([`crate::engine::chance`]). This module only states the die and the board.
 
 use crate::engine::chance::{exact_distribution, exact_expectation, TooManyTotals, WindowWalk};
+use crate::engine::util::fraction::format_fraction;
 use crate::engine::window_path::WindowPath;
-use crate::tokens::{IntReader, TokenError};
-use num_rational::BigRational;
+use crate::input::tokens::{IntReader, TokenError};
 use num_traits::ToPrimitive;
 use serde::Serialize;
 use std::io::Read;
@@ -78,15 +78,26 @@ pub enum SolitaireError {
     /// A die with no faces or too many.
     #[error("the die must have 1 to {MAX_FACES} faces, not {0}")]
     Faces(u64),
-    /// `--explain` on a long board.
-    #[error("--explain is for boards of at most {EXPLAIN_LIMIT} squares; this one has {0}")]
-    ExplainTooLong(u64),
-    /// `--distribution` on a long board.
-    #[error("--distribution is for boards of at most {EXACT_LIMIT} squares; this one has {0}")]
-    DistributionTooLong(u64),
+    /// The explanation asked for a long board.
+    #[error("the explanation {0}")]
+    ExplainTooLong(TooLong),
+    /// The exact distribution asked for a long board.
+    #[error("the distribution {0}")]
+    DistributionTooLong(TooLong),
     /// A distribution with too many distinct results.
-    #[error("{0}; --distribution lists at most {DISTRIBUTION_LIMIT}")]
+    #[error("{0}; a distribution lists at most {DISTRIBUTION_LIMIT}")]
     TooManyTotals(TooManyTotals),
+}
+
+/// An answer given only for boards of at most `limit` squares, asked for a board of `squares`. Its
+/// text is the predicate (`is for boards of at most …`): a front end puts what was asked before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error("is for boards of at most {limit} squares; this one has {squares}")]
+pub struct TooLong {
+    /// Most squares the answer is given for.
+    pub limit: u64,
+    /// Squares of the board.
+    pub squares: u64,
 }
 
 /// One square of the explanation: the seed's table.
@@ -140,15 +151,6 @@ pub struct SolitaireReport {
     pub explain: Option<Vec<ExplainRow>>,
 }
 
-/// A fraction as `a/b`, or `a` when whole.
-pub fn format_fraction(x: &BigRational) -> String {
-    if x.is_integer() {
-        x.numer().to_string()
-    } else {
-        format!("{}/{}", x.numer(), x.denom())
-    }
-}
-
 /// Reads the board from `input` (integers separated by white space or commas) and solves it in one
 /// pass: memory stays O(K) unless the path, explanation or exact answers need more.
 pub fn solve<R: Read>(
@@ -188,10 +190,16 @@ pub fn solve<R: Read>(
     }
     let n = dag.len();
     if options.explain && n > EXPLAIN_LIMIT as u64 {
-        return Err(SolitaireError::ExplainTooLong(n));
+        return Err(SolitaireError::ExplainTooLong(TooLong {
+            limit: EXPLAIN_LIMIT as u64,
+            squares: n,
+        }));
     }
     if options.distribution && n > EXACT_LIMIT as u64 {
-        return Err(SolitaireError::DistributionTooLong(n));
+        return Err(SolitaireError::DistributionTooLong(TooLong {
+            limit: EXACT_LIMIT as u64,
+            squares: n,
+        }));
     }
     let best = dag.finish().ok_or(SolitaireError::Empty)?;
     let throws = best

@@ -3,9 +3,9 @@
 
 use super::session::{cut, read_command, say};
 use crate::failure::Failure;
+use ply::engine::util::fraction::format_fraction;
 use ply::games::dice_race::report::written_list;
 use ply::games::dice_race::{compare, Dice, PickList};
-use ply::games::solitaire::format_fraction;
 use ply::play::Chooser;
 use std::fmt::Write;
 

@@ -8,7 +8,7 @@ use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::{Solver, Strategy};
 use ply::engine::{MemoryBudget, Player, Winner};
 use ply::games::dots::geometry::BuiltBoard;
-use ply::games::dots::notation::{edge_of, parse_moves, play_checked};
+use ply::games::dots::notation::{parse_moves, play_checked};
 use ply::games::dots::report::{report_from, DotsReport};
 use ply::games::dots::{DotsBoard, Geometry, Position};
 use ply::play::Chooser;
@@ -96,8 +96,7 @@ impl DotsMatch<'_> {
         let before = self.position.score();
         let mover = self.position.to_move();
         let board = &self.built.board;
-        edge_of(board, written.a, written.b)
-            .and_then(|edge| play_checked(board, &mut self.position, edge))
+        play_checked(board, &mut self.position, written.a, written.b)
             .map_err(|fault| fault.to_string())?;
         Ok(self.position.score()[mover.index()] - before[mover.index()])
     }

@@ -9,7 +9,7 @@
 //! Entries live in buckets of two: the first keeps the state that stood for the most work, the second
 //! takes whatever the first refuses.
 
-use crate::engine::memory::{try_grow, MemoryBudget, MemoryError};
+use crate::engine::util::memory::{try_grow, MemoryBudget, MemoryError};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes of one entry.

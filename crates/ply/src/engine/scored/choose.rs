@@ -6,8 +6,8 @@ use super::restrict::FreeTable;
 use super::search::{SearchOptions, SearchSolver, DEFAULT_ENDGAME};
 use super::table::SubsetTable;
 use super::{SolveError, Solver, Strategy, SubsetIndexed};
-use crate::engine::memory::MemoryBudget;
-use crate::engine::progress::Progress;
+use crate::engine::util::memory::MemoryBudget;
+use crate::engine::util::progress::Progress;
 
 /// Tables of up to 2^24 states (16 MiB, well under a second) are always worth building; so is memo
 /// for positions with at most this many free elements (at most 2^24 states to visit).

@@ -5,8 +5,8 @@ use super::{
     check_values_fit, negamax_step, require_acyclic_deterministic, ScoredGame, SolveError, Solver,
     SubsetIndexed,
 };
-use crate::engine::memory::{MemoryBudget, MemoryError, ZeroedBytes};
-use crate::engine::progress::{Progress, PROGRESS_EVERY};
+use crate::engine::util::memory::{MemoryBudget, MemoryError, ZeroedBytes};
+use crate::engine::util::progress::{Progress, PROGRESS_EVERY};
 use rustc_hash::FxHashMap;
 
 /// Where a memo solver keeps the values it has computed.

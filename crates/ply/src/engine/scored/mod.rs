@@ -311,7 +311,7 @@ mod tests {
     fn chance_and_cycles_are_refused() {
         use super::memo::{HashStore, MemoSolver};
         use super::recursion::RecursionSolver;
-        let budget = crate::engine::memory::MemoryBudget::new(1 << 20);
+        let budget = crate::engine::util::memory::MemoryBudget::new(1 << 20);
         let plain = Declared(Capabilities {
             chance: false,
             cycles: false,

@@ -1,7 +1,7 @@
 //! Plain negamax: the reference strategy. Obviously right, exponentially slow.
 
 use super::{negamax_step, require_acyclic_deterministic, ScoredGame, SolveError, Solver};
-use crate::engine::progress::{Progress, PROGRESS_EVERY};
+use crate::engine::util::progress::{Progress, PROGRESS_EVERY};
 use std::convert::Infallible;
 
 /// Evaluates every path of the game tree from the asked state, remembering nothing.

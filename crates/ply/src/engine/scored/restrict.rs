@@ -11,8 +11,8 @@
 
 use super::table::SubsetTable;
 use super::{Completion, ScoredGame, SolveError, Solver, SubsetIndexed};
-use crate::engine::memory::MemoryBudget;
-use crate::engine::progress::Progress;
+use crate::engine::util::memory::MemoryBudget;
+use crate::engine::util::progress::Progress;
 use crate::engine::Capabilities;
 use std::ops::ControlFlow;
 

@@ -12,8 +12,8 @@ use super::{
     check_values_fit, move_value, negamax_step, require_acyclic_deterministic, Completion,
     SolveError, Solver, SubsetIndexed,
 };
-use crate::engine::memory::{MemoryBudget, ZeroedBytes};
-use crate::engine::progress::Progress;
+use crate::engine::util::memory::{MemoryBudget, ZeroedBytes};
+use crate::engine::util::progress::Progress;
 use multiversion::multiversion;
 use rayon::prelude::*;
 use std::convert::Infallible;

@@ -1,5 +1,6 @@
 //! N dice of K sides: which sums they make and in how many ways.
 
+use crate::engine::util::fraction::format_ratio;
 use serde::Serialize;
 use thiserror::Error;
 
@@ -126,28 +127,14 @@ impl Dice {
         self.sums()
             .map(|sum| {
                 let ways = self.ways(sum);
-                let g = gcd(ways, self.total);
-                let (numerator, denominator) = (ways / g, self.total / g);
                 SumChance {
                     sum,
                     ways,
-                    probability: if denominator == 1 {
-                        numerator.to_string()
-                    } else {
-                        format!("{numerator}/{denominator}")
-                    },
+                    probability: format_ratio(ways, self.total),
                     p: ways as f64 / self.total as f64,
                 }
             })
             .collect()
-    }
-}
-
-fn gcd(a: u128, b: u128) -> u128 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
     }
 }
 

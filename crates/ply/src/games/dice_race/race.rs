@@ -4,6 +4,7 @@
 
 use super::dice::Dice;
 use crate::engine::absorbing::{absorb, AbsorbingDag, Absorption};
+use crate::input::number::{items, parse_unsigned};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use serde::Serialize;
@@ -102,13 +103,12 @@ impl PickList {
 
 /// Parses sums separated by commas or spaces, in the order written, checking each against `dice`.
 pub fn parse_sums(text: &str, dice: &Dice) -> Result<Vec<u32>, RaceError> {
-    let sums = text
-        .split(|c: char| c == ',' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
+    let sums = items(text)
         .map(|t| {
-            let n: u64 = t
-                .parse()
-                .map_err(|_| RaceError::NotANumber(t.to_string()))?;
+            let n = parse_unsigned(t)
+                .ok()
+                .and_then(|n| u64::try_from(n).ok())
+                .ok_or_else(|| RaceError::NotANumber(t.to_string()))?;
             u32::try_from(n)
                 .ok()
                 .filter(|&s| dice.ways(s) > 0)

@@ -21,7 +21,7 @@ const EXACT_BELOW: f64 = 1e-9;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SearchError {
     /// No picks.
-    #[error("--picks must be at least 1")]
+    #[error("each list must pick at least 1 sum")]
     NoPicks,
     /// Too many lists to go through.
     #[error(

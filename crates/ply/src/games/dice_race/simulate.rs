@@ -6,7 +6,7 @@
 
 use super::dice::Dice;
 use super::race::{compare_fast, sums_and_counts, PickList, RaceError};
-use crate::engine::estimate::Estimate;
+use crate::engine::util::estimate::Estimate;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;

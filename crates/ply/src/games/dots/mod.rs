@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod geometry;
+pub mod measured;
 pub mod notation;
 pub mod picture;
 pub mod position;

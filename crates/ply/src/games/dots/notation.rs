@@ -3,8 +3,9 @@
 
 use super::board::{DotsBoard, Edge};
 use super::position::{PlayError, Position};
+use crate::input::lines::BYTES_PER_NUMBER;
+use crate::input::number::{items, parse_int};
 use crate::input::quote;
-use crate::lines::BYTES_PER_NUMBER;
 use thiserror::Error;
 
 /// Why one written move is not a legal move on the board.
@@ -35,9 +36,6 @@ pub enum MoveFault {
         /// Second dot as written.
         b: i128,
     },
-    /// An edge number the board does not have (only from callers that number edges themselves).
-    #[error("the board has no edge {0}")]
-    NoSuchEdge(u8),
     /// An edge drawn a second time.
     #[error("edge {a}-{b} is already drawn (by move {earlier})")]
     AlreadyDrawn {
@@ -76,9 +74,7 @@ pub struct WrittenMove {
 /// Splits a move list into moves without looking at any board.
 pub fn parse_moves(text: &str) -> Result<Vec<WrittenMove>, MoveError> {
     let text = join_dashes(text);
-    let tokens = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty());
+    let tokens = items(&text);
     let mut moves = Vec::new();
     let mut pending: Option<(&str, i128)> = None;
     let fail = |number: usize, text: &str, fault| MoveError {
@@ -127,9 +123,9 @@ fn join_dashes(text: &str) -> String {
     let mut after_dash = false;
     for c in text.chars() {
         if c == '-' {
-            joined.truncate(joined.trim_end().len());
+            joined.truncate(joined.trim_ascii_end().len());
             after_dash = true;
-        } else if c.is_whitespace() && after_dash {
+        } else if c.is_ascii_whitespace() && after_dash {
             continue;
         } else {
             after_dash = false;
@@ -140,9 +136,7 @@ fn join_dashes(text: &str) -> String {
 }
 
 fn dot_number(token: &str) -> Result<i128, MoveFault> {
-    token
-        .parse()
-        .map_err(|_| MoveFault::NotANumber(token.into()))
+    parse_int(token).map_err(|_| MoveFault::NotANumber(token.into()))
 }
 
 /// The edge joining dots `a` and `b` (1-based, either order) on `board`.
@@ -160,12 +154,15 @@ pub fn edge_of(board: &DotsBoard, a: i128, b: i128) -> Result<Edge, MoveFault> {
         .ok_or(MoveFault::NotJoined { a, b })
 }
 
-/// Plays `edge` on `position`, turning a repeated edge into [`MoveFault::AlreadyDrawn`].
+/// Plays the edge joining dots `a` and `b` (1-based, as written) on `position`: the faults of
+/// [`edge_of`], and a repeated edge as [`MoveFault::AlreadyDrawn`].
 pub fn play_checked(
     board: &DotsBoard,
     position: &mut Position,
-    edge: Edge,
+    a: i128,
+    b: i128,
 ) -> Result<(), MoveFault> {
+    let edge = edge_of(board, a, b)?;
     position.play(board, edge).map(drop).map_err(|e| match e {
         PlayError::AlreadyDrawn { by_move } => {
             let (a, b) = board.endpoints(edge);
@@ -175,27 +172,26 @@ pub fn play_checked(
                 earlier: by_move,
             }
         }
-        PlayError::NoSuchEdge(edge) => MoveFault::NoSuchEdge(edge.0),
+        // `edge_of` gives only edges of the board.
+        PlayError::NoSuchEdge(_) => MoveFault::NotJoined { a, b },
     })
 }
 
 /// The most bytes a written move list for `board` can hold: a game has at most one move per edge,
 /// and a move at most two numbers, plus room for any spacing. Readers of move files stop past it.
 pub fn max_moves_text(board: &DotsBoard) -> usize {
-    (board.edge_count() * 2 * BYTES_PER_NUMBER).saturating_add(crate::lines::LINE_BYTES)
+    (board.edge_count() * 2 * BYTES_PER_NUMBER).saturating_add(crate::input::lines::LINE_BYTES)
 }
 
 /// Parses a move list and plays it from the empty board.
 pub fn position_from_moves(board: &DotsBoard, text: &str) -> Result<Position, MoveError> {
     let mut position = Position::new(board);
     for (i, written) in parse_moves(text)?.into_iter().enumerate() {
-        edge_of(board, written.a, written.b)
-            .and_then(|edge| play_checked(board, &mut position, edge))
-            .map_err(|fault| MoveError {
-                number: i + 1,
-                text: written.text.clone(),
-                fault,
-            })?;
+        play_checked(board, &mut position, written.a, written.b).map_err(|fault| MoveError {
+            number: i + 1,
+            text: written.text.clone(),
+            fault,
+        })?;
     }
     Ok(position)
 }

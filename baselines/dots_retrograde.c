@@ -1,6 +1,6 @@
 /* Baseline for `ply dots solve`: Wilson's retrograde method, plain and single-threaded.
  * One byte per state; states from all edges drawn down to none; every edge tried in every state.
- * Build: gcc -O2 -o /tmp/dots_retrograde benches/baselines/dots_retrograde.c
+ * Build: gcc -O2 -o /tmp/dots_retrograde baselines/dots_retrograde.c
  * Run:   /tmp/dots_retrograde triangles 4      or      /tmp/dots_retrograde boxes 3 4
  * Prints the value of the empty board for the first player, and the time. */
 #include <stdint.h>

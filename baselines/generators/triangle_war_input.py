@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a Triangle War input (UVa 751 format) of GAMES random legal games to stdout.
 
-Usage: python3 benches/triangle_war_input.py GAMES [SEED] > games.txt
+Usage: python3 baselines/generators/triangle_war_input.py GAMES [SEED] > games.txt
 Each game draws 6 to 18 distinct edges of the classic 10-dot board in a random order.
 """
 import random

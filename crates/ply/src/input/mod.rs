@@ -4,6 +4,13 @@
 //!
 //! Every whole-input reader goes through [`Lines`], so `/dev/zero`, `/dev/urandom` or a file of one
 //! endless line is refused after at most one line's worth of bytes, in memory bounded by that line.
+//! Over it: [`lines`], contest formats (a count, then records of lines of numbers); beside it,
+//! [`tokens`], the streaming integer reader of long inputs; under both, [`number`], the one rule for
+//! separators and the one integer parser.
+
+pub mod lines;
+pub mod number;
+pub mod tokens;
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead};

@@ -3,7 +3,8 @@
 //! cannot be a number any more (a byte that is no digit, or digits past the 64-bit range), plus the
 //! few bytes its message quotes: `/dev/zero` is refused after 164 bytes.
 
-use crate::input::{quote_bytes, QUOTED_CHARS};
+use super::number::{is_separator, IntFault, IntParser};
+use super::{quote_bytes, QUOTED_CHARS};
 use std::io::{self, Read};
 use thiserror::Error;
 
@@ -51,10 +52,6 @@ pub struct IntReader<R> {
 }
 
 const BUFFER: usize = 1 << 20;
-
-fn is_separator(b: u8) -> bool {
-    b == b',' || b.is_ascii_whitespace()
-}
 
 impl<R: Read> IntReader<R> {
     /// A reader over `source`.
@@ -116,7 +113,7 @@ impl<R: Read> IntReader<R> {
             token: self.tokens,
             line: self.line,
         };
-        let mut parser = IntParser::default();
+        let mut parser = IntParser::new(i64::MIN.into(), i64::MAX.into(), SHOWN);
         loop {
             let rest = &self.buf[self.start..self.end];
             let len = rest.iter().position(|&b| is_separator(b));
@@ -140,7 +137,7 @@ impl<R: Read> IntReader<R> {
                 }
             }
         }
-        parser.finish(place).map(Some)
+        token_result(&parser, place).map(Some)
     }
 }
 
@@ -202,71 +199,19 @@ fn few_digits(bytes: &[u8]) -> Option<(u64, usize)> {
 /// Bytes of a bad token kept for its message: enough for [`QUOTED_CHARS`] characters and one more.
 const SHOWN: usize = 4 * (QUOTED_CHARS + 1);
 
-/// Parses an optionally signed decimal integer fed in pieces, in constant memory however long it is.
-#[derive(Default)]
-struct IntParser {
-    /// The first bytes, for messages.
-    shown: Vec<u8>,
-    len: usize,
-    negative: bool,
-    digits: usize,
-    value: i64,
-    not_digit: bool,
-    overflow: bool,
-}
-
-impl IntParser {
-    /// Feeds the next bytes of the token; returns how many were taken, fewer than all once the
-    /// token cannot be a number and enough of it is kept for the message.
-    fn feed(&mut self, bytes: &[u8]) -> usize {
-        let room = SHOWN.saturating_sub(self.shown.len());
-        self.shown
-            .extend_from_slice(&bytes[..bytes.len().min(room)]);
-        for (i, &b) in bytes.iter().enumerate() {
-            if (self.not_digit || self.overflow) && self.len >= SHOWN {
-                return i;
-            }
-            let first = self.len == 0;
-            self.len += 1;
-            match b {
-                b'-' if first => self.negative = true,
-                b'+' if first => {}
-                b'0'..=b'9' => {
-                    self.digits += 1;
-                    let digit = (b - b'0') as i64;
-                    let next = self.value.checked_mul(10).and_then(|v| {
-                        if self.negative {
-                            v.checked_sub(digit)
-                        } else {
-                            v.checked_add(digit)
-                        }
-                    });
-                    match next {
-                        Some(v) => self.value = v,
-                        None => self.overflow = true,
-                    }
-                }
-                _ => self.not_digit = true,
-            }
-        }
-        bytes.len()
-    }
-
-    fn finish(self, place: TokenPlace) -> Result<i64, TokenError> {
-        let text = || quote_bytes(&self.shown);
-        if self.not_digit || self.digits == 0 {
-            Err(TokenError::NotAnInteger {
-                place,
-                text: text(),
-            })
-        } else if self.overflow {
-            Err(TokenError::OutOfRange {
-                place,
-                text: text(),
-            })
-        } else {
-            Ok(self.value)
-        }
+/// The reader's result for a token the fast path left to `parser`.
+fn token_result(parser: &IntParser, place: TokenPlace) -> Result<i64, TokenError> {
+    let text = || quote_bytes(parser.shown());
+    match parser.finish() {
+        Ok(value) => Ok(value as i64),
+        Err(IntFault::NotANumber) => Err(TokenError::NotAnInteger {
+            place,
+            text: text(),
+        }),
+        Err(IntFault::OutOfRange) => Err(TokenError::OutOfRange {
+            place,
+            text: text(),
+        }),
     }
 }
 

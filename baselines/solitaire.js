@@ -1,6 +1,6 @@
 // Baseline for `ply solitaire`: the seed's JavaScript algorithm (Jonatas Walker's solution, seed 000),
 // unchanged, fed from a file of integers separated by white space or commas.
-// Usage: node benches/baselines/solitaire.js FILE
+// Usage: node baselines/solitaire.js FILE
 const fs = require("fs");
 
 function solution(A) {

@@ -1,8 +1,10 @@
-//! `ply dots`: a dots position explained — board, score, value, every move's value, the best line.
+//! `ply dots`: a dots position explained — board, score, value, every move's value, the best line;
+//! `ply dots solve` ([`solve`]): the whole table of a board.
 
+use crate::args::MemoryArg;
 use crate::cache;
 use crate::failure::Failure;
-use crate::input::{memory_budget, parse_memory, read_text};
+use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::choose::SolveOptions;
@@ -13,6 +15,8 @@ use ply::games::dots::report::{report, report_from, DotsReport};
 use ply::games::dots::Geometry;
 use std::fmt::Write;
 use std::path::PathBuf;
+
+pub mod solve;
 
 /// `ply dots <board> …`
 #[derive(Args)]
@@ -38,7 +42,7 @@ enum BoardCommand {
         position: PositionArgs,
     },
     /// Solves every position of a board at once (the whole table, in parallel) and reports the speed.
-    Solve(super::dots_solve::SolveArgs),
+    Solve(solve::SolveArgs),
 }
 
 /// The size of a triangle board.
@@ -97,9 +101,8 @@ struct PositionArgs {
     /// Print one JSON object instead of text (see the README for the schema).
     #[arg(long)]
     json: bool,
-    /// Memory the solver may use, e.g. 8G or 512M (at most, and by default, what the system allows less 512 MiB).
-    #[arg(long, value_parser = parse_memory, value_name = "SIZE")]
-    memory: Option<u64>,
+    #[command(flatten)]
+    memory: MemoryArg,
     /// Answer from a table saved by `ply dots solve --save FILE` (memory-mapped, nothing solved).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
@@ -130,7 +133,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
     let (geometry, position) = match args.board {
         BoardCommand::Triangles { shape, position } => (shape.geometry(), position),
         BoardCommand::Boxes { shape, position } => (shape.geometry(), position),
-        BoardCommand::Solve(args) => return super::dots_solve::run(args),
+        BoardCommand::Solve(args) => return solve::run(args),
     };
     let built = geometry.build().map_err(Failure::bad)?;
     let text = match (&position.moves, &position.moves_file) {
@@ -139,7 +142,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         (None, None) => String::new(),
     };
     let game = position_from_moves(&built.board, &text).map_err(Failure::bad)?;
-    let budget = memory_budget(position.memory)?;
+    let budget = position.memory.budget()?;
     let free = (built.board.edge_count() as u32) - game.drawn().len();
     let strategy = match position.strategy {
         StrategyArg::Auto => Strategy::auto(&built.board, free, budget),

@@ -6,7 +6,8 @@
 //! plus [`BYTES_PER_NUMBER`] for each number it should hold (blank lines before it included), so an
 //! endless or binary input is refused at its first impossible line or byte.
 
-use crate::input::{quote, Lines, ReadError, ReadFault};
+use super::number::{items, parse_int, IntFault};
+use super::{quote, Lines, ReadError, ReadFault};
 use std::fmt;
 use std::io::BufRead;
 use thiserror::Error;
@@ -78,12 +79,6 @@ impl From<ReadError> for (Option<usize>, LineFault) {
     }
 }
 
-/// Splits a line into its items: separated by white space or commas.
-pub fn items(line: &str) -> impl Iterator<Item = &str> {
-    line.split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|t| !t.is_empty())
-}
-
 /// Reads lines of whole numbers from a stream.
 pub struct NumberLines<R> {
     lines: Lines<R>,
@@ -107,7 +102,7 @@ impl<R: BufRead> NumberLines<R> {
         loop {
             let room = limit.saturating_sub(used);
             let blank_len = match self.lines.next_line(room) {
-                Ok(Some(line)) => line.trim().is_empty().then_some(line.len()),
+                Ok(Some(line)) => line.trim_ascii().is_empty().then_some(line.len()),
                 Ok(None) => return Ok(None),
                 // A run of blank lines past the limit is reported as one over-long line.
                 Err(ReadError {
@@ -173,7 +168,7 @@ impl<R: BufRead> NumberLines<R> {
 
     /// The first non-blank line left, if any, with its number (trimmed): for "unexpected data" faults.
     pub fn next_non_blank(&mut self) -> Result<Option<(usize, &str)>, LineError> {
-        Ok(self.line(LINE_BYTES)?.map(|(n, t)| (n, t.trim())))
+        Ok(self.line(LINE_BYTES)?.map(|(n, t)| (n, t.trim_ascii())))
     }
 }
 
@@ -188,14 +183,128 @@ pub fn count_fault(what: &str, count: i128) -> String {
 
 /// Parses a whole number of at most 128 bits, telling a too-large number from a non-number.
 pub fn parse_whole(token: &str) -> Result<i128, LineFault> {
-    token.parse::<i128>().map_err(|_| {
-        let digits = token.strip_prefix(['-', '+']).unwrap_or(token);
-        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-            LineFault::TooLarge(token.to_string())
-        } else {
-            LineFault::NotANumber(token.to_string())
-        }
+    parse_int(token).map_err(|fault| match fault {
+        IntFault::OutOfRange => LineFault::TooLarge(token.to_string()),
+        IntFault::NotANumber => LineFault::NotANumber(token.to_string()),
     })
+}
+
+/// What a contest format calls its records, one and many: `game`/`games`, `test`/`tests`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordNames {
+    /// One record, as places name it (`game 2, line 9: `).
+    pub one: &'static str,
+    /// Records, as counts name them.
+    pub many: &'static str,
+}
+
+/// What is wrong in a contest input: the format's own faults (the count, a line, what follows the
+/// last record) or a record's, `F`.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ContestFault<F> {
+    /// Nothing but white space.
+    #[error("the input is empty (expected the number of {})", .names.many)]
+    Empty {
+        /// The records' names.
+        names: RecordNames,
+    },
+    /// A line that does not hold the numbers it should.
+    #[error(transparent)]
+    Line(LineFault),
+    /// A record count below 1 or beyond memory.
+    #[error("{}", count_fault(.names.many, *.count))]
+    Count {
+        /// The records' names.
+        names: RecordNames,
+        /// The count given.
+        count: i128,
+    },
+    /// A record's own fault.
+    #[error("{0}")]
+    Record(F),
+    /// More lines after the last record.
+    #[error("unexpected {} after the last {} ({count} declared)", quote(.text), .names.one)]
+    Trailing {
+        /// The records' names.
+        names: RecordNames,
+        /// The first extra line.
+        text: String,
+        /// Records declared.
+        count: usize,
+    },
+}
+
+/// A contest fault with its place: the record and the line, when known.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{place}{fault}")]
+pub struct ContestError<F> {
+    /// Where.
+    pub place: Place,
+    /// What.
+    pub fault: ContestFault<F>,
+}
+
+/// A fault inside one record, with its line when known.
+pub type RecordError<F> = (Option<usize>, ContestFault<F>);
+
+/// A line's fault inside a record.
+pub fn line_fault<F>((line, fault): LineError) -> RecordError<F> {
+    (line, ContestFault::Line(fault))
+}
+
+/// A record's own fault on `line`.
+pub fn record_fault<F>(line: usize, fault: F) -> RecordError<F> {
+    (Some(line), ContestFault::Record(fault))
+}
+
+/// Reads a contest format from `source`: a line with the number of records, each record by
+/// `record(lines, k, count)` (`k` 1-based), then nothing but blank lines. The reading stops at the
+/// first fault, so an endless or binary input is refused at once.
+pub fn read_records<R: BufRead, T, F>(
+    source: R,
+    names: RecordNames,
+    mut record: impl FnMut(&mut NumberLines<R>, usize, usize) -> Result<T, RecordError<F>>,
+) -> Result<Vec<T>, ContestError<F>> {
+    let at = |record: Option<usize>, (line, fault): RecordError<F>| ContestError {
+        place: Place {
+            record: record.map(|k| (names.one, k)),
+            line,
+        },
+        fault,
+    };
+    let mut lines = NumberLines::new(source);
+    let what = format!("one number (the number of {})", names.many);
+    let (line, count) = lines.numbers(1, &what, String::new).map_err(|e| match e {
+        (None, LineFault::Truncated(_)) => at(None, (None, ContestFault::Empty { names })),
+        e => at(None, line_fault(e)),
+    })?;
+    let count = match usize::try_from(count[0]) {
+        Ok(count) if count >= 1 => count,
+        _ => {
+            let fault = ContestFault::Count {
+                names,
+                count: count[0],
+            };
+            return Err(at(None, (Some(line), fault)));
+        }
+    };
+    // Room for a few records only: the rest grows with the records read, not the count declared.
+    let mut records = Vec::with_capacity(count.min(1 << 10));
+    for k in 1..=count {
+        records.push(record(&mut lines, k, count).map_err(|e| at(Some(k), e))?);
+    }
+    if let Some((line, text)) = lines
+        .next_non_blank()
+        .map_err(|e| at(None, line_fault(e)))?
+    {
+        let trailing = ContestFault::Trailing {
+            names,
+            text: text.to_string(),
+            count,
+        };
+        return Err(at(None, (Some(line), trailing)));
+    }
+    Ok(records)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes N random Number Solitaire squares (integers in [-10000, 10000]) to stdout, one per line.
 
-Usage: python3 benches/solitaire_input.py N [SEED] > board.txt
+Usage: python3 baselines/generators/solitaire_input.py N [SEED] > board.txt
 """
 import random
 import sys

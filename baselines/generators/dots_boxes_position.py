@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A random Dots and Boxes position: python3 benches/dots_boxes_position.py ROWS COLS DRAWN SEED.
+"""A random Dots and Boxes position: python3 baselines/generators/dots_boxes_position.py ROWS COLS DRAWN SEED.
 
 Prints DRAWN distinct edges (dots numbered from 1 row by row, as `ply dots boxes --moves` reads them),
 drawn at random from SEED, with no box having three sides (an opening or middle game position)."""

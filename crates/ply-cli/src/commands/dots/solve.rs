@@ -1,15 +1,15 @@
 //! `ply dots solve`: the whole table of a board, built in parallel layer by layer, with a progress bar,
 //! the value of the empty board, the time, the speed and the peak memory.
 
-use super::dots::{BoxesSize, TrianglesSize};
+use super::{BoxesSize, TrianglesSize};
+use crate::args::MemoryArg;
 use crate::cache;
 use crate::failure::Failure;
-use crate::input::{memory_budget, parse_memory};
 use crate::progress::StatesProgress;
 use crate::saving;
 use clap::{Args, Subcommand};
 use ply::engine::scored::table::SubsetTable;
-use serde::Serialize;
+use ply::games::dots::measured::TableReport;
 use std::time::Instant;
 
 /// `ply dots solve <board>`
@@ -20,9 +20,8 @@ pub struct SolveArgs {
     /// Print one JSON object.
     #[arg(long, global = true)]
     json: bool,
-    /// Memory the table may use, e.g. 8G (at most, and by default, what the system allows less 512 MiB).
-    #[arg(long, value_parser = parse_memory, value_name = "SIZE", global = true)]
-    memory: Option<u64>,
+    #[command(flatten)]
+    memory: MemoryArg<true>,
     /// Also write the solved table to FILE (answer later queries with `--table FILE`).
     #[arg(long, value_name = "FILE", global = true)]
     save: Option<std::path::PathBuf>,
@@ -37,18 +36,6 @@ enum Shape {
     Triangles(TrianglesSize),
     /// A board of --rows × --cols boxes.
     Boxes(BoxesSize),
-}
-
-/// What `ply dots solve --json` prints.
-#[derive(Serialize)]
-struct Solved {
-    value: i32,
-    states: u64,
-    seconds: f64,
-    states_per_second: f64,
-    peak_bytes: Option<u64>,
-    /// Whether the table came from the cache instead of being solved.
-    from_cache: bool,
 }
 
 /// Tables smaller than this are solved faster than read: they are not kept in the cache.
@@ -75,7 +62,7 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     };
     let built = geometry.build().map_err(Failure::bad)?;
     let board = &built.board;
-    let budget = memory_budget(args.memory)?;
+    let budget = args.memory.budget()?;
     let states = 1u64 << board.edge_count();
     if let Some(path) = &args.save {
         saving::check_target(path).map_err(|e| cannot_save(path, e))?;
@@ -107,14 +94,13 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     if use_cache && !from_cache {
         cache::keep(&built, &table);
     }
-    let solved = Solved {
-        value: table.value_of_mask(0),
+    let solved = TableReport::new(
+        table.value_of_mask(0),
         states,
         seconds,
-        states_per_second: states as f64 / seconds,
-        peak_bytes: peak_bytes(),
+        peak_bytes(),
         from_cache,
-    };
+    );
     if args.json {
         return Ok(serde_json::to_string(&solved)? + "\n");
     }

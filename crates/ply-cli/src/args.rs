@@ -1,0 +1,76 @@
+//! Arguments several commands share, flattened into each (`#[command(flatten)]`): the memory
+//! budget, the MagicBoard size rule.
+
+use crate::failure::Failure;
+use crate::input::{memory_budget, parse_memory};
+use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
+use ply::engine::MemoryBudget;
+use ply::games::magic_board::SizeRule;
+
+/// `--memory SIZE`: the most memory a solver may use. `GLOBAL` makes it an option of the command's
+/// subcommands too (`ply dots solve --memory 1G triangles` and `… triangles --memory 1G`).
+#[derive(Clone, Copy, Default)]
+pub struct MemoryArg<const GLOBAL: bool = false> {
+    /// The size given, in bytes.
+    pub memory: Option<u64>,
+}
+
+impl<const GLOBAL: bool> MemoryArg<GLOBAL> {
+    /// The budget: the least of `--memory` (when given) and what the system allows now; a
+    /// `--memory` above the machine's physical memory is refused.
+    pub fn budget(&self) -> Result<MemoryBudget, Failure> {
+        memory_budget(self.memory)
+    }
+}
+
+impl<const GLOBAL: bool> FromArgMatches for MemoryArg<GLOBAL> {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        Ok(MemoryArg {
+            memory: matches.get_one::<u64>("memory").copied(),
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl<const GLOBAL: bool> Args for MemoryArg<GLOBAL> {
+    fn augment_args(command: Command) -> Command {
+        command.arg(
+            Arg::new("memory")
+                .long("memory")
+                .value_name("SIZE")
+                .value_parser(parse_memory)
+                .global(GLOBAL)
+                .help(
+                    "Memory the solver may use, e.g. 8G or 512M (at most, and by default, what \
+                     the system allows less 512 MiB)",
+                ),
+        )
+    }
+
+    fn augment_args_for_update(command: Command) -> Command {
+        Self::augment_args(command)
+    }
+}
+
+/// `--any-size`: MagicBoard sizes 2 to 4096 instead of the seed's 5 to 20.
+#[derive(Args, Clone, Copy)]
+pub struct SizeRuleArg {
+    /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
+    #[arg(long)]
+    any_size: bool,
+}
+
+impl SizeRuleArg {
+    /// The size rule asked for.
+    pub fn rule(self) -> SizeRule {
+        if self.any_size {
+            SizeRule::Any
+        } else {
+            SizeRule::Seed
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Utilities every shape and game may use: nothing here is a game shape or a solver.
+
+pub mod estimate;
+pub mod fraction;
+pub mod memory;
+pub mod player;
+pub mod progress;

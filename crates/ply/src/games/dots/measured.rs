@@ -1,0 +1,59 @@
+//! Reports of measured runs: a whole table solved (`ply dots solve`) and the strategies side by side
+//! on the same positions (`ply bench dots`). The front end measures; these say what it measured.
+
+use serde::Serialize;
+
+/// What `ply dots solve` reports: the value of the empty board and what building the table took.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableReport {
+    /// The value of the empty board for the player to move.
+    pub value: i32,
+    /// States in the table.
+    pub states: u64,
+    /// Wall time to solve (or read) the table.
+    pub seconds: f64,
+    /// States filled per second.
+    pub states_per_second: f64,
+    /// The process's peak resident memory, when the system tells it.
+    pub peak_bytes: Option<u64>,
+    /// Whether the table came from the cache instead of being solved.
+    pub from_cache: bool,
+}
+
+impl TableReport {
+    /// The report of a table of `states` states whose empty board is worth `value`, solved (or read,
+    /// `from_cache`) in `seconds`.
+    pub fn new(
+        value: i32,
+        states: u64,
+        seconds: f64,
+        peak_bytes: Option<u64>,
+        from_cache: bool,
+    ) -> Self {
+        TableReport {
+            value,
+            states,
+            seconds,
+            states_per_second: states as f64 / seconds,
+            peak_bytes,
+            from_cache,
+        }
+    }
+}
+
+/// One strategy's run over a list of positions (`ply bench dots`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StrategyRun {
+    /// The strategy's name (`recursion`, `memo`, `table`, …).
+    pub strategy: &'static str,
+    /// Positions solved.
+    pub positions: usize,
+    /// States the strategy visited in all.
+    pub states_visited: u64,
+    /// Wall time over all positions.
+    pub seconds: f64,
+    /// How many times faster than plain recursion, when recursion ran first.
+    pub speedup_over_recursion: Option<f64>,
+    /// The value of each position, in order.
+    pub values: Vec<i32>,
+}

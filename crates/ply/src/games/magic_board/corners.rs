@@ -1,0 +1,189 @@
+//! Solving a board: which corners may start, and one shortest path from each (the report behind
+//! `ply magic-board`).
+
+use super::Board;
+use crate::engine::reach::shortest_path;
+use crate::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
+use rayon::prelude::*;
+use serde::Serialize;
+use thiserror::Error;
+
+/// A start that is not allowed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum StartError {
+    /// Only corners are starts.
+    #[error("({row},{col}) is not a corner; the starts are (0,0), (0,{e}), ({e},0) and ({e},{e})")]
+    NotACorner {
+        /// Row asked.
+        row: usize,
+        /// Column asked.
+        col: usize,
+        /// d − 1.
+        e: usize,
+    },
+    /// The goal is not a start.
+    #[error("({row},{col}) is the goal; start from another corner")]
+    IsTheGoal {
+        /// Row.
+        row: usize,
+        /// Column.
+        col: usize,
+    },
+}
+
+/// The answer for one corner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CornerReport {
+    /// The corner, `[row, col]`.
+    pub start: [usize; 2],
+    /// Whether the goal can be reached from it.
+    pub solvable: bool,
+    /// Whether this corner holds the goal (then it is no start).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_goal: bool,
+    /// Moves of a shortest path.
+    pub moves: Option<u32>,
+    /// The lexicographically first shortest path, `[row, col]` squares from the start to the goal.
+    pub path: Option<Vec<[usize; 2]>>,
+}
+
+/// Everything `ply magic-board` says about a board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardReport {
+    /// The size.
+    pub d: usize,
+    /// The goal, `[row, col]`.
+    pub goal: [usize; 2],
+    /// One entry per corner asked.
+    pub corners: Vec<CornerReport>,
+}
+
+/// Why a board could not be solved as asked.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SolveBoardError {
+    /// A bad start.
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// Too big for memory.
+    #[error(transparent)]
+    Memory(#[from] MemoryError),
+    /// Too big for the share of the budget each corner's search gets.
+    #[error("{source} (the {} budget is split over {corners} corners, one search each)", Bytes(*total as u128))]
+    CornerShare {
+        /// The refusal of one corner's search.
+        source: MemoryError,
+        /// The whole budget.
+        total: u64,
+        /// Corners searched.
+        corners: usize,
+    },
+}
+
+/// Solves every corner, or only `start` (which must be a corner other than the goal): one
+/// breadth-first search per corner, the corners in parallel.
+pub fn solve(
+    board: &Board,
+    start: Option<(usize, usize)>,
+    budget: MemoryBudget,
+) -> Result<BoardReport, SolveBoardError> {
+    let corners: Vec<(usize, usize)> = match start {
+        None => board.corners().to_vec(),
+        Some((row, col)) => {
+            if !board.corners().contains(&(row, col)) {
+                return Err(StartError::NotACorner {
+                    row,
+                    col,
+                    e: board.d - 1,
+                }
+                .into());
+            }
+            if (row, col) == board.goal() {
+                return Err(StartError::IsTheGoal { row, col }.into());
+            }
+            vec![(row, col)]
+        }
+    };
+    let corners_asked = corners.len();
+    let per_search = budget.share(budget.bytes() / corners_asked as u64);
+    let corners = corners
+        .into_par_iter()
+        .map(|(row, col)| {
+            let s = board.square(row, col);
+            let is_goal = s == board.goal;
+            let path = match is_goal {
+                true => None,
+                false => shortest_path(board, s, board.goal, per_search)?,
+            };
+            Ok(CornerReport {
+                start: [row, col],
+                solvable: path.is_some(),
+                is_goal,
+                moves: path.as_ref().map(|p| p.len() as u32 - 1),
+                path: path.map(|p| p.into_iter().map(|s| board.place(s).into()).collect()),
+            })
+        })
+        .collect::<Result<Vec<_>, MemoryError>>()
+        .map_err(|source| match corners_asked {
+            1 => SolveBoardError::Memory(source),
+            corners => SolveBoardError::CornerShare {
+                source,
+                total: budget.bytes(),
+                corners,
+            },
+        })?;
+    let (row, col) = board.goal();
+    Ok(BoardReport {
+        d: board.d,
+        goal: [row, col],
+        corners,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::magic_board::SizeRule;
+    const EXAMPLE: &str = "4 4 4 1 1\n2 4 1 4 3\n0 2 1 3 2\n3 2 3 2 3\n3 4 2 2 1\n";
+
+    #[test]
+    fn the_issue_example() {
+        let board = Board::parse(EXAMPLE, SizeRule::Seed).unwrap();
+        let r = solve(&board, None, MemoryBudget::new(1 << 30)).unwrap();
+        assert_eq!(r.goal, [2, 0]);
+        assert!(r.corners.iter().all(|c| c.solvable));
+        assert_eq!(
+            r.corners[0].path,
+            Some(vec![[0, 0], [4, 0], [4, 3], [2, 3], [2, 0]])
+        );
+        assert_eq!(
+            r.corners
+                .iter()
+                .map(|c| c.moves.unwrap())
+                .collect::<Vec<_>>(),
+            vec![4, 5, 3, 3]
+        );
+        assert_eq!(board.to_text(), EXAMPLE);
+    }
+
+    #[test]
+    fn starts_must_be_corners_other_than_the_goal() {
+        let board = Board::parse(
+            &EXAMPLE
+                .replace("4 4 4 1 1", "0 4 4 1 1")
+                .replace("0 2 1 3 2", "1 2 1 3 2"),
+            SizeRule::Seed,
+        )
+        .unwrap();
+        let budget = MemoryBudget::new(1 << 30);
+        assert_eq!(
+            solve(&board, Some((0, 0)), budget).unwrap_err().to_string(),
+            "(0,0) is the goal; start from another corner"
+        );
+        assert_eq!(
+            solve(&board, Some((1, 0)), budget).unwrap_err().to_string(),
+            "(1,0) is not a corner; the starts are (0,0), (0,4), (4,0) and (4,4)"
+        );
+        let r = solve(&board, None, budget).unwrap();
+        assert!(r.corners[0].is_goal && !r.corners[0].solvable);
+    }
+}

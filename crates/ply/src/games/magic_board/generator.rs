@@ -1,0 +1,170 @@
+//! Random legal boards, reproducible from a seed, optionally solvable from every corner or from none.
+
+use super::board::{stride_shift, Board};
+use super::parse::{BoardError, SizeFault, SizeRule};
+use crate::engine::reach::Verdicts;
+use crate::engine::util::memory::{try_vec, MemoryError};
+use rand::{Rng, RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use thiserror::Error;
+
+/// What a generated board must satisfy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wanted {
+    /// Any legal board.
+    Any,
+    /// Solvable from every corner that is not the goal.
+    Solvable,
+    /// Solvable from no corner.
+    Unsolvable,
+}
+
+/// Attempts `generate` makes before giving up.
+pub const MAX_ATTEMPTS: u64 = 1_000_000;
+
+/// Draws uniform values in `1..d` four at a time from 64-bit words (Lemire's multiply-shift on 16-bit
+/// pieces, rejecting the few pieces that would bias it).
+struct ValueSampler {
+    range: u32,
+    reject_below: u32,
+}
+
+impl ValueSampler {
+    fn new(d: usize) -> Self {
+        let range = d as u32 - 1;
+        ValueSampler {
+            range,
+            reject_below: (1u32 << 16) % range,
+        }
+    }
+
+    fn fill(&self, rng: &mut Xoshiro256PlusPlus, out: &mut [u16]) {
+        let mut i = 0;
+        while i < out.len() {
+            let mut word = rng.next_u64();
+            for _ in 0..4 {
+                let m = (word & 0xFFFF) as u32 * self.range;
+                word >>= 16;
+                if (m & 0xFFFF) >= self.reject_below && i < out.len() {
+                    out[i] = (m >> 16) as u16 + 1;
+                    i += 1;
+                }
+            }
+        }
+    }
+}
+
+/// A random legal board: the goal on a uniformly chosen square, every other square uniform in 1..d−1.
+/// `values` is the room for it (from [`scratch`] or the previous board), zero on padding squares.
+pub(super) fn random_board(d: usize, rng: &mut Xoshiro256PlusPlus, mut values: Vec<u16>) -> Board {
+    let shift = stride_shift(d);
+    let sampler = ValueSampler::new(d);
+    debug_assert_eq!(values.len(), d << shift);
+    // Padding squares stay 0; every real square is drawn afresh.
+    for row in values.chunks_mut(1 << shift) {
+        sampler.fill(rng, &mut row[..d]);
+    }
+    let (r, c) = (rng.random_range(0..d), rng.random_range(0..d));
+    let goal = r << shift | c;
+    values[goal] = 0;
+    Board {
+        d,
+        shift,
+        values,
+        goal,
+    }
+}
+
+/// The room one thread needs to draw and search boards of size `d`, allocated up front so that a
+/// refusal by the system is an error, not an abort: a search's scratch space and a board's values.
+pub(super) fn scratch(d: usize) -> Result<(Verdicts, Vec<u16>), MemoryError> {
+    let squares = d << stride_shift(d);
+    let what = || format!("a search over {squares} states");
+    let mut verdicts = Verdicts::default();
+    verdicts.reserve(squares)?;
+    let values = try_vec(squares, 0, what)?;
+    Ok((verdicts, values))
+}
+
+/// Why no board was generated.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GenerateError {
+    /// A bad size.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// No board with the wanted property in [`MAX_ATTEMPTS`] tries.
+    #[error("no such board of size {d} in {MAX_ATTEMPTS} random boards")]
+    NotFound {
+        /// The size.
+        d: usize,
+    },
+}
+
+/// A random legal board of size `d` from `seed` (the same seed gives the same board).
+pub fn generate(
+    d: usize,
+    seed: u64,
+    wanted: Wanted,
+    rule: SizeRule,
+) -> Result<Board, GenerateError> {
+    rule.check(d)?;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let (mut verdicts, mut values) = scratch(d).map_err(BoardError::from)?;
+    for _ in 0..MAX_ATTEMPTS {
+        let board = random_board(d, &mut rng, values);
+        let goal = board.goal;
+        let ok = match wanted {
+            Wanted::Any => true,
+            _ => {
+                let starts: Vec<usize> = board
+                    .corners()
+                    .iter()
+                    .map(|&(r, c)| board.square(r, c))
+                    .filter(|&s| s != goal)
+                    .collect();
+                let reach = verdicts.reach_with_predecessors(&board, &starts, goal);
+                if wanted == Wanted::Solvable {
+                    reach.iter().all(|&x| x)
+                } else {
+                    reach.iter().all(|&x| !x)
+                }
+            }
+        };
+        if ok {
+            return Ok(board);
+        }
+        values = board.values;
+    }
+    Err(GenerateError::NotFound { d })
+}
+
+impl GenerateError {
+    /// The size fault, if that is what this is.
+    pub fn size_fault(&self) -> Option<&SizeFault> {
+        match self {
+            GenerateError::Board(e) => e.size_fault(),
+            GenerateError::NotFound { .. } => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::util::memory::MemoryBudget;
+    use crate::games::magic_board::{solve, Board};
+    #[test]
+    fn generated_boards_are_legal_and_reproducible() {
+        for d in [5, 12, 20] {
+            let a = generate(d, 7, Wanted::Any, SizeRule::Seed).unwrap();
+            assert_eq!(a, generate(d, 7, Wanted::Any, SizeRule::Seed).unwrap());
+            assert_eq!(Board::parse(&a.to_text(), SizeRule::Seed).unwrap(), a);
+            let s = generate(d, 7, Wanted::Solvable, SizeRule::Seed).unwrap();
+            let r = solve(&s, None, MemoryBudget::new(1 << 30)).unwrap();
+            assert!(r.corners.iter().all(|c| c.solvable || c.is_goal));
+            let u = generate(d, 7, Wanted::Unsolvable, SizeRule::Seed).unwrap();
+            let r = solve(&u, None, MemoryBudget::new(1 << 30)).unwrap();
+            assert!(r.corners.iter().all(|c| !c.solvable));
+        }
+    }
+}
