@@ -124,7 +124,10 @@ pub fn heap_moves(sizes: &[u64], convention: Convention) -> Vec<HeapMove> {
 
 /// The perfect player's dots move among `moves` (a report's moves): one of greatest value, which is
 /// also the smallest loss when every move loses; ties broken by `chooser`. `None` when no move is left.
-pub fn choose_dots_move<'a>(moves: &'a [MoveReport], chooser: &mut Chooser) -> Option<&'a MoveReport> {
+pub fn choose_dots_move<'a>(
+    moves: &'a [MoveReport],
+    chooser: &mut Chooser,
+) -> Option<&'a MoveReport> {
     chooser.best(moves, |m| m.value)
 }
 
