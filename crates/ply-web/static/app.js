@@ -636,7 +636,7 @@ function diceGame(params) {
     current.left = [numberList(first.value), numberList(second.value)];
     current.rolls = [];
     current.over = false;
-    race.replaceChildren(el("p", { class: "small", text: "Press Roll." }));
+    race.replaceChildren(el("p", { class: "small", "data-placeholder": "", text: "Press Roll." }));
   }
 
   function rollSum() {
@@ -672,6 +672,7 @@ function diceGame(params) {
         showError(e.message);
       }
     }
+    race.querySelector("[data-placeholder]")?.remove();
     race.prepend(line);
   }
 
