@@ -2,7 +2,11 @@
 // (never a downloaded browser), each game acted on and checked against the API, no console errors,
 // and a screenshot of each game saved to docs/screenshots/.
 //
-// Run: cargo build -p ply-cli && (cd web-tests && npm ci && npm test). PLY_BIN overrides the binary.
+// Run: cargo build -p ply-cli && (cd web-tests && npm ci && npm test). The binary is
+// $CARGO_TARGET_DIR/debug/ply (target/debug/ply without it); PLY_BIN overrides it.
+//
+// Built for a slow, busy machine: every wait is on a condition (an element, a text), never a sleep,
+// and each may take up to WAIT ms, far more than any step needs on a loaded 2-core machine.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -13,10 +17,13 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const target = process.env.CARGO_TARGET_DIR || join(root, "target");
+// A relative CARGO_TARGET_DIR is taken from the repository root, where .ci/run runs cargo.
+const target = resolve(root, process.env.CARGO_TARGET_DIR || "target");
 const bin = process.env.PLY_BIN || join(target, "debug", "ply");
 const shots = join(root, "docs", "screenshots");
 mkdirSync(shots, { recursive: true });
+
+const WAIT = 180_000;
 
 let server;
 let base;
@@ -25,12 +32,17 @@ let browser;
 before(async () => {
   server = spawn(bin, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
   base = await new Promise((ok, fail) => {
+    const late = setTimeout(() => fail(new Error(`ply serve printed no address in ${WAIT} ms`)), WAIT);
     let seen = "";
     server.stdout.on("data", (chunk) => {
       seen += chunk;
       const m = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(seen);
-      if (m) ok(m[1]);
+      if (m) {
+        clearTimeout(late);
+        ok(m[1]);
+      }
     });
+    server.on("error", (e) => fail(new Error(`cannot start ${bin}: ${e.message}`)));
     server.on("exit", (code) => fail(new Error(`ply serve exited with ${code}`)));
   });
   browser = await chromium.launch({
@@ -53,6 +65,8 @@ async function api(path, body) {
 // A page that records console errors and failed page errors.
 async function open(query) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.setDefaultTimeout(WAIT);
+  page.setDefaultNavigationTimeout(WAIT);
   const errors = [];
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -81,10 +95,11 @@ test("triangles: click an edge, ply replies with a best move, values shown match
   assert.equal(drawn.length, 2);
   assert.ok(drawn.includes("1-2"));
   const reply = drawn.find((e) => e !== "1-2");
-  // B's reply is one of B's best moves after 1-2.
+  // B's reply is the library's perfect player's (the link's seed 1, plus 1 move played), a best move.
+  const perfect = (await api("/api/play/dots", { game: "triangles", size: 3, moves: "1-2", seed: 2 })).body;
+  assert.equal(reply, perfect.move);
   const after12 = (await api("/api/dots", { game: "triangles", size: 3, moves: "1-2" })).body;
-  const best = after12.moves[0].value;
-  assert.equal(after12.moves.find((m) => m.move === reply).value, best);
+  assert.equal(after12.moves.find((m) => m.move === reply).value, after12.moves[0].value);
   // Every free edge now shows A's value for it, as the API gives it.
   const now = (await api("/api/dots", { game: "triangles", size: 3, moves: `1-2 ${reply}` })).body;
   for (const m of now.moves) {
@@ -92,8 +107,16 @@ test("triangles: click an edge, ply replies with a best move, values shown match
     assert.equal(await edge(page, m.move).getAttribute("data-drawn"), "false");
   }
   assert.equal(await page.locator("[data-value]").count(), 16);
-  await page.getByTestId("strategies").locator('tr[data-strategy="memo"]').waitFor();
+  // The strategies panel, for this position: memo visits what the API says it visits.
+  const panel = page.locator(`[data-testid="strategies"] table[data-moves="1-2 ${reply}"]`);
+  await panel.waitFor();
+  const memo = (await api("/api/dots", { game: "triangles", size: 3, moves: `1-2 ${reply}`, strategy: "memo" })).body;
+  assert.equal(await panel.locator('tr[data-strategy="memo"] [data-states]').getAttribute("data-states"), String(memo.states_visited));
+  assert.equal(await panel.locator('tr[data-strategy="table"] [data-states]').getAttribute("data-states"), String(2 ** 18));
+  // The value history: one point per position so far.
+  assert.equal(await page.locator("[data-testid=value-chart] circle").count(), 3);
   assert.match(page.url(), new RegExp(`moves=1-2\\+${reply}`));
+  assert.match(page.url(), /seed=1/);
   await page.screenshot({ path: join(shots, "triangles.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
@@ -144,7 +167,17 @@ test("dice race: exact outcome, sums, a roll with exact chances, the unbeaten li
   await page.getByTestId("outcome").filter({ hasText: "1138029621/3424590400" }).waitFor();
   await page.getByTestId("unbeaten").filter({ hasText: "[5,6,7,8,9]" }).waitFor();
   await page.getByTestId("roll").first().click();
-  await page.locator('[data-testid="race"] [data-testid="roll"]').first().waitFor();
+  const line = page.locator('[data-testid="race"] [data-testid="roll"]').first();
+  await line.waitFor();
+  // After the roll: the exact chances from the lists left, as the API gives them (or the end).
+  await line.locator("table, .status").first().waitFor();
+  const text = await line.textContent();
+  const left = /first needs ([\d,]+|nothing), second needs ([\d,]+|nothing)/.exec(text);
+  assert.ok(left, text);
+  if (left[1] !== "nothing" && left[2] !== "nothing") {
+    const now = (await api("/api/dice-race/compare", { first: left[1], second: left[2] })).body;
+    assert.ok(text.includes(now.exact.p_first) && text.includes(now.exact.p_tie), `${text} vs ${JSON.stringify(now.exact)}`);
+  }
   await page.screenshot({ path: join(shots, "dice-race.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
@@ -161,7 +194,21 @@ test("magic board: a generated board and the shortest path from each corner", as
     if (c.solvable) assert.ok(text.includes(`solvable in ${c.moves} moves`), text);
     else assert.ok(text.includes(c.is_goal ? "is the goal" : "not solvable"), text);
   }
-  assert.equal(await page.locator("polyline[data-path]").count(), solved.corners.filter((c) => c.solvable && c.moves > 0).length);
+  const moving = solved.corners.filter((c) => c.solvable && c.moves > 0);
+  assert.equal(await page.locator("polyline[data-path]").count(), moving.length);
+  // Step by step: at step 0 no path is drawn yet; at step 1 each has its first move.
+  const step = async (k) => page.getByTestId("step").evaluate((e, k) => {
+    e.value = String(k);
+    e.dispatchEvent(new Event("input"));
+  }, k);
+  await step(0);
+  assert.equal(await page.locator("polyline[data-path]").count(), 0);
+  await step(1);
+  for (const c of moving) {
+    const points = await page.locator(`polyline[data-path="${c.start.join(",")}"]`).getAttribute("points");
+    assert.equal(points.split(" ").length, 2, c.start.join(","));
+  }
+  await step(Math.max(...moving.map((c) => c.moves)));
   await page.screenshot({ path: join(shots, "magic-board.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
@@ -179,6 +226,18 @@ test("heaps: the winning move highlighted, a move and the perfect reply", async 
   await page.getByTestId("to-move").filter({ hasText: "You to move." }).waitFor();
   await page.locator('circle[data-heap="2"][data-take="3"]').click();
   await page.getByTestId("to-move").filter({ hasText: "Game over: you took the last counter" }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("heaps: ply moves first as the library's perfect player does, and the link follows the game", async () => {
+  const { page, errors } = await open("game=heaps&heaps=3,4,5&first=ply&seed=5");
+  const perfect = (await api("/api/play/heaps", { heaps: [3, 4, 5], seed: 5 })).body;
+  await page.getByTestId("log").locator("li").first().waitFor();
+  assert.equal(await page.getByTestId("log").locator("li").first().textContent(), `ply took ${perfect.take} from heap 1`);
+  await page.getByTestId("to-move").filter({ hasText: "You to move." }).waitFor();
+  const left = perfect.heaps.filter((h) => h > 0).join(",");
+  assert.match(decodeURIComponent(page.url()), new RegExp(`heaps=${left}&first=me&seed=5`));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -214,6 +214,158 @@ fn every_endpoint_answers_what_the_cli_prints() {
     assert_eq!(report["strategy"], "table");
 }
 
+/// The first line of a `ply play` game on which `who` moves, e.g. `B (ply) plays 2-4 (value +3)`.
+fn first_move_by(args: &[&str], stdin: &str, who: &str) -> String {
+    stdout_of(args, Some(stdin))
+        .lines()
+        .find(|l| l.starts_with(who))
+        .unwrap_or_else(|| panic!("{args:?}: {who} never moves"))
+        .to_string()
+}
+
+#[test]
+fn the_perfect_player_replies_as_ply_play_does() {
+    let server = Server::start();
+    let reply = |path: &str, body: String| {
+        let (status, text) = server.post(path, &body);
+        assert_eq!(status, 200, "{body}: {text}");
+        serde_json::from_str::<serde_json::Value>(&text).expect("JSON")
+    };
+    for seed in 0..6u64 {
+        let seed_text = seed.to_string();
+        let play = |game: &[&str], first: &str, stdin: &str, who: &str| {
+            let mut args = vec!["play"];
+            args.extend_from_slice(game);
+            args.extend_from_slice(&["--first", first, "--seed", &seed_text]);
+            first_move_by(&args, stdin, who)
+        };
+        // ply moves first on the empty classic board: 12 moves share the best value, -3.
+        let r = reply(
+            "/api/play/dots",
+            format!(r#"{{"game":"triangles","size":3,"seed":{seed}}}"#),
+        );
+        assert_eq!(
+            (r["player"].as_str(), r["value"].as_i64()),
+            (Some("A"), Some(-3))
+        );
+        assert_eq!(r["equal_moves"], 12);
+        assert_eq!(
+            play(&["triangles"], "ply", "quit\n", "A (ply)"),
+            format!("A (ply) plays {} (value -3)", r["move"].as_str().unwrap())
+        );
+        // The reply to 1-2 (two best moves, each worth +3 to B).
+        let r = reply(
+            "/api/play/dots",
+            format!(r#"{{"game":"triangles","moves":"1-2","seed":{seed}}}"#),
+        );
+        assert_eq!(
+            (r["value"].as_i64(), r["equal_moves"].as_u64()),
+            (Some(3), Some(2))
+        );
+        assert_eq!(
+            play(&["triangles"], "me", "1-2\nquit\n", "B (ply)"),
+            format!("B (ply) plays {} (value +3)", r["move"].as_str().unwrap())
+        );
+        // Boxes 2×2, ply first.
+        let r = reply(
+            "/api/play/dots",
+            format!(r#"{{"game":"boxes","rows":2,"cols":2,"seed":{seed}}}"#),
+        );
+        assert_eq!(
+            play(
+                &["boxes", "--rows", "2", "--cols", "2"],
+                "ply",
+                "quit\n",
+                "A (ply)"
+            ),
+            format!(
+                "A (ply) plays {} (value {:+})",
+                r["move"].as_str().unwrap(),
+                r["value"].as_i64().unwrap()
+            )
+        );
+        // Heaps 3 4 5, normal and misère: the class and the count within it both follow the seed.
+        for misere in [false, true] {
+            let r = reply(
+                "/api/play/heaps",
+                format!(r#"{{"heaps":[3,4,5],"misere":{misere},"seed":{seed}}}"#),
+            );
+            let mut game = vec!["heaps", "3", "4", "5"];
+            if misere {
+                game.push("--misere");
+            }
+            let line = play(&game, "ply", "quit\n", "A (ply)");
+            let take = r["take"].as_u64().unwrap();
+            assert!(
+                line.starts_with(&format!("A (ply) takes {take} from heap 1 (")),
+                "{line} vs {r}"
+            );
+            let left: Vec<u64> = [3 - take, 4, 5].to_vec();
+            assert_eq!(r["heaps"], serde_json::json!(left));
+        }
+    }
+    // Known values: [2, 3] is won only by taking 1, three moves to the end.
+    assert_eq!(
+        server.post("/api/play/heaps", r#"{"heaps":[2,3],"seed":9}"#),
+        (
+            200,
+            "{\"seed\":9,\"heap\":1,\"take\":1,\"wins\":true,\"remoteness\":3,\"heaps\":[1,3]}\n"
+                .to_string()
+        )
+    );
+    // The seed's puzzle is worth +3 to A, and so is the reply.
+    let r = reply(
+        "/api/play/dots",
+        r#"{"game":"triangles","moves":"2-3 4-5 5-6 7-8 8-9 9-10"}"#.to_string(),
+    );
+    assert_eq!(
+        (r["seed"].as_u64(), r["value"].as_i64()),
+        (Some(1), Some(3))
+    );
+    // Refusals: the game is over, unknown keys, bad positions, as for the other endpoints.
+    let all = "1-2 1-3 2-3 2-4 2-5 3-5 3-6 4-5 5-6 4-7 4-8 5-8 5-9 6-9 6-10 7-8 8-9 9-10";
+    assert_eq!(
+        server.post(
+            "/api/play/dots",
+            &format!(r#"{{"game":"triangles","moves":"{all}"}}"#)
+        ),
+        (
+            400,
+            r#"{"error":"the game is over: every edge is drawn, there is no move to make"}"#
+                .to_string()
+        )
+    );
+    let (status, body) = server.post(
+        "/api/play/dots",
+        r#"{"game":"triangles","seed":1,"path":"x"}"#,
+    );
+    assert_eq!(status, 400);
+    assert!(body.contains("unknown field `path`"), "{body}");
+    assert_eq!(
+        server.post(
+            "/api/play/dots",
+            r#"{"game":"triangles","moves":"2-4 4-11"}"#
+        ),
+        (
+            400,
+            r#"{"error":"move 2 `4-11`: dot 11 does not exist (this board has dots 1 to 10)"}"#
+                .to_string()
+        )
+    );
+    assert_eq!(
+        server
+            .post("/api/play/heaps", r#"{"heaps":[1,0],"seed":1}"#)
+            .0,
+        400
+    );
+    assert_eq!(
+        server
+            .post("/api/play/dots", r#"{"game":"boxes","rows":3,"cols":4}"#)
+            .0,
+        422
+    );
+}
+
 #[test]
 fn every_error_has_its_status_and_the_cli_message() {
     let server = Server::start();

@@ -12,13 +12,15 @@ use ply::games::heaps::{analyse, parse_sizes};
 use ply::games::magic_board::generated::generated;
 use ply::games::magic_board::{solve as solve_board, Board, SizeRule, SolveBoardError, Wanted};
 use ply::games::solitaire::{solve as solve_solitaire, PathMode, SolitaireOptions};
+use ply::play::heap_reply;
 use serde::Deserialize;
 use serde_json::Number;
 
 /// JSON text of a report, as the CLI prints it (one line and a newline).
 pub type Answer = String;
 
-fn json(value: &impl serde::Serialize) -> Result<Answer, ApiError> {
+/// A report as the CLI prints it with `--json`: one line of JSON and a newline.
+pub(crate) fn json(value: &impl serde::Serialize) -> Result<Answer, ApiError> {
     serde_json::to_string(value)
         .map(|s| s + "\n")
         .map_err(|e| ApiError {
@@ -85,20 +87,44 @@ pub struct HeapsRequest {
     grundy: bool,
 }
 
-/// Answers `POST /api/heaps`.
-pub fn heaps(r: &HeapsRequest) -> Result<Answer, ApiError> {
-    if r.heaps.is_empty() {
+/// The heaps and convention of a request, read as `ply heaps` reads its arguments.
+fn heaps_position(heaps: &[Number], misere: bool) -> Result<(Vec<u64>, Convention), ApiError> {
+    if heaps.is_empty() {
         return Err(ApiError::bad(
             "the following required arguments were not provided: <SIZES>...",
         ));
     }
-    let sizes = parse_sizes(&numbers(&r.heaps, " ")).map_err(ApiError::bad)?;
-    let convention = if r.misere {
+    let sizes = parse_sizes(&numbers(heaps, " ")).map_err(ApiError::bad)?;
+    let convention = if misere {
         Convention::Misere
     } else {
         Convention::Normal
     };
+    Ok((sizes, convention))
+}
+
+/// Answers `POST /api/heaps`.
+pub fn heaps(r: &HeapsRequest) -> Result<Answer, ApiError> {
+    let (sizes, convention) = heaps_position(&r.heaps, r.misere)?;
     json(&analyse(&sizes, convention))
+}
+
+/// `POST /api/play/heaps`: the perfect player's move in lowest-heap Nim, as `ply play heaps SIZES
+/// [--misere] --seed SEED` makes it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayHeapsRequest {
+    heaps: Vec<Number>,
+    #[serde(default)]
+    misere: bool,
+    #[serde(default = "one")]
+    seed: u64,
+}
+
+/// Answers `POST /api/play/heaps`.
+pub fn play_heaps(r: &PlayHeapsRequest) -> Result<Answer, ApiError> {
+    let (sizes, convention) = heaps_position(&r.heaps, r.misere)?;
+    json(&heap_reply(&sizes, convention, r.seed).expect("every heap read holds a counter"))
 }
 
 /// A dice-race list: `"5,6,7"` as on the command line, or `[5,6,7]`.

@@ -11,6 +11,7 @@ use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::notation::position_from_moves;
 use ply::games::dots::report::{report, report_from, DotsReport};
 use ply::games::dots::Geometry;
+use ply::play::{dots_reply, DotsReply};
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -33,6 +34,28 @@ pub struct DotsRequest {
     moves: String,
     /// `auto` (default), `recursion`, `memo` or `table`.
     strategy: Option<String>,
+}
+
+/// `POST /api/play/dots`: a position as for `/api/dots` and the seed that breaks ties between equal
+/// moves (default 1), as `ply play … --seed SEED` takes it. Unknown keys are refused, as for
+/// `/api/dots`.
+pub struct PlayDotsRequest {
+    position: DotsRequest,
+    seed: u64,
+}
+
+impl<'de> Deserialize<'de> for PlayDotsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut keys = serde_json::Map::deserialize(d)?;
+        let seed = match keys.remove("seed") {
+            None => 1,
+            Some(seed) => serde_json::from_value(seed).map_err(D::Error::custom)?,
+        };
+        let position =
+            DotsRequest::deserialize(serde_json::Value::Object(keys)).map_err(D::Error::custom)?;
+        Ok(PlayDotsRequest { position, seed })
+    }
 }
 
 /// A board with its whole table, and how long the table took to build.
@@ -174,4 +197,16 @@ pub fn answer(request: &DotsRequest, tables: &Tables) -> Result<DotsAnswer, ApiE
         report,
         table_build: None,
     })
+}
+
+/// Answers `POST /api/play/dots`: the perfect player's move, or 400 when the game is over.
+pub fn reply(
+    request: &PlayDotsRequest,
+    tables: &Tables,
+) -> Result<(DotsReply, DotsAnswer), ApiError> {
+    let answer = answer(&request.position, tables)?;
+    let reply = dots_reply(&answer.report, request.seed).ok_or_else(|| {
+        ApiError::bad("the game is over: every edge is drawn, there is no move to make")
+    })?;
+    Ok((reply, answer))
 }

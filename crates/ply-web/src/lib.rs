@@ -129,6 +129,18 @@ async fn dots_endpoint(State(s): State<AppState>, body: Result<Bytes, BytesRejec
     .await
 }
 
+async fn play_dots_endpoint(
+    State(s): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let tables = s.tables.clone();
+    handle(&s, body, move |r: dots::PlayDotsRequest| {
+        let (reply, answer) = dots::reply(&r, &tables)?;
+        Ok((api::json(&reply)?, answer.table_build))
+    })
+    .await
+}
+
 fn static_file(content_type: &'static str, body: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
@@ -178,6 +190,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/dots", post(dots_endpoint))
         .route("/api/solitaire", endpoint!(api::solitaire))
         .route("/api/heaps", endpoint!(api::heaps))
+        .route("/api/play/dots", post(play_dots_endpoint))
+        .route("/api/play/heaps", endpoint!(api::play_heaps))
         .route("/api/dice-race/compare", endpoint!(api::compare))
         .route("/api/dice-race/best", endpoint!(api::best_list))
         .route("/api/dice-race/equilibrium", endpoint!(api::equilibrium_of))

@@ -77,16 +77,11 @@ function numberList(text) {
   return text.split(/[\s,]+/).filter((t) => t !== "").map(Number);
 }
 
-// A seeded generator (mulberry32), so a shared link replays the same tie-breaks.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+// The seed that breaks ties between equally good moves of the perfect player: the link's, else a new
+// one (put in the link, so the game can be shared and replayed).
+function seedOf(params) {
+  const given = params.get("seed");
+  return given !== null && /^\d+$/.test(given) ? Number(given) : Math.floor(Math.random() * 1000000);
 }
 
 let limitsCache = null;
@@ -190,10 +185,9 @@ function dotsGame(params) {
     showValues: params.get("values") === "1",
     history: [],
     report: null,
-    seed: Number(params.get("seed") || 1),
+    seed: seedOf(params),
     busy: false,
   };
-  const random = rng(state.seed);
 
   const sizeInputs = game === "triangles"
     ? [el("label", { text: "size " }, el("input", { type: "number", min: 1, max: 6, value: state.size, id: "size", "data-testid": "size" }))]
@@ -272,6 +266,7 @@ function dotsGame(params) {
     p.moves = state.moves.join(" ");
     if (state.human === "B") p.first = "ply";
     if (state.showValues) p.values = "1";
+    p.seed = state.seed;
     setLink(p);
   }
 
@@ -376,12 +371,19 @@ function dotsGame(params) {
     chart.replaceChildren(c, el("p", { class: "small", text: "Above 0 A wins, below 0 B wins, at 0 a tie, if both play perfectly from that move on." }));
   }
 
+  // Only the latest run writes the panel: an earlier one, still answering for an earlier position,
+  // never overwrites it.
+  let strategiesRun = 0;
+
   async function compareStrategies() {
+    const run = ++strategiesRun;
+    const moves = state.moves.join(" ");
+    const played = state.moves.length;
     const names = ["recursion", "memo", "table"];
     const rows = [];
     const limits = await serverLimits();
     const g = geometry();
-    const free = g.edges.length - state.moves.length;
+    const free = g.edges.length - played;
     const refused = {
       recursion: free > limits.max_recursion_free && `plain recursion runs here on up to ${limits.max_recursion_free} free edges (this position has ${free})`,
       memo: free > limits.max_memo_free && `memo runs here on up to ${limits.max_memo_free} free edges (this position has ${free})`,
@@ -394,16 +396,17 @@ function dotsGame(params) {
         continue;
       }
       try {
-        const { body, ms, tableMs } = await api("/api/dots", request(name));
+        const { body, ms, tableMs } = await api("/api/dots", { ...request(name), moves });
         const note = name === "table" && tableMs !== null ? `built once in ${tableMs.toFixed(1)} ms, shared` : "";
-        rows.push(el("tr", { "data-strategy": name }, el("td", { text: name }), el("td", { text: body.states_visited.toLocaleString("en") }),
+        rows.push(el("tr", { "data-strategy": name }, el("td", { text: name }), el("td", { "data-states": body.states_visited, text: body.states_visited.toLocaleString("en") }),
           el("td", { style: "white-space:nowrap", text: ms === null ? "" : ms.toFixed(2) + " ms" }), el("td", { class: "small", text: note })));
       } catch (e) {
         rows.push(el("tr", { "data-strategy": name }, el("td", { text: name }), el("td", { text: "—" }), el("td", { text: "" }),
           el("td", { class: "small", text: e.status === 422 ? "too slow for the server here" : e.message })));
       }
     }
-    strategies.replaceChildren(el("table", {}, el("tr", {}, el("th", { text: "strategy" }), el("th", { text: "states visited" }), el("th", { text: "time" }), el("th", { text: "" })), ...rows),
+    if (run !== strategiesRun) return;
+    strategies.replaceChildren(el("table", { "data-moves": moves }, el("tr", {}, el("th", { text: "strategy" }), el("th", { text: "states visited" }), el("th", { text: "time" }), el("th", { text: "" })), ...rows),
       el("p", { class: "small", text: "All three give the same values. Recursion revisits positions; memo visits each reachable position once; the table holds every position of the board." }));
   }
 
@@ -441,12 +444,12 @@ function dotsGame(params) {
     compareStrategies();
   }
 
+  // The perfect player is the library's (POST /api/play/dots, the move `ply play --seed` makes): a
+  // best move, or the smallest loss, ties broken by the link's seed plus the number of moves played.
   async function computerMoves() {
     while (state.report && state.report.moves.length && state.report.to_move !== state.human) {
-      const best = state.report.moves[0].value;
-      const ties = state.report.moves.filter((m) => m.value === best);
-      const pick = ties[Math.floor(random() * ties.length)];
-      state.moves.push(pick.move);
+      const { body: reply } = await api("/api/play/dots", { ...request(), seed: state.seed + state.moves.length });
+      state.moves.push(reply.move);
       await solve();
       draw();
       drawInfo();
@@ -633,7 +636,7 @@ function diceGame(params) {
     current.left = [numberList(first.value), numberList(second.value)];
     current.rolls = [];
     current.over = false;
-    race.replaceChildren(el("p", { class: "small", text: "Press Roll." }));
+    race.replaceChildren(el("p", { class: "small", "data-placeholder": "", text: "Press Roll." }));
   }
 
   function rollSum() {
@@ -669,6 +672,7 @@ function diceGame(params) {
         showError(e.message);
       }
     }
+    race.querySelector("[data-placeholder]")?.remove();
     race.prepend(line);
   }
 
@@ -778,12 +782,13 @@ const CORNER_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
 
 function heapsGame(params) {
   const input = el("input", { type: "text", id: "heaps", "data-testid": "heaps", value: params.get("heaps") || "3,4,5" });
-  const first = el("select", { id: "first" }, el("option", { value: "me", text: "you move first" }), el("option", { value: "ply", text: "ply moves first" }));
+  const first = el("select", { id: "first", "data-testid": "first" }, el("option", { value: "me", text: "you move first" }), el("option", { value: "ply", text: "ply moves first" }));
+  first.value = params.get("first") === "ply" ? "ply" : "me";
   const verdict = el("p", { class: "status", "data-testid": "to-move" });
   const info = el("p", { "data-testid": "verdict" });
   const board = el("div", { "data-testid": "board" });
   const log = el("ol", { "data-testid": "log" });
-  const state = { heaps: [], human: true, busy: false };
+  const state = { heaps: [], human: true, busy: false, seed: seedOf(params), moves: 0 };
   main.replaceChildren(
     panel("Lowest-heap Nim",
       el("p", { class: "small", text: "Take any number of counters from the lowest non-empty heap; whoever takes the last counter wins. Click a counter to take it and all above it." }),
@@ -803,8 +808,8 @@ function heapsGame(params) {
     clearError();
     state.heaps = numberList(input.value);
     state.human = first.value === "me";
+    state.moves = 0;
     log.replaceChildren();
-    setLink({ game: "heaps", heaps: state.heaps.join(",") });
     try {
       await show();
       if (!state.human) await computer();
@@ -822,6 +827,8 @@ function heapsGame(params) {
       return;
     }
     const r = await analyse(state.heaps.slice(i));
+    // The link opens this position, the same side to move.
+    setLink({ game: "heaps", heaps: state.heaps.slice(i).join(","), first: state.human ? "me" : "ply", seed: state.seed });
     verdict.textContent = `${state.human ? "You" : "ply"} to move.`;
     info.textContent = r.winner === "first"
       ? `The player to move wins: take ${r.move.take} from heap ${i + 1} (remoteness ${r.remoteness}).`
@@ -857,6 +864,7 @@ function heapsGame(params) {
   function take(count, who) {
     const i = lowest();
     state.heaps[i] -= count;
+    state.moves++;
     log.append(el("li", { text: `${who} took ${count} from heap ${i + 1}` }));
   }
 
@@ -876,24 +884,14 @@ function heapsGame(params) {
     }
   }
 
-  // The perfect player: a winning move when there is one (the fastest), else the move that makes the
-  // game last longest. The three kinds of move (take all, leave one, leave more) are valued by the API.
+  // The perfect player is the library's (POST /api/play/heaps, the move `ply play heaps --seed`
+  // makes): the fastest win, else the longest loss, ties broken by the link's seed plus the number of
+  // moves played.
   async function computer() {
     const i = lowest();
     if (i < 0) return;
-    const left = state.heaps[i];
-    const rest = state.heaps.slice(i + 1);
-    const options = [{ take: left, after: rest }];
-    if (left >= 2) options.push({ take: left - 1, after: [1, ...rest] });
-    if (left >= 3) options.push({ take: 1, after: [left - 1, ...rest] });
-    let best = null;
-    for (const o of options) {
-      const r = o.after.length ? await analyse(o.after) : { winner: "second", remoteness: 0 };
-      const wins = r.winner === "second";
-      const score = wins ? 1e18 - r.remoteness : r.remoteness;
-      if (!best || score > best.score) best = { ...o, score };
-    }
-    take(best.take, "ply");
+    const { body: reply } = await api("/api/play/heaps", { heaps: state.heaps.slice(i), seed: state.seed + state.moves });
+    take(reply.take, "ply");
     state.human = true;
     await show();
   }

@@ -1,10 +1,14 @@
 //! What a perfect opponent needs beyond values: ties between equally good moves broken by a seed (so
 //! games vary but replay exactly), dice rolls, and the values of lowest-heap Nim moves.
 //!
-//! Front ends (`ply play`, the web page) decide who moves; everything here is pure data.
+//! Front ends (`ply play`, the web page) decide who moves; everything here is pure data. The perfect
+//! player's choice itself is made here ([`choose_dots_move`], [`choose_heap_move`]), so the terminal
+//! and the web page pick the same move from the same position and seed.
 
 use crate::engine::impartial::Convention;
+use crate::engine::Player;
 use crate::games::dice_race::Dice;
+use crate::games::dots::report::{DotsReport, MoveReport};
 use crate::games::heaps::{analyse, Side};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -118,6 +122,109 @@ pub fn heap_moves(sizes: &[u64], convention: Convention) -> Vec<HeapMove> {
     moves
 }
 
+/// The perfect player's dots move among `moves` (a report's moves): one of greatest value, which is
+/// also the smallest loss when every move loses; ties broken by `chooser`. `None` when no move is left.
+pub fn choose_dots_move<'a>(
+    moves: &'a [MoveReport],
+    chooser: &mut Chooser,
+) -> Option<&'a MoveReport> {
+    chooser.best(moves, |m| m.value)
+}
+
+/// The perfect player's reply in a dots position, as `POST /api/play/dots` answers it: the move
+/// `ply play --seed SEED` makes when it is first to choose in this position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DotsReply {
+    /// The seed that broke the ties.
+    pub seed: u64,
+    /// Who makes the move.
+    pub player: Player,
+    /// The edge drawn, `2-5`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its value for the mover: net future cells under perfect play.
+    pub value: i32,
+    /// Cells it completes at once (the mover then moves again).
+    pub points: u32,
+    /// How many moves share that value (the ties the seed chose among).
+    pub equal_moves: usize,
+}
+
+/// The reply to the position `report` explains, ties broken by a chooser started from `seed`;
+/// `None` when the game is over.
+pub fn dots_reply(report: &DotsReport, seed: u64) -> Option<DotsReply> {
+    let choice = choose_dots_move(&report.moves, &mut Chooser::new(seed))?;
+    Some(DotsReply {
+        seed,
+        player: report.to_move,
+        mv: choice.mv.clone(),
+        value: choice.value,
+        points: choice.points,
+        equal_moves: report
+            .moves
+            .iter()
+            .filter(|m| m.value == choice.value)
+            .count(),
+    })
+}
+
+/// A heaps move the perfect player chose: its class of equal moves and the count taken from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeapChoice {
+    /// The class of equally good moves it was drawn from.
+    pub class: HeapMove,
+    /// Counters taken, within `class.take_min..=class.take_max`.
+    pub take: u64,
+}
+
+/// The perfect player's heaps move: a winning move when there is one (the fastest), else the move
+/// that makes the game last longest; ties between classes and the count within a class drawn by
+/// `chooser`. `None` when every heap is empty.
+pub fn choose_heap_move(
+    sizes: &[u64],
+    convention: Convention,
+    chooser: &mut Chooser,
+) -> Option<HeapChoice> {
+    let moves = heap_moves(sizes, convention);
+    let class = *chooser.best(&moves, HeapMove::preference)?;
+    let take = chooser.between(class.take_min, class.take_max);
+    Some(HeapChoice { class, take })
+}
+
+/// The perfect player's reply in lowest-heap Nim, as `POST /api/play/heaps` answers it: the move
+/// `ply play heaps --seed SEED` makes when it is first to choose in this position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HeapReply {
+    /// The seed that broke the ties.
+    pub seed: u64,
+    /// 1-based number of the heap taken from (the lowest non-empty one).
+    pub heap: usize,
+    /// Counters taken.
+    pub take: u64,
+    /// Whether the mover wins after this move under perfect play.
+    pub wins: bool,
+    /// Moves until the end, counting this one (the winner hurries, the loser delays).
+    pub remoteness: u64,
+    /// The heaps after the move, emptied ones included.
+    pub heaps: Vec<u64>,
+}
+
+/// The reply in the position `sizes`, ties broken by a chooser started from `seed`; `None` when every
+/// heap is empty.
+pub fn heap_reply(sizes: &[u64], convention: Convention, seed: u64) -> Option<HeapReply> {
+    let choice = choose_heap_move(sizes, convention, &mut Chooser::new(seed))?;
+    let mut heaps = sizes.to_vec();
+    heaps[choice.class.heap - 1] -= choice.take;
+    Some(HeapReply {
+        seed,
+        heap: choice.class.heap,
+        take: choice.take,
+        wins: choice.class.wins,
+        remoteness: choice.class.remoteness,
+        heaps,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +264,82 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_heaps_reply_is_a_best_move_checked_by_the_generic_solver() {
+        // [2, 3]: take 1 (leaving [1, 3]) is the only win, three moves to the end, whatever the seed.
+        for seed in 0..8 {
+            let reply = heap_reply(&[2, 3], Convention::Normal, seed).unwrap();
+            assert_eq!((reply.heap, reply.take, reply.wins), (1, 1, true));
+            assert_eq!((reply.remoteness, reply.heaps.clone()), (3, vec![1, 3]));
+        }
+        assert_eq!(heap_reply(&[0, 0], Convention::Normal, 1), None);
+        // Every position of up to 3 heaps of up to 4: the reply leads to a position the generic
+        // solver values as the reply says, and that is the best the mover can do.
+        for convention in [Convention::Normal, Convention::Misere] {
+            for n in 1..=3u32 {
+                for code in 0..4u64.pow(n) {
+                    let sizes: Vec<u64> = (0..n).map(|i| code / 4u64.pow(i) % 4 + 1).collect();
+                    let game = LowestHeapGame {
+                        sizes: sizes.clone(),
+                    };
+                    let mut solver = ImpartialSolver::new(&game, convention);
+                    let start = solver.outcome(&game.start());
+                    for seed in 0..4 {
+                        let r = heap_reply(&sizes, convention, seed).unwrap();
+                        assert_eq!((r.wins, r.remoteness), (start.wins, start.remoteness));
+                        let child = if r.heaps[0] > 0 {
+                            (0, r.heaps[0])
+                        } else {
+                            (1, r.heaps.get(1).copied().unwrap_or(0))
+                        };
+                        let after = solver.outcome(&child);
+                        assert_eq!(r.wins, !after.wins, "{sizes:?} seed {seed}");
+                        assert_eq!(r.remoteness, after.remoteness + 1, "{sizes:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_dots_reply_is_a_best_move_the_seed_picks_among_ties() {
+        use crate::engine::scored::choose::SolveOptions;
+        use crate::engine::scored::Strategy;
+        use crate::engine::MemoryBudget;
+        use crate::games::dots::notation::position_from_moves;
+        use crate::games::dots::report::report;
+        use crate::games::dots::Geometry;
+        let built = Geometry::CLASSIC_TRIANGLES.build().unwrap();
+        let solve = |moves: &str| {
+            let position = position_from_moves(&built.board, moves).unwrap();
+            let options = SolveOptions {
+                budget: MemoryBudget::new(1 << 24),
+                progress: None,
+                free_items: 18,
+            };
+            report(&built, &position, Strategy::Memo, options, false).unwrap()
+        };
+        // The empty classic board: 12 moves worth -3, 6 worth -5 (seed 004's table).
+        let empty = solve("");
+        let picks: Vec<String> = (0..30)
+            .map(|seed| {
+                let r = dots_reply(&empty, seed).unwrap();
+                assert_eq!((r.value, r.points, r.equal_moves), (-3, 0, 12));
+                assert_eq!((r.seed, r.player), (seed, Player::A));
+                r.mv
+            })
+            .collect();
+        let distinct: std::collections::BTreeSet<&String> = picks.iter().collect();
+        assert!(distinct.len() > 3, "{picks:?}");
+        // The seed's puzzle: A to move, worth +3; the reply keeps the +3.
+        let puzzle = solve("2-3 4-5 5-6 7-8 8-9 9-10");
+        let r = dots_reply(&puzzle, 4).unwrap();
+        assert_eq!((r.player, r.value), (Player::A, 3));
+        assert!(puzzle.moves.iter().all(|m| m.value <= 3));
+        let all = "1-2 1-3 2-3 2-4 2-5 3-5 3-6 4-5 5-6 4-7 4-8 5-8 5-9 6-9 6-10 7-8 8-9 9-10";
+        assert_eq!(dots_reply(&solve(all), 1), None);
     }
 
     #[test]

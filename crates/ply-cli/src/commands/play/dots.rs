@@ -11,7 +11,7 @@ use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::notation::{parse_moves, play_checked};
 use ply::games::dots::report::{report_from, DotsReport};
 use ply::games::dots::{DotsBoard, Geometry, Position};
-use ply::play::Chooser;
+use ply::play::{choose_dots_move, Chooser};
 use std::fmt::Write;
 
 /// Plays a dots game on `geometry`.
@@ -145,10 +145,7 @@ impl Match for DotsMatch<'_> {
     fn perfect_move(&mut self) -> Result<String, Failure> {
         let report = self.report()?;
         let mover = self.position.to_move();
-        // The best value is also the smallest loss when every move loses.
-        let choice = self
-            .chooser
-            .best(&report.moves, |m| m.value)
+        let choice = choose_dots_move(&report.moves, &mut self.chooser)
             .expect("a game that is not over has a move")
             .clone();
         let points = self.draw(&choice.mv).map_err(Failure::Internal)?;

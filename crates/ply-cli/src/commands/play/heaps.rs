@@ -7,7 +7,7 @@ use crate::failure::Failure;
 use ply::engine::impartial::Convention;
 use ply::engine::Player;
 use ply::games::heaps::parse_sizes;
-use ply::play::{heap_moves, Chooser, HeapMove};
+use ply::play::{choose_heap_move, heap_moves, Chooser, HeapMove};
 use std::fmt::Write;
 
 /// Plays lowest-heap Nim from the heaps written in `sizes`.
@@ -122,14 +122,10 @@ impl Match for HeapsMatch {
     }
 
     fn perfect_move(&mut self) -> Result<String, Failure> {
-        let moves = heap_moves(&self.heaps, self.convention);
-        let choice = *self
-            .chooser
-            .best(&moves, HeapMove::preference)
+        let choice = choose_heap_move(&self.heaps, self.convention, &mut self.chooser)
             .expect("a game that is not over has a move");
-        let count = self.chooser.between(choice.take_min, choice.take_max);
-        let did = self.take(count);
-        Ok(format!("{did} ({})", Self::verdict(&choice)))
+        let did = self.take(choice.take);
+        Ok(format!("{did} ({})", Self::verdict(&choice.class)))
     }
 
     fn user_move(&mut self, text: &str) -> Result<String, String> {

@@ -1,0 +1,341 @@
+//! Load benchmark of `ply serve` on loopback: the server runs in this process on a free port of
+//! 127.0.0.1, and 1 000 requests mixed across the games (dots, solitaire, heaps, dice race,
+//! MagicBoard, the perfect player) are sent all at once, first on a fresh server (cold: the shared
+//! dots tables are built by the first requests that need them), then again (warm); the same requests
+//! one at a time are the baseline. Every answer must be 200; latencies are p50 / p99 / max.
+//!
+//! Run: `nice -n 19 cargo run --release -p ply-web --example load [REQUESTS]` (figures in
+//! BENCHMARKS.md). Bounded and self-stopping: a fixed number of requests, each phase given at most
+//! two minutes; exit 1 on any error or when a phase runs out of time. A benchmark, not a test.
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::{Method, Request};
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+/// Time one phase may take before the benchmark gives up.
+const PHASE_LIMIT: Duration = Duration::from_secs(120);
+
+/// Kinds of request in the mix.
+const KINDS: usize = 14;
+
+type HttpClient = Client<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>;
+
+/// The mix: request `i` is `mix(i)`, so every phase sends the same requests.
+fn mix(i: usize, magic_board: &str) -> (&'static str, String) {
+    let seed = i % 97;
+    match i % KINDS {
+        0 => ("/api/dots", r#"{"game":"triangles","size":3,"moves":""}"#.into()),
+        1 => (
+            "/api/dots",
+            r#"{"game":"triangles","moves":"2-3 4-5 5-6 7-8 8-9 9-10"}"#.into(),
+        ),
+        2 => (
+            "/api/dots",
+            r#"{"game":"boxes","rows":2,"cols":2,"moves":"1-2"}"#.into(),
+        ),
+        3 => (
+            "/api/dots",
+            r#"{"game":"boxes","rows":3,"cols":3,"moves":"1-2 5-6 9-10 13-14"}"#.into(),
+        ),
+        4 => (
+            "/api/play/dots",
+            format!(r#"{{"game":"triangles","moves":"1-2","seed":{seed}}}"#),
+        ),
+        5 => (
+            "/api/solitaire",
+            r#"{"squares":[1,-2,0,9,-1,-2],"die":6,"expected":true,"distribution":true,"explain":true}"#
+                .into(),
+        ),
+        6 => (
+            "/api/solitaire",
+            format!(
+                r#"{{"squares":[{}],"die":6,"expected":true,"distribution":true}}"#,
+                (0..20)
+                    .map(|k| ((k * 37 + i) % 21) as i64 - 10)
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        ),
+        7 => ("/api/heaps", r#"{"heaps":[3,4,5],"grundy":true}"#.into()),
+        8 => (
+            "/api/play/heaps",
+            format!(r#"{{"heaps":[3,4,5],"seed":{seed}}}"#),
+        ),
+        9 => (
+            "/api/dice-race/compare",
+            r#"{"first":[5,6,7,8,9],"second":[5,6,7,8,7]}"#.into(),
+        ),
+        10 => ("/api/dice-race/sums", r#"{"dice":3,"sides":6}"#.into()),
+        11 => ("/api/dice-race/best", r#"{"picks":2}"#.into()),
+        12 => (
+            "/api/magic-board/generate",
+            format!(r#"{{"size":8,"seed":{seed}}}"#),
+        ),
+        _ => (
+            "/api/magic-board",
+            serde_json::json!({ "board": magic_board }).to_string(),
+        ),
+    }
+}
+
+/// Sends one request; its latency (to the whole body read), or what went wrong.
+async fn send(
+    client: &HttpClient,
+    base: &str,
+    path: &str,
+    body: String,
+) -> Result<Duration, String> {
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri(format!("{base}{path}"))
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(body)))
+        .map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let response = client
+        .request(request)
+        .await
+        .map_err(|e| format!("{path}: {e}"))?;
+    let status = response.status();
+    let answer = response
+        .into_body()
+        .collect()
+        .await
+        .map_err(|e| format!("{path}: {e}"))?
+        .to_bytes();
+    let took = started.elapsed();
+    if status != 200 {
+        return Err(format!(
+            "{path}: {status} {}",
+            String::from_utf8_lossy(&answer)
+        ));
+    }
+    Ok(took)
+}
+
+/// What one phase measured.
+struct Phase {
+    name: &'static str,
+    /// Each answered request's kind (`i % KINDS`) and latency.
+    latencies: Vec<(usize, Duration)>,
+    errors: Vec<String>,
+    wall: Duration,
+}
+
+impl Phase {
+    /// The `q` quantile (nearest rank) of the latencies of the requests `keep` accepts by kind.
+    fn quantile_of(&self, q: f64, keep: impl Fn(usize) -> bool) -> Duration {
+        let mut sorted: Vec<Duration> = self
+            .latencies
+            .iter()
+            .filter(|(kind, _)| keep(*kind))
+            .map(|&(_, d)| d)
+            .collect();
+        sorted.sort();
+        if sorted.is_empty() {
+            return Duration::ZERO;
+        }
+        let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+        sorted[rank - 1]
+    }
+
+    fn quantile(&self, q: f64) -> Duration {
+        self.quantile_of(q, |_| true)
+    }
+
+    fn line(&self) -> String {
+        let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
+        let count = self.latencies.len() + self.errors.len();
+        format!(
+            "| {} | {count} | {} | {} | {} | {} | {} | {:.0} |",
+            self.name,
+            self.errors.len(),
+            ms(self.wall),
+            ms(self.quantile(0.5)),
+            ms(self.quantile(0.99)),
+            ms(self.quantile(1.0)),
+            count as f64 / self.wall.as_secs_f64()
+        )
+    }
+}
+
+/// All `count` requests at once.
+async fn concurrent(
+    name: &'static str,
+    client: &HttpClient,
+    base: &str,
+    count: usize,
+    board: &str,
+) -> Phase {
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..count {
+        let (path, body) = mix(i, board);
+        let (client, base) = (client.clone(), base.to_string());
+        tasks.spawn(async move {
+            send(&client, &base, path, body)
+                .await
+                .map(|d| (i % KINDS, d))
+        });
+    }
+    let mut phase = Phase {
+        name,
+        latencies: Vec::with_capacity(count),
+        errors: Vec::new(),
+        wall: Duration::ZERO,
+    };
+    while let Some(done) = tasks.join_next().await {
+        match done {
+            Ok(Ok(latency)) => phase.latencies.push(latency),
+            Ok(Err(e)) => phase.errors.push(e),
+            Err(e) => phase.errors.push(e.to_string()),
+        }
+    }
+    phase.wall = started.elapsed();
+    phase
+}
+
+/// The same requests one after another.
+async fn sequential(
+    name: &'static str,
+    client: &HttpClient,
+    base: &str,
+    count: usize,
+    board: &str,
+) -> Phase {
+    let started = Instant::now();
+    let mut phase = Phase {
+        name,
+        latencies: Vec::with_capacity(count),
+        errors: Vec::new(),
+        wall: Duration::ZERO,
+    };
+    for i in 0..count {
+        let (path, body) = mix(i, board);
+        match send(client, base, path, body).await {
+            Ok(latency) => phase.latencies.push((i % KINDS, latency)),
+            Err(e) => phase.errors.push(e),
+        }
+    }
+    phase.wall = started.elapsed();
+    phase
+}
+
+async fn bounded(phase: impl std::future::Future<Output = Phase>) -> Phase {
+    match tokio::time::timeout(PHASE_LIMIT, phase).await {
+        Ok(p) => p,
+        Err(_) => {
+            eprintln!(
+                "load: a phase took over {} s; stopping",
+                PHASE_LIMIT.as_secs()
+            );
+            std::process::exit(1);
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let count: usize = match std::env::args().nth(1) {
+        None => 1000,
+        Some(text) => text.parse().unwrap_or_else(|_| {
+            eprintln!("load: the argument is the number of requests, not `{text}`");
+            std::process::exit(2)
+        }),
+    };
+    let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .expect("a free port on 127.0.0.1");
+    let base = format!("http://{}", listener.local_addr().expect("bound"));
+    let solvers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let server = tokio::spawn(async move {
+        axum::serve(listener, ply_web::app(ply_web::AppState::new(solvers))).await
+    });
+    let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
+    // A board for the MagicBoard requests, from the server itself (this is not a timed request).
+    let generated = client
+        .request(
+            Request::post(format!("{base}/api/magic-board/generate"))
+                .body(Full::new(Bytes::from(r#"{"size":8,"seed":1}"#)))
+                .expect("a request"),
+        )
+        .await
+        .expect("the server answers")
+        .into_body()
+        .collect()
+        .await
+        .expect("a body")
+        .to_bytes();
+    let generated: serde_json::Value = serde_json::from_slice(&generated).expect("JSON");
+    let board = generated["text"]
+        .as_str()
+        .expect("the board's text")
+        .to_string();
+
+    let cold = bounded(concurrent(
+        "cold tables, all at once",
+        &client,
+        &base,
+        count,
+        &board,
+    ))
+    .await;
+    let warm = bounded(concurrent(
+        "warm tables, all at once",
+        &client,
+        &base,
+        count,
+        &board,
+    ))
+    .await;
+    let one_by_one = bounded(sequential(
+        "warm tables, one at a time (baseline)",
+        &client,
+        &base,
+        count,
+        &board,
+    ))
+    .await;
+    server.abort();
+
+    println!(
+        "{count} requests to http://127.0.0.1 (in-process server, {solvers} solvers), mixed over {KINDS} kinds:\n"
+    );
+    println!("| phase | requests | errors | wall | p50 | p99 | max | requests/s |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for phase in [&cold, &warm, &one_by_one] {
+        println!("{}", phase.line());
+    }
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    println!(
+        "\nwarm, all at once vs one at a time: throughput {:.2}x, p50 {:.1}x, p99 {:.1}x; cold vs warm p99 {:.1}x",
+        ratio(one_by_one.wall, warm.wall),
+        ratio(warm.quantile(0.5), one_by_one.quantile(0.5)),
+        ratio(warm.quantile(0.99), one_by_one.quantile(0.99)),
+        ratio(cold.quantile(0.99), warm.quantile(0.99)),
+    );
+    println!("\nThe baseline by kind of request:\n\n| request | p50 | max |\n|---|---|---|");
+    for kind in 0..KINDS {
+        let (path, body) = mix(kind, "…");
+        let shown: String = body.chars().take(60).collect();
+        let ms = |q| one_by_one.quantile_of(q, |k| k == kind).as_secs_f64() * 1000.0;
+        println!(
+            "| `{path}` `{shown}` | {:.2} ms | {:.2} ms |",
+            ms(0.5),
+            ms(1.0)
+        );
+    }
+    let errors: Vec<&String> = [&cold, &warm, &one_by_one]
+        .iter()
+        .flat_map(|p| &p.errors)
+        .collect();
+    if !errors.is_empty() {
+        eprintln!("load: {} requests failed, e.g. {}", errors.len(), errors[0]);
+        std::process::exit(1);
+    }
+}
