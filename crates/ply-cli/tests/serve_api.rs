@@ -457,3 +457,54 @@ trait Pipe: Sized {
 }
 
 impl<T> Pipe for T {}
+
+/// Faults the library states without naming an option: both front ends add the option (the CLI's
+/// flag, the API's key of the same name) in the same words.
+#[test]
+fn option_hints_are_the_clis() {
+    let server = Server::start();
+    let board = common::TempFile::new("small.txt", "1 0\n1 1\n");
+    let cases: [(&str, &str, Vec<&str>, &str); 3] = [
+        (
+            "/api/dice-race/best",
+            r#"{"picks":0}"#,
+            vec!["dice-race", "best", "--picks", "0", "--json"],
+            "--picks must be at least 1",
+        ),
+        (
+            "/api/magic-board",
+            r#"{"board":"1 0\n1 1"}"#,
+            vec!["magic-board", board.arg(), "--json"],
+            "a board of size 2 breaks the size rule (5 to 20; --any-size allows 2 to 4096)",
+        ),
+        (
+            "/api/magic-board/generate",
+            r#"{"size":3}"#,
+            vec!["magic-board", "generate", "--size", "3", "--json"],
+            "a board of size 3 breaks the size rule (5 to 20; --any-size allows 2 to 4096)",
+        ),
+    ];
+    for (path, body, args, expected) in cases {
+        let line = common::one_line_failure(&args);
+        let message = line.strip_prefix("ply: ").expect("a ply: line");
+        assert_eq!(message, expected, "{args:?}");
+        let (status, text) = server.post(path, body);
+        assert_eq!(status, 400, "{path} {body}: {text}");
+        let answer: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(answer["error"], message, "{path} {body}");
+    }
+    // A board longer than the explanation's limit: the message names --explain, as the CLI's does.
+    let squares: Vec<String> = (1..=41).map(|i| i.to_string()).collect();
+    let mut args = vec!["solitaire"];
+    args.extend(squares.iter().map(String::as_str));
+    args.extend(["--explain", "--json"]);
+    let line = common::one_line_failure(&args);
+    assert!(line.starts_with("ply: --explain "), "{line}");
+    let (status, text) = server.post(
+        "/api/solitaire",
+        &format!(r#"{{"squares":[{}],"explain":true}}"#, squares.join(",")),
+    );
+    assert_eq!(status, 400, "{text}");
+    let answer: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(answer["error"], line["ply: ".len()..]);
+}
