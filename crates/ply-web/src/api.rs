@@ -10,12 +10,9 @@ use ply::games::dice_race::search::{best, equilibrium, multiset_count, SearchErr
 use ply::games::dice_race::{Dice, RaceError};
 use ply::games::heaps::{analyse, parse_sizes};
 use ply::games::magic_board::generated::generated;
-use ply::games::magic_board::{
-    solve as solve_board, Board, SizeFault, SizeRule, SolveBoardError, Wanted,
-};
-use ply::games::solitaire::{
-    solve as solve_solitaire, PathMode, SolitaireError, SolitaireOptions, DISTRIBUTION_LIMIT,
-};
+use ply::games::magic_board::{solve as solve_board, Board, SizeRule, SolveBoardError, Wanted};
+use ply::games::solitaire::{solve as solve_solitaire, PathMode, SolitaireOptions};
+use ply::option_hints;
 use ply::play::heap_reply;
 use serde::Deserialize;
 use serde_json::Number;
@@ -75,31 +72,10 @@ pub fn solitaire(r: &SolitaireRequest) -> Result<Answer, ApiError> {
         explain: r.explain,
     };
     let text = numbers(&r.squares, " ");
-    json(&solve_solitaire(text.as_bytes(), options).map_err(solitaire_error)?)
-}
-
-/// The library's fault, naming the key (the CLI's option) that asked for what is refused, in the
-/// CLI's words.
-fn solitaire_error(e: SolitaireError) -> ApiError {
-    match e {
-        SolitaireError::ExplainTooLong(limit) => ApiError::bad(format!("--explain {limit}")),
-        SolitaireError::DistributionTooLong(limit) => {
-            ApiError::bad(format!("--distribution {limit}"))
-        }
-        SolitaireError::TooManyTotals(totals) => ApiError::bad(format!(
-            "{totals}; --distribution lists at most {DISTRIBUTION_LIMIT}"
-        )),
-        e => ApiError::bad(e),
-    }
-}
-
-/// A board's fault; a size outside the seed's rule names `--any-size` (the `any_size` key), as the
-/// CLI does.
-fn board_error(e: impl std::fmt::Display, size: Option<&SizeFault>) -> ApiError {
-    match size {
-        Some(fault) => ApiError::bad(fault.lifted_by("--any-size")),
-        None => ApiError::bad(e),
-    }
+    json(
+        &solve_solitaire(text.as_bytes(), options)
+            .map_err(|e| ApiError::bad(option_hints::solitaire(&e)))?,
+    )
 }
 
 /// `POST /api/heaps`: `ply heaps SIZES [--misere] [--grundy] --json`.
@@ -225,8 +201,7 @@ fn search_error(e: SearchError) -> ApiError {
     match e {
         SearchError::TooMany { .. } => ApiError::over_budget(e),
         SearchError::Race(e) => race_error(e),
-        SearchError::NoPicks => ApiError::bad("--picks must be at least 1"),
-        _ => ApiError::bad(e),
+        _ => ApiError::bad(option_hints::pick_search(&e)),
     }
 }
 
@@ -288,7 +263,7 @@ pub struct MagicRequest {
 /// Answers `POST /api/magic-board`.
 pub fn magic_board(r: &MagicRequest) -> Result<Answer, ApiError> {
     let board = Board::parse(&r.board, size_rule(r.any_size))
-        .map_err(|e| board_error(&e, e.size_fault()))?;
+        .map_err(|e| ApiError::bad(option_hints::board_size(&e, e.size_fault())))?;
     if board.size() > MAX_MAGIC_SIZE {
         return Err(ApiError::over_budget(format!(
             "the server solves boards up to {MAX_MAGIC_SIZE}×{MAX_MAGIC_SIZE}; this one is {0}×{0}",
@@ -344,6 +319,6 @@ pub fn generate(r: &GenerateRequest) -> Result<Answer, ApiError> {
     }
     json(
         &generated(r.size, r.seed, wanted, size_rule(r.any_size))
-            .map_err(|e| board_error(&e, e.size_fault()))?,
+            .map_err(|e| ApiError::bad(option_hints::board_size(&e, e.size_fault())))?,
     )
 }

@@ -1,10 +1,12 @@
 //! ply — exact solvers for small games.
 //!
-//! The crate is split in two halves that never print and never exit the process:
+//! The crate never prints and never exits the process:
 //! - [`engine`]: generic game shapes (traits), values, solvers and tables. It knows no game.
 //! - [`games`]: one module per game family: its rules, its notation (parse/format) and its text pictures.
+//! - [`input`] reads numbers and lines from untrusted input; [`play`] and [`option_hints`] serve the
+//!   front ends (the perfect player's choices; faults worded with the option that asked for them).
 //!
-//! Front ends (the `ply` command line, later a web page) turn the structs returned here into text or JSON.
+//! Front ends (the `ply` command line, the web page) turn the structs returned here into text or JSON.
 
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
@@ -12,4 +14,5 @@
 pub mod engine;
 pub mod games;
 pub mod input;
+pub mod option_hints;
 pub mod play;

@@ -9,6 +9,7 @@ use ply::games::dice_race::report::{CompareReport, SimulateReport};
 use ply::games::dice_race::search::{best, equilibrium, SearchError};
 use ply::games::dice_race::simulate::{simulate, Simulation, Stop};
 use ply::games::dice_race::{compare, parse_sums, Dice, PickList};
+use ply::option_hints;
 use std::fmt::Write;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -170,10 +171,7 @@ fn run_compare(first: &str, second: &str, args: &DiceArgs, json: bool) -> Result
 
 /// A search's fault, naming the option at fault where there is one.
 fn search_fault(e: SearchError) -> Failure {
-    match e {
-        SearchError::NoPicks => Failure::BadInput("--picks must be at least 1".into()),
-        e => Failure::bad(e),
-    }
+    Failure::BadInput(option_hints::pick_search(&e))
 }
 
 fn run_best(args: &PicksArgs) -> Result<String, Failure> {

@@ -13,6 +13,7 @@ use ply::games::magic_board::{
 };
 use ply::input::number::parse_unsigned;
 use ply::input::quote;
+use ply::option_hints;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -86,10 +87,7 @@ enum MagicCommand {
 
 /// A fault of the board or its size; a size outside the seed's rule names `--any-size`, which lifts it.
 fn size_fault(e: &impl std::fmt::Display, size: Option<&SizeFault>) -> Failure {
-    match size {
-        Some(fault) => Failure::BadInput(fault.lifted_by("--any-size")),
-        None => Failure::bad(e),
-    }
+    Failure::BadInput(option_hints::board_size(e, size))
 }
 
 /// A size or an index written by the user (white space around it allowed), or `fault`.

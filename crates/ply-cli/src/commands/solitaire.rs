@@ -4,9 +4,9 @@ use crate::failure::Failure;
 use crate::input::open_input;
 use clap::Args;
 use ply::games::solitaire::{
-    solve, PathMode, SolitaireError, SolitaireOptions, SolitaireReport, DISTRIBUTION_LIMIT,
-    PATH_LIMIT,
+    solve, PathMode, SolitaireError, SolitaireOptions, SolitaireReport, PATH_LIMIT,
 };
+use ply::option_hints;
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -75,16 +75,7 @@ pub fn run(args: SolitaireArgs) -> Result<String, Failure> {
 
 /// The library's fault, naming the option that asked for what is refused.
 fn fault(e: SolitaireError) -> Failure {
-    match e {
-        SolitaireError::ExplainTooLong(limit) => Failure::BadInput(format!("--explain {limit}")),
-        SolitaireError::DistributionTooLong(limit) => {
-            Failure::BadInput(format!("--distribution {limit}"))
-        }
-        SolitaireError::TooManyTotals(totals) => Failure::BadInput(format!(
-            "{totals}; --distribution lists at most {DISTRIBUTION_LIMIT}"
-        )),
-        e => Failure::bad(e),
-    }
+    Failure::BadInput(option_hints::solitaire(&e))
 }
 
 fn join(items: &[u64], separator: &str) -> String {
