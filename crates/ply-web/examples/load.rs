@@ -128,6 +128,16 @@ struct Phase {
 }
 
 impl Phase {
+    /// A phase of `count` requests, none answered yet.
+    fn new(name: &'static str, count: usize) -> Self {
+        Phase {
+            name,
+            latencies: Vec::with_capacity(count),
+            errors: Vec::new(),
+            wall: Duration::ZERO,
+        }
+    }
+
     /// The `q` quantile (nearest rank) of the latencies of the requests `keep` accepts by kind.
     fn quantile_of(&self, q: f64, keep: impl Fn(usize) -> bool) -> Duration {
         let mut sorted: Vec<Duration> = self
@@ -164,62 +174,39 @@ impl Phase {
     }
 }
 
-/// All `count` requests at once.
-async fn concurrent(
+/// `count` requests of the mix, all at once (`at_once`) or one after another.
+async fn run(
     name: &'static str,
     client: &HttpClient,
     base: &str,
     count: usize,
     board: &str,
+    at_once: bool,
 ) -> Phase {
     let started = Instant::now();
-    let mut tasks = tokio::task::JoinSet::new();
-    for i in 0..count {
-        let (path, body) = mix(i, board);
-        let (client, base) = (client.clone(), base.to_string());
-        tasks.spawn(async move {
-            send(&client, &base, path, body)
-                .await
-                .map(|d| (i % KINDS, d))
-        });
-    }
-    let mut phase = Phase {
-        name,
-        latencies: Vec::with_capacity(count),
-        errors: Vec::new(),
-        wall: Duration::ZERO,
+    let mut phase = Phase::new(name, count);
+    let mut record = |answer: Result<(usize, Duration), String>| match answer {
+        Ok(latency) => phase.latencies.push(latency),
+        Err(e) => phase.errors.push(e),
     };
-    while let Some(done) = tasks.join_next().await {
-        match done {
-            Ok(Ok(latency)) => phase.latencies.push(latency),
-            Ok(Err(e)) => phase.errors.push(e),
-            Err(e) => phase.errors.push(e.to_string()),
+    if at_once {
+        let mut tasks = tokio::task::JoinSet::new();
+        for i in 0..count {
+            let (path, body) = mix(i, board);
+            let (client, base) = (client.clone(), base.to_string());
+            tasks.spawn(async move {
+                send(&client, &base, path, body)
+                    .await
+                    .map(|d| (i % KINDS, d))
+            });
         }
-    }
-    phase.wall = started.elapsed();
-    phase
-}
-
-/// The same requests one after another.
-async fn sequential(
-    name: &'static str,
-    client: &HttpClient,
-    base: &str,
-    count: usize,
-    board: &str,
-) -> Phase {
-    let started = Instant::now();
-    let mut phase = Phase {
-        name,
-        latencies: Vec::with_capacity(count),
-        errors: Vec::new(),
-        wall: Duration::ZERO,
-    };
-    for i in 0..count {
-        let (path, body) = mix(i, board);
-        match send(client, base, path, body).await {
-            Ok(latency) => phase.latencies.push((i % KINDS, latency)),
-            Err(e) => phase.errors.push(e),
+        while let Some(done) = tasks.join_next().await {
+            record(done.unwrap_or_else(|e| Err(e.to_string())));
+        }
+    } else {
+        for i in 0..count {
+            let (path, body) = mix(i, board);
+            record(send(client, base, path, body).await.map(|d| (i % KINDS, d)));
         }
     }
     phase.wall = started.elapsed();
@@ -277,28 +264,31 @@ async fn main() {
         .expect("the board's text")
         .to_string();
 
-    let cold = bounded(concurrent(
+    let cold = bounded(run(
         "cold tables, all at once",
         &client,
         &base,
         count,
         &board,
+        true,
     ))
     .await;
-    let warm = bounded(concurrent(
+    let warm = bounded(run(
         "warm tables, all at once",
         &client,
         &base,
         count,
         &board,
+        true,
     ))
     .await;
-    let one_by_one = bounded(sequential(
+    let one_by_one = bounded(run(
         "warm tables, one at a time (baseline)",
         &client,
         &base,
         count,
         &board,
+        false,
     ))
     .await;
     server.abort();

@@ -228,13 +228,14 @@ pub fn heap_reply(sizes: &[u64], convention: Convention, seed: u64) -> Option<He
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::impartial::ImpartialSolver;
+    use crate::engine::impartial::{ImpartialSolver, Outcome};
     use crate::games::heaps::LowestHeapGame;
 
-    #[test]
-    fn heap_moves_agree_with_the_generic_solver() {
-        // Every move's outcome, checked against the engine's explicit solver on all positions of up
-        // to 3 heaps of up to 4 counters.
+    /// Calls `check` on every position of up to 3 heaps of up to 4 counters, under both conventions,
+    /// with the engine's explicit solver for it and the position's outcome.
+    fn each_small_position(
+        mut check: impl FnMut(Convention, &[u64], &mut ImpartialSolver<LowestHeapGame>, Outcome),
+    ) {
         for convention in [Convention::Normal, Convention::Misere] {
             for n in 1..=3u32 {
                 for code in 0..4u64.pow(n) {
@@ -244,26 +245,35 @@ mod tests {
                     };
                     let mut solver = ImpartialSolver::new(&game, convention);
                     let start = solver.outcome(&game.start());
-                    let moves = heap_moves(&sizes, convention);
-                    assert_eq!(moves[0].wins, start.wins, "{sizes:?}");
-                    assert_eq!(moves[0].remoteness, start.remoteness, "{sizes:?}");
-                    let taken: u64 = moves.iter().map(|m| m.take_max - m.take_min + 1).sum();
-                    assert_eq!(taken, sizes[0]);
-                    for m in &moves {
-                        for take in m.take_min..=m.take_max {
-                            let child = if take < sizes[0] {
-                                (0, sizes[0] - take)
-                            } else {
-                                (1, sizes.get(1).copied().unwrap_or(0))
-                            };
-                            let o = solver.outcome(&child);
-                            assert_eq!(m.wins, !o.wins, "{sizes:?} take {take}");
-                            assert_eq!(m.remoteness, o.remoteness + 1, "{sizes:?} take {take}");
-                        }
-                    }
+                    check(convention, &sizes, &mut solver, start);
                 }
             }
         }
+    }
+
+    #[test]
+    fn heap_moves_agree_with_the_generic_solver() {
+        // Every move's outcome, checked against the engine's explicit solver on all positions of up
+        // to 3 heaps of up to 4 counters.
+        each_small_position(|convention, sizes, solver, start| {
+            let moves = heap_moves(sizes, convention);
+            assert_eq!(moves[0].wins, start.wins, "{sizes:?}");
+            assert_eq!(moves[0].remoteness, start.remoteness, "{sizes:?}");
+            let taken: u64 = moves.iter().map(|m| m.take_max - m.take_min + 1).sum();
+            assert_eq!(taken, sizes[0]);
+            for m in &moves {
+                for take in m.take_min..=m.take_max {
+                    let child = if take < sizes[0] {
+                        (0, sizes[0] - take)
+                    } else {
+                        (1, sizes.get(1).copied().unwrap_or(0))
+                    };
+                    let o = solver.outcome(&child);
+                    assert_eq!(m.wins, !o.wins, "{sizes:?} take {take}");
+                    assert_eq!(m.remoteness, o.remoteness + 1, "{sizes:?} take {take}");
+                }
+            }
+        });
     }
 
     #[test]
@@ -277,30 +287,20 @@ mod tests {
         assert_eq!(heap_reply(&[0, 0], Convention::Normal, 1), None);
         // Every position of up to 3 heaps of up to 4: the reply leads to a position the generic
         // solver values as the reply says, and that is the best the mover can do.
-        for convention in [Convention::Normal, Convention::Misere] {
-            for n in 1..=3u32 {
-                for code in 0..4u64.pow(n) {
-                    let sizes: Vec<u64> = (0..n).map(|i| code / 4u64.pow(i) % 4 + 1).collect();
-                    let game = LowestHeapGame {
-                        sizes: sizes.clone(),
-                    };
-                    let mut solver = ImpartialSolver::new(&game, convention);
-                    let start = solver.outcome(&game.start());
-                    for seed in 0..4 {
-                        let r = heap_reply(&sizes, convention, seed).unwrap();
-                        assert_eq!((r.wins, r.remoteness), (start.wins, start.remoteness));
-                        let child = if r.heaps[0] > 0 {
-                            (0, r.heaps[0])
-                        } else {
-                            (1, r.heaps.get(1).copied().unwrap_or(0))
-                        };
-                        let after = solver.outcome(&child);
-                        assert_eq!(r.wins, !after.wins, "{sizes:?} seed {seed}");
-                        assert_eq!(r.remoteness, after.remoteness + 1, "{sizes:?}");
-                    }
-                }
+        each_small_position(|convention, sizes, solver, start| {
+            for seed in 0..4 {
+                let r = heap_reply(sizes, convention, seed).unwrap();
+                assert_eq!((r.wins, r.remoteness), (start.wins, start.remoteness));
+                let child = if r.heaps[0] > 0 {
+                    (0, r.heaps[0])
+                } else {
+                    (1, r.heaps.get(1).copied().unwrap_or(0))
+                };
+                let after = solver.outcome(&child);
+                assert_eq!(r.wins, !after.wins, "{sizes:?} seed {seed}");
+                assert_eq!(r.remoteness, after.remoteness + 1, "{sizes:?}");
             }
-        }
+        });
     }
 
     #[test]
