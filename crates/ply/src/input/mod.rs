@@ -345,23 +345,23 @@ mod tests {
 
     #[test]
     fn bad_bytes_stop_the_reading_where_they_are() {
-        assert_eq!(
-            lines(b"1\n2 \x003", 10),
-            Err("line 2: byte 4 of the input is `\\0`, which no valid input holds".into())
-        );
-        assert_eq!(
-            lines(b"1\r\n22\r\n3 \xff 4\n", 10),
-            Err("line 3: byte 9 of the input starts invalid UTF-8 (`\\xff`)".into())
-        );
-        // A sequence cut by the end of its line.
-        assert_eq!(
-            lines(b"1\n\xe2\x82\n", 10),
-            Err("line 2: byte 2 of the input starts invalid UTF-8 (`\\xe2\\x82`)".into())
-        );
-        assert_eq!(
-            lines(b"12345678901\n", 10),
-            Err("line 1: the line is longer than 10 bytes (with any blank lines before it); no valid line is that long".into())
-        );
+        // Each input's first fault, named by line and byte; the first fault wins over later ones.
+        let cases: [(&[u8], &str); 7] = [
+            (b"1\n2 \x003", "line 2: byte 4 of the input is `\\0`, which no valid input holds"),
+            (b"1\r\n22\r\n3 \xff 4\n", "line 3: byte 9 of the input starts invalid UTF-8 (`\\xff`)"),
+            // A sequence cut by the end of its line.
+            (b"1\n\xe2\x82\n", "line 2: byte 2 of the input starts invalid UTF-8 (`\\xe2\\x82`)"),
+            (
+                b"12345678901\n",
+                "line 1: the line is longer than 10 bytes (with any blank lines before it); no valid line is that long",
+            ),
+            (b"\xd1\xed\x16", "line 1: byte 0 of the input starts invalid UTF-8 (`\\xd1`)"),
+            (b"1\xe2\x82\0", "line 1: byte 1 of the input starts invalid UTF-8 (`\\xe2\\x82`)"),
+            (b"\xe2\x82\xac\0", "line 1: byte 3 of the input is `\\0`, which no valid input holds"),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(lines(input, 10), Err(expected.to_string()), "{input:?}");
+        }
         assert_eq!(lines(b"1234567890\n", 10).unwrap().len(), 1);
         assert_eq!(
             read_bounded(&b"1\n2\n3\n"[..], 4),
@@ -371,22 +371,6 @@ mod tests {
             })
         );
         assert_eq!(read_bounded(&b"1\r2\r"[..], 4), Ok("1\n2\n".to_string()));
-    }
-
-    #[test]
-    fn the_first_fault_is_reported() {
-        assert_eq!(
-            lines(b"\xd1\xed\x16", 10),
-            Err("line 1: byte 0 of the input starts invalid UTF-8 (`\\xd1`)".into())
-        );
-        assert_eq!(
-            lines(b"1\xe2\x82\0", 10),
-            Err("line 1: byte 1 of the input starts invalid UTF-8 (`\\xe2\\x82`)".into())
-        );
-        assert_eq!(
-            lines(b"\xe2\x82\xac\0", 10),
-            Err("line 1: byte 3 of the input is `\\0`, which no valid input holds".into())
-        );
     }
 
     #[test]

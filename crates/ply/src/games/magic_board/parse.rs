@@ -309,32 +309,42 @@ mod tests {
                     .into()
             )
         );
-        let mut bad = EXAMPLE.replace("0 2 1 3 2", "0 2 1 3 5");
-        assert_eq!(
-            err(&bad),
-            "row 2, column 4: 5 is outside 0 to 4 (values must be below the size 5)"
-        );
-        bad = EXAMPLE.replace("0 2 1 3 2", "0 2 1 3");
-        assert_eq!(
-            err(&bad),
-            "row 2 has 4 numbers but row 0 has 5 (rows must be equally long)"
-        );
-        bad = EXAMPLE.replace("3 4 2 2 1\n", "");
-        assert_eq!(err(&bad), "the board is not square: 4 rows of 5 numbers");
-        bad = EXAMPLE.replace("0 2 1 3 2", "1 2 1 3 2");
-        assert_eq!(
-            err(&bad),
-            "no square holds 0: the board needs exactly one goal"
-        );
-        bad = EXAMPLE.replace("3 2 3 2 3", "3 2 0 2 3");
-        assert_eq!(err(&bad), "row 3, column 2 holds a second 0 (the first is at row 2, column 0): the board needs exactly one goal");
-        bad = EXAMPLE.replace("3 2 3 2 3", "3 2 x 2 3");
-        assert_eq!(err(&bad), "row 3, column 2: `x` is not a whole number");
-        bad = EXAMPLE.replace("4 4 4 1 1", "4 4 9 1 1");
-        assert_eq!(
-            err(&bad),
-            "row 0, column 2: 9 is outside 0 to 4 (values must be below the size 5)"
-        );
+        // One change to the example board each, and what is wrong with it.
+        let edits = [
+            (
+                ("0 2 1 3 2", "0 2 1 3 5"),
+                "row 2, column 4: 5 is outside 0 to 4 (values must be below the size 5)",
+            ),
+            (
+                ("0 2 1 3 2", "0 2 1 3"),
+                "row 2 has 4 numbers but row 0 has 5 (rows must be equally long)",
+            ),
+            (
+                ("3 4 2 2 1\n", ""),
+                "the board is not square: 4 rows of 5 numbers",
+            ),
+            (
+                ("0 2 1 3 2", "1 2 1 3 2"),
+                "no square holds 0: the board needs exactly one goal",
+            ),
+            (
+                ("3 2 3 2 3", "3 2 0 2 3"),
+                "row 3, column 2 holds a second 0 (the first is at row 2, column 0): the board needs exactly one goal",
+            ),
+            (
+                ("3 2 3 2 3", "3 2 x 2 3"),
+                "row 3, column 2: `x` is not a whole number",
+            ),
+            (
+                ("4 4 4 1 1", "4 4 9 1 1"),
+                "row 0, column 2: 9 is outside 0 to 4 (values must be below the size 5)",
+            ),
+        ];
+        for ((from, to), expected) in edits {
+            let bad = EXAMPLE.replace(from, to);
+            assert_ne!(bad, EXAMPLE, "{from:?} is in the example");
+            assert_eq!(err(&bad), expected, "{from:?} → {to:?}");
+        }
     }
 
     #[test]
