@@ -49,7 +49,11 @@ pub fn check_heaps_batch(data: &[u8]) {
             Err(fault) => return drop(fault.to_string()),
         };
         // The records, as the format states them: t, then per test a line n and a line of n sizes.
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        // Lines end as the reader ends them: at LF, CR LF or a lone CR.
+        let lines: Vec<&str> = text
+            .split(['\r', '\n'])
+            .filter(|l| !l.trim().is_empty())
+            .collect();
         let count = parse_sizes(lines[0]).expect("a batch starts with its count");
         assert_eq!(count.len(), 1, "a count line holds one number");
         let tests = count[0] as usize;
