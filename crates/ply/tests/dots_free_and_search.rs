@@ -49,6 +49,16 @@ fn search_with_endgame(
     use_symmetries: bool,
     endgame: u32,
 ) -> SearchSolver<'_, DotsBoard> {
+    search_with(board, table_bytes, use_symmetries, endgame, true)
+}
+
+fn search_with(
+    board: &DotsBoard,
+    table_bytes: u64,
+    use_symmetries: bool,
+    endgame: u32,
+    capture_rules: bool,
+) -> SearchSolver<'_, DotsBoard> {
     SearchSolver::new(
         board,
         SearchOptions {
@@ -57,6 +67,7 @@ fn search_with_endgame(
             progress: None,
             use_symmetries,
             endgame,
+            capture_rules,
         },
     )
     .unwrap()
@@ -124,11 +135,13 @@ fn search_equals_the_table_on_every_state_of_small_boards() {
     for geometry in small_boards() {
         let board = board(geometry);
         let whole = SubsetTable::build(&board, budget(), None).unwrap();
-        let mut solver = search(&board, 1 << 20, true);
-        let differ = (0..1u64 << board.edge_count())
-            .filter(|&m| solver.value(&EdgeSet(m)).unwrap() != whole.value_of_mask(m))
-            .count();
-        assert_eq!(differ, 0, "{geometry:?}");
+        for capture_rules in [true, false] {
+            let mut solver = search_with(&board, 1 << 20, true, 0, capture_rules);
+            let differ = (0..1u64 << board.edge_count())
+                .filter(|&m| solver.value(&EdgeSet(m)).unwrap() != whole.value_of_mask(m))
+                .count();
+            assert_eq!(differ, 0, "{geometry:?} capture rules {capture_rules}");
+        }
     }
 }
 

@@ -529,6 +529,7 @@ fn free_tables_and_search_agree_with_brute_force() {
                 progress: None,
                 use_symmetries: true,
                 endgame: 4,
+                capture_rules: true,
             },
         )
         .unwrap();

@@ -104,6 +104,7 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 progress: options.progress,
                 use_symmetries: true,
                 endgame: DEFAULT_ENDGAME,
+                capture_rules: true,
             };
             body(&mut SearchSolver::new(game, search)?)
         }

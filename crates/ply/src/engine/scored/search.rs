@@ -14,6 +14,7 @@
 //! later questions about it never search again.
 
 use super::bounds::{Bounds, BoundsTable};
+use super::captures;
 use super::restrict::FreeElements;
 use super::symmetry::Symmetries;
 use super::table::SubsetTable;
@@ -49,6 +50,10 @@ pub struct SearchOptions<'a> {
     /// States with at most this many free elements are valued by the table of their free elements
     /// ([`FreeTable`](super::restrict::FreeTable)) instead of searched (0: never).
     pub endgame: u32,
+    /// Whether to apply the capture rules ([`super::captures`]) when the game declares they hold
+    /// ([`SubsetIndexed::capture_rules`]): a safe capture is searched alone, and otherwise only
+    /// captures and their double-deals.
+    pub capture_rules: bool,
 }
 
 impl SearchOptions<'_> {
@@ -165,6 +170,7 @@ struct Shared<'a> {
     nodes: &'a AtomicU64,
     progress: Option<Progress<'a>>,
     endgame: u32,
+    capture_rules: bool,
 }
 
 /// One thread's view: the shared state and its own node count.
@@ -237,6 +243,11 @@ impl Worker<'_> {
         let mut moves = [(0u32, 0u32, 0u32); 64];
         let mut count = 0;
         let mut free = rules.full & !drawn;
+        if self.shared.capture_rules {
+            if let Some(kept) = captures::candidates(rules.rules, drawn, free) {
+                free = kept;
+            }
+        }
         while free != 0 {
             let e = free.trailing_zeros();
             free &= free - 1;
@@ -312,6 +323,7 @@ pub struct SearchSolver<'a, G> {
     nodes: AtomicU64,
     progress: Option<Progress<'a>>,
     endgame: u32,
+    capture_rules: bool,
     /// Exact values given so far, by table key: never evicted.
     exact: Mutex<FxHashMap<u64, i8>>,
 }
@@ -338,6 +350,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             nodes: AtomicU64::new(0),
             progress: options.progress,
             endgame: options.endgame,
+            capture_rules: options.capture_rules && game.capture_rules(),
             exact: Mutex::new(FxHashMap::default()),
         })
     }
@@ -365,6 +378,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             nodes: &self.nodes,
             progress: self.progress,
             endgame: self.endgame,
+            capture_rules: self.capture_rules,
         };
         let mut worker = Worker {
             shared: &shared,
