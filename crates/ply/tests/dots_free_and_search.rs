@@ -65,6 +65,7 @@ fn search_with(
             table_bytes,
             budget: budget(),
             progress: None,
+            status: None,
             use_symmetries,
             endgame,
             capture_rules,

@@ -67,6 +67,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
     let options = SolveOptions {
         budget: memory_budget(None)?,
         progress: None,
+        search_status: None,
         free_items: free,
     };
     let mut rows: Vec<Row> = Vec::new();

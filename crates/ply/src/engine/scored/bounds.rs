@@ -140,6 +140,16 @@ impl BoundsTable {
             .count() as u64
     }
 
+    /// Share of the entries in use, from the first 2^16 of them (cheap enough for progress reports;
+    /// the hash spreads states evenly over the table).
+    pub fn fill_sample(&self) -> f64 {
+        let sample = (self.words.len() / 2).min(1 << 16);
+        let used = (0..sample)
+            .filter(|&i| self.words[2 * i + 1].load(Ordering::Relaxed) & VALID != 0)
+            .count();
+        used as f64 / sample as f64
+    }
+
     /// Number of entries.
     pub fn entries(&self) -> u64 {
         self.words.len() as u64 / 2
@@ -181,6 +191,7 @@ mod tests {
             })
         );
         assert_eq!(table.used(), 1);
+        assert_eq!(table.fill_sample(), 0.25);
     }
 
     #[test]

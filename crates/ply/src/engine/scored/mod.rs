@@ -18,6 +18,7 @@ pub mod memo;
 pub mod recursion;
 pub mod restrict;
 pub mod search;
+pub mod search_status;
 pub mod symmetry;
 pub mod table;
 pub mod table_file;

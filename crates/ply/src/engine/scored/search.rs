@@ -16,6 +16,7 @@
 use super::bounds::{Bounds, BoundsTable};
 use super::captures;
 use super::restrict::FreeElements;
+use super::search_status::{RootMoves, StatusHook};
 use super::symmetry::Symmetries;
 use super::table::SubsetTable;
 use super::{check_values_fit, require_acyclic_deterministic, Completion, SolveError, Solver};
@@ -43,8 +44,12 @@ pub struct SearchOptions<'a> {
     pub table_bytes: u64,
     /// Memory the table may take.
     pub budget: MemoryBudget,
-    /// Told the number of nodes searched, every [`PROGRESS_EVERY`] nodes.
+    /// Told the number of nodes searched, every [`PROGRESS_EVERY`] nodes, unless `status` is given
+    /// (which tells the nodes too).
     pub progress: Option<Progress<'a>>,
+    /// Told the search's [`SearchStatus`](super::search_status::SearchStatus) every [`PROGRESS_EVERY`] nodes and whenever a move of the
+    /// position being valued is proved.
+    pub status: Option<StatusHook<'a>>,
     /// Whether to key the table by canonical forms under the game's symmetries.
     pub use_symmetries: bool,
     /// States with at most this many free elements are valued by the table of their free elements
@@ -169,6 +174,8 @@ struct Shared<'a> {
     table: &'a BoundsTable,
     nodes: &'a AtomicU64,
     progress: Option<Progress<'a>>,
+    status: Option<StatusHook<'a>>,
+    root: &'a RootMoves,
     endgame: u32,
     capture_rules: bool,
 }
@@ -187,8 +194,11 @@ impl Worker<'_> {
             let added = self.nodes;
             let before = self.shared.nodes.fetch_add(added, Ordering::Relaxed);
             self.nodes = 0;
-            if let Some(progress) = self.shared.progress {
-                if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
+            if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
+                let shared = self.shared;
+                if let Some(status) = shared.status {
+                    status(&shared.root.status(before + added, shared.table));
+                } else if let Some(progress) = shared.progress {
                     progress(before + added);
                 }
             }
@@ -322,6 +332,9 @@ pub struct SearchSolver<'a, G> {
     table: BoundsTable,
     nodes: AtomicU64,
     progress: Option<Progress<'a>>,
+    status: Option<StatusHook<'a>>,
+    /// The moves of the position being valued, for status reports.
+    root: RootMoves,
     endgame: u32,
     capture_rules: bool,
     /// Exact values given so far, by table key: never evicted.
@@ -349,6 +362,8 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             table: BoundsTable::new(options.table_bytes, options.budget)?,
             nodes: AtomicU64::new(0),
             progress: options.progress,
+            status: options.status,
+            root: RootMoves::default(),
             endgame: options.endgame,
             capture_rules: options.capture_rules && game.capture_rules(),
             exact: Mutex::new(FxHashMap::default()),
@@ -365,6 +380,27 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         self.table.used()
     }
 
+    /// Tracks `masks` as the moves of one position for status reports, if they are: each adds one
+    /// element to the elements they all share.
+    fn track_moves(&self, masks: &[u64]) {
+        let parent = masks.iter().fold(self.rules.full, |p, &m| p & m);
+        let moves = masks.len() >= 2 && masks.iter().all(|&m| (m & !parent).count_ones() == 1);
+        if !moves {
+            return;
+        }
+        let items = self.game.items();
+        self.root.start(masks.iter().map(|&m| {
+            let e = (m & !parent).trailing_zeros();
+            let cells = FreeElements::new(self.rules.rules, items, m).max_points() as i32;
+            (
+                e,
+                self.rules.rules.points(parent, e),
+                self.rules.key(m).0,
+                cells,
+            )
+        }));
+    }
+
     /// The exact value of the state with bitmask `drawn`, by a full-window search.
     fn search(&self, drawn: u64) -> i32 {
         let (key, _) = self.rules.key(drawn);
@@ -377,6 +413,8 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             table: &self.table,
             nodes: &self.nodes,
             progress: self.progress,
+            status: self.status,
+            root: &self.root,
             endgame: self.endgame,
             capture_rules: self.capture_rules,
         };
@@ -401,6 +439,8 @@ impl<G: SubsetIndexed> Solver<G> for SearchSolver<'_, G> {
     }
 
     /// Searches the states in parallel, sharing the table; symmetric states are searched once.
+    /// When the states are the children of one position (the value of every move), status reports
+    /// follow that position: its bounds, and each move's value as it is proved.
     fn values(&mut self, states: &[G::State]) -> Result<Vec<i32>, SolveError> {
         let masks: Vec<u64> = states.iter().map(|s| self.game.mask(s)).collect();
         let mut distinct: Vec<u64> = Vec::new();
@@ -410,10 +450,23 @@ impl<G: SubsetIndexed> Solver<G> for SearchSolver<'_, G> {
                 distinct.push(m);
             }
         }
+        if self.status.is_some() {
+            self.track_moves(&masks);
+        }
         let this = &*self;
         distinct.par_iter().for_each(|&m| {
-            this.search(m);
+            let value = this.search(m);
+            if let Some(status) = this.status {
+                let nodes = this.nodes.load(Ordering::Relaxed);
+                if let Some(now) = this
+                    .root
+                    .prove(this.rules.key(m).0, value, nodes, &this.table)
+                {
+                    status(&now);
+                }
+            }
         });
+        self.root.finish();
         Ok(masks.iter().map(|&m| self.search(m)).collect())
     }
 
