@@ -19,10 +19,19 @@ fn board(geometry: Geometry) -> DotsBoard {
     geometry.build().unwrap().board
 }
 
-/// Every board with a whole table small enough for a debug test, smallest first.
+/// Every board of up to 2^20 states (20 edges), smallest first.
 fn small_boards() -> Vec<Geometry> {
     let mut boards: Vec<Geometry> = (1..=3).map(|size| Geometry::Triangles { size }).collect();
-    for (rows, cols) in [(1, 1), (1, 2), (1, 3), (2, 2), (1, 4), (1, 5), (2, 3)] {
+    for (rows, cols) in [
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (2, 2),
+        (1, 4),
+        (1, 5),
+        (2, 3),
+        (1, 6),
+    ] {
         boards.push(Geometry::Boxes { rows, cols });
     }
     boards

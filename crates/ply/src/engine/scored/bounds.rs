@@ -56,6 +56,29 @@ fn unpack(data: u64) -> (Bounds, u32) {
     )
 }
 
+/// Asks the system to back the (not yet touched) room of `words` with huge pages: every probe of a
+/// large table lands on a random page, and with 4 KiB pages most of a search's time went to
+/// translating addresses (two thirds of it in the probe, by perf, on a 1 GiB table). Only a request:
+/// where the system declines, the table works the same.
+#[allow(unsafe_code)]
+fn advise_huge_pages(words: &Vec<AtomicU64>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = words.as_ptr() as usize;
+        let end = start + words.capacity() * std::mem::size_of::<AtomicU64>();
+        let aligned = start.next_multiple_of(HUGE);
+        if end >= aligned + HUGE {
+            let len = (end - aligned) / HUGE * HUGE;
+            // SAFETY: the range lies inside the vector's own allocation, and MADV_HUGEPAGE changes
+            // only how the kernel backs it, never what it holds.
+            unsafe {
+                libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+}
+
 impl BoundsTable {
     /// The largest table of at most `bytes` (at least one bucket), refused before allocating if over
     /// `budget`.
@@ -68,6 +91,7 @@ impl BoundsTable {
         let len = (entries * 2) as usize;
         let mut words = Vec::new();
         try_grow(&mut words, len as u128, needed as u128, what)?;
+        advise_huge_pages(&words);
         words.extend((0..len).map(|_| AtomicU64::new(0)));
         Ok(BoundsTable {
             words,

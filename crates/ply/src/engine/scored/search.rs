@@ -18,7 +18,6 @@ use super::captures;
 use super::restrict::FreeElements;
 use super::search_status::{RootMoves, StatusHook};
 use super::symmetry::Symmetries;
-use super::table::SubsetTable;
 use super::{check_values_fit, require_acyclic_deterministic, Completion, SolveError, Solver};
 use super::{ScoredGame, SubsetIndexed};
 use crate::engine::memory::MemoryBudget;
@@ -180,10 +179,11 @@ struct Shared<'a> {
     capture_rules: bool,
 }
 
-/// One thread's view: the shared state and its own node count.
+/// One thread's view: the shared state, its own node count and room for endgame tables.
 struct Worker<'a> {
     shared: &'a Shared<'a>,
     nodes: u64,
+    scratch: Vec<i8>,
 }
 
 impl Worker<'_> {
@@ -225,6 +225,7 @@ impl Worker<'_> {
         }
         let rules = self.shared.rules;
         let (key, perm) = rules.key(drawn);
+        let free_count = (rules.full & !drawn).count_ones();
         let known = self.shared.table.probe(key);
         let mut hint = None;
         if let Some(b) = known {
@@ -238,7 +239,6 @@ impl Worker<'_> {
             beta = beta.min(b.upper);
             hint = b.best.map(|m| rules.move_from_key_frame(m, perm));
         }
-        let free_count = (rules.full & !drawn).count_ones();
         if free_count <= self.shared.endgame {
             let value = self.endgame(drawn);
             let exact = Bounds {
@@ -314,14 +314,13 @@ impl Worker<'_> {
         best
     }
 
-    /// The exact value of `drawn` from the table of its free elements.
+    /// The exact value of `drawn` from the table of its free elements, filled by this thread.
     fn endgame(&mut self, drawn: u64) -> i32 {
         let rules = self.shared.rules;
         let game = FreeElements::new(rules.rules, rules.items, drawn);
-        let table = SubsetTable::build(&game, MemoryBudget::new(u64::MAX), None)
-            .expect("a small table of a completion game");
-        self.count(table.len() as u64 - 1);
-        table.value_of_mask(0)
+        let value = game.value_by_serial_fill(&mut self.scratch);
+        self.count(self.scratch.len() as u64 - 1);
+        value
     }
 }
 
@@ -421,6 +420,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         let mut worker = Worker {
             shared: &shared,
             nodes: 0,
+            scratch: Vec::new(),
         };
         let cells = cells as i32;
         let value = worker.alpha_beta(drawn, cells, -cells - 1, cells + 1);
