@@ -126,7 +126,7 @@ mod tests {
     fn no_capturable_cell_keeps_every_move() {
         let others = strip();
         let rules = Completion { others: &others };
-        assert_eq!(candidates(rules, 0b11, (1 << 10) - 1 & !0b11), None);
+        assert_eq!(candidates(rules, 0b11, ((1 << 10) - 1) & !0b11), None);
     }
 
     #[test]
