@@ -50,8 +50,8 @@ pub struct SearchOptions<'a> {
     /// Told the number of nodes searched, every [`PROGRESS_EVERY`] nodes, unless `status` is given
     /// (which tells the nodes too).
     pub progress: Option<Progress<'a>>,
-    /// Told the search's [`SearchStatus`](super::search_status::SearchStatus) every [`PROGRESS_EVERY`] nodes and whenever a move of the
-    /// position being valued is proved.
+    /// Told the search's [`SearchStatus`](super::search_status::SearchStatus) every
+    /// [`PROGRESS_EVERY`] nodes and whenever a move of the position being valued is proved.
     pub status: Option<StatusHook<'a>>,
     /// Whether to key the table by canonical forms under the game's symmetries.
     pub use_symmetries: bool,
