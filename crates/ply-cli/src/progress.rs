@@ -82,21 +82,37 @@ impl StatesProgress {
 
     /// Reports that `done` states (or units of work) have been handled.
     pub fn update(&self, done: u64) {
+        self.update_with(done, None);
+    }
+
+    /// Like [`Self::update`], with more about the work after the count (e.g. a search's bounds).
+    pub fn update_with(&self, done: u64, detail: Option<&str>) {
+        let detail = detail.map_or(String::new(), |d| format!(", {d}"));
         match &self.display {
             Display::Live(bar) => match self.total {
                 Some(_) => bar.set_position(done),
-                None => bar.set_message(format!("{done} states {}", self.what)),
+                None => bar.set_message(format!("{done} states {}{detail}", self.what)),
             },
             Display::Plain(last) => {
                 let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
                 if last.is_none_or(|at| at.elapsed() >= PLAIN_EVERY) {
                     eprintln!(
-                        "ply: {}",
+                        "ply: {}{detail}",
                         plain_line(self.what, done, self.total, self.start.elapsed())
                     );
                     *last = Some(Instant::now());
                 }
             }
+            Display::Silent => {}
+        }
+    }
+
+    /// Reports an event worth a line of its own whenever progress is shown (e.g. a move's value
+    /// proved), above the live display or as a plain line at once.
+    pub fn event(&self, line: &str) {
+        match &self.display {
+            Display::Live(bar) => bar.println(format!("ply: {line}")),
+            Display::Plain(_) => eprintln!("ply: {line}"),
             Display::Silent => {}
         }
     }

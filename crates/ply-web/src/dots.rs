@@ -190,6 +190,7 @@ pub fn answer(request: &DotsRequest, tables: &Tables) -> Result<DotsAnswer, ApiE
     let options = SolveOptions {
         budget,
         progress: None,
+        search_status: None,
         free_items: free,
     };
     let report = report(&built, &position, strategy, options, true).map_err(solve_error)?;

@@ -317,6 +317,7 @@ mod tests {
             let options = SolveOptions {
                 budget: MemoryBudget::new(1 << 24),
                 progress: None,
+                search_status: None,
                 free_items: 18,
             };
             report(&built, &position, Strategy::Memo, options, false).unwrap()

@@ -19,10 +19,19 @@ fn board(geometry: Geometry) -> DotsBoard {
     geometry.build().unwrap().board
 }
 
-/// Every board with a whole table small enough for a debug test, smallest first.
+/// Every board of up to 2^20 states (20 edges), smallest first.
 fn small_boards() -> Vec<Geometry> {
     let mut boards: Vec<Geometry> = (1..=3).map(|size| Geometry::Triangles { size }).collect();
-    for (rows, cols) in [(1, 1), (1, 2), (1, 3), (2, 2), (1, 4), (1, 5), (2, 3)] {
+    for (rows, cols) in [
+        (1, 1),
+        (1, 2),
+        (1, 3),
+        (2, 2),
+        (1, 4),
+        (1, 5),
+        (2, 3),
+        (1, 6),
+    ] {
         boards.push(Geometry::Boxes { rows, cols });
     }
     boards
@@ -49,14 +58,26 @@ fn search_with_endgame(
     use_symmetries: bool,
     endgame: u32,
 ) -> SearchSolver<'_, DotsBoard> {
+    search_with(board, table_bytes, use_symmetries, endgame, true)
+}
+
+fn search_with(
+    board: &DotsBoard,
+    table_bytes: u64,
+    use_symmetries: bool,
+    endgame: u32,
+    capture_rules: bool,
+) -> SearchSolver<'_, DotsBoard> {
     SearchSolver::new(
         board,
         SearchOptions {
             table_bytes,
             budget: budget(),
             progress: None,
+            status: None,
             use_symmetries,
             endgame,
+            capture_rules,
         },
     )
     .unwrap()
@@ -124,11 +145,13 @@ fn search_equals_the_table_on_every_state_of_small_boards() {
     for geometry in small_boards() {
         let board = board(geometry);
         let whole = SubsetTable::build(&board, budget(), None).unwrap();
-        let mut solver = search(&board, 1 << 20, true);
-        let differ = (0..1u64 << board.edge_count())
-            .filter(|&m| solver.value(&EdgeSet(m)).unwrap() != whole.value_of_mask(m))
-            .count();
-        assert_eq!(differ, 0, "{geometry:?}");
+        for capture_rules in [true, false] {
+            let mut solver = search_with(&board, 1 << 20, true, 0, capture_rules);
+            let differ = (0..1u64 << board.edge_count())
+                .filter(|&m| solver.value(&EdgeSet(m)).unwrap() != whole.value_of_mask(m))
+                .count();
+            assert_eq!(differ, 0, "{geometry:?} capture rules {capture_rules}");
+        }
     }
 }
 

@@ -177,6 +177,7 @@ fn known_values_of_empty_boards() {
         let options = SolveOptions {
             budget: budget(),
             progress: None,
+            search_status: None,
             free_items: 18,
         };
         let value = with_solver(&classic, strategy, options, |s| s.value(&EdgeSet(0))).unwrap();
@@ -527,8 +528,10 @@ fn free_tables_and_search_agree_with_brute_force() {
                 table_bytes: 1 << 16,
                 budget: budget(),
                 progress: None,
+                status: None,
                 use_symmetries: true,
                 endgame: 4,
+                capture_rules: true,
             },
         )
         .unwrap();

@@ -56,6 +56,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
     let options = SolveOptions {
         budget: memory_budget(None)?,
         progress: None,
+        search_status: None,
         free_items: free,
     };
     let mut rows: Vec<StrategyRun> = Vec::new();

@@ -8,11 +8,12 @@ use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::choose::SolveOptions;
+use ply::engine::scored::search_status::SearchStatus;
 use ply::engine::scored::Strategy;
 use ply::engine::Winner;
-use ply::games::dots::notation::{max_moves_text, position_from_moves};
+use ply::games::dots::notation::{format_edge, max_moves_text, position_from_moves};
 use ply::games::dots::report::{report, report_from, DotsReport};
-use ply::games::dots::Geometry;
+use ply::games::dots::{DotsBoard, Edge, Geometry};
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -158,9 +159,11 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         _ => "visited",
     });
     let update = |states| progress.update(states);
+    let status = |s: &SearchStatus| search_progress(&progress, &built.board, s);
     let options = SolveOptions {
         budget,
         progress: Some(&update),
+        search_status: Some(&status),
         free_items: free,
     };
     let with_line = position.line || position.json;
@@ -185,6 +188,26 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         Ok(serde_json::to_string(&report)? + "\n")
     } else {
         Ok(render(&report, built.board.cell_count(), position.line))
+    }
+}
+
+/// A search's status as progress: the bounds and moves proved after the count, and a line of its
+/// own for each move's value as it is proved.
+fn search_progress(progress: &StatesProgress, board: &DotsBoard, s: &SearchStatus) {
+    let mut detail = format!("table {:.1}% full", s.table_fill * 100.0);
+    if let Some((lower, upper)) = s.root {
+        let (lower, upper) = (signed(lower.into()), signed(upper.into()));
+        write!(detail, ", value {lower}..{upper}").expect("writing to a String");
+        write!(detail, ", {}/{} moves proved", s.moves_proved, s.moves).expect("to a String");
+    }
+    match s.proved {
+        Some((edge, value)) => progress.event(&format!(
+            "move {} = {} ({} nodes, {detail})",
+            format_edge(board, Edge(edge as u8)),
+            signed(value.into()),
+            s.nodes
+        )),
+        None => progress.update_with(s.nodes, Some(&detail)),
     }
 }
 

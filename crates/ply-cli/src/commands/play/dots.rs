@@ -26,6 +26,7 @@ pub fn play(geometry: Geometry, players: &Players) -> Result<(), Failure> {
     let options = SolveOptions {
         budget,
         progress: None,
+        search_status: None,
         free_items: edges,
     };
     let seed = super::seed_or_clock(players.seed);

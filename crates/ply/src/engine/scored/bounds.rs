@@ -56,6 +56,29 @@ fn unpack(data: u64) -> (Bounds, u32) {
     )
 }
 
+/// Asks the system to back the (not yet touched) room of `words` with huge pages: every probe of a
+/// large table lands on a random page, and with 4 KiB pages most of a search's time went to
+/// translating addresses (two thirds of it in the probe, by perf, on a 1 GiB table). Only a request:
+/// where the system declines, the table works the same.
+#[allow(unsafe_code)]
+fn advise_huge_pages(words: &Vec<AtomicU64>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = words.as_ptr() as usize;
+        let end = start + words.capacity() * std::mem::size_of::<AtomicU64>();
+        let aligned = start.next_multiple_of(HUGE);
+        if end >= aligned + HUGE {
+            let len = (end - aligned) / HUGE * HUGE;
+            // SAFETY: the range lies inside the vector's own allocation, and MADV_HUGEPAGE changes
+            // only how the kernel backs it, never what it holds.
+            unsafe {
+                libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+}
+
 impl BoundsTable {
     /// The largest table of at most `bytes` (at least one bucket), refused before allocating if over
     /// `budget`.
@@ -68,6 +91,7 @@ impl BoundsTable {
         let len = (entries * 2) as usize;
         let mut words = Vec::new();
         try_grow(&mut words, len as u128, needed as u128, what)?;
+        advise_huge_pages(&words);
         words.extend((0..len).map(|_| AtomicU64::new(0)));
         Ok(BoundsTable {
             words,
@@ -140,6 +164,16 @@ impl BoundsTable {
             .count() as u64
     }
 
+    /// Share of the entries in use, from the first 2^16 of them (cheap enough for progress reports;
+    /// the hash spreads states evenly over the table).
+    pub fn fill_sample(&self) -> f64 {
+        let sample = (self.words.len() / 2).min(1 << 16);
+        let used = (0..sample)
+            .filter(|&i| self.words[2 * i + 1].load(Ordering::Relaxed) & VALID != 0)
+            .count();
+        used as f64 / sample as f64
+    }
+
     /// Number of entries.
     pub fn entries(&self) -> u64 {
         self.words.len() as u64 / 2
@@ -181,6 +215,7 @@ mod tests {
             })
         );
         assert_eq!(table.used(), 1);
+        assert_eq!(table.fill_sample(), 0.25);
     }
 
     #[test]

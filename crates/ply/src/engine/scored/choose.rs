@@ -4,6 +4,7 @@ use super::memo::{DenseStore, HashStore, MemoSolver, DENSE_MEMO_LIMIT};
 use super::recursion::RecursionSolver;
 use super::restrict::FreeTable;
 use super::search::{SearchOptions, SearchSolver, DEFAULT_ENDGAME};
+use super::search_status::StatusHook;
 use super::table::SubsetTable;
 use super::{SolveError, Solver, Strategy, SubsetIndexed};
 use crate::engine::util::memory::MemoryBudget;
@@ -22,6 +23,8 @@ pub struct SolveOptions<'a> {
     pub budget: MemoryBudget,
     /// Told the number of states visited or filled, now and then.
     pub progress: Option<Progress<'a>>,
+    /// Told the search's state (bounds, moves proved) now and then; only the search strategy reports.
+    pub search_status: Option<StatusHook<'a>>,
     /// Free elements of the positions to be asked (the most of them): a memo search may visit
     /// up to `2^free_items` states, which decides its store.
     pub free_items: u32,
@@ -102,8 +105,10 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 table_bytes: SearchOptions::table_bytes_for(options.free_items, options.budget),
                 budget: options.budget,
                 progress: options.progress,
+                status: options.search_status,
                 use_symmetries: true,
                 endgame: DEFAULT_ENDGAME,
+                capture_rules: true,
             };
             body(&mut SearchSolver::new(game, search)?)
         }

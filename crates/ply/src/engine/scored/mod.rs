@@ -12,11 +12,13 @@
 
 pub mod analysis;
 pub mod bounds;
+pub mod captures;
 pub mod choose;
 pub mod memo;
 pub mod recursion;
 pub mod restrict;
 pub mod search;
+pub mod search_status;
 pub mod symmetry;
 pub mod table;
 pub mod table_file;
@@ -143,6 +145,14 @@ pub trait SubsetIndexed: ScoredGame {
     /// themselves. Memo stores then keep one entry per class of symmetric states.
     fn symmetries(&self) -> Option<&symmetry::Symmetries> {
         None
+    }
+
+    /// A further optional accelerator for completion games: whether the [`captures`] rules hold
+    /// (a safe capture is always as good as any move; otherwise a capture or its double-deal is),
+    /// so that a search may leave the other moves unsearched. `false` (the default) searches every
+    /// move; a game answering `true` should have the rules checked against its whole tables.
+    fn capture_rules(&self) -> bool {
+        false
     }
 }
 

@@ -6,17 +6,22 @@
 //! the bounds every search proved; a state with `c` cells left is worth between `-c` and `c`, which
 //! cuts further. Moves are ordered: the table's best move first, then scoring moves, then moves that
 //! give the opponent nothing, interior elements (in two cells) before border ones, and last the moves
-//! that leave a cell one element short (they hand the opponent points).
+//! that leave a cell one element short (they hand the opponent points). Where a cell is capturable and
+//! the game declares the [`captures`] rules, only the moves they keep are searched (a safe capture
+//! alone; otherwise the captures and their double-deals). States with few free elements are valued by
+//! filling the table of their free elements.
 //!
 //! The value of several states at once ([`Solver::values`], used for the value of every move) is
 //! computed in parallel, one state per task, all tasks sharing the table. Every value given is exact:
-//! each is a search with the full window, kept in a small map of exact values beside the table so that
-//! later questions about it never search again.
+//! each is found by a series of null-window searches (MTD(f): 9 % fewer nodes than one search with the
+//! full window on a 30-free 4×4 position), kept in a small map of exact values beside the table so
+//! that later questions about it never search again.
 
 use super::bounds::{Bounds, BoundsTable};
+use super::captures;
 use super::restrict::FreeElements;
+use super::search_status::{RootMoves, StatusHook};
 use super::symmetry::Symmetries;
-use super::table::SubsetTable;
 use super::{check_values_fit, require_acyclic_deterministic, Completion, SolveError, Solver};
 use super::{ScoredGame, SubsetIndexed};
 use crate::engine::util::memory::MemoryBudget;
@@ -42,13 +47,21 @@ pub struct SearchOptions<'a> {
     pub table_bytes: u64,
     /// Memory the table may take.
     pub budget: MemoryBudget,
-    /// Told the number of nodes searched, every [`PROGRESS_EVERY`] nodes.
+    /// Told the number of nodes searched, every [`PROGRESS_EVERY`] nodes, unless `status` is given
+    /// (which tells the nodes too).
     pub progress: Option<Progress<'a>>,
+    /// Told the search's [`SearchStatus`](super::search_status::SearchStatus) every
+    /// [`PROGRESS_EVERY`] nodes and whenever a move of the position being valued is proved.
+    pub status: Option<StatusHook<'a>>,
     /// Whether to key the table by canonical forms under the game's symmetries.
     pub use_symmetries: bool,
     /// States with at most this many free elements are valued by the table of their free elements
     /// ([`FreeTable`](super::restrict::FreeTable)) instead of searched (0: never).
     pub endgame: u32,
+    /// Whether to apply the capture rules ([`super::captures`]) when the game declares they hold
+    /// ([`SubsetIndexed::capture_rules`]): a safe capture is searched alone, and otherwise only
+    /// captures and their double-deals.
+    pub capture_rules: bool,
 }
 
 impl SearchOptions<'_> {
@@ -164,13 +177,17 @@ struct Shared<'a> {
     table: &'a BoundsTable,
     nodes: &'a AtomicU64,
     progress: Option<Progress<'a>>,
+    status: Option<StatusHook<'a>>,
+    root: &'a RootMoves,
     endgame: u32,
+    capture_rules: bool,
 }
 
-/// One thread's view: the shared state and its own node count.
+/// One thread's view: the shared state, its own node count and room for endgame tables.
 struct Worker<'a> {
     shared: &'a Shared<'a>,
     nodes: u64,
+    scratch: Vec<i8>,
 }
 
 impl Worker<'_> {
@@ -181,8 +198,11 @@ impl Worker<'_> {
             let added = self.nodes;
             let before = self.shared.nodes.fetch_add(added, Ordering::Relaxed);
             self.nodes = 0;
-            if let Some(progress) = self.shared.progress {
-                if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
+            if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
+                let shared = self.shared;
+                if let Some(status) = shared.status {
+                    status(&shared.root.status(before + added, shared.table));
+                } else if let Some(progress) = shared.progress {
                     progress(before + added);
                 }
             }
@@ -209,6 +229,7 @@ impl Worker<'_> {
         }
         let rules = self.shared.rules;
         let (key, perm) = rules.key(drawn);
+        let free_count = (rules.full & !drawn).count_ones();
         let known = self.shared.table.probe(key);
         let mut hint = None;
         if let Some(b) = known {
@@ -222,7 +243,6 @@ impl Worker<'_> {
             beta = beta.min(b.upper);
             hint = b.best.map(|m| rules.move_from_key_frame(m, perm));
         }
-        let free_count = (rules.full & !drawn).count_ones();
         if free_count <= self.shared.endgame {
             let value = self.endgame(drawn);
             let exact = Bounds {
@@ -237,6 +257,11 @@ impl Worker<'_> {
         let mut moves = [(0u32, 0u32, 0u32); 64];
         let mut count = 0;
         let mut free = rules.full & !drawn;
+        if self.shared.capture_rules {
+            if let Some(kept) = captures::candidates(rules.rules, drawn, free) {
+                free = kept;
+            }
+        }
         while free != 0 {
             let e = free.trailing_zeros();
             free &= free - 1;
@@ -293,14 +318,34 @@ impl Worker<'_> {
         best
     }
 
-    /// The exact value of `drawn` from the table of its free elements.
+    /// The exact value of `drawn` (with `cells` cells open) by a series of null-window searches
+    /// (MTD(f), Plaat et al.), each asking whether the value reaches a bound, starting from 0: each
+    /// test cuts more than a search with the full window does, and the table keeps what every test
+    /// proved for the next. A value has the parity of `cells` (the cells left are split between the
+    /// players), so every bound tested has it too.
+    fn null_window_tests(&mut self, drawn: u64, cells: i32) -> i32 {
+        let (mut lower, mut upper) = (-cells, cells);
+        let mut guess = cells & 1;
+        while lower < upper {
+            let beta = guess.clamp(lower + 2, upper);
+            let value = self.alpha_beta(drawn, cells, beta - 1, beta);
+            if value >= beta {
+                lower = value;
+            } else {
+                upper = value;
+            }
+            guess = value;
+        }
+        lower
+    }
+
+    /// The exact value of `drawn` from the table of its free elements, filled by this thread.
     fn endgame(&mut self, drawn: u64) -> i32 {
         let rules = self.shared.rules;
         let game = FreeElements::new(rules.rules, rules.items, drawn);
-        let table = SubsetTable::build(&game, MemoryBudget::new(u64::MAX), None)
-            .expect("a small table of a completion game");
-        self.count(table.len() as u64 - 1);
-        table.value_of_mask(0)
+        let value = game.value_by_serial_fill(&mut self.scratch);
+        self.count(self.scratch.len() as u64 - 1);
+        value
     }
 }
 
@@ -311,7 +356,11 @@ pub struct SearchSolver<'a, G> {
     table: BoundsTable,
     nodes: AtomicU64,
     progress: Option<Progress<'a>>,
+    status: Option<StatusHook<'a>>,
+    /// The moves of the position being valued, for status reports.
+    root: RootMoves,
     endgame: u32,
+    capture_rules: bool,
     /// Exact values given so far, by table key: never evicted.
     exact: Mutex<FxHashMap<u64, i8>>,
 }
@@ -337,7 +386,10 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             table: BoundsTable::new(options.table_bytes, options.budget)?,
             nodes: AtomicU64::new(0),
             progress: options.progress,
+            status: options.status,
+            root: RootMoves::default(),
             endgame: options.endgame,
+            capture_rules: options.capture_rules && game.capture_rules(),
             exact: Mutex::new(FxHashMap::default()),
         })
     }
@@ -352,7 +404,28 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         self.table.used()
     }
 
-    /// The exact value of the state with bitmask `drawn`, by a full-window search.
+    /// Tracks `masks` as the moves of one position for status reports, if they are: each adds one
+    /// element to the elements they all share.
+    fn track_moves(&self, masks: &[u64]) {
+        let parent = masks.iter().fold(self.rules.full, |p, &m| p & m);
+        let moves = masks.len() >= 2 && masks.iter().all(|&m| (m & !parent).count_ones() == 1);
+        if !moves {
+            return;
+        }
+        let items = self.game.items();
+        self.root.start(masks.iter().map(|&m| {
+            let e = (m & !parent).trailing_zeros();
+            let cells = FreeElements::new(self.rules.rules, items, m).max_points() as i32;
+            (
+                e,
+                self.rules.rules.points(parent, e),
+                self.rules.key(m).0,
+                cells,
+            )
+        }));
+    }
+
+    /// The exact value of the state with bitmask `drawn`, by null-window searches.
     fn search(&self, drawn: u64) -> i32 {
         let (key, _) = self.rules.key(drawn);
         if let Some(&v) = self.exact.lock().expect("no poisoned lock").get(&key) {
@@ -364,14 +437,18 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             table: &self.table,
             nodes: &self.nodes,
             progress: self.progress,
+            status: self.status,
+            root: &self.root,
             endgame: self.endgame,
+            capture_rules: self.capture_rules,
         };
         let mut worker = Worker {
             shared: &shared,
             nodes: 0,
+            scratch: Vec::new(),
         };
         let cells = cells as i32;
-        let value = worker.alpha_beta(drawn, cells, -cells - 1, cells + 1);
+        let value = worker.null_window_tests(drawn, cells);
         worker.flush();
         self.exact
             .lock()
@@ -387,6 +464,8 @@ impl<G: SubsetIndexed> Solver<G> for SearchSolver<'_, G> {
     }
 
     /// Searches the states in parallel, sharing the table; symmetric states are searched once.
+    /// When the states are the children of one position (the value of every move), status reports
+    /// follow that position: its bounds, and each move's value as it is proved.
     fn values(&mut self, states: &[G::State]) -> Result<Vec<i32>, SolveError> {
         let masks: Vec<u64> = states.iter().map(|s| self.game.mask(s)).collect();
         let mut distinct: Vec<u64> = Vec::new();
@@ -396,10 +475,23 @@ impl<G: SubsetIndexed> Solver<G> for SearchSolver<'_, G> {
                 distinct.push(m);
             }
         }
+        if self.status.is_some() {
+            self.track_moves(&masks);
+        }
         let this = &*self;
         distinct.par_iter().for_each(|&m| {
-            this.search(m);
+            let value = this.search(m);
+            if let Some(status) = this.status {
+                let nodes = this.nodes.load(Ordering::Relaxed);
+                if let Some(now) = this
+                    .root
+                    .prove(this.rules.key(m).0, value, nodes, &this.table)
+                {
+                    status(&now);
+                }
+            }
         });
+        self.root.finish();
         Ok(masks.iter().map(|&m| self.search(m)).collect())
     }
 

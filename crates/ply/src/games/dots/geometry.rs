@@ -190,6 +190,7 @@ fn boxes(rows: u32, cols: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
         .collect();
     let board = DotsBoard::new(dot(rows, cols) + 1, pairs, cells)
         .and_then(|b| b.with_symmetries(&perms))
+        .map(DotsBoard::with_capture_rules)
         .expect("box geometry is a valid incidence with its symmetries");
     Ok((board, Canvas::new(positions, labels)))
 }
@@ -260,6 +261,7 @@ fn triangles(size: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
     .collect();
     let board = DotsBoard::new(dots, pairs, cells)
         .and_then(|b| b.with_symmetries(&perms))
+        .map(DotsBoard::with_capture_rules)
         .expect("triangle geometry is a valid incidence with six symmetries");
     Ok((board, canvas))
 }

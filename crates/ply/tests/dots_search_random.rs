@@ -1,0 +1,64 @@
+//! The search (capture rules, endgame hand-off, symmetries, a shared table) against whole tables on
+//! 10 000 random positions of each of the largest boards whose whole tables a test can build:
+//! 3×4 boxes (31 edges, 2 GiB) and triangles of size 4 (30 edges, 1 GiB). Building the two tables is
+//! nearly all of this file's time (about 95 s on 2 busy cores in a test build); the searches take
+//! about a second.
+
+use ply::engine::scored::search::{SearchOptions, SearchSolver};
+use ply::engine::scored::table::SubsetTable;
+use ply::engine::scored::Solver;
+use ply::engine::MemoryBudget;
+use ply::games::dots::{EdgeSet, Geometry};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Positions per board.
+const POSITIONS: usize = 10_000;
+
+/// Free edges of the random positions: from below the endgame hand-off to where a search takes
+/// about a millisecond in a test build.
+const FREE: std::ops::RangeInclusive<u32> = 4..=18;
+
+fn check_random_positions(geometry: Geometry, seed: u64, known_value: i32) {
+    let board = geometry.build().unwrap().board;
+    let budget = MemoryBudget::new(1 << 32);
+    let whole = SubsetTable::build(&board, budget, None).unwrap();
+    assert_eq!(whole.value_of_mask(0), known_value, "{geometry:?}");
+    let mut solver = SearchSolver::new(
+        &board,
+        SearchOptions {
+            table_bytes: 1 << 26,
+            budget,
+            progress: None,
+            status: None,
+            use_symmetries: true,
+            endgame: 8,
+            capture_rules: true,
+        },
+    )
+    .unwrap();
+    let edges = board.edge_count() as u32;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut order: Vec<u32> = (0..edges).collect();
+    let mut differ = Vec::new();
+    for _ in 0..POSITIONS {
+        let free = rng.random_range(FREE);
+        order.shuffle(&mut rng);
+        let drawn = order[free as usize..].iter().fold(0u64, |m, &e| m | 1 << e);
+        if solver.value(&EdgeSet(drawn)).unwrap() != whole.value_of_mask(drawn) {
+            differ.push(drawn);
+        }
+    }
+    assert_eq!(differ, Vec::<u64>::new(), "{geometry:?}");
+}
+
+#[test]
+fn search_equals_the_whole_table_on_random_boxes_3x4_positions() {
+    check_random_positions(Geometry::Boxes { rows: 3, cols: 4 }, 34, 0);
+}
+
+#[test]
+fn search_equals_the_whole_table_on_random_triangles_4_positions() {
+    check_random_positions(Geometry::Triangles { size: 4 }, 44, -2);
+}
