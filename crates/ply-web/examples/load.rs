@@ -264,33 +264,10 @@ async fn main() {
         .expect("the board's text")
         .to_string();
 
-    let cold = bounded(run(
-        "cold tables, all at once",
-        &client,
-        &base,
-        count,
-        &board,
-        true,
-    ))
-    .await;
-    let warm = bounded(run(
-        "warm tables, all at once",
-        &client,
-        &base,
-        count,
-        &board,
-        true,
-    ))
-    .await;
-    let one_by_one = bounded(run(
-        "warm tables, one at a time (baseline)",
-        &client,
-        &base,
-        count,
-        &board,
-        false,
-    ))
-    .await;
+    let phase = |name, at_once| bounded(run(name, &client, &base, count, &board, at_once));
+    let cold = phase("cold tables, all at once", true).await;
+    let warm = phase("warm tables, all at once", true).await;
+    let one_by_one = phase("warm tables, one at a time (baseline)", false).await;
     server.abort();
 
     println!(
