@@ -431,10 +431,7 @@ function dotsGame(params) {
         const { body } = await api("/api/dots", r);
         state.chart[i] = body.final_margin_a;
       }
-      await solve();
-      draw();
-      drawInfo();
-      link();
+      await refresh();
       await computerMoves();
     } catch (e) {
       showError(e.message);
@@ -444,16 +441,21 @@ function dotsGame(params) {
     compareStrategies();
   }
 
+  // Solves the position shown and redraws the board, its figures and the shareable link.
+  async function refresh() {
+    await solve();
+    draw();
+    drawInfo();
+    link();
+  }
+
   // The perfect player is the library's (POST /api/play/dots, the move `ply play --seed` makes): a
   // best move, or the smallest loss, ties broken by the link's seed plus the number of moves played.
   async function computerMoves() {
     while (state.report && state.report.moves.length && state.report.to_move !== state.human) {
       const { body: reply } = await api("/api/play/dots", { ...request(), seed: state.seed + state.moves.length });
       state.moves.push(reply.move);
-      await solve();
-      draw();
-      drawInfo();
-      link();
+      await refresh();
     }
   }
 
@@ -465,10 +467,7 @@ function dotsGame(params) {
     try {
       state.history.push(state.moves.length);
       state.moves.push(edge);
-      await solve();
-      draw();
-      drawInfo();
-      link();
+      await refresh();
       await computerMoves();
     } catch (e) {
       state.moves.pop();
