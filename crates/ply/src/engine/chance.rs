@@ -10,6 +10,7 @@
 //!   (`E_i = w_i + (E_{i+1} + … + E_{i+m_i}) / m_i`), for small n.
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use std::collections::{BTreeMap, VecDeque};
 use thiserror::Error;
@@ -140,43 +141,61 @@ pub struct TooManyTotals {
 
 /// The exact probability of each total, backward (`D_i` = `D_{i+1..=i+m_i}` mixed equally, shifted by
 /// `w_i`), refusing once any node has more than `limit` distinct totals.
+///
+/// Each node's probabilities share one denominator `Q_i = m_i · lcm(Q_{i+1}, …, Q_{i+m_i})` and are
+/// kept as integer numerators over it, so mixing the children is integer multiply-and-add; each
+/// fraction is reduced once, at the end (rationals added one by one would take a gcd at every step).
 pub fn exact_distribution(
     weights: &[i64],
     window: usize,
     limit: usize,
 ) -> Result<Vec<(i128, BigRational)>, TooManyTotals> {
+    /// A node's distribution: numerators over one denominator.
+    #[derive(Clone, Default)]
+    struct Shares {
+        denominator: BigInt,
+        numerators: BTreeMap<i128, BigInt>,
+    }
     let n = weights.len();
-    let mut dist: Vec<BTreeMap<i128, BigRational>> = vec![BTreeMap::new(); n];
+    let mut dist: Vec<Shares> = vec![Shares::default(); n];
     for i in (0..n).rev() {
         let m = window.min(n - 1 - i);
         let w = weights[i] as i128;
-        let mut here = BTreeMap::new();
+        let mut here = Shares::default();
         if m == 0 {
-            here.insert(w, BigRational::from_integer(1.into()));
+            here.denominator = BigInt::from(1);
+            here.numerators.insert(w, BigInt::from(1));
         } else {
-            let share = BigRational::new(1.into(), BigInt::from(m));
-            for child in &dist[i + 1..=i + m] {
-                for (total, p) in child {
-                    let entry = here
-                        .entry(total + w)
-                        .or_insert_with(|| BigRational::from_integer(0.into()));
-                    *entry += p * &share;
+            let children = &dist[i + 1..=i + m];
+            let lcm = children
+                .iter()
+                .fold(BigInt::from(1), |l, c| l.lcm(&c.denominator));
+            for child in children {
+                let factor = &lcm / &child.denominator;
+                for (total, p) in &child.numerators {
+                    *here.numerators.entry(total + w).or_default() += p * &factor;
                 }
-                if here.len() > limit {
+                if here.numerators.len() > limit {
                     return Err(TooManyTotals { limit });
                 }
             }
+            here.denominator = lcm * BigInt::from(m);
         }
         dist[i] = here;
         // Nodes more than a window ahead are no longer needed.
         if i + window + 1 < n {
-            dist[i + window + 1] = BTreeMap::new();
+            dist[i + window + 1] = Shares::default();
         }
     }
     Ok(dist
         .into_iter()
         .next()
-        .map(|d| d.into_iter().collect())
+        .map(|d| {
+            d.numerators
+                .into_iter()
+                .map(|(total, p)| (total, BigRational::new(p, d.denominator.clone())))
+                .collect()
+        })
         .unwrap_or_default())
 }
 
@@ -210,6 +229,42 @@ mod tests {
         let dist = exact_distribution(&[1, 10, 100], 6, 100).unwrap();
         let half = BigRational::new(1.into(), 2.into());
         assert_eq!(dist, vec![(101, half.clone()), (111, half)]);
+    }
+
+    /// Every walk from `node` to the last, one at a time, each with its probability.
+    fn every_walk(
+        weights: &[i64],
+        window: usize,
+        node: usize,
+        total: i128,
+        p: BigRational,
+        out: &mut BTreeMap<i128, BigRational>,
+    ) {
+        let total = total + weights[node] as i128;
+        let m = window.min(weights.len() - 1 - node);
+        if m == 0 {
+            *out.entry(total)
+                .or_insert_with(|| BigRational::from_integer(0.into())) += p;
+            return;
+        }
+        let share = p / BigRational::from_integer(BigInt::from(m));
+        for next in node + 1..=node + m {
+            every_walk(weights, window, next, total, share.clone(), out);
+        }
+    }
+
+    #[test]
+    fn the_distribution_is_every_walk_counted() {
+        for n in 1..=13 {
+            let weights: Vec<i64> = (0..n).map(|i| (i * 37 % 11) - 5).collect();
+            for window in 1..=6 {
+                let mut walks = BTreeMap::new();
+                let one = BigRational::from_integer(1.into());
+                every_walk(&weights, window, 0, 0, one, &mut walks);
+                let dist = exact_distribution(&weights, window, 10_000).unwrap();
+                assert_eq!(dist, walks.into_iter().collect::<Vec<_>>(), "{n} {window}");
+            }
+        }
     }
 
     #[test]
