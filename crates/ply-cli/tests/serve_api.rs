@@ -35,6 +35,12 @@ impl Server {
 
     /// POSTs `body`; returns the status and the body text.
     fn post(&self, path: &str, body: &str) -> (u16, String) {
+        let (status, text, _) = self.post_timed(path, body);
+        (status, text)
+    }
+
+    /// POSTs `body`; returns the status, the body text and the `Server-Timing` header.
+    fn post_timed(&self, path: &str, body: &str) -> (u16, String, String) {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
@@ -45,9 +51,15 @@ impl Server {
             .send(body)
             .expect("the server answers");
         let status = response.status().as_u16();
+        let timing = response
+            .headers()
+            .get("server-timing")
+            .map(|v| v.to_str().expect("an ASCII header").to_string())
+            .unwrap_or_default();
         (
             status,
             response.body_mut().read_to_string().expect("a text body"),
+            timing,
         )
     }
 }
@@ -215,6 +227,41 @@ fn every_endpoint_answers_what_the_cli_prints() {
 }
 
 /// The first line of a `ply play` game on which `who` moves, e.g. `B (ply) plays 2-4 (value +3)`.
+#[test]
+fn a_repeated_request_is_answered_from_the_answers_kept() {
+    let server = Server::start();
+    let body = r#"{"squares":[1,-2,0,9,-1,-2],"die":6,"distribution":true}"#;
+    let (status, first, timing) = server.post_timed("/api/solitaire", body);
+    assert_eq!(status, 200, "{first}");
+    assert!(timing.starts_with("solve;dur="), "{timing}");
+    assert!(!timing.contains("cache"), "{timing}");
+    let (status, again, timing) = server.post_timed("/api/solitaire", body);
+    assert_eq!((status, &again), (200, &first));
+    assert!(timing.ends_with(", cache;desc=hit"), "{timing}");
+    // Another body (one more space) is solved again, to the same answer.
+    let (status, spaced, timing) = server.post_timed("/api/solitaire", &format!("{body} "));
+    assert_eq!(
+        (status, &spaced, timing.contains("cache")),
+        (200, &first, false)
+    );
+    // The same body on another endpoint is not that answer.
+    let (status, _, _) = server.post_timed("/api/heaps", body);
+    assert_eq!(status, 400);
+    // Errors are not kept: each repeat is answered again, with the same message.
+    let bad = r#"{"squares":[],"die":6}"#;
+    let (status, error, timing) = server.post_timed("/api/solitaire", bad);
+    assert_eq!(status, 400, "{error}");
+    assert!(
+        error.contains("no board") || error.contains("empty"),
+        "{error}"
+    );
+    assert_eq!(timing, "");
+    assert_eq!(
+        server.post_timed("/api/solitaire", bad),
+        (400, error, String::new())
+    );
+}
+
 fn first_move_by(args: &[&str], stdin: &str, who: &str) -> String {
     stdout_of(args, Some(stdin))
         .lines()

@@ -3,13 +3,16 @@
 //!
 //! Every solve passes a [`limits::Gate`]: a bounded number run at once (the rest queue) and each
 //! request has a time limit; sizes are checked before any work (422). Bodies over 1 MiB get 413. The
-//! server reads no file: the page is compiled in and no request names a path on the server.
+//! server reads no file: the page is compiled in and no request names a path on the server. A request
+//! asked before is answered from [`answers::Answers`] without solving again.
 
+pub mod answers;
 pub mod api;
 pub mod dots;
 pub mod error;
 pub mod limits;
 
+use answers::{Answer, Answers};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
@@ -24,11 +27,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// What every request shares: the solve gate and the tables built so far.
+/// What every request shares: the solve gate, the tables built so far and the answers given.
 #[derive(Clone)]
 pub struct AppState {
     gate: Gate,
     tables: Arc<dots::Tables>,
+    answers: Arc<Answers>,
 }
 
 impl AppState {
@@ -37,6 +41,7 @@ impl AppState {
         AppState {
             gate: Gate::new(solvers, TIME_LIMIT),
             tables: Arc::new(dots::Tables::default()),
+            answers: Arc::new(Answers::default()),
         }
     }
 }
@@ -51,25 +56,31 @@ pub fn quote(text: &str) -> String {
 }
 
 /// A report answered as the CLI prints it, with `Server-Timing` saying what the solve took (and,
-/// when a shared table answered, what that table once took to build).
-fn report_response(answer: String, solve: Duration, table_build: Option<Duration>) -> Response {
-    let mut timing = format!("solve;dur={:.3}", solve.as_secs_f64() * 1000.0);
-    if let Some(build) = table_build {
+/// when a shared table answered, what that table once took to build; `cache` when the answer was
+/// kept from an identical request).
+fn report_response(answer: &Answer, cached: bool) -> Response {
+    let mut timing = format!("solve;dur={:.3}", answer.solve.as_secs_f64() * 1000.0);
+    if let Some(build) = answer.table_build {
         timing.push_str(&format!(", table;dur={:.3}", build.as_secs_f64() * 1000.0));
+    }
+    if cached {
+        timing.push_str(", cache;desc=hit");
     }
     (
         [
             (header::CONTENT_TYPE, "application/json"),
             (header::HeaderName::from_static("server-timing"), &timing),
         ],
-        answer,
+        answer.text.clone(),
     )
         .into_response()
 }
 
-/// Parses the body and runs `work` through the gate.
+/// Answers `body` on `path`: from the answers kept if it was asked before, else by parsing it and
+/// running `work` through the gate (and keeping a successful answer).
 async fn handle<R: DeserializeOwned + Send + 'static>(
     state: &AppState,
+    path: &'static str,
     body: Result<Bytes, BytesRejection>,
     work: impl FnOnce(R) -> Result<(String, Option<Duration>), ApiError> + Send + 'static,
 ) -> Response {
@@ -88,14 +99,27 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
             return ApiError { status, message }.into_response();
         }
     };
+    let deadline = state.gate.deadline();
+    let pending =
+        match tokio::time::timeout_at(deadline, state.answers.get_or_pending(path, &body)).await {
+            Err(_) => return state.gate.too_long().into_response(),
+            Ok(Ok(answer)) => return report_response(&answer, true),
+            Ok(Err(pending)) => pending,
+        };
     let request: R = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => return ApiError::bad(format!("the request is not valid: {e}")).into_response(),
     };
-    match state.gate.run(move || work(request)).await {
+    match state.gate.run(deadline, move || work(request)).await {
         Ok(timed) => {
-            let (answer, table) = timed.value;
-            report_response(answer, timed.solve, table)
+            let (text, table_build) = timed.value;
+            let answer = Arc::new(Answer {
+                text,
+                solve: timed.solve,
+                table_build,
+            });
+            pending.keep(answer.clone());
+            report_response(&answer, false)
         }
         Err(e) => e.into_response(),
     }
@@ -108,19 +132,23 @@ fn plain<R: 'static>(
     move |r| f(&r).map(|a| (a, None))
 }
 
+/// Routes `POST $path` to an endpoint function that needs nothing but its request.
 macro_rules! endpoint {
-    ($f:path) => {
-        post(
-            |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
-                handle(&s, body, plain($f)).await
-            },
+    ($router:expr, $path:literal, $f:path) => {
+        $router.route(
+            $path,
+            post(
+                |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
+                    handle(&s, $path, body, plain($f)).await
+                },
+            ),
         )
     };
 }
 
 async fn dots_endpoint(State(s): State<AppState>, body: Result<Bytes, BytesRejection>) -> Response {
     let tables = s.tables.clone();
-    handle(&s, body, move |r: dots::DotsRequest| {
+    handle(&s, "/api/dots", body, move |r: dots::DotsRequest| {
         let answer = dots::answer(&r, &tables)?;
         let text = serde_json::to_string(&answer.report)
             .map_err(|e| ApiError::bad(format!("cannot write JSON: {e}")))?;
@@ -134,10 +162,15 @@ async fn play_dots_endpoint(
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let tables = s.tables.clone();
-    handle(&s, body, move |r: dots::PlayDotsRequest| {
-        let (reply, answer) = dots::reply(&r, &tables)?;
-        Ok((api::json(&reply)?, answer.table_build))
-    })
+    handle(
+        &s,
+        "/api/play/dots",
+        body,
+        move |r: dots::PlayDotsRequest| {
+            let (reply, answer) = dots::reply(&r, &tables)?;
+            Ok((api::json(&reply)?, answer.table_build))
+        },
+    )
     .await
 }
 
@@ -155,7 +188,7 @@ async fn not_found() -> Response {
 
 /// The whole application: the page, its script and style, and the API.
 pub fn app(state: AppState) -> Router {
-    Router::new()
+    let router = Router::new()
         .route(
             "/",
             get(|| async {
@@ -188,16 +221,17 @@ pub fn app(state: AppState) -> Router {
             get(|| async { axum::Json(limits::Limits::current()) }),
         )
         .route("/api/dots", post(dots_endpoint))
-        .route("/api/solitaire", endpoint!(api::solitaire))
-        .route("/api/heaps", endpoint!(api::heaps))
-        .route("/api/play/dots", post(play_dots_endpoint))
-        .route("/api/play/heaps", endpoint!(api::play_heaps))
-        .route("/api/dice-race/compare", endpoint!(api::compare))
-        .route("/api/dice-race/best", endpoint!(api::best_list))
-        .route("/api/dice-race/equilibrium", endpoint!(api::equilibrium_of))
-        .route("/api/dice-race/sums", endpoint!(api::sums))
-        .route("/api/magic-board", endpoint!(api::magic_board))
-        .route("/api/magic-board/generate", endpoint!(api::generate))
+        .route("/api/play/dots", post(play_dots_endpoint));
+    let router = endpoint!(router, "/api/solitaire", api::solitaire);
+    let router = endpoint!(router, "/api/heaps", api::heaps);
+    let router = endpoint!(router, "/api/play/heaps", api::play_heaps);
+    let router = endpoint!(router, "/api/dice-race/compare", api::compare);
+    let router = endpoint!(router, "/api/dice-race/best", api::best_list);
+    let router = endpoint!(router, "/api/dice-race/equilibrium", api::equilibrium_of);
+    let router = endpoint!(router, "/api/dice-race/sums", api::sums);
+    let router = endpoint!(router, "/api/magic-board", api::magic_board);
+    let router = endpoint!(router, "/api/magic-board/generate", api::generate);
+    router
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)

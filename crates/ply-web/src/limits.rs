@@ -88,11 +88,25 @@ impl Gate {
         }
     }
 
-    /// Runs `work` on a blocking thread once a permit is free; 422 when the time limit passes first.
+    /// The moment a request arriving now must be answered by.
+    pub fn deadline(&self) -> tokio::time::Instant {
+        tokio::time::Instant::now() + self.limit
+    }
+
+    /// The answer when a request's `deadline` passed: 422, naming the limit.
+    pub fn too_long(&self) -> ApiError {
+        ApiError::over_budget(format!(
+            "the request took over {} s, the server's limit for one request",
+            self.limit.as_secs()
+        ))
+    }
+
+    /// Runs `work` on a blocking thread once a permit is free; 422 when `deadline` passes first.
     /// (A solve past the limit finishes in the background holding its permit, so the server never has
     /// more than `solvers` solves running.)
     pub async fn run<T: Send + 'static>(
         &self,
+        deadline: tokio::time::Instant,
         work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
     ) -> Result<Timed<T>, ApiError> {
         let permits = self.permits.clone();
@@ -116,12 +130,8 @@ impl Gate {
                 message: format!("the solve failed: {e}"),
             })?
         };
-        match tokio::time::timeout(self.limit, job).await {
-            Ok(result) => result,
-            Err(_) => Err(ApiError::over_budget(format!(
-                "the request took over {} s, the server's limit for one request",
-                self.limit.as_secs()
-            ))),
-        }
+        tokio::time::timeout_at(deadline, job)
+            .await
+            .unwrap_or_else(|_| Err(self.too_long()))
     }
 }
