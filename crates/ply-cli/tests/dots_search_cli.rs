@@ -65,3 +65,46 @@ fn search_progress_names_every_move_as_it_is_proved() {
     // Unasked, stderr stays empty.
     ply().args(SEARCH).assert().success().stderr("");
 }
+
+/// `--value-only`: the search proves the position's value on every core (3×3 boxes, 22 to 24 free
+/// edges: past the one-thread limit) and gives the value the table gives, with no move valued.
+#[test]
+fn value_only_gives_the_tables_value_and_values_no_move() {
+    for (moves, value) in [("", -3), ("1-2 5-6", -3), ("1-2 6-7 11-12", 3)] {
+        let args = [
+            "dots", "boxes", "--rows", "3", "--cols", "3", "--moves", moves,
+        ];
+        let by_table = parse_json(&stdout_of(&[&args[..], &["--json"]].concat(), None));
+        assert_eq!(by_table["value"], value, "{moves}");
+        assert_eq!(by_table.get("value_only"), None);
+        let search = ["--strategy", "search", "--value-only", "--json"];
+        let by_search = parse_json(&stdout_of(&[&args[..], &search].concat(), None));
+        assert_eq!(by_search["value"], value, "{moves}");
+        assert_eq!(by_search["value_only"], true);
+        assert_eq!(by_search["strategy"], "search");
+        assert_eq!(by_search["moves"], serde_json::json!([]));
+        assert_eq!(by_search["line"], serde_json::json!([]));
+    }
+    ply()
+        .args([
+            "dots",
+            "boxes",
+            "--rows",
+            "3",
+            "--cols",
+            "3",
+            "--value-only",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Value: -3 for A"))
+        .stdout(predicate::str::contains(
+            "(The moves were not valued: --value-only.)",
+        ))
+        .stdout(predicate::str::contains("Game over").not());
+    ply()
+        .args(["dots", "triangles", "--value-only", "--line"])
+        .assert()
+        .code(2)
+        .stderr("ply: the argument '--value-only' cannot be used with '--line'\n");
+}

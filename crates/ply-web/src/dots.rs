@@ -9,7 +9,7 @@ use ply::engine::scored::{SolveError, Strategy};
 use ply::engine::MemoryBudget;
 use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::notation::position_from_moves;
-use ply::games::dots::report::{report, report_from, DotsReport};
+use ply::games::dots::report::{report, report_from, Detail, DotsReport};
 use ply::games::dots::Geometry;
 use ply::play::{dots_reply, DotsReply};
 use serde::Deserialize;
@@ -179,7 +179,7 @@ pub fn answer(request: &DotsRequest, tables: &Tables) -> Result<DotsAnswer, ApiE
             &position,
             &mut solved.table.solver(&solved.built.board),
             Strategy::Table,
-            true,
+            Detail::Line,
         )
         .map_err(solve_error)?;
         return Ok(DotsAnswer {
@@ -193,7 +193,7 @@ pub fn answer(request: &DotsRequest, tables: &Tables) -> Result<DotsAnswer, ApiE
         search_status: None,
         free_items: free,
     };
-    let report = report(&built, &position, strategy, options, true).map_err(solve_error)?;
+    let report = report(&built, &position, strategy, options, Detail::Line).map_err(solve_error)?;
     Ok(DotsAnswer {
         report,
         table_build: None,

@@ -309,7 +309,7 @@ mod tests {
         use crate::engine::scored::Strategy;
         use crate::engine::MemoryBudget;
         use crate::games::dots::notation::position_from_moves;
-        use crate::games::dots::report::report;
+        use crate::games::dots::report::{report, Detail};
         use crate::games::dots::Geometry;
         let built = Geometry::CLASSIC_TRIANGLES.build().unwrap();
         let solve = |moves: &str| {
@@ -320,7 +320,7 @@ mod tests {
                 search_status: None,
                 free_items: 18,
             };
-            report(&built, &position, Strategy::Memo, options, false).unwrap()
+            report(&built, &position, Strategy::Memo, options, Detail::Moves).unwrap()
         };
         // The empty classic board: 12 moves worth -3, 6 worth -5 (seed 004's table).
         let empty = solve("");

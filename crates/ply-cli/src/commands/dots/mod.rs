@@ -12,7 +12,7 @@ use ply::engine::scored::search_status::SearchStatus;
 use ply::engine::scored::Strategy;
 use ply::engine::Winner;
 use ply::games::dots::notation::{format_edge, max_moves_text, position_from_moves};
-use ply::games::dots::report::{report, report_from, DotsReport};
+use ply::games::dots::report::{report, report_from, Detail, DotsReport};
 use ply::games::dots::{DotsBoard, Edge, Geometry};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -97,8 +97,12 @@ struct PositionArgs {
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Also show a best line of play to the end of the game.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "value_only")]
     line: bool,
+    /// Give the position's value alone, without valuing every move: for the largest positions, where
+    /// the search proves one value on every core instead of one per move.
+    #[arg(long)]
+    value_only: bool,
     /// Print one JSON object instead of text (see the README for the schema).
     #[arg(long)]
     json: bool,
@@ -166,7 +170,13 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         search_status: Some(&status),
         free_items: free,
     };
-    let with_line = position.line || position.json;
+    let detail = if position.value_only {
+        Detail::Value
+    } else if position.line || position.json {
+        Detail::Line
+    } else {
+        Detail::Moves
+    };
     let saved = match &position.table {
         Some(path) => Some(cache::load(path, &built).map_err(Failure::bad)?),
         None if strategy == Strategy::Table && !position.no_cache => cache::cached_table(&built),
@@ -178,9 +188,9 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
             &game,
             &mut table.solver(&built.board),
             Strategy::Table,
-            with_line,
+            detail,
         ),
-        None => report(&built, &game, strategy, options, with_line),
+        None => report(&built, &game, strategy, options, detail),
     }
     .map_err(|e| Failure::solve(e, strategy))?;
     drop(progress);
@@ -231,7 +241,7 @@ fn render(r: &DotsReport, cells: usize, with_line: bool) -> String {
     let _ = writeln!(out);
     out.push_str(&r.picture);
     let _ = writeln!(out);
-    let over = r.moves.is_empty();
+    let over = r.moves.is_empty() && !r.value_only;
     let _ = writeln!(
         out,
         "Score: A {}, B {}. {}",
@@ -264,7 +274,9 @@ fn render(r: &DotsReport, cells: usize, with_line: bool) -> String {
         r.final_score.b,
         signed(r.final_margin_a)
     );
-    if !over {
+    if r.value_only {
+        let _ = writeln!(out, "\n(The moves were not valued: --value-only.)");
+    } else if !over {
         let _ = writeln!(out, "\nMoves for {}, best first:", r.to_move);
         for m in &r.moves {
             let same = m

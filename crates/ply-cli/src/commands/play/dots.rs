@@ -9,7 +9,7 @@ use ply::engine::scored::{Solver, Strategy};
 use ply::engine::{MemoryBudget, Player, Winner};
 use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::notation::{parse_moves, play_checked};
-use ply::games::dots::report::{report_from, DotsReport};
+use ply::games::dots::report::{report_from, Detail, DotsReport};
 use ply::games::dots::{DotsBoard, Geometry, Position};
 use ply::play::{choose_dots_move, Chooser};
 use std::fmt::Write;
@@ -69,7 +69,7 @@ impl DotsMatch<'_> {
             &self.position,
             &mut *self.solver,
             self.strategy,
-            false,
+            Detail::Moves,
         )
         .map_err(|e| Failure::solve(e, self.strategy))
     }

@@ -28,14 +28,25 @@ use crate::engine::util::memory::MemoryBudget;
 use crate::engine::util::progress::{Progress, PROGRESS_EVERY};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The table a search takes when nothing smaller is asked: 1 GiB, or the budget if smaller.
 pub const DEFAULT_TABLE_BYTES: u64 = 1 << 30;
 
+/// Positions with at least this many free elements search for minutes to hours, and fill a 1 GiB
+/// table in minutes: they get a larger one.
+pub const LONG_SEARCH_FREE: u32 = 36;
+
+/// The table of a long search ([`LONG_SEARCH_FREE`]): 8 GiB, or half the budget if smaller.
+pub const LONG_SEARCH_TABLE_BYTES: u64 = 8 << 30;
+
 /// The free elements at or below which the search hands a state to a free-element table by default.
 pub const DEFAULT_ENDGAME: u32 = 10;
+
+/// States with at most this many free elements are valued on one thread even when asked alone: their
+/// searches are too short to pay for starting threads.
+pub const ROOT_SPLIT_FREE: u32 = 16;
 
 /// Nodes counted by a thread before it adds them to the shared count.
 const NODE_BATCH: u64 = 1 << 14;
@@ -66,10 +77,16 @@ pub struct SearchOptions<'a> {
 
 impl SearchOptions<'_> {
     /// The table size for positions with `free` free elements: no more entries than twice their
-    /// states, no more than [`DEFAULT_TABLE_BYTES`] and the budget.
+    /// states, no more than [`DEFAULT_TABLE_BYTES`] (or [`LONG_SEARCH_TABLE_BYTES`] from
+    /// [`LONG_SEARCH_FREE`] free elements, but at most half the budget) and the budget.
     pub fn table_bytes_for(free: u32, budget: MemoryBudget) -> u64 {
         let states = 1u64.checked_shl(free + 1).unwrap_or(u64::MAX);
-        DEFAULT_TABLE_BYTES
+        let size = if free >= LONG_SEARCH_FREE {
+            LONG_SEARCH_TABLE_BYTES.min(budget.bytes() / 2)
+        } else {
+            DEFAULT_TABLE_BYTES
+        };
+        size.max(DEFAULT_TABLE_BYTES)
             .min(budget.bytes())
             .min(states.saturating_mul(super::bounds::ENTRY_BYTES))
     }
@@ -181,6 +198,9 @@ struct Shared<'a> {
     root: &'a RootMoves,
     endgame: u32,
     capture_rules: bool,
+    /// Set when the search this worker serves is no longer needed: it then returns at once, and
+    /// stores nothing more in the table.
+    stop: &'a AtomicBool,
 }
 
 /// One thread's view: the shared state, its own node count and room for endgame tables.
@@ -188,6 +208,8 @@ struct Worker<'a> {
     shared: &'a Shared<'a>,
     nodes: u64,
     scratch: Vec<i8>,
+    /// Whether this worker saw the stop flag: its last result means nothing.
+    stopped: bool,
 }
 
 impl Worker<'_> {
@@ -209,6 +231,15 @@ impl Worker<'_> {
         }
     }
 
+    /// Whether to give up now (the stop flag is set).
+    #[inline]
+    fn stopping(&mut self) -> bool {
+        if !self.stopped && self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
     fn flush(&mut self) {
         self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
         self.nodes = 0;
@@ -218,6 +249,9 @@ impl Worker<'_> {
     /// `beta`; otherwise a bound on the far side of the window (fail-soft).
     fn alpha_beta(&mut self, drawn: u64, cells: i32, mut alpha: i32, mut beta: i32) -> i32 {
         self.count(1);
+        if self.stopping() {
+            return 0;
+        }
         if cells <= alpha {
             return cells;
         }
@@ -254,31 +288,10 @@ impl Worker<'_> {
             return value;
         }
         let (alpha0, beta0) = (alpha, beta);
-        let mut moves = [(0u32, 0u32, 0u32); 64];
-        let mut count = 0;
-        let mut free = rules.full & !drawn;
-        if self.shared.capture_rules {
-            if let Some(kept) = captures::candidates(rules.rules, drawn, free) {
-                free = kept;
-            }
-        }
-        while free != 0 {
-            let e = free.trailing_zeros();
-            free &= free - 1;
-            let points = rules.rules.points(drawn, e);
-            let priority = if Some(e) == hint {
-                u32::MAX
-            } else {
-                rules.priority(drawn, e, points)
-            };
-            moves[count] = (priority, e, points);
-            count += 1;
-        }
-        let moves = &mut moves[..count];
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let (moves, count) = self.ordered_moves(drawn, hint);
         let mut best = i32::MIN;
         let mut best_move = 0;
-        for &(_, e, points) in moves.iter() {
+        for &(_, e, points) in &moves[..count] {
             let child = drawn | 1 << e;
             let points = points as i32;
             let value = if points > 0 {
@@ -286,6 +299,9 @@ impl Worker<'_> {
             } else {
                 -self.alpha_beta(child, cells, -beta, -alpha)
             };
+            if self.stopped {
+                return 0;
+            }
             if value > best {
                 best = value;
                 best_move = e;
@@ -316,6 +332,34 @@ impl Worker<'_> {
         };
         self.shared.table.store(key, bounds, free_count);
         best
+    }
+
+    /// The moves of `drawn` to search, best first, as (priority, element, points): all free elements,
+    /// or those the capture rules keep; `hint` (the table's best move) first.
+    fn ordered_moves(&self, drawn: u64, hint: Option<u32>) -> ([(u32, u32, u32); 64], usize) {
+        let rules = self.shared.rules;
+        let mut moves = [(0u32, 0u32, 0u32); 64];
+        let mut count = 0;
+        let mut free = rules.full & !drawn;
+        if self.shared.capture_rules {
+            if let Some(kept) = captures::candidates(rules.rules, drawn, free) {
+                free = kept;
+            }
+        }
+        while free != 0 {
+            let e = free.trailing_zeros();
+            free &= free - 1;
+            let points = rules.rules.points(drawn, e);
+            let priority = if Some(e) == hint {
+                u32::MAX
+            } else {
+                rules.priority(drawn, e, points)
+            };
+            moves[count] = (priority, e, points);
+            count += 1;
+        }
+        moves[..count].sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        (moves, count)
     }
 
     /// The exact value of `drawn` (with `cells` cells open) by a series of null-window searches
@@ -425,14 +469,9 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         }));
     }
 
-    /// The exact value of the state with bitmask `drawn`, by null-window searches.
-    fn search(&self, drawn: u64) -> i32 {
-        let (key, _) = self.rules.key(drawn);
-        if let Some(&v) = self.exact.lock().expect("no poisoned lock").get(&key) {
-            return v as i32;
-        }
-        let cells = FreeElements::new(self.rules.rules, self.game.items(), drawn).max_points();
-        let shared = Shared {
+    /// The state every worker of one search shares, with `stop` as its stop flag.
+    fn shared<'s>(&'s self, stop: &'s AtomicBool) -> Shared<'s> {
+        Shared {
             rules: &self.rules,
             table: &self.table,
             nodes: &self.nodes,
@@ -441,26 +480,154 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             root: &self.root,
             endgame: self.endgame,
             capture_rules: self.capture_rules,
-        };
+            stop,
+        }
+    }
+
+    /// The exact value kept for `key`, if it was given before.
+    fn known(&self, key: u64) -> Option<i32> {
+        let exact = self.exact.lock().expect("no poisoned lock");
+        exact.get(&key).map(|&v| v as i32)
+    }
+
+    fn keep(&self, key: u64, value: i32) {
+        let mut exact = self.exact.lock().expect("no poisoned lock");
+        exact.insert(key, value as i8);
+    }
+
+    /// The exact value of the state with bitmask `drawn`, by null-window searches on this thread.
+    fn search(&self, drawn: u64) -> i32 {
+        let (key, _) = self.rules.key(drawn);
+        if let Some(v) = self.known(key) {
+            return v;
+        }
+        let cells = FreeElements::new(self.rules.rules, self.game.items(), drawn).max_points();
+        let never = AtomicBool::new(false);
+        let shared = self.shared(&never);
         let mut worker = Worker {
             shared: &shared,
             nodes: 0,
             scratch: Vec::new(),
+            stopped: false,
         };
-        let cells = cells as i32;
-        let value = worker.null_window_tests(drawn, cells);
+        let value = worker.null_window_tests(drawn, cells as i32);
         worker.flush();
-        self.exact
-            .lock()
-            .expect("no poisoned lock")
-            .insert(key, value as i8);
+        self.keep(key, value);
         value
+    }
+
+    /// The exact value of `drawn` alone, on every core: the same null-window tests (MTD(f)) as
+    /// [`Self::search`], each test asking its moves in parallel — the threads take the moves in order,
+    /// best first, and the first move that reaches the bound stops the others. Small states (at most
+    /// [`ROOT_SPLIT_FREE`] free elements, or an endgame) and states with one move to search are
+    /// searched on this thread.
+    fn root_value(&self, drawn: u64) -> i32 {
+        let (key, perm) = self.rules.key(drawn);
+        if let Some(v) = self.known(key) {
+            return v;
+        }
+        let cells =
+            FreeElements::new(self.rules.rules, self.game.items(), drawn).max_points() as i32;
+        let free = (self.rules.full & !drawn).count_ones();
+        if cells == 0 || free <= self.endgame.max(ROOT_SPLIT_FREE) {
+            return self.search(drawn);
+        }
+        let never = AtomicBool::new(false);
+        let shared = self.shared(&never);
+        let worker = Worker {
+            shared: &shared,
+            nodes: 0,
+            scratch: Vec::new(),
+            stopped: false,
+        };
+        let hint = self
+            .table
+            .probe(key)
+            .and_then(|b| b.best)
+            .map(|m| self.rules.move_from_key_frame(m, perm));
+        let (moves, count) = worker.ordered_moves(drawn, hint);
+        // Symmetric moves lead to the same value: each is asked once.
+        let mut moves: Vec<(u32, i32)> = moves[..count]
+            .iter()
+            .map(|&(_, e, points)| (e, points as i32))
+            .collect();
+        let mut seen = Vec::new();
+        moves.retain(|&(e, _)| {
+            let child = self.rules.key(drawn | 1 << e).0;
+            let new = !seen.contains(&child);
+            seen.push(child);
+            new
+        });
+        if moves.len() < 2 {
+            return self.search(drawn);
+        }
+        let (mut lower, mut upper) = (-cells, cells);
+        let mut guess = cells & 1;
+        while lower < upper {
+            let beta = guess.clamp(lower + 2, upper);
+            let value = self.root_test(&moves, drawn, cells, beta);
+            if value >= beta {
+                lower = value;
+            } else {
+                upper = value;
+            }
+            guess = value;
+        }
+        self.keep(key, lower);
+        lower
+    }
+
+    /// Whether `drawn`'s value reaches `beta`: a bound on it (fail-soft: at least `beta` when it does,
+    /// below it otherwise), from `moves` (element, points) searched in parallel.
+    fn root_test(&self, moves: &[(u32, i32)], drawn: u64, cells: i32, beta: i32) -> i32 {
+        let stop = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let best = AtomicI32::new(i32::MIN);
+        let threads = rayon::current_num_threads().clamp(1, moves.len());
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    let shared = self.shared(&stop);
+                    let mut worker = Worker {
+                        shared: &shared,
+                        nodes: 0,
+                        scratch: Vec::new(),
+                        stopped: false,
+                    };
+                    while let Some(&(e, points)) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let child = drawn | 1 << e;
+                        let value = if points > 0 {
+                            points
+                                + worker.alpha_beta(
+                                    child,
+                                    cells - points,
+                                    beta - 1 - points,
+                                    beta - points,
+                                )
+                        } else {
+                            -worker.alpha_beta(child, cells, -beta, 1 - beta)
+                        };
+                        if worker.stopped {
+                            break;
+                        }
+                        best.fetch_max(value, Ordering::Relaxed);
+                        if value >= beta {
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                    worker.flush();
+                });
+            }
+        });
+        best.into_inner()
     }
 }
 
 impl<G: SubsetIndexed> Solver<G> for SearchSolver<'_, G> {
+    /// The value of one state, using every core: its moves are searched in parallel.
     fn value(&mut self, state: &G::State) -> Result<i32, SolveError> {
-        Ok(self.search(self.game.mask(state)))
+        Ok(self.root_value(self.game.mask(state)))
     }
 
     /// Searches the states in parallel, sharing the table; symmetric states are searched once.

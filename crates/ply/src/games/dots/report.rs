@@ -5,7 +5,7 @@ use super::board::Edge;
 use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
-use crate::engine::scored::analysis::{analyse, MoveValue};
+use crate::engine::scored::analysis::{analyse, Analysis, MoveValue};
 use crate::engine::scored::choose::{with_solver_at, SolveOptions};
 use crate::engine::scored::symmetry::symmetric_to_earlier;
 use crate::engine::scored::{SolveError, Solver, Strategy};
@@ -51,6 +51,18 @@ pub struct LineStepReport {
     pub points: u32,
 }
 
+/// How much of a position to explain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detail {
+    /// The value alone, no move valued: one proof for the position (on every core, for the search)
+    /// instead of one exact value per move, which is what makes the largest positions reachable.
+    Value,
+    /// The value and every move's value.
+    Moves,
+    /// Every move's value and a best line of play to the end.
+    Line,
+}
+
 /// Everything `ply dots` shows about a position. Serialises to the JSON documented in the README.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DotsReport {
@@ -84,6 +96,10 @@ pub struct DotsReport {
     pub states_visited: u64,
     /// The board as text art.
     pub picture: String,
+    /// Whether the value alone was asked for ([`Detail::Value`]): `moves` and `line` are then empty
+    /// although the game goes on. Left out of the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub value_only: bool,
 }
 
 /// The moves as reported, each marked with the first earlier move equivalent to it: a symmetry of the
@@ -122,20 +138,20 @@ fn strategy_name<S: Serializer>(strategy: &Strategy, s: S) -> Result<S::Ok, S::E
     s.serialize_str(strategy.name())
 }
 
-/// Solves `position` on `built` with `strategy` and explains it; `with_line` adds a best line.
+/// Solves `position` on `built` with `strategy` and explains it as far as `detail` asks.
 pub fn report(
     built: &BuiltBoard,
     position: &Position,
     strategy: Strategy,
     options: SolveOptions<'_>,
-    with_line: bool,
+    detail: Detail,
 ) -> Result<DotsReport, SolveError> {
     with_solver_at(
         &built.board,
         strategy,
         options,
         &position.drawn(),
-        |solver| report_from(built, position, solver, strategy, with_line),
+        |solver| report_from(built, position, solver, strategy, detail),
     )
 }
 
@@ -145,10 +161,19 @@ pub fn report_from(
     position: &Position,
     solver: &mut dyn Solver<DotsBoard>,
     strategy: Strategy,
-    with_line: bool,
+    detail: Detail,
 ) -> Result<DotsReport, SolveError> {
     let board = &built.board;
-    let analysis = analyse(board, solver, &position.drawn(), with_line)?;
+    let analysis = match detail {
+        Detail::Value => Analysis {
+            value: solver.value(&position.drawn())?,
+            moves: Vec::new(),
+            line: Vec::new(),
+        },
+        Detail::Moves | Detail::Line => {
+            analyse(board, solver, &position.drawn(), detail == Detail::Line)?
+        }
+    };
     let states_visited = solver.states_visited();
     let to_move = position.to_move();
     let line_steps: Vec<LineStepReport> = analysis
@@ -201,5 +226,6 @@ pub fn report_from(
         picture: built
             .canvas
             .draw(board, position.drawn(), position.owners()),
+        value_only: detail == Detail::Value,
     })
 }
