@@ -212,7 +212,17 @@ struct Worker<'a> {
     stopped: bool,
 }
 
-impl Worker<'_> {
+impl<'a> Worker<'a> {
+    /// A worker of the search `shared` describes, nothing counted yet.
+    fn new(shared: &'a Shared<'a>) -> Self {
+        Worker {
+            shared,
+            nodes: 0,
+            scratch: Vec::new(),
+            stopped: false,
+        }
+    }
+
     /// Counts `n` more states, adding them to the shared count (and telling progress) in batches.
     fn count(&mut self, n: u64) {
         self.nodes += n;
@@ -504,12 +514,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         let cells = FreeElements::new(self.rules.rules, self.game.items(), drawn).max_points();
         let never = AtomicBool::new(false);
         let shared = self.shared(&never);
-        let mut worker = Worker {
-            shared: &shared,
-            nodes: 0,
-            scratch: Vec::new(),
-            stopped: false,
-        };
+        let mut worker = Worker::new(&shared);
         let value = worker.null_window_tests(drawn, cells as i32);
         worker.flush();
         self.keep(key, value);
@@ -534,12 +539,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         }
         let never = AtomicBool::new(false);
         let shared = self.shared(&never);
-        let worker = Worker {
-            shared: &shared,
-            nodes: 0,
-            scratch: Vec::new(),
-            stopped: false,
-        };
+        let worker = Worker::new(&shared);
         let hint = self
             .table
             .probe(key)
@@ -588,12 +588,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             for _ in 0..threads {
                 scope.spawn(|| {
                     let shared = self.shared(&stop);
-                    let mut worker = Worker {
-                        shared: &shared,
-                        nodes: 0,
-                        scratch: Vec::new(),
-                        stopped: false,
-                    };
+                    let mut worker = Worker::new(&shared);
                     while let Some(&(e, points)) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
                         let child = drawn | 1 << e;
                         let value = if points > 0 {
