@@ -921,6 +921,91 @@ fn bench_dots_bad_games_file() {
     );
 }
 
+/// `ply bench dots-free`: one position per count of free edges, each strategy's value equal to the
+/// whole table's for the same moves.
+#[test]
+fn bench_dots_free_series_agrees_with_the_whole_table() {
+    let series: Value = serde_json::from_str(&stdout_of(
+        &[
+            "bench",
+            "dots-free",
+            "--rows",
+            "3",
+            "--cols",
+            "3",
+            "--from",
+            "12",
+            "--to",
+            "20",
+            "--search-up-to",
+            "18",
+            "--json",
+        ],
+        None,
+    ))
+    .unwrap();
+    let rows = series.as_array().unwrap();
+    let free: Vec<u64> = rows.iter().map(|r| r["free"].as_u64().unwrap()).collect();
+    assert_eq!(free, [12, 14, 16, 18, 20]);
+    let values: Vec<i64> = rows.iter().map(|r| r["value"].as_i64().unwrap()).collect();
+    assert_eq!(values, [-1, 1, 1, -3, -3]);
+    for row in rows {
+        let moves = row["moves"].as_str().unwrap();
+        assert_eq!(
+            moves.split(' ').count() as u64,
+            24 - row["free"].as_u64().unwrap()
+        );
+        let by_table: Value = serde_json::from_str(&stdout_of(
+            &[
+                "dots", "boxes", "--rows", "3", "--cols", "3", "--moves", moves, "--json",
+            ],
+            None,
+        ))
+        .unwrap();
+        assert_eq!(by_table["value"], row["value"], "{moves}");
+        let runs = row["runs"].as_array().unwrap();
+        let names: Vec<&str> = runs
+            .iter()
+            .map(|r| r["strategy"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["memo", "free-table", "search"]);
+        // Memo and the free-edge table visit every subset of the free edges.
+        let states = 1u64 << row["free"].as_u64().unwrap();
+        assert_eq!(runs[0]["states_visited"], states);
+        assert_eq!(runs[1]["states_visited"], states);
+        assert_eq!(runs[0]["time_ratio"], 1.0);
+    }
+    let last = &rows[4]["runs"][2];
+    assert_eq!(last["skipped"], "over --search-up-to 18");
+    assert_eq!(last["seconds"], Value::Null);
+}
+
+#[test]
+fn bench_dots_free_bad_ranges() {
+    for (args, expected) in [
+        (
+            &["--from", "14", "--to", "8"][..],
+            "ply: free edges 14..8 are not a range within the board's 24 edges",
+        ),
+        (
+            &["--from", "8", "--to", "25"][..],
+            "ply: free edges 8..25 are not a range within the board's 24 edges",
+        ),
+        (
+            &["--from", "8", "--to", "8"][..],
+            "ply: no position with 8 free edges and no box one edge short on this board",
+        ),
+        (&["--step", "0"][..], "ply: --step must be at least 1"),
+    ] {
+        let all = [
+            &["bench", "dots-free", "--rows", "3", "--cols", "3"][..],
+            args,
+        ]
+        .concat();
+        assert_bad_input(&all, None, expected);
+    }
+}
+
 #[test]
 fn boxes_board_and_whole_tables() {
     let v: Value = serde_json::from_str(&stdout_of(

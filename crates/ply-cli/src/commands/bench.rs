@@ -23,6 +23,8 @@ const SAMPLE_GAMES: &str =
 pub enum BenchCommand {
     /// Dots and Triangles on the classic board: recursion vs memo vs table.
     Dots(BenchDotsArgs),
+    /// Dots and Boxes, one position per count of free edges: memo vs free-edge table vs search.
+    DotsFree(super::bench_series::BenchFreeArgs),
 }
 
 /// Options of `ply bench dots`.
@@ -41,7 +43,10 @@ pub struct BenchDotsArgs {
 
 /// Runs `ply bench`.
 pub fn run(command: BenchCommand) -> Result<String, Failure> {
-    let BenchCommand::Dots(args) = command;
+    let args = match command {
+        BenchCommand::Dots(args) => args,
+        BenchCommand::DotsFree(args) => return super::bench_series::run(args),
+    };
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
     let positions = match &args.games {
         Some(path) => read_games(&built.board, open_input(Some(path))?),

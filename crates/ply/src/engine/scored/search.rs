@@ -561,6 +561,11 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         if moves.len() < 2 {
             return self.search(drawn);
         }
+        if self.status.is_some() {
+            // Status reports then give the bounds the table holds on the moves' values.
+            let masks: Vec<u64> = moves.iter().map(|&(e, _)| drawn | 1 << e).collect();
+            self.track_moves(&masks);
+        }
         let (mut lower, mut upper) = (-cells, cells);
         let mut guess = cells & 1;
         while lower < upper {
@@ -573,6 +578,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             }
             guess = value;
         }
+        self.root.finish();
         self.keep(key, lower);
         lower
     }

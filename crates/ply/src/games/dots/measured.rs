@@ -57,3 +57,31 @@ pub struct StrategyRun {
     /// The value of each position, in order.
     pub values: Vec<i32>,
 }
+
+/// One position of a series over free edges and each strategy's run on it (`ply bench dots-free`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FreeSeriesRow {
+    /// Free edges of the position.
+    pub free: u32,
+    /// The position's edges, as `ply dots --moves` reads them.
+    pub moves: String,
+    /// Its value (the same for every strategy that ran).
+    pub value: i32,
+    /// Each strategy, in the order asked: run, or skipped and why.
+    pub runs: Vec<SeriesRun>,
+}
+
+/// One strategy on one position of a series.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeriesRun {
+    /// The strategy's name.
+    pub strategy: &'static str,
+    /// States visited (filled, for a table), when it ran.
+    pub states_visited: Option<u64>,
+    /// Wall time, when it ran.
+    pub seconds: Option<f64>,
+    /// Time against the first strategy of the row that ran (its seconds / theirs).
+    pub time_ratio: Option<f64>,
+    /// Why it did not run (over its ceiling of free edges, or over the memory budget).
+    pub skipped: Option<String>,
+}

@@ -8,6 +8,7 @@ pub mod board;
 pub mod geometry;
 pub mod measured;
 pub mod notation;
+pub mod openings;
 pub mod picture;
 pub mod position;
 pub mod report;

@@ -1,0 +1,198 @@
+//! `ply bench dots-free`: one position per count of free edges on one board, each solved by memo,
+//! the free-edge table and the search, with states, times and ratios — how each strategy grows
+//! with the free edges (issue 13's series). Each strategy runs only up to its ceiling, so a series
+//! never starts a run it cannot finish.
+
+use crate::args::MemoryArg;
+use crate::failure::Failure;
+use clap::Args;
+use ply::engine::scored::choose::{with_solver_at, SolveOptions};
+use ply::engine::scored::table::SubsetTable;
+use ply::engine::scored::Strategy;
+use ply::games::dots::measured::{FreeSeriesRow, SeriesRun};
+use ply::games::dots::notation::format_edge;
+use ply::games::dots::openings::random_opening;
+use ply::games::dots::{DotsBoard, Edge, Geometry};
+use std::fmt::Write;
+use std::time::Instant;
+
+/// Options of `ply bench dots-free`.
+#[derive(Args)]
+pub struct BenchFreeArgs {
+    /// Rows of boxes.
+    #[arg(long, default_value_t = 4)]
+    rows: u32,
+    /// Columns of boxes.
+    #[arg(long, default_value_t = 4)]
+    cols: u32,
+    /// Fewest free edges.
+    #[arg(long, default_value_t = 20)]
+    from: u32,
+    /// Most free edges.
+    #[arg(long, default_value_t = 30)]
+    to: u32,
+    /// Free edges between one position and the next.
+    #[arg(long, default_value_t = 2)]
+    step: u32,
+    /// Seed of the random positions (edges drawn at random, no box one edge short).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Memo runs up to this many free edges (it slows fast past 24).
+    #[arg(long, default_value_t = 24, value_name = "FREE")]
+    memo_up_to: u32,
+    /// The search runs up to this many free edges.
+    #[arg(long, default_value_t = 32, value_name = "FREE")]
+    search_up_to: u32,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    memory: MemoryArg,
+}
+
+/// The strategies compared, in the order they run on each position.
+const STRATEGIES: [Strategy; 3] = [Strategy::Memo, Strategy::FreeTable, Strategy::Search];
+
+/// Runs `ply bench dots-free`.
+pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
+    let geometry = Geometry::Boxes {
+        rows: args.rows,
+        cols: args.cols,
+    };
+    let built = geometry.build().map_err(Failure::bad)?;
+    let board = &built.board;
+    let edges = board.edge_count() as u32;
+    if args.step == 0 {
+        return Err(Failure::bad("--step must be at least 1"));
+    }
+    if args.from > args.to || args.to > edges {
+        return Err(Failure::bad(format!(
+            "free edges {}..{} are not a range within the board's {edges} edges",
+            args.from, args.to
+        )));
+    }
+    let budget = args.memory.budget()?;
+    let mut rows = Vec::new();
+    for free in (args.from..=args.to).step_by(args.step as usize) {
+        let drawn = random_opening(board, edges - free, args.seed).ok_or_else(|| {
+            Failure::bad(format!(
+                "no position with {free} free edges and no box one edge short on this board"
+            ))
+        })?;
+        let options = SolveOptions {
+            budget,
+            progress: None,
+            search_status: None,
+            free_items: free,
+        };
+        let mut runs: Vec<SeriesRun> = Vec::new();
+        let mut value = None;
+        let mut first: Option<f64> = None;
+        for strategy in STRATEGIES {
+            if let Some(why) = ceiling(strategy, free, &args, budget.bytes()) {
+                runs.push(SeriesRun {
+                    strategy: strategy.name(),
+                    states_visited: None,
+                    seconds: None,
+                    time_ratio: None,
+                    skipped: Some(why),
+                });
+                continue;
+            }
+            let started = Instant::now();
+            let (v, states) = with_solver_at(board, strategy, options, &drawn, |solver| {
+                Ok((solver.value(&drawn)?, solver.states_visited()))
+            })
+            .map_err(|e| Failure::solve(e, strategy))?;
+            let seconds = started.elapsed().as_secs_f64();
+            if value.is_some_and(|known| known != v) {
+                return Err(Failure::Internal(
+                    "the strategies disagree; please report this".into(),
+                ));
+            }
+            value = Some(v);
+            let base = *first.get_or_insert(seconds);
+            runs.push(SeriesRun {
+                strategy: strategy.name(),
+                states_visited: Some(states),
+                seconds: Some(seconds),
+                time_ratio: Some(seconds / base),
+                skipped: None,
+            });
+        }
+        let Some(value) = value else {
+            continue;
+        };
+        rows.push(FreeSeriesRow {
+            free,
+            moves: moves_text(board, drawn.0),
+            value,
+            runs,
+        });
+    }
+    if args.json {
+        return Ok(serde_json::to_string(&rows)? + "\n");
+    }
+    Ok(render(&rows, args.rows, args.cols, args.seed))
+}
+
+/// Why `strategy` does not run on a position with `free` free edges, if it does not.
+fn ceiling(strategy: Strategy, free: u32, args: &BenchFreeArgs, budget: u64) -> Option<String> {
+    match strategy {
+        Strategy::Memo if free > args.memo_up_to => {
+            Some(format!("over --memo-up-to {}", args.memo_up_to))
+        }
+        Strategy::Search if free > args.search_up_to => {
+            Some(format!("over --search-up-to {}", args.search_up_to))
+        }
+        Strategy::FreeTable if SubsetTable::bytes_needed(free) > u128::from(budget) => {
+            Some(format!(
+                "needs {} bytes, over the memory budget",
+                SubsetTable::bytes_needed(free)
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// The edges of `mask` in `ply dots --moves` notation.
+fn moves_text(board: &DotsBoard, mask: u64) -> String {
+    (0..board.edge_count() as u8)
+        .filter(|&e| mask >> e & 1 == 1)
+        .map(|e| format_edge(board, Edge(e)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn render(rows: &[FreeSeriesRow], r: u32, c: u32, seed: u64) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Dots and Boxes {r}×{c}: one position per count of free edges (seed {seed})"
+    );
+    let _ = writeln!(
+        out,
+        "{:>5} {:>6}  {:<11} {:>14} {:>11} {:>8}",
+        "free", "value", "strategy", "states", "time", "ratio"
+    );
+    for row in rows {
+        for run in &row.runs {
+            let (states, time, ratio) = match (run.states_visited, run.seconds, run.time_ratio) {
+                (Some(s), Some(t), Some(x)) => {
+                    (s.to_string(), format!("{t:.3} s"), format!("{x:.2}x"))
+                }
+                _ => (
+                    "-".into(),
+                    run.skipped.clone().unwrap_or_default(),
+                    String::new(),
+                ),
+            };
+            let _ = writeln!(
+                out,
+                "{:>5} {:>6}  {:<11} {:>14} {:>11} {:>8}",
+                row.free, row.value, run.strategy, states, time, ratio
+            );
+        }
+    }
+    out
+}
