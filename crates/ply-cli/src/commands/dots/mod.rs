@@ -93,7 +93,7 @@ struct PositionArgs {
     moves_file: Option<PathBuf>,
     /// How values are computed; auto = the whole table for boards of up to 24 edges (or an empty
     /// board whose table fits, up to 4 GiB), else the table of the position's free edges if it fits
-    /// (up to 4 GiB), else the search.
+    /// (up to 256 MiB: 28 free edges), else the search.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Also show a best line of play to the end of the game.

@@ -15,6 +15,10 @@ use crate::engine::util::progress::Progress;
 pub const AUTO_SMALL_ITEMS: u32 = 24;
 /// The largest table the automatic choice builds for an early position: 2^32 states (4 GiB).
 pub const AUTO_TABLE_LIMIT: u128 = 1 << 32;
+/// The largest free-element table the automatic choice builds when the search is at hand: 2^28
+/// states (256 MiB). On 4×4 boxes the search is as fast at 28 free edges and 3× faster at 30 and
+/// 32 (`ply bench dots-free`, BENCHMARKS.md).
+pub const AUTO_FREE_TABLE_LIMIT: u128 = 1 << 28;
 
 /// What a solve may use.
 #[derive(Clone, Copy)]
@@ -38,7 +42,7 @@ impl Strategy {
     ///
     /// A game stating completion rules has better choices past the small table: the whole table when
     /// the position is the empty one and it fits (a table from the cache serves it too), the table of
-    /// the position's free elements when it fits the budget and [`AUTO_TABLE_LIMIT`], the search
+    /// the position's free elements when it fits the budget and [`AUTO_FREE_TABLE_LIMIT`], the search
     /// otherwise.
     pub fn auto<G: SubsetIndexed>(game: &G, free_items: u32, budget: MemoryBudget) -> Strategy {
         let table = SubsetTable::bytes_needed(game.items());
@@ -49,7 +53,7 @@ impl Strategy {
         } else if game.completion().is_some() {
             if free_items == game.items() && fits(table) {
                 Strategy::Table
-            } else if fits(free_table) {
+            } else if fits(free_table) && free_table <= AUTO_FREE_TABLE_LIMIT {
                 Strategy::FreeTable
             } else {
                 Strategy::Search
@@ -130,5 +134,26 @@ pub fn with_solver_at<G: SubsetIndexed, T>(
             body(&mut table.solver(game))
         }
         _ => with_solver(game, strategy, options, body),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::dots::Geometry;
+
+    #[test]
+    fn auto_picks_the_free_table_up_to_28_free_edges_then_the_search() {
+        let boxes = |rows, cols| Geometry::Boxes { rows, cols }.build().unwrap().board;
+        let plenty = MemoryBudget::new(16 << 30);
+        let (b33, b44) = (boxes(3, 3), boxes(4, 4));
+        assert_eq!(Strategy::auto(&b33, 24, plenty), Strategy::Table);
+        assert_eq!(Strategy::auto(&b44, 28, plenty), Strategy::FreeTable);
+        assert_eq!(Strategy::auto(&b44, 29, plenty), Strategy::Search);
+        assert_eq!(Strategy::auto(&b44, 40, plenty), Strategy::Search);
+        // A free-edge table over the budget is not chosen either.
+        let small = MemoryBudget::new(1 << 20);
+        assert_eq!(Strategy::auto(&b44, 26, small), Strategy::Search);
+        assert_eq!(Strategy::auto(&b44, 20, small), Strategy::FreeTable);
     }
 }
