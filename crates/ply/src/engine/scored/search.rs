@@ -188,6 +188,26 @@ impl<'a> Rules<'a> {
     }
 }
 
+/// The exact value of a state with `cells` cells open from null-window tests: `test(beta)` gives a
+/// bound on the value, at least `beta` when the value reaches it and below `beta` otherwise. A value has
+/// the parity of `cells` (the cells left are split between the players), so every bound tested has it
+/// too; the first test is at 0 (or 1).
+fn mtd(cells: i32, mut test: impl FnMut(i32) -> i32) -> i32 {
+    let (mut lower, mut upper) = (-cells, cells);
+    let mut guess = cells & 1;
+    while lower < upper {
+        let beta = guess.clamp(lower + 2, upper);
+        let value = test(beta);
+        if value >= beta {
+            lower = value;
+        } else {
+            upper = value;
+        }
+        guess = value;
+    }
+    lower
+}
+
 /// The state shared by the threads of one search.
 struct Shared<'a> {
     rules: &'a Rules<'a>,
@@ -302,13 +322,7 @@ impl<'a> Worker<'a> {
         let mut best = i32::MIN;
         let mut best_move = 0;
         for &(_, e, points) in &moves[..count] {
-            let child = drawn | 1 << e;
-            let points = points as i32;
-            let value = if points > 0 {
-                points + self.alpha_beta(child, cells - points, alpha - points, beta - points)
-            } else {
-                -self.alpha_beta(child, cells, -beta, -alpha)
-            };
+            let value = self.move_value(drawn, e, points as i32, cells, alpha, beta);
             if self.stopped {
                 return 0;
             }
@@ -378,19 +392,27 @@ impl<'a> Worker<'a> {
     /// proved for the next. A value has the parity of `cells` (the cells left are split between the
     /// players), so every bound tested has it too.
     fn null_window_tests(&mut self, drawn: u64, cells: i32) -> i32 {
-        let (mut lower, mut upper) = (-cells, cells);
-        let mut guess = cells & 1;
-        while lower < upper {
-            let beta = guess.clamp(lower + 2, upper);
-            let value = self.alpha_beta(drawn, cells, beta - 1, beta);
-            if value >= beta {
-                lower = value;
-            } else {
-                upper = value;
-            }
-            guess = value;
+        mtd(cells, |beta| self.alpha_beta(drawn, cells, beta - 1, beta))
+    }
+
+    /// The value for the mover of drawing `e` (worth `points` at once) in `drawn` with `cells` cells
+    /// open, searched with the window `alpha..beta` seen from the mover (Wilson's rule: a scoring
+    /// move keeps the turn, so its child's window is shifted, not negated).
+    fn move_value(
+        &mut self,
+        drawn: u64,
+        e: u32,
+        points: i32,
+        cells: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let child = drawn | 1 << e;
+        if points > 0 {
+            points + self.alpha_beta(child, cells - points, alpha - points, beta - points)
+        } else {
+            -self.alpha_beta(child, cells, -beta, -alpha)
         }
-        lower
     }
 
     /// The exact value of `drawn` from the table of its free elements, filled by this thread.
@@ -566,21 +588,10 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             let masks: Vec<u64> = moves.iter().map(|&(e, _)| drawn | 1 << e).collect();
             self.track_moves(&masks);
         }
-        let (mut lower, mut upper) = (-cells, cells);
-        let mut guess = cells & 1;
-        while lower < upper {
-            let beta = guess.clamp(lower + 2, upper);
-            let value = self.root_test(&moves, drawn, cells, beta);
-            if value >= beta {
-                lower = value;
-            } else {
-                upper = value;
-            }
-            guess = value;
-        }
+        let value = mtd(cells, |beta| self.root_test(&moves, drawn, cells, beta));
         self.root.finish();
-        self.keep(key, lower);
-        lower
+        self.keep(key, value);
+        value
     }
 
     /// Whether `drawn`'s value reaches `beta`: a bound on it (fail-soft: at least `beta` when it does,
@@ -596,18 +607,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
                     let shared = self.shared(&stop);
                     let mut worker = Worker::new(&shared);
                     while let Some(&(e, points)) = moves.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        let child = drawn | 1 << e;
-                        let value = if points > 0 {
-                            points
-                                + worker.alpha_beta(
-                                    child,
-                                    cells - points,
-                                    beta - 1 - points,
-                                    beta - points,
-                                )
-                        } else {
-                            -worker.alpha_beta(child, cells, -beta, 1 - beta)
-                        };
+                        let value = worker.move_value(drawn, e, points, cells, beta - 1, beta);
                         if worker.stopped {
                             break;
                         }
