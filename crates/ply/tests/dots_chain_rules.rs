@@ -1,7 +1,9 @@
-//! The capture rules the search relies on, proved on every state of every dots board of up to 2^24
-//! states: wherever the rules keep only some moves, the best of those is the best of all moves.
+//! The capture rules and the simple loony endgames the search relies on, proved on every state of
+//! every dots board of up to 2^24 states: wherever the rules keep only some moves, the best of those is
+//! the best of all moves; wherever a position is valued as a simple loony endgame, that is its value.
 
 use ply::engine::scored::captures::candidates;
+use ply::engine::scored::loony::simple_endgame_value;
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::{move_value, SubsetIndexed};
 use ply::engine::MemoryBudget;
@@ -22,12 +24,15 @@ fn boards_up_to_24_edges() -> Vec<Geometry> {
 }
 
 /// What the rules did on one board: states where they kept one move, states where they kept
-/// several, and states where the best kept move is not the best move (must be none).
+/// several, and states where the best kept move is not the best move (must be none); states valued
+/// as simple loony endgames, and those valued wrong (must be none).
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 struct Tally {
     one: u64,
     several: u64,
     wrong: u64,
+    loony: u64,
+    loony_wrong: u64,
 }
 
 impl std::ops::Add for Tally {
@@ -37,6 +42,8 @@ impl std::ops::Add for Tally {
             one: self.one + o.one,
             several: self.several + o.several,
             wrong: self.wrong + o.wrong,
+            loony: self.loony + o.loony,
+            loony_wrong: self.loony_wrong + o.loony_wrong,
         }
     }
 }
@@ -52,8 +59,20 @@ fn check_every_state(geometry: Geometry) -> Tally {
         .map(|drawn| {
             let free = full & !drawn;
             let Some(kept) = candidates(rules, drawn, free) else {
-                return Tally::default();
+                return match simple_endgame_value(rules, drawn, free) {
+                    Some(value) => Tally {
+                        loony: 1,
+                        loony_wrong: (value != table.value_of_mask(drawn)) as u64,
+                        ..Tally::default()
+                    },
+                    None => Tally::default(),
+                };
             };
+            assert_eq!(
+                simple_endgame_value(rules, drawn, free),
+                None,
+                "{geometry:?} {drawn:b}: a capturable cell is no simple endgame"
+            );
             assert_eq!(
                 kept & !free,
                 0,
@@ -72,18 +91,22 @@ fn check_every_state(geometry: Geometry) -> Tally {
                 one: single as u64,
                 several: !single as u64,
                 wrong: (best_kept != table.value_of_mask(drawn)) as u64,
+                ..Tally::default()
             }
         })
         .reduce(Tally::default, |a, b| a + b)
 }
 
 #[test]
-fn capture_rules_never_change_a_value_on_any_state_of_boards_up_to_2_pow_24() {
+fn capture_rules_and_loony_endgames_never_change_a_value_on_any_state_of_boards_up_to_2_pow_24() {
     let boards = boards_up_to_24_edges();
     assert_eq!(boards.len(), 14);
     for geometry in boards {
         let tally = check_every_state(geometry);
         assert_eq!(tally.wrong, 0, "{geometry:?}: {tally:?}");
+        assert_eq!(tally.loony_wrong, 0, "{geometry:?}: {tally:?}");
+        // Every board has simple loony endgames (the empty cells of a finished game's last chain).
+        assert!(tally.loony > 0, "{geometry:?}: {tally:?}");
         // The rules do act: on every board with two cells or more, both kinds are met.
         assert!(tally.one > 0, "{geometry:?}: {tally:?}");
         if !matches!(

@@ -14,6 +14,7 @@ pub mod analysis;
 pub mod bounds;
 pub mod captures;
 pub mod choose;
+pub mod loony;
 pub mod memo;
 pub mod recursion;
 pub mod restrict;
@@ -22,6 +23,7 @@ pub mod search_status;
 pub mod symmetry;
 pub mod table;
 pub mod table_file;
+pub mod twins;
 
 use super::{Capabilities, MemoryError};
 use std::fmt::Debug;

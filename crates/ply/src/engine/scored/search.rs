@@ -19,9 +19,11 @@
 
 use super::bounds::{Bounds, BoundsTable};
 use super::captures;
+use super::loony;
 use super::restrict::FreeElements;
 use super::search_status::{RootMoves, StatusHook};
 use super::symmetry::Symmetries;
+use super::twins::Twins;
 use super::{check_values_fit, require_acyclic_deterministic, Completion, SolveError, Solver};
 use super::{ScoredGame, SubsetIndexed};
 use crate::engine::util::memory::MemoryBudget;
@@ -42,11 +44,14 @@ pub const LONG_SEARCH_FREE: u32 = 36;
 pub const LONG_SEARCH_TABLE_BYTES: u64 = 8 << 30;
 
 /// The free elements at or below which the search hands a state to a free-element table by default.
-pub const DEFAULT_ENDGAME: u32 = 10;
+pub const DEFAULT_ENDGAME: u32 = 7;
 
 /// States with at most this many free elements are valued on one thread even when asked alone: their
 /// searches are too short to pay for starting threads.
 pub const ROOT_SPLIT_FREE: u32 = 16;
+
+/// States with fewer free elements are keyed without the board's symmetries (twins only).
+const SYMMETRY_FREE: u32 = 30;
 
 /// Nodes counted by a thread before it adds them to the shared count.
 const NODE_BATCH: u64 = 1 << 14;
@@ -103,10 +108,18 @@ struct Rules<'a> {
     symmetries: Option<&'a Symmetries>,
     perms: Vec<Vec<u8>>,
     inverses: Vec<Vec<u8>>,
+    /// Twin elements (same cells): keys are in their normal form, and one move per group is
+    /// searched. None when symmetries are not used.
+    twins: Twins,
 }
 
 impl<'a> Rules<'a> {
-    fn new(rules: Completion<'a>, items: u32, symmetries: Option<&'a Symmetries>) -> Self {
+    fn new(
+        rules: Completion<'a>,
+        items: u32,
+        symmetries: Option<&'a Symmetries>,
+        use_twins: bool,
+    ) -> Self {
         let cells_of = (0..items as usize)
             .map(|e| rules.others[e].iter().filter(|&&o| o != 1 << e).count() as u8)
             .collect();
@@ -141,33 +154,43 @@ impl<'a> Rules<'a> {
             symmetries,
             perms,
             inverses,
+            twins: if use_twins {
+                Twins::new(rules, items)
+            } else {
+                Twins::default()
+            },
         }
     }
 
-    /// The table key of `drawn` and the permutation that gives it (`None`: the identity).
+    /// The table key of `drawn` and the symmetry that gives it (`None`: the identity): the smallest
+    /// normal form (twins lowest) of its images.
     #[inline]
     fn key(&self, drawn: u64) -> (u64, Option<usize>) {
-        let Some(s) = self.symmetries else {
-            return (drawn, None);
-        };
-        let mut best = (drawn, None);
-        for i in 0..self.perms.len() {
-            let image = s.image(i, drawn);
-            if image < best.0 {
-                best = (image, Some(i));
+        let mut best = (self.twins.normal(drawn), None);
+        if (self.full & !drawn).count_ones() < SYMMETRY_FREE {
+            return best;
+        }
+        if let Some(s) = self.symmetries {
+            for i in 0..self.perms.len() {
+                let image = self.twins.normal(s.image(i, drawn));
+                if image < best.0 {
+                    best = (image, Some(i));
+                }
             }
         }
         best
     }
 
-    /// A move in the key's frame, from a move of the state (`perm` as returned by [`Self::key`]).
-    fn move_to_key_frame(&self, e: u32, perm: Option<usize>) -> u32 {
-        perm.map_or(e, |p| self.perms[p][e as usize] as u32)
+    /// A move in the frame of `key`, from a move of the state (`perm` as returned by [`Self::key`]).
+    fn move_to_key_frame(&self, e: u32, perm: Option<usize>, key: u64) -> u32 {
+        let image = perm.map_or(e, |p| self.perms[p][e as usize] as u32);
+        self.twins.free_twin(image, key)
     }
 
-    /// A move of the state, from a move in the key's frame.
-    fn move_from_key_frame(&self, e: u32, perm: Option<usize>) -> u32 {
-        perm.map_or(e, |p| self.inverses[p][e as usize] as u32)
+    /// A move of the state `drawn`, from a move in its key's frame.
+    fn move_from_key_frame(&self, m: u32, perm: Option<usize>, drawn: u64) -> u32 {
+        let e = perm.map_or(m, |p| self.inverses[p][m as usize] as u32);
+        self.twins.free_twin(e, drawn)
     }
 
     /// The order of a move: higher is tried first.
@@ -305,10 +328,15 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(b.lower);
             beta = beta.min(b.upper);
-            hint = b.best.map(|m| rules.move_from_key_frame(m, perm));
+            hint = b.best.map(|m| rules.move_from_key_frame(m, perm, drawn));
         }
-        if free_count <= self.shared.endgame {
-            let value = self.endgame(drawn);
+        let loony = if self.shared.capture_rules {
+            loony::simple_endgame_value(rules.rules, drawn, rules.full & !drawn)
+        } else {
+            None
+        };
+        if loony.is_some() || free_count <= self.shared.endgame {
+            let value = loony.unwrap_or_else(|| self.endgame(drawn));
             let exact = Bounds {
                 lower: value,
                 upper: value,
@@ -319,6 +347,15 @@ impl<'a> Worker<'a> {
         }
         let (alpha0, beta0) = (alpha, beta);
         let (moves, count) = self.ordered_moves(drawn, hint);
+        if let Some((value, e)) = self.child_cut(drawn, &moves[..count], beta) {
+            let bounds = Bounds {
+                lower: value,
+                upper: cells,
+                best: Some(rules.move_to_key_frame(e, perm, key)),
+            };
+            self.shared.table.store(key, bounds, free_count);
+            return value;
+        }
         let mut best = i32::MIN;
         let mut best_move = 0;
         for &(_, e, points) in &moves[..count] {
@@ -345,17 +382,38 @@ impl<'a> Worker<'a> {
             Bounds {
                 lower: best,
                 upper: cells,
-                best: Some(rules.move_to_key_frame(best_move, perm)),
+                best: Some(rules.move_to_key_frame(best_move, perm, key)),
             }
         } else {
             Bounds {
                 lower: best,
                 upper: best,
-                best: Some(rules.move_to_key_frame(best_move, perm)),
+                best: Some(rules.move_to_key_frame(best_move, perm, key)),
             }
         };
         self.shared.table.store(key, bounds, free_count);
         best
+    }
+
+    /// A move whose child's bounds in the table already reach `beta` (enhanced transposition
+    /// cutoff): its value's lower bound and the move.
+    fn child_cut(&self, drawn: u64, moves: &[(u32, u32, u32)], beta: i32) -> Option<(i32, u32)> {
+        let rules = self.shared.rules;
+        let table = self.shared.table;
+        let mut keys = [0u64; 64];
+        for (key, &(_, e, _)) in keys.iter_mut().zip(moves) {
+            *key = rules.key(drawn | 1 << e).0;
+            table.prefetch(*key);
+        }
+        moves.iter().zip(keys).find_map(|(&(_, e, points), key)| {
+            let b = table.probe(key)?;
+            let lower = if points > 0 {
+                points as i32 + b.lower
+            } else {
+                -b.upper
+            };
+            (lower >= beta).then_some((lower, e))
+        })
     }
 
     /// The moves of `drawn` to search, best first, as (priority, element, points): all free elements,
@@ -370,6 +428,7 @@ impl<'a> Worker<'a> {
                 free = kept;
             }
         }
+        free = rules.twins.distinct_moves(free);
         while free != 0 {
             let e = free.trailing_zeros();
             free &= free - 1;
@@ -458,7 +517,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         };
         Ok(SearchSolver {
             game,
-            rules: Rules::new(rules, game.items(), symmetries),
+            rules: Rules::new(rules, game.items(), symmetries, options.use_symmetries),
             table: BoundsTable::new(options.table_bytes, options.budget)?,
             nodes: AtomicU64::new(0),
             progress: options.progress,
@@ -566,7 +625,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             .table
             .probe(key)
             .and_then(|b| b.best)
-            .map(|m| self.rules.move_from_key_frame(m, perm));
+            .map(|m| self.rules.move_from_key_frame(m, perm, drawn));
         let (moves, count) = worker.ordered_moves(drawn, hint);
         // Symmetric moves lead to the same value: each is asked once.
         let mut moves: Vec<(u32, i32)> = moves[..count]
