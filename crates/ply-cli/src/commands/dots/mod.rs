@@ -202,22 +202,30 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
 }
 
 /// A search's status as progress: the bounds and moves proved after the count, and a line of its
-/// own for each move's value as it is proved.
+/// own for each move's value as it is proved (moves proved together, whose children are one state
+/// of the table, get a line each).
 fn search_progress(progress: &StatesProgress, board: &DotsBoard, s: &SearchStatus) {
     let mut detail = format!("table {:.1}% full", s.table_fill * 100.0);
     if let Some((lower, upper)) = s.root {
         let (lower, upper) = (signed(lower.into()), signed(upper.into()));
         write!(detail, ", value {lower}..{upper}").expect("writing to a String");
         write!(detail, ", {}/{} moves proved", s.moves_proved, s.moves).expect("to a String");
+        // Moves bounded at most the lower bound, once there are any (before, the count says nothing).
+        if s.moves_proved < s.moves && s.moves_at_most_lower > 0 {
+            let at_most = s.moves_at_most_lower;
+            write!(detail, ", {at_most}/{} at most {lower}", s.moves).expect("to a String");
+        }
     }
-    match s.proved {
-        Some((edge, value)) => progress.event(&format!(
+    if s.proved.is_empty() {
+        progress.update_with(s.nodes, Some(&detail));
+    }
+    for &(edge, value) in &s.proved {
+        progress.event(&format!(
             "move {} = {} ({} nodes, {detail})",
             format_edge(board, Edge(edge as u8)),
             signed(value.into()),
             s.nodes
-        )),
-        None => progress.update_with(s.nodes, Some(&detail)),
+        ));
     }
 }
 

@@ -18,11 +18,17 @@ pub struct SearchStatus {
     pub moves_proved: usize,
     /// See `moves_proved`.
     pub moves: usize,
+    /// How many of the moves are known to be worth no more than the position's lower bound (proved,
+    /// or bounded so by the table): with one value asked (`--value-only`), where no move is ever
+    /// valued exactly, this is what counts down as the search closes on the value.
+    pub moves_at_most_lower: usize,
     /// What is known of the position's value so far: `lower <= value <= upper`, from the moves
     /// proved and the table's bounds on the others (`None` when the search values a single state).
     pub root: Option<(i32, i32)>,
-    /// When this report is for a move just proved: its element and its value for the mover.
-    pub proved: Option<(u32, i32)>,
+    /// When this report is for moves just proved: their elements and values for the mover (several
+    /// when their children are one state in the table — images under a symmetry, or twins; empty
+    /// in the reports made every so many nodes).
+    pub proved: Vec<(u32, i32)>,
 }
 
 /// Told a [`SearchStatus`] every [`crate::engine::util::progress::PROGRESS_EVERY`] nodes and whenever a
@@ -85,12 +91,12 @@ impl RootMoves {
         table: &BoundsTable,
     ) -> Option<SearchStatus> {
         let mut tracked = self.lock();
-        let mut proved = None;
+        let mut proved = Vec::new();
         for m in tracked.moves.iter_mut().filter(|m| m.key == key) {
             m.value = Some(value);
-            proved.get_or_insert((m.element, move_value(m.points as i32, value)));
+            proved.push((m.element, move_value(m.points as i32, value)));
         }
-        proved.map(|p| status_of(&tracked.moves, nodes, table, Some(p)))
+        (!proved.is_empty()).then(|| status_of(&tracked.moves, nodes, table, proved))
     }
 
     /// Stops tracking: the position is valued.
@@ -108,7 +114,7 @@ impl RootMoves {
 
     /// The status after `nodes` nodes, reading the table for the bounds of unproved moves.
     pub(super) fn status(&self, nodes: u64, table: &BoundsTable) -> SearchStatus {
-        status_of(&self.lock().moves, nodes, table, None)
+        status_of(&self.lock().moves, nodes, table, Vec::new())
     }
 }
 
@@ -117,30 +123,87 @@ fn status_of(
     moves: &[RootMove],
     nodes: u64,
     table: &BoundsTable,
-    proved: Option<(u32, i32)>,
+    proved: Vec<(u32, i32)>,
 ) -> SearchStatus {
-    let mut root: Option<(i32, i32)> = None;
-    for m in moves.iter() {
-        let (lower, upper) = match m.value {
-            Some(v) => (v, v),
-            None => table
-                .probe(m.key)
-                .map_or((-m.cells, m.cells), |b| (b.lower, b.upper)),
-        };
-        let points = m.points as i32;
-        let (lo, hi) = if points > 0 {
-            (points + lower, points + upper)
-        } else {
-            (-upper, -lower)
-        };
-        root = Some(root.map_or((lo, hi), |(l, h)| (l.max(lo), h.max(hi))));
-    }
+    // Each move's bounds for the mover.
+    let bounds: Vec<(i32, i32)> = moves
+        .iter()
+        .map(|m| {
+            let (lower, upper) = match m.value {
+                Some(v) => (v, v),
+                None => table
+                    .probe(m.key)
+                    .map_or((-m.cells, m.cells), |b| (b.lower, b.upper)),
+            };
+            let points = m.points as i32;
+            if points > 0 {
+                (points + lower, points + upper)
+            } else {
+                (-upper, -lower)
+            }
+        })
+        .collect();
+    let root = bounds
+        .iter()
+        .copied()
+        .reduce(|(l, h), (lo, hi)| (l.max(lo), h.max(hi)));
     SearchStatus {
         nodes,
         table_fill: table.fill_sample(),
         moves_proved: moves.iter().filter(|m| m.value.is_some()).count(),
         moves: moves.len(),
+        moves_at_most_lower: root.map_or(0, |(lower, _)| {
+            bounds.iter().filter(|&&(_, hi)| hi <= lower).count()
+        }),
         root,
         proved,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scored::bounds::Bounds;
+    use crate::engine::util::memory::MemoryBudget;
+
+    fn root_move(element: u32, points: u32, key: u64, cells: i32) -> RootMove {
+        RootMove {
+            element,
+            points,
+            key,
+            cells,
+            value: None,
+        }
+    }
+
+    #[test]
+    fn root_bounds_and_moves_at_most_the_lower_bound() {
+        let table = BoundsTable::new(1 << 10, MemoryBudget::new(1 << 20)).unwrap();
+        let bounds = |lower, upper| Bounds {
+            lower,
+            upper,
+            best: None,
+        };
+        // Move 0 hands over a child worth 1..3 to the opponent: -3..-1 for the mover.
+        table.store(10, bounds(1, 3), 5);
+        // Move 1 scores a cell and plays again in a child worth -2..0: -1..+1.
+        table.store(11, bounds(-2, 0), 5);
+        // Move 2 hands over a child proved worth -1: +1 for the mover.
+        let mut moves = vec![
+            root_move(0, 0, 10, 4),
+            root_move(1, 1, 11, 4),
+            root_move(2, 0, 12, 4),
+        ];
+        moves[2].value = Some(-1);
+        let status = status_of(&moves, 7, &table, Vec::new());
+        assert_eq!(status.root, Some((1, 1)));
+        assert_eq!((status.moves_proved, status.moves), (1, 3));
+        assert_eq!(status.moves_at_most_lower, 3);
+        // Unknown to the table, move 3 may be worth anything in -4..+4: the upper bound stays open.
+        moves.push(root_move(3, 0, 13, 4));
+        let status = status_of(&moves, 8, &table, Vec::new());
+        assert_eq!(status.root, Some((1, 4)));
+        assert_eq!(status.moves_at_most_lower, 3);
+        assert_eq!(status.nodes, 8);
     }
 }
