@@ -121,3 +121,48 @@ fn value_only_gives_the_tables_value_and_values_no_move() {
         .code(2)
         .stderr("ply: the argument '--value-only' cannot be used with '--line'\n");
 }
+
+/// `--tie-order high-first`: another tree (other node counts), the same value and move values.
+#[test]
+fn both_tie_orders_give_the_same_values_from_different_searches() {
+    let args = [
+        "dots",
+        "boxes",
+        "--rows",
+        "3",
+        "--cols",
+        "3",
+        "--moves",
+        "1-2 6-7 11-12",
+        "--strategy",
+        "search",
+        "--json",
+    ];
+    let low = parse_json(&stdout_of(&args, None));
+    let high = parse_json(&stdout_of(
+        &[&args[..], &["--tie-order", "high-first"]].concat(),
+        None,
+    ));
+    assert_eq!(low["value"], 3);
+    assert_eq!(high["value"], 3);
+    let values = |report: &serde_json::Value| -> Vec<(String, i64)> {
+        let mut moves: Vec<(String, i64)> = report["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].to_string(), m["value"].as_i64().unwrap()))
+            .collect();
+        moves.sort();
+        moves
+    };
+    assert_eq!(values(&low).len(), 21);
+    assert_eq!(values(&low), values(&high));
+    assert_ne!(low["states_visited"], high["states_visited"]);
+    ply()
+        .args(["dots", "triangles", "--tie-order", "sideways"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(
+            "ply: invalid value 'sideways' for '--tie-order <TIE_ORDER>'",
+        ));
+}

@@ -4,6 +4,7 @@
 use crate::error::ApiError;
 use crate::limits::{MAX_MEMO_FREE, MAX_RECURSION_FREE, MAX_TABLE_EDGES};
 use ply::engine::scored::choose::SolveOptions;
+use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::{SolveError, Strategy};
 use ply::engine::MemoryBudget;
@@ -192,6 +193,7 @@ pub fn answer(request: &DotsRequest, tables: &Tables) -> Result<DotsAnswer, ApiE
         progress: None,
         search_status: None,
         free_items: free,
+        tie_order: TieOrder::default(),
     };
     let report = report(&built, &position, strategy, options, Detail::Line).map_err(solve_error)?;
     Ok(DotsAnswer {

@@ -306,6 +306,7 @@ mod tests {
     #[test]
     fn the_dots_reply_is_a_best_move_the_seed_picks_among_ties() {
         use crate::engine::scored::choose::SolveOptions;
+        use crate::engine::scored::search::TieOrder;
         use crate::engine::scored::Strategy;
         use crate::engine::MemoryBudget;
         use crate::games::dots::notation::position_from_moves;
@@ -319,6 +320,7 @@ mod tests {
                 progress: None,
                 search_status: None,
                 free_items: 18,
+                tie_order: TieOrder::default(),
             };
             report(&built, &position, Strategy::Memo, options, Detail::Moves).unwrap()
         };

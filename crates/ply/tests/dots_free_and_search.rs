@@ -2,6 +2,7 @@
 
 use ply::engine::scored::analysis::analyse;
 use ply::engine::scored::restrict::FreeTable;
+use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::search::{SearchOptions, SearchSolver};
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Solver;
@@ -78,6 +79,7 @@ fn search_with(
             use_symmetries,
             endgame,
             capture_rules,
+            tie_order: TieOrder::default(),
         },
     )
     .unwrap()

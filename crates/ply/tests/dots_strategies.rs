@@ -5,6 +5,7 @@ use ply::engine::scored::analysis::analyse;
 use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::memo::{HashStore, MemoSolver};
 use ply::engine::scored::recursion::RecursionSolver;
+use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::{ScoredGame, Solver, Strategy, SubsetIndexed};
 use ply::engine::MemoryBudget;
@@ -179,6 +180,7 @@ fn known_values_of_empty_boards() {
             progress: None,
             search_status: None,
             free_items: 18,
+            tie_order: TieOrder::default(),
         };
         let value = with_solver(&classic, strategy, options, |s| s.value(&EdgeSet(0))).unwrap();
         assert_eq!(value, -3, "{strategy:?}");
@@ -532,6 +534,7 @@ fn free_tables_and_search_agree_with_brute_force() {
                 use_symmetries: true,
                 endgame: 4,
                 capture_rules: true,
+                tie_order: TieOrder::default(),
             },
         )
         .unwrap();

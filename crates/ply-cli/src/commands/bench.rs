@@ -5,6 +5,7 @@ use crate::failure::Failure;
 use crate::input::{memory_budget, open_input};
 use clap::{Args, Subcommand};
 use ply::engine::scored::choose::{with_solver, SolveOptions};
+use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::{SolveError, Strategy};
 use ply::games::dots::measured::StrategyRun;
 use ply::games::dots::triangle_war::{parse_games, read_games};
@@ -63,6 +64,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
         progress: None,
         search_status: None,
         free_items: free,
+        tie_order: TieOrder::default(),
     };
     let mut rows: Vec<StrategyRun> = Vec::new();
     for strategy in Strategy::ALL {

@@ -7,6 +7,7 @@ use crate::args::MemoryArg;
 use crate::failure::Failure;
 use clap::Args;
 use ply::engine::scored::choose::{with_solver_at, SolveOptions};
+use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Strategy;
 use ply::games::dots::measured::{FreeSeriesRow, SeriesRun};
@@ -84,6 +85,7 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
             progress: None,
             search_status: None,
             free_items: free,
+            tie_order: TieOrder::default(),
         };
         let mut runs: Vec<SeriesRun> = Vec::new();
         let mut value = None;

@@ -8,6 +8,7 @@ use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::choose::SolveOptions;
+use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::search_status::SearchStatus;
 use ply::engine::scored::Strategy;
 use ply::engine::Winner;
@@ -103,6 +104,10 @@ struct PositionArgs {
     /// the search proves one value on every core instead of one per move.
     #[arg(long)]
     value_only: bool,
+    /// Which of two moves of equal priority the search tries first: the value is the same either
+    /// way, but a run in the other order searches another tree, a cross-check of a long result.
+    #[arg(long, value_enum, default_value_t = TieOrderArg::LowFirst)]
+    tie_order: TieOrderArg,
     /// Print one JSON object instead of text (see the README for the schema).
     #[arg(long)]
     json: bool,
@@ -131,6 +136,15 @@ pub enum StrategyArg {
     FreeTable,
     /// Alpha-beta search with a table of bounds, for positions too large for any table.
     Search,
+}
+
+/// [`TieOrder`] as users name it.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum TieOrderArg {
+    /// The lower-numbered edge first.
+    LowFirst,
+    /// The higher-numbered edge first.
+    HighFirst,
 }
 
 /// Runs `ply dots`.
@@ -169,6 +183,10 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         progress: Some(&update),
         search_status: Some(&status),
         free_items: free,
+        tie_order: match position.tie_order {
+            TieOrderArg::LowFirst => TieOrder::LowFirst,
+            TieOrderArg::HighFirst => TieOrder::HighFirst,
+        },
     };
     let detail = if position.value_only {
         Detail::Value

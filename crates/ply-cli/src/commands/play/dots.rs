@@ -5,6 +5,7 @@ use super::session::{self, Match};
 use super::Players;
 use crate::failure::Failure;
 use ply::engine::scored::choose::{with_solver, SolveOptions};
+use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::{Solver, Strategy};
 use ply::engine::{MemoryBudget, Player, Winner};
 use ply::games::dots::geometry::BuiltBoard;
@@ -28,6 +29,7 @@ pub fn play(geometry: Geometry, players: &Players) -> Result<(), Failure> {
         progress: None,
         search_status: None,
         free_items: edges,
+        tie_order: TieOrder::default(),
     };
     let seed = super::seed_or_clock(players.seed);
     with_solver(&built.board, strategy, options, |solver| {

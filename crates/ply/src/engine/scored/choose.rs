@@ -3,7 +3,7 @@
 use super::memo::{DenseStore, HashStore, MemoSolver, DENSE_MEMO_LIMIT};
 use super::recursion::RecursionSolver;
 use super::restrict::FreeTable;
-use super::search::{SearchOptions, SearchSolver, DEFAULT_ENDGAME};
+use super::search::{SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME};
 use super::search_status::StatusHook;
 use super::table::SubsetTable;
 use super::{SolveError, Solver, Strategy, SubsetIndexed};
@@ -32,6 +32,8 @@ pub struct SolveOptions<'a> {
     /// Free elements of the positions to be asked (the most of them): a memo search may visit
     /// up to `2^free_items` states, which decides its store.
     pub free_items: u32,
+    /// Which of two moves of equal priority the search tries first (the search alone uses it).
+    pub tie_order: TieOrder,
 }
 
 impl Strategy {
@@ -113,6 +115,7 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 use_symmetries: true,
                 endgame: DEFAULT_ENDGAME,
                 capture_rules: true,
+                tie_order: options.tie_order,
             };
             body(&mut SearchSolver::new(game, search)?)
         }

@@ -56,6 +56,18 @@ const SYMMETRY_FREE: u32 = 30;
 /// Nodes counted by a thread before it adds them to the shared count.
 const NODE_BATCH: u64 = 1 << 14;
 
+/// Which of two moves of equal priority the search tries first. The value never depends on it, but
+/// the tree searched and what the table keeps do: a second run in the other order is a cross-check
+/// of a value that no other program gives.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TieOrder {
+    /// The lower-numbered element first.
+    #[default]
+    LowFirst,
+    /// The higher-numbered element first.
+    HighFirst,
+}
+
 /// How a search is set up.
 #[derive(Clone, Copy)]
 pub struct SearchOptions<'a> {
@@ -78,6 +90,8 @@ pub struct SearchOptions<'a> {
     /// ([`SubsetIndexed::capture_rules`]): a safe capture is searched alone, and otherwise only
     /// captures and their double-deals.
     pub capture_rules: bool,
+    /// Which of two moves of equal priority to try first.
+    pub tie_order: TieOrder,
 }
 
 impl SearchOptions<'_> {
@@ -241,6 +255,7 @@ struct Shared<'a> {
     root: &'a RootMoves,
     endgame: u32,
     capture_rules: bool,
+    tie_order: TieOrder,
     /// Set when the search this worker serves is no longer needed: it then returns at once, and
     /// stores nothing more in the table.
     stop: &'a AtomicBool,
@@ -417,7 +432,7 @@ impl<'a> Worker<'a> {
     }
 
     /// The moves of `drawn` to search, best first, as (priority, element, points): all free elements,
-    /// or those the capture rules keep; `hint` (the table's best move) first.
+    /// or those the capture rules keep; `hint` (the table's best move) first, ties in `tie_order`.
     fn ordered_moves(&self, drawn: u64, hint: Option<u32>) -> ([(u32, u32, u32); 64], usize) {
         let rules = self.shared.rules;
         let mut moves = [(0u32, 0u32, 0u32); 64];
@@ -441,7 +456,11 @@ impl<'a> Worker<'a> {
             moves[count] = (priority, e, points);
             count += 1;
         }
-        moves[..count].sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let ties = match self.shared.tie_order {
+            TieOrder::LowFirst => |a: u32, b: u32| a.cmp(&b),
+            TieOrder::HighFirst => |a: u32, b: u32| b.cmp(&a),
+        };
+        moves[..count].sort_unstable_by(|a, b| b.0.cmp(&a.0).then(ties(a.1, b.1)));
         (moves, count)
     }
 
@@ -496,6 +515,7 @@ pub struct SearchSolver<'a, G> {
     root: RootMoves,
     endgame: u32,
     capture_rules: bool,
+    tie_order: TieOrder,
     /// Exact values given so far, by table key: never evicted.
     exact: Mutex<FxHashMap<u64, i8>>,
 }
@@ -525,6 +545,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             root: RootMoves::default(),
             endgame: options.endgame,
             capture_rules: options.capture_rules && game.capture_rules(),
+            tie_order: options.tie_order,
             exact: Mutex::new(FxHashMap::default()),
         })
     }
@@ -571,6 +592,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             root: &self.root,
             endgame: self.endgame,
             capture_rules: self.capture_rules,
+            tie_order: self.tie_order,
             stop,
         }
     }
