@@ -1,12 +1,11 @@
 //! One player, best total over a window DAG: nodes 0..n in order, each node reached from any of the
 //! `window` nodes before it, the total of a path being the sum of its nodes' weights.
 //!
-//! Streaming: weights arrive one at a time and only a monotonic deque of at most `window` entries is
-//! kept (a sliding-window maximum), so the best total costs O(n) time and O(window) memory whatever the
-//! window. Ties between equal totals go to the path with fewer steps. Recording one `u32` per node
+//! Streaming: weights arrive one at a time and only a monotonic deque of at most `window + 1` entries
+//! is kept (a sliding-window maximum), so the best total costs O(n) time and O(window) memory whatever
+//! the window. The deque is a ring whose length is a power of two, so that its indices wrap with a mask
+//! (this loop is most of `ply solitaire`'s time once the input is parsed). Ties between equal totals go to the path with fewer steps. Recording one `u32` per node
 //! (the step taken into it) gives the path itself.
-
-use std::collections::VecDeque;
 
 /// The best way into one node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,13 +32,23 @@ impl Entry {
     }
 }
 
+/// A ring slot not in use.
+const EMPTY: Entry = Entry {
+    node: 0,
+    best: 0,
+    steps: 0,
+};
+
 /// The best path through a window DAG, fed one weight at a time.
 #[derive(Debug, Clone)]
 pub struct WindowPath {
     window: u64,
     next: u64,
-    /// Its back is the last node pushed.
-    deque: VecDeque<Entry>,
+    /// The deque's ring: a power of two long, its entries `head .. head + len` (wrapping); the back
+    /// is the last node pushed.
+    ring: Vec<Entry>,
+    head: usize,
+    len: usize,
     steps_into: Option<Vec<u32>>,
 }
 
@@ -65,7 +74,9 @@ impl WindowPath {
         WindowPath {
             window,
             next: 0,
-            deque: VecDeque::with_capacity(window.min(1 << 16) as usize),
+            ring: vec![EMPTY; (window + 1).min(1 << 16).next_power_of_two() as usize],
+            head: 0,
+            len: 0,
             steps_into: record.then(Vec::new),
         }
     }
@@ -85,15 +96,14 @@ impl WindowPath {
     pub fn push(&mut self, weight: i64) -> Arrival {
         let node = self.next;
         self.next += 1;
+        let mask = self.ring.len() - 1;
         // One node leaves the window at each step, at most.
-        if self
-            .deque
-            .front()
-            .is_some_and(|e| e.node + self.window < node)
-        {
-            self.deque.pop_front();
+        if self.len > 0 && self.ring[self.head].node + self.window < node {
+            self.head = (self.head + 1) & mask;
+            self.len -= 1;
         }
-        let (entry, from) = match self.deque.front() {
+        let front = (self.len > 0).then(|| self.ring[self.head]);
+        let (entry, from) = match front {
             None => (
                 Entry {
                     node,
@@ -114,15 +124,33 @@ impl WindowPath {
         if let Some(record) = &mut self.steps_into {
             record.push(from.map_or(0, |f| (node - f) as u32));
         }
-        while self.deque.back().is_some_and(|e| entry.at_least(e)) {
-            self.deque.pop_back();
+        while self.len > 0 && entry.at_least(&self.ring[(self.head + self.len - 1) & mask]) {
+            self.len -= 1;
         }
-        self.deque.push_back(entry);
+        if self.len == self.ring.len() {
+            self.grow();
+        }
+        let back = (self.head + self.len) & (self.ring.len() - 1);
+        self.ring[back] = entry;
+        self.len += 1;
         Arrival {
             best: entry.best,
             steps: entry.steps,
             from,
         }
+    }
+
+    /// Doubles the ring, its entries moved to the start in order (a window longer than the first
+    /// ring, whose deque filled it).
+    #[cold]
+    fn grow(&mut self) {
+        let mask = self.ring.len() - 1;
+        let mut ring = vec![EMPTY; 2 * self.ring.len()];
+        for (i, slot) in ring.iter_mut().take(self.len).enumerate() {
+            *slot = self.ring[(self.head + i) & mask];
+        }
+        self.ring = ring;
+        self.head = 0;
     }
 
     /// Nodes pushed so far.
@@ -137,7 +165,10 @@ impl WindowPath {
 
     /// The best path to the last node pushed, `None` if there is none.
     pub fn finish(self) -> Option<BestPath> {
-        let last = *self.deque.back()?;
+        if self.len == 0 {
+            return None;
+        }
+        let last = self.ring[(self.head + self.len - 1) & (self.ring.len() - 1)];
         let path = self.steps_into.map(|record| {
             let mut nodes = vec![last.node];
             let mut node = last.node;
@@ -174,6 +205,74 @@ mod tests {
         assert_eq!(best.best, 8);
         assert_eq!(best.path, Some(vec![0, 3, 5]));
         assert_eq!(best.steps, 2);
+    }
+
+    /// The same DAG by a second method: the window's best kept in an ordered multiset.
+    fn by_ordered_window(weights: &[i64], window: usize) -> (i128, u64) {
+        use std::cmp::Reverse;
+        use std::collections::BTreeMap;
+        let mut in_window: BTreeMap<(i128, Reverse<u64>), usize> = BTreeMap::new();
+        let mut arrivals: Vec<(i128, u64)> = Vec::with_capacity(weights.len());
+        for (i, &w) in weights.iter().enumerate() {
+            if i > window {
+                let (best, steps) = arrivals[i - window - 1];
+                let key = (best, Reverse(steps));
+                match in_window.get_mut(&key) {
+                    Some(count) if *count > 1 => *count -= 1,
+                    _ => {
+                        in_window.remove(&key);
+                    }
+                }
+            }
+            let arrival = match in_window.keys().next_back() {
+                None => (w as i128, 0),
+                Some(&(best, Reverse(steps))) => (best + w as i128, steps + 1),
+            };
+            arrivals.push(arrival);
+            *in_window
+                .entry((arrival.0, Reverse(arrival.1)))
+                .or_default() += 1;
+        }
+        *arrivals.last().unwrap()
+    }
+
+    #[test]
+    fn a_deque_longer_than_the_first_ring_grows_it() {
+        // Falling weights keep every node of the window in the deque: 100 001 entries, past the
+        // first ring of 2^16; then mixed weights let it shrink and wrap.
+        let window = 100_000;
+        let weights: Vec<i64> = (0..150_000i64)
+            .map(|i| -i)
+            .chain((0..100_000i64).map(|i| (i * 7919) % 2001 - 1000))
+            .collect();
+        let got = solve(&weights, window as u64);
+        assert_eq!((got.best, got.steps), by_ordered_window(&weights, window));
+        let path = got.path.unwrap();
+        assert_eq!(path.first(), Some(&0));
+        assert_eq!(path.last(), Some(&(weights.len() as u64 - 1)));
+        assert!(path
+            .windows(2)
+            .all(|p| p[0] < p[1] && p[1] - p[0] <= window as u64));
+        let total: i128 = path.iter().map(|&n| weights[n as usize] as i128).sum();
+        assert_eq!(total, got.best);
+        assert_eq!(path.len() as u64 - 1, got.steps);
+    }
+
+    #[test]
+    fn small_windows_agree_with_the_ordered_window() {
+        let mut state = 12345u64;
+        for window in 1..=9 {
+            let weights: Vec<i64> = (0..3000)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (state >> 59) as i64 - 16
+                })
+                .collect();
+            let got = solve(&weights, window as u64);
+            assert_eq!((got.best, got.steps), by_ordered_window(&weights, window));
+        }
     }
 
     #[test]
