@@ -14,7 +14,7 @@
 # Built without a sanitizer (the code is safe Rust: out-of-bounds and overflow panic by themselves) and
 # with debug assertions, so that arithmetic overflow is a crash too. Runs under `nice -n 19` on one
 # core (rayon limited to one thread). FUZZ_TARGET_DIR overrides the build directory (fuzz/target).
-# A fixed malloc mmap threshold keeps the token reader's 1 MiB buffer a fresh (lazily zeroed)
+# A fixed malloc mmap threshold keeps the token reader's 128 KiB buffer a fresh (lazily zeroed)
 # mapping on every call, instead of glibc moving it to the heap and clearing it each time.
 # Temporary files (the table_file target writes one per input) go to /dev/shm when it exists: memory,
 # not a disk journal (ten times faster).
