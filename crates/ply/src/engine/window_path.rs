@@ -3,9 +3,10 @@
 //!
 //! Streaming: weights arrive one at a time and only a monotonic deque of at most `window + 1` entries
 //! is kept (a sliding-window maximum), so the best total costs O(n) time and O(window) memory whatever
-//! the window. The deque is a ring whose length is a power of two, so that its indices wrap with a mask
-//! (this loop is most of `ply solitaire`'s time once the input is parsed). Ties between equal totals go to the path with fewer steps. Recording one `u32` per node
-//! (the step taken into it) gives the path itself.
+//! the window. The deque is a ring whose length is a power of two, so that its indices wrap with a
+//! mask (this loop is most of `ply solitaire`'s time once the input is parsed). Ties between equal
+//! totals go to the path with fewer steps. Recording one `u32` per node (the step taken into it) gives
+//! the path itself.
 
 /// The best way into one node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,13 +97,12 @@ impl WindowPath {
     pub fn push(&mut self, weight: i64) -> Arrival {
         let node = self.next;
         self.next += 1;
-        let mask = self.ring.len() - 1;
         // One node leaves the window at each step, at most.
-        if self.len > 0 && self.ring[self.head].node + self.window < node {
-            self.head = (self.head + 1) & mask;
+        if self.len > 0 && self.at(0).node + self.window < node {
+            self.head = (self.head + 1) & (self.ring.len() - 1);
             self.len -= 1;
         }
-        let front = (self.len > 0).then(|| self.ring[self.head]);
+        let front = (self.len > 0).then(|| *self.at(0));
         let (entry, from) = match front {
             None => (
                 Entry {
@@ -124,15 +124,14 @@ impl WindowPath {
         if let Some(record) = &mut self.steps_into {
             record.push(from.map_or(0, |f| (node - f) as u32));
         }
-        while self.len > 0 && entry.at_least(&self.ring[(self.head + self.len - 1) & mask]) {
+        while self.len > 0 && entry.at_least(self.at(self.len - 1)) {
             self.len -= 1;
         }
         if self.len == self.ring.len() {
             self.grow();
         }
-        let back = (self.head + self.len) & (self.ring.len() - 1);
-        self.ring[back] = entry;
         self.len += 1;
+        *self.at_mut(self.len - 1) = entry;
         Arrival {
             best: entry.best,
             steps: entry.steps,
@@ -144,13 +143,25 @@ impl WindowPath {
     /// ring, whose deque filled it).
     #[cold]
     fn grow(&mut self) {
-        let mask = self.ring.len() - 1;
         let mut ring = vec![EMPTY; 2 * self.ring.len()];
         for (i, slot) in ring.iter_mut().take(self.len).enumerate() {
-            *slot = self.ring[(self.head + i) & mask];
+            *slot = *self.at(i);
         }
         self.ring = ring;
         self.head = 0;
+    }
+
+    /// The deque's entry `i` places from its front.
+    #[inline(always)]
+    fn at(&self, i: usize) -> &Entry {
+        &self.ring[(self.head + i) & (self.ring.len() - 1)]
+    }
+
+    /// [`Self::at`], to write.
+    #[inline(always)]
+    fn at_mut(&mut self, i: usize) -> &mut Entry {
+        let mask = self.ring.len() - 1;
+        &mut self.ring[(self.head + i) & mask]
     }
 
     /// Nodes pushed so far.
@@ -168,7 +179,7 @@ impl WindowPath {
         if self.len == 0 {
             return None;
         }
-        let last = self.ring[(self.head + self.len - 1) & (self.ring.len() - 1)];
+        let last = *self.at(self.len - 1);
         let path = self.steps_into.map(|record| {
             let mut nodes = vec![last.node];
             let mut node = last.node;
@@ -260,16 +271,10 @@ mod tests {
 
     #[test]
     fn small_windows_agree_with_the_ordered_window() {
-        let mut state = 12345u64;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12345);
         for window in 1..=9 {
-            let weights: Vec<i64> = (0..3000)
-                .map(|_| {
-                    state = state
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    (state >> 59) as i64 - 16
-                })
-                .collect();
+            let weights: Vec<i64> = (0..3000).map(|_| rng.random_range(-16..16)).collect();
             let got = solve(&weights, window as u64);
             assert_eq!((got.best, got.steps), by_ordered_window(&weights, window));
         }

@@ -128,7 +128,7 @@ impl<R: Read> IntReader<R> {
             self.start += 1;
         }
         self.tokens += 1;
-        // The common case: a short number whose end is in the buffer, parsed straight from its bytes.
+        // After separators or a refill: a short number is still parsed straight from its bytes.
         if let Some((value, len)) = whole_number(&self.buf[self.start..self.end]) {
             self.take_number(len);
             return Ok(Some(value));
