@@ -4,7 +4,8 @@
 //! (see `ply::input`), so nothing here reads a file whole without a bound.
 
 use crate::failure::Failure;
-use ply::engine::util::memory::{parse_memory_size, Bytes, MemoryBudget, MemoryError};
+use ply::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
+use ply::input::memory_size::parse_memory_size;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;

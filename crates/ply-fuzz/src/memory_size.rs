@@ -3,10 +3,11 @@
 //! The CLI's `--memory` reader is the library's `parse_memory_size`; this check runs it.
 
 use crate::text;
+use ply::input::memory_size::{parse_memory_size, MemorySizeError};
 
 /// Parses a size as `ply --memory` does.
-fn parse_memory(text: &str) -> Result<u64, ply::engine::util::memory::MemorySizeError> {
-    ply::engine::util::memory::parse_memory_size(text)
+fn parse_memory(text: &str) -> Result<u64, MemorySizeError> {
+    parse_memory_size(text)
 }
 
 /// Checks a memory size: a size that parses is read back the same written in bytes, and in the

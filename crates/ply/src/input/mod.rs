@@ -6,9 +6,10 @@
 //! endless line is refused after at most one line's worth of bytes, in memory bounded by that line.
 //! Over it: [`lines`], contest formats (a count, then records of lines of numbers); beside it,
 //! [`tokens`], the streaming integer reader of long inputs; under both, [`number`], the one rule for
-//! separators and the one integer parser.
+//! separators and the one integer parser; apart, [`memory_size`], sizes like `8G` (`--memory`).
 
 pub mod lines;
+pub mod memory_size;
 pub mod number;
 pub mod tokens;
 

@@ -6,7 +6,6 @@
 //! `ulimit -d`) less what it already maps. Figures derived from the system keep [`MemoryBudget::MARGIN`]
 //! free for everything else (thread stacks, allocator arenas, the other programs).
 
-use crate::input::quote;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 use thiserror::Error;
@@ -367,50 +366,6 @@ impl DerefMut for ZeroedBytes {
     }
 }
 
-/// Why a memory size could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{quoted} is not a memory size like 8G or 512M ({reason})")]
-pub struct MemorySizeError {
-    /// The input, quoted: at most 40 characters, control characters escaped.
-    quoted: String,
-    /// What is wrong with it.
-    reason: String,
-}
-
-/// The most digits a memory size may have (18 digits of bytes are already 888 PiB).
-const MAX_SIZE_DIGITS: usize = 18;
-
-/// The largest memory size: 18 digits of bytes.
-const MAX_SIZE_BYTES: u64 = 999_999_999_999_999_999;
-
-/// Parses a memory size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T are binary.
-pub fn parse_memory_size(text: &str) -> Result<u64, MemorySizeError> {
-    // No memory size needs more than 18 digits, and parse-size 1.1 overflows rounding a 21-digit
-    // number up (found by fuzzing): such input is refused before it is handed on.
-    if text.bytes().filter(u8::is_ascii_digit).count() > MAX_SIZE_DIGITS {
-        return Err(MemorySizeError {
-            quoted: quote(text),
-            reason: format!("more than {MAX_SIZE_DIGITS} digits"),
-        });
-    }
-    let bytes = parse_size::Config::new()
-        .with_binary()
-        .parse_size(text)
-        .map_err(|e| MemorySizeError {
-            quoted: quote(text),
-            reason: e.to_string(),
-        })?;
-    // A unit can carry a short number past 18 digits of bytes (`5151.55p`); such a size could not be
-    // written back in bytes, so it is refused the same way (found by fuzzing).
-    if bytes > MAX_SIZE_BYTES {
-        return Err(MemorySizeError {
-            quoted: quote(text),
-            reason: format!("more than {MAX_SIZE_DIGITS} digits in bytes"),
-        });
-    }
-    Ok(bytes)
-}
-
 /// A byte count shown the way people read it: `1.0 GiB (1073741824 bytes)`.
 #[derive(Debug, Clone, Copy)]
 pub struct Bytes(pub u128);
@@ -579,42 +534,5 @@ mod tests {
             err.to_string().starts_with("a list needs 32.0 EiB"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn parses_memory_sizes() {
-        assert_eq!(parse_memory_size("8G"), Ok(8 * GIB));
-        assert_eq!(parse_memory_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_memory_size("1.5GiB"), Ok(3 * GIB / 2));
-        assert_eq!(parse_memory_size("1000000"), Ok(1_000_000));
-        assert_eq!(
-            parse_memory_size("lots").unwrap_err().to_string(),
-            "`lots` is not a memory size like 8G or 512M (invalid digit found in string)"
-        );
-        let long = format!("\u{1}{}", "9".repeat(100));
-        assert_eq!(
-            parse_memory_size(&long).unwrap_err().to_string(),
-            format!(
-                "`\\x01{}…` is not a memory size like 8G or 512M (more than 18 digits)",
-                "9".repeat(39)
-            )
-        );
-        // parse-size 1.1 overflows rounding these up; they are refused before it sees them.
-        for text in ["184467440737095516157", "1844674407370955161.55"] {
-            assert_eq!(
-                parse_memory_size(text).unwrap_err().to_string(),
-                format!("`{text}` is not a memory size like 8G or 512M (more than 18 digits)")
-            );
-        }
-        assert_eq!(
-            parse_memory_size("999999999999999999"),
-            Ok(999_999_999_999_999_999)
-        );
-        // A unit carries a short number past 18 digits of bytes: refused too (found by fuzzing).
-        assert_eq!(
-            parse_memory_size("5151.55p").unwrap_err().to_string(),
-            "`5151.55p` is not a memory size like 8G or 512M (more than 18 digits in bytes)"
-        );
-        assert_eq!(parse_memory_size("888P"), Ok(888 << 50));
     }
 }
