@@ -1,7 +1,7 @@
 //! Random legal boards, reproducible from a seed, optionally solvable from every corner or from none.
 
 use super::board::{stride_shift, Board};
-use super::parse::{BoardError, SizeFault, SizeRule};
+use super::parse::{ParseBoardError, SizeFault, SizeRule};
 use crate::engine::reach::Verdicts;
 use crate::engine::util::memory::{try_vec, MemoryError};
 use rand::{Rng, RngCore, SeedableRng};
@@ -91,7 +91,7 @@ pub(super) fn scratch(d: usize) -> Result<(Verdicts, Vec<u16>), MemoryError> {
 pub enum GenerateError {
     /// A bad size.
     #[error(transparent)]
-    Board(#[from] BoardError),
+    Board(#[from] ParseBoardError),
     /// No board with the wanted property in [`MAX_ATTEMPTS`] tries.
     #[error("no such board of size {d} in {MAX_ATTEMPTS} random boards")]
     NotFound {
@@ -109,7 +109,7 @@ pub fn generate(
 ) -> Result<Board, GenerateError> {
     rule.check(d)?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let (mut verdicts, mut values) = scratch(d).map_err(BoardError::from)?;
+    let (mut verdicts, mut values) = scratch(d).map_err(ParseBoardError::from)?;
     for _ in 0..MAX_ATTEMPTS {
         let board = random_board(d, &mut rng, values);
         let goal = board.goal;

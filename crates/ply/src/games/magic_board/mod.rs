@@ -20,7 +20,7 @@ pub use board::Board;
 pub use corners::{solve, BoardReport, CornerReport, SolveBoardError, StartError};
 pub use drawing::{draw, MAX_DRAWN};
 pub use generator::{generate, GenerateError, Wanted, MAX_ATTEMPTS};
-pub use parse::{BoardError, SizeFault, SizeRule, ANY_SIZES, SEED_SIZES};
+pub use parse::{ParseBoardError, SizeFault, SizeRule, ANY_SIZES, SEED_SIZES};
 pub use statistics::{
     check_stats, stats, CornerStats, SizeStats, StatsError, StatsReport, BOARD_OVERHEAD,
     MAX_STATS_WORK,

@@ -15,9 +15,11 @@ pub const SEED_SIZES: RangeInclusive<usize> = 5..=20;
 /// Board sizes allowed under [`SizeRule::Any`].
 pub const ANY_SIZES: RangeInclusive<usize> = 2..=4096;
 
-/// A board that breaks a rule, with where.
+/// A board that breaks a rule, with where: why a board's text does not parse ([`Board::parse`],
+/// [`Board::read`]); also the size-rule and memory faults of [`generate`](super::generate) and
+/// [`stats`](super::stats), which check a size as a parsed board's is checked.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum BoardError {
+pub enum ParseBoardError {
     /// No numbers at all.
     #[error("the board is empty")]
     Empty,
@@ -125,11 +127,11 @@ impl SizeFault {
     }
 }
 
-impl BoardError {
+impl ParseBoardError {
     /// The size fault, if that is what this is.
     pub fn size_fault(&self) -> Option<&SizeFault> {
         match self {
-            BoardError::Size(fault) => Some(fault),
+            ParseBoardError::Size(fault) => Some(fault),
             _ => None,
         }
     }
@@ -145,7 +147,7 @@ pub enum SizeRule {
 }
 
 impl SizeRule {
-    pub(super) fn check(self, d: usize) -> Result<(), BoardError> {
+    pub(super) fn check(self, d: usize) -> Result<(), ParseBoardError> {
         let (rule, wider) = match self {
             SizeRule::Seed => (SEED_SIZES, Some(ANY_SIZES)),
             SizeRule::Any => (ANY_SIZES, None),
@@ -153,7 +155,7 @@ impl SizeRule {
         if rule.contains(&d) {
             Ok(())
         } else {
-            Err(BoardError::Size(SizeFault { d, rule, wider }))
+            Err(ParseBoardError::Size(SizeFault { d, rule, wider }))
         }
     }
 }
@@ -161,18 +163,18 @@ impl SizeRule {
 impl Board {
     /// Parses `d` lines of `d` integers separated by white space or commas (blank lines are skipped).
     /// The first row sets the size, which is checked against `rule` before the rest is read.
-    pub fn parse(text: &str, rule: SizeRule) -> Result<Board, BoardError> {
+    pub fn parse(text: &str, rule: SizeRule) -> Result<Board, ParseBoardError> {
         Board::read(text.as_bytes(), rule)
     }
 
     /// [`Board::parse`] over a stream, read row by row: a row may hold at most
     /// [`line_limit`]`(d)` bytes, so an endless or binary input is refused at its first bad line or
     /// byte, and at most twice as many rows as columns are read.
-    pub fn read<R: BufRead>(source: R, rule: SizeRule) -> Result<Board, BoardError> {
+    pub fn read<R: BufRead>(source: R, rule: SizeRule) -> Result<Board, ParseBoardError> {
         let mut lines = NumberLines::new(source);
         let (_, first) = lines
             .line(line_limit(*ANY_SIZES.end()))?
-            .ok_or(BoardError::Empty)?;
+            .ok_or(ParseBoardError::Empty)?;
         let d = items(first).count();
         rule.check(d)?;
         let shift = stride_shift(d);
@@ -191,23 +193,23 @@ impl Board {
         for row in 1..d {
             let (_, text) = lines
                 .line(line_limit(d))?
-                .ok_or(BoardError::NotSquare { rows: row, cols: d })?;
+                .ok_or(ParseBoardError::NotSquare { rows: row, cols: d })?;
             rows.push(text)?;
         }
         let mut extra = 0;
         while lines.line(line_limit(d))?.is_some() {
             extra += 1;
             if extra == d + 1 {
-                return Err(BoardError::FarFromSquare { cols: d });
+                return Err(ParseBoardError::FarFromSquare { cols: d });
             }
         }
         if extra > 0 {
-            return Err(BoardError::NotSquare {
+            return Err(ParseBoardError::NotSquare {
                 rows: d + extra,
                 cols: d,
             });
         }
-        let (r, c) = rows.goal.ok_or(BoardError::NoGoal)?;
+        let (r, c) = rows.goal.ok_or(ParseBoardError::NoGoal)?;
         Ok(Board {
             d,
             shift: rows.shift,
@@ -227,24 +229,24 @@ struct Rows {
 
 impl Rows {
     /// Checks the next row and appends it, padded to the row stride.
-    fn push(&mut self, line: &str) -> Result<(), BoardError> {
+    fn push(&mut self, line: &str) -> Result<(), ParseBoardError> {
         let (d, row) = (self.d, self.values.len() >> self.shift);
         let mut col = 0;
         for token in items(line) {
             if col == d {
-                return Err(BoardError::Ragged {
+                return Err(ParseBoardError::Ragged {
                     row,
                     found: items(line).count(),
                     expected: d,
                 });
             }
-            let value = parse_value(token).ok_or_else(|| BoardError::NotANumber {
+            let value = parse_value(token).ok_or_else(|| ParseBoardError::NotANumber {
                 row,
                 col,
                 token: token.to_string(),
             })?;
             if value >= d as u64 {
-                return Err(BoardError::OutOfRange {
+                return Err(ParseBoardError::OutOfRange {
                     row,
                     col,
                     value: token.to_string(),
@@ -254,7 +256,7 @@ impl Rows {
             }
             if value == 0 {
                 if let Some((first_row, first_col)) = self.goal {
-                    return Err(BoardError::TwoGoals {
+                    return Err(ParseBoardError::TwoGoals {
                         first_row,
                         first_col,
                         row,
@@ -267,7 +269,7 @@ impl Rows {
             col += 1;
         }
         if col != d {
-            return Err(BoardError::Ragged {
+            return Err(ParseBoardError::Ragged {
                 row,
                 found: col,
                 expected: d,

@@ -2,7 +2,7 @@
 //! before any board is drawn.
 
 use super::generator::{random_board, scratch};
-use super::parse::{BoardError, SizeFault, SizeRule};
+use super::parse::{ParseBoardError, SizeFault, SizeRule};
 use crate::engine::util::estimate::Estimate;
 use crate::engine::util::memory::MemoryError;
 use crate::engine::util::progress::Progress;
@@ -81,7 +81,7 @@ pub const MAX_STATS_WORK: u128 = 30_000_000_000;
 pub enum StatsError {
     /// A size outside the rule.
     #[error(transparent)]
-    Size(#[from] BoardError),
+    Size(#[from] ParseBoardError),
     /// Too much work.
     #[error(
         "{boards} boards of {} are {:.1e} squares to draw and search; the limit is {:.1e}, a few \
@@ -150,7 +150,7 @@ pub fn stats(
     seed: u64,
     rule: SizeRule,
     progress: Option<Progress<'_>>,
-) -> Result<SizeStats, BoardError> {
+) -> Result<SizeStats, ParseBoardError> {
     rule.check(d)?;
     let chunks = boards.div_ceil(CHUNK);
     let done = std::sync::atomic::AtomicU64::new(0);
