@@ -1,23 +1,141 @@
-//! The dice race: known values, the chain against an independent recursion over roll sequences, the
-//! seed's simulation against its interval, and the searches.
+//! The dice race, exactly: races and their reports, the sums of the dice, and the limit on exact
+//! work, checked against the independent reference of `reference/dice_race.rs` (dice counted roll by
+//! roll, races solved by recursion over the sums still needed) and against known values. The searches
+//! are in `dice_race_search.rs`, the seed's simulation in `dice_race_simulate.rs`.
+
+mod reference {
+    pub mod dice_race;
+}
 
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use ply::engine::conformance;
 use ply::games::dice_race::race::{Race, MAX_EXACT_WORK};
-use ply::games::dice_race::search::multiset_count;
-use ply::games::dice_race::search::{all_lists, best, equilibrium, head_to_head};
-use ply::games::dice_race::simulate::{simulate, SimulateError, Stop, MAX_DRAWS};
+use ply::games::dice_race::report::compare_written;
+use ply::games::dice_race::search::all_lists;
 use ply::games::dice_race::{compare, compare_fast, Dice, PickList, RaceError};
-use std::cmp::Ordering;
-use std::collections::HashMap;
+use reference::dice_race::{
+    all_sums, assert_close, enumerate_dice, exact_race, fraction, multisets, race, ratio, Outcome,
+    SEED_FIRST, SEED_ROLLS, SEED_SECOND, SEED_TIE,
+};
 
 fn list(text: &str, dice: &Dice) -> PickList {
     PickList::parse(text, dice).unwrap()
 }
 
-fn ratio(n: i64, d: i64) -> BigRational {
-    BigRational::new(n.into(), d.into())
+/// A list as the CLI takes it: `5,6,7`.
+fn written(list: &[u32]) -> String {
+    list.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference itself.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn reference_knows_hand_computed_races() {
+    let (ways, total) = enumerate_dice(2, 6);
+    assert_eq!(ways[2..], [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]);
+    assert_eq!(total, 36);
+    // [7] against [6]: whichever comes first; 11 of 36 rolls end it.
+    let r: Outcome<BigRational> = race(&ways, total, &[7], &[6]);
+    assert_eq!(
+        (r.first, r.second, r.tie, r.rolls),
+        (ratio(6, 11), ratio(5, 11), ratio(0, 1), ratio(36, 11))
+    );
+    // Identical lists always tie; [7] alone waits 6 rolls on average.
+    let r: Outcome<BigRational> = race(&ways, total, &[7], &[7]);
+    assert_eq!(
+        (r.first, r.second, r.tie, r.rolls),
+        (ratio(0, 1), ratio(0, 1), ratio(1, 1), ratio(6, 1))
+    );
+    // [7,7] against [7]: the first 7 ends it for the second.
+    let r: Outcome<BigRational> = race(&ways, total, &[7, 7], &[7]);
+    assert_eq!(
+        (r.first, r.second, r.tie),
+        (ratio(0, 1), ratio(1, 1), ratio(0, 1))
+    );
+    // [2,12] against [7]: the first needs both a 2 and a 12 before any 7. By hand: a 2 or 12
+    // comes before a 7 with probability 2/8, then the other one before a 7 with 1/7.
+    let r: Outcome<BigRational> = race(&ways, total, &[2, 12], &[7]);
+    assert_eq!(r.first, ratio(2, 8) * ratio(1, 7));
+    assert_eq!(r.first + r.second + r.tie, ratio(1, 1));
+    // The f64 solver agrees with the exact one.
+    let f: Outcome<f64> = race(&ways, total, &[5, 6, 7, 8, 9], &[5, 6, 7, 8, 7]);
+    let e: Outcome<BigRational> = race(&ways, total, &[5, 6, 7, 8, 9], &[5, 6, 7, 8, 7]);
+    assert_close(
+        f.first,
+        e.first.to_f64().unwrap(),
+        1e-12,
+        "f64 against exact",
+    );
+    assert_close(
+        f.rolls,
+        e.rolls.to_f64().unwrap(),
+        1e-9,
+        "f64 against exact",
+    );
+    // Three dice of four sides, counted by hand: 1 3 6 10 12 12 10 6 3 1 out of 64.
+    let (ways, total) = enumerate_dice(3, 4);
+    assert_eq!(ways[3..], [1, 3, 6, 10, 12, 12, 10, 6, 3, 1]);
+    assert_eq!(total, 64);
+    assert_eq!(multisets(&all_sums(2, 6), 5).len(), 3003);
+    assert_eq!(multisets(&[1, 2], 2), [[1, 1], [1, 2], [2, 2]]);
+    assert_eq!(fraction(&ratio(6, 36)), "1/6");
+    assert_eq!(fraction(&ratio(36, 36)), "1");
+    assert_eq!(fraction(&ratio(0, 7)), "0");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact races.
+// ---------------------------------------------------------------------------------------------
+
+/// Races `a` against `b` (as written) on `dice` dice of `sides` sides through [`compare_written`], the
+/// parse and race that `ply dice-race compare` and the web API run, and checks every field of the
+/// report against the reference: the lists as written, the exact fractions (in lowest terms, adding
+/// up to 1) and their floats; [`compare_fast`]'s floats too.
+fn check_against_reference(dice: u32, sides: u32, a: &[u32], b: &[u32]) {
+    let what = format!("{a:?} against {b:?} on {dice}d{sides}");
+    let want = exact_race(dice, sides, a, b);
+    let d = Dice::new(dice, sides).unwrap();
+    let (report, exact) = compare_written(&d, &written(a), &written(b)).unwrap();
+    assert_eq!((report.dice, report.sides), (dice, sides), "{what}");
+    assert_eq!((&report.first[..], &report.second[..]), (a, b), "{what}");
+    let wants = [&want.first, &want.second, &want.tie, &want.rolls];
+    let exacts = [
+        &exact.p_first,
+        &exact.p_second,
+        &exact.p_tie,
+        &exact.expected_rolls,
+    ];
+    assert_eq!(exacts, wants, "{what}");
+    assert_eq!(
+        &want.first + &want.second + &want.tie,
+        ratio(1, 1),
+        "{what}: the three probabilities add up to 1"
+    );
+    let fast = compare_fast(&d, &list(&written(a), &d), &list(&written(b), &d)).unwrap();
+    let e = &report.exact;
+    let texts = [&e.p_first, &e.p_second, &e.p_tie, &e.expected_rolls];
+    let r = &report;
+    let floats = [r.p_first, r.p_second, r.p_tie, r.expected_rolls];
+    let fasts = [fast.p_first, fast.p_second, fast.p_tie, fast.expected_rolls];
+    let names = ["p_first", "p_second", "p_tie", "expected_rolls"];
+    for i in 0..4 {
+        let (name, x) = (names[i], wants[i].to_f64().unwrap());
+        assert_eq!(texts[i], &fraction(wants[i]), "{what}: exact {name}");
+        let tolerance = x.max(1.0);
+        assert_close(floats[i], x, 1e-12 * tolerance, &format!("{what}: {name}"));
+        assert_close(
+            fasts[i],
+            x,
+            1e-9 * tolerance,
+            &format!("{what}: fast {name}"),
+        );
+    }
 }
 
 #[test]
@@ -25,96 +143,47 @@ fn seed_comparison_and_one_pick() {
     let dice = Dice::new(2, 6).unwrap();
     let r = compare(&dice, &list("5,6,7,8,9", &dice), &list("5,6,7,8,7", &dice)).unwrap();
     assert!(r.p_first > r.p_second);
-    assert_eq!(r.p_first.to_string(), "1138029621/3424590400");
-    assert_eq!(r.p_second.to_string(), "82426243/413922600");
-    assert_eq!(
-        &r.p_first + &r.p_second + &r.p_tie,
-        BigRational::from_integer(1.into())
-    );
+    assert_eq!(fraction(&r.p_first), SEED_FIRST);
+    assert_eq!(fraction(&r.p_second), SEED_SECOND);
+    assert_eq!(fraction(&r.p_tie), SEED_TIE);
+    assert_eq!(fraction(&r.expected_rolls), SEED_ROLLS);
+    check_against_reference(2, 6, &[5, 6, 7, 8, 9], &[5, 6, 7, 8, 7]);
     let r = compare(&dice, &list("7", &dice), &list("6", &dice)).unwrap();
     assert_eq!(
-        (r.p_first, r.p_second, r.p_tie),
-        (ratio(6, 11), ratio(5, 11), BigRational::zero())
+        (r.p_first, r.p_second, r.p_tie, r.expected_rolls),
+        (
+            ratio(6, 11),
+            ratio(5, 11),
+            BigRational::zero(),
+            ratio(36, 11)
+        )
     );
-}
-
-/// An independent method: recursion over the remaining lists themselves (not capped counts), each roll
-/// of the dice one of `total` outcomes, with the outcomes that change nothing solved as a geometric
-/// series: P = Σ_moving w·P(child) / Σ_moving w.
-struct Recursion<'a> {
-    dice: &'a Dice,
-    memo: HashMap<(Vec<u32>, Vec<u32>), [BigRational; 3]>,
-}
-
-impl Recursion<'_> {
-    fn solve(&mut self, a: Vec<u32>, b: Vec<u32>) -> [BigRational; 3] {
-        let one = || BigRational::from_integer(1.into());
-        match (a.is_empty(), b.is_empty()) {
-            (true, true) => return [BigRational::zero(), BigRational::zero(), one()],
-            (true, false) => return [one(), BigRational::zero(), BigRational::zero()],
-            (false, true) => return [BigRational::zero(), one(), BigRational::zero()],
-            _ => {}
-        }
-        if let Some(v) = self.memo.get(&(a.clone(), b.clone())) {
-            return v.clone();
-        }
-        let mut acc = [
-            BigRational::zero(),
-            BigRational::zero(),
-            BigRational::zero(),
-        ];
-        let mut moving = BigRational::zero();
-        for sum in self.dice.sums() {
-            let (mut na, mut nb) = (a.clone(), b.clone());
-            let hit_a = na
-                .iter()
-                .position(|&s| s == sum)
-                .map(|i| na.remove(i))
-                .is_some();
-            let hit_b = nb
-                .iter()
-                .position(|&s| s == sum)
-                .map(|i| nb.remove(i))
-                .is_some();
-            if !hit_a && !hit_b {
-                continue;
-            }
-            let w = BigRational::from_integer(self.dice.ways(sum).into());
-            moving += &w;
-            let child = self.solve(na, nb);
-            for k in 0..3 {
-                acc[k] += &w * &child[k];
-            }
-        }
-        let v = acc.map(|x| x / &moving);
-        self.memo.insert((a, b), v.clone());
-        v
-    }
+    check_against_reference(2, 6, &[7], &[6]);
 }
 
 #[test]
-fn chain_matches_recursion_on_every_pair_up_to_three_picks_on_two_d4() {
+fn chain_matches_the_reference_on_every_pair_up_to_three_picks_on_two_d4() {
     let dice = Dice::new(2, 4).unwrap();
-    let mut recursion = Recursion {
-        dice: &dice,
-        memo: HashMap::new(),
-    };
+    let (ways, total) = enumerate_dice(2, 4);
     let mut pairs = 0;
     for picks in 1..=3 {
         let lists = all_lists(&dice, picks).unwrap();
         for a in &lists {
             for b in &lists {
-                let race = Race::new(&dice, a, b).unwrap();
-                assert_eq!(conformance::absorbing(&race), Ok(()), "{a:?} {b:?}");
+                let race_ab = Race::new(&dice, a, b).unwrap();
+                assert_eq!(conformance::absorbing(&race_ab), Ok(()), "{a:?} {b:?}");
                 let chain = compare(&dice, a, b).unwrap();
-                let [p1, p2, tie] = recursion.solve(a.sums().to_vec(), b.sums().to_vec());
+                let want: Outcome<BigRational> = race(&ways, total, a.sums(), b.sums());
                 assert_eq!(
-                    (&chain.p_first, &chain.p_second, &chain.p_tie),
-                    (&p1, &p2, &tie),
+                    (
+                        chain.p_first,
+                        chain.p_second,
+                        chain.p_tie,
+                        chain.expected_rolls
+                    ),
+                    (want.first, want.second, want.tie, want.rolls),
                     "{a:?} {b:?}"
                 );
-                let fast = compare_fast(&dice, a, b).unwrap();
-                assert!((fast.p_first - p1.to_f64().unwrap()).abs() < 1e-12);
                 pairs += 1;
             }
         }
@@ -122,149 +191,209 @@ fn chain_matches_recursion_on_every_pair_up_to_three_picks_on_two_d4() {
     assert_eq!(pairs, 7 * 7 + 28 * 28 + 84 * 84);
 }
 
+/// Pairs of lists of up to three sums each, with repeats, overlaps, ties and lists not in order.
+const PAIRS_2D4: &[(&[u32], &[u32])] = &[
+    (&[5], &[4]),
+    (&[2], &[8]),
+    (&[5, 5], &[5]),
+    (&[4, 5, 6], &[5, 5, 5]),
+    (&[4, 5, 6], &[3, 5, 7]),
+    (&[2, 3, 4], &[8, 7, 6]),
+    (&[5, 5, 6], &[4, 5, 5]),
+    (&[4, 6], &[5, 5]),
+    (&[2, 8], &[5]),
+    (&[3, 5, 7], &[7, 5, 3]),
+    (&[4, 4, 4], &[5]),
+    (&[6, 5, 4], &[5, 6]),
+    (&[2, 2, 2], &[8, 8]),
+    (&[3, 4], &[4, 5, 6]),
+];
+
+const PAIRS_2D6: &[(&[u32], &[u32])] = &[
+    (&[7], &[6]),
+    (&[7, 7], &[6, 8]),
+    (&[6, 7, 8], &[7, 7, 7]),
+    (&[6, 7, 8], &[5, 7, 9]),
+    (&[2, 12], &[7]),
+    (&[7, 7, 6], &[7, 8, 8]),
+    (&[2, 3, 4], &[10, 11, 12]),
+    (&[6, 8], &[7]),
+    (&[5, 6, 7], &[6, 7, 8]),
+    (&[7, 7, 7], &[7, 7]),
+    (&[12, 7], &[2, 7]),
+    (&[4, 10, 7], &[6, 6, 8]),
+    (&[3], &[11, 11]),
+    (&[5, 6, 7, 8, 9], &[5, 6, 7, 8, 8]),
+    (&[5, 6, 7, 8, 9], &[6, 6, 7, 8, 8]),
+    (&[2, 3, 4, 5, 6], &[7, 7, 7, 7, 7]),
+    (&[4, 5, 6, 7, 8], &[6, 7, 8, 9, 10]),
+];
+
 #[test]
-fn simulation_falls_inside_its_interval() {
-    let dice = Dice::new(2, 6).unwrap();
-    for (a, b, seed) in [
-        ("5,6,7,8,9", "5,6,7,8,7", 1),
-        ("7", "6", 2),
-        ("2,12", "7,7,7", 3),
-    ] {
-        let (a, b) = (list(a, &dice), list(b, &dice));
-        let exact = compare(&dice, &a, &b).unwrap().to_floats();
-        let games = 20_000;
-        let sim = simulate(&dice, &a, &b, games, games, seed, None).unwrap();
-        assert_eq!(sim.games, games);
-        // Four standard errors: a fixed seed, and room for three estimates at once.
-        let close = |p: f64, exact: f64| {
-            (p - exact).abs() <= 4.0 * (exact * (1.0 - exact) / games as f64).sqrt() + 1e-12
-        };
-        assert!(close(sim.p_first.p, exact.p_first), "{sim:?} {exact:?}");
-        assert!(close(sim.p_second.p, exact.p_second), "{sim:?} {exact:?}");
-        assert!(close(sim.p_tie.p, exact.p_tie), "{sim:?} {exact:?}");
-        // The 95 % interval is a proper interval around the estimate.
-        assert!(sim.p_first.low < sim.p_first.p && sim.p_first.p < sim.p_first.high);
+fn reports_match_the_reference_on_known_pairs() {
+    for &(a, b) in PAIRS_2D4 {
+        check_against_reference(2, 4, a, b);
     }
+    for &(a, b) in PAIRS_2D6 {
+        check_against_reference(2, 6, a, b);
+    }
+    check_against_reference(3, 4, &[7, 8], &[6, 7, 9]);
+    check_against_reference(1, 6, &[1, 2], &[3]);
 }
 
 #[test]
-fn sequential_stopping_multiplies_by_ten() {
+fn swapped_lists_swap_the_answer_and_order_does_not_matter() {
     let dice = Dice::new(2, 6).unwrap();
-    // Identical lists always tie: no side ever reaches 60 %, so the run goes to the cap.
-    let same = list("6,7,8", &dice);
-    let sim = simulate(&dice, &same, &same, 100, 10_000, 1, None).unwrap();
-    assert_eq!((sim.games, sim.ties, sim.decided), (10_000, 10_000, false));
-    assert_eq!(sim.stopped, Stop::Cap);
-    // A lopsided race is decided at once.
-    let sim = simulate(
-        &dice,
-        &list("7", &dice),
-        &list("2,12", &dice),
-        100,
-        10_000,
-        1,
-        None,
-    )
-    .unwrap();
+    let (seed, other) = (list("5,6,7,8,9", &dice), list("5,6,7,8,7", &dice));
+    let r = compare(&dice, &other, &seed).unwrap();
     assert_eq!(
-        (sim.games, sim.decided, sim.stopped),
-        (100, true, Stop::Verdict)
+        [&r.p_first, &r.p_second, &r.p_tie, &r.expected_rolls].map(fraction),
+        [SEED_SECOND, SEED_FIRST, SEED_TIE, SEED_ROLLS]
+    );
+    // Written in another order (spaces as well as commas), the lists race the same; the report keeps
+    // them as written.
+    let (report, _) = compare_written(&dice, "9 8, 7 6,5", "7,8,7,6,5").unwrap();
+    assert_eq!(report.first, [9, 8, 7, 6, 5]);
+    assert_eq!(report.second, [7, 8, 7, 6, 5]);
+    assert_eq!(
+        [
+            &report.exact.p_first,
+            &report.exact.p_second,
+            &report.exact.p_tie,
+            &report.exact.expected_rolls
+        ],
+        [SEED_FIRST, SEED_SECOND, SEED_TIE, SEED_ROLLS]
     );
 }
 
 #[test]
-fn the_seed_list_is_unbeaten_and_greedy_finds_it() {
+fn identical_lists_always_tie() {
     let dice = Dice::new(2, 6).unwrap();
-    let r = best(&dice, 5).unwrap();
-    assert_eq!(r.best.sums(), &[5, 6, 7, 8, 9]);
-    assert!(r.unbeaten);
-    assert_eq!(r.all_unbeaten.len(), 1);
-    assert_eq!(r.greedy.sums(), &[5, 6, 7, 8, 9]);
-    assert_eq!(r.multisets, 3003);
-    // Unbeaten for real: no list wins more than it loses against it.
-    for other in all_lists(&dice, 5).unwrap() {
-        assert_ne!(
-            head_to_head(&dice, &other, &r.best).unwrap(),
-            Ordering::Greater,
-            "{other:?}"
+    let r = compare(&dice, &list("5,6,7,8,9", &dice), &list("9,8,7,6,5", &dice)).unwrap();
+    assert_eq!(
+        [&r.p_first, &r.p_second, &r.p_tie, &r.expected_rolls].map(fraction),
+        ["0", "0", "1", "6758523/380380"]
+    );
+    check_against_reference(2, 6, &[5, 6, 7, 8, 9], &[9, 8, 7, 6, 5]);
+    let r = compare(&dice, &list("7", &dice), &list("7", &dice)).unwrap();
+    assert_eq!((r.p_tie, r.expected_rolls), (ratio(1, 1), ratio(6, 1)));
+}
+
+#[test]
+fn single_picks_race_in_proportion_to_their_ways() {
+    // One sum each: P(first) = ways(a) / (ways(a) + ways(b)), rolls: total / (ways(a) + ways(b)).
+    let dice = Dice::new(3, 4).unwrap();
+    let (ways, total) = enumerate_dice(3, 4);
+    for (a, b) in [(7u32, 8u32), (6, 7), (3, 12), (5, 9), (4, 7), (10, 10)] {
+        let r = compare(
+            &dice,
+            &list(&a.to_string(), &dice),
+            &list(&b.to_string(), &dice),
+        )
+        .unwrap();
+        let (wa, wb) = (ways[a as usize] as i64, ways[b as usize] as i64);
+        let total = total as i64;
+        let want = if a == b {
+            (ratio(0, 1), ratio(0, 1), ratio(1, 1), ratio(total, wa))
+        } else {
+            (
+                ratio(wa, wa + wb),
+                ratio(wb, wa + wb),
+                ratio(0, 1),
+                ratio(total, wa + wb),
+            )
+        };
+        assert_eq!(
+            (r.p_first, r.p_second, r.p_tie, r.expected_rolls),
+            want,
+            "[{a}] against [{b}] on 3d4"
         );
     }
+    // The values themselves.
+    let r = |a: &str, b: &str| {
+        let r = compare(&dice, &list(a, &dice), &list(b, &dice)).unwrap();
+        [r.p_first, r.p_second, r.expected_rolls].map(|q| fraction(&q))
+    };
+    assert_eq!(r("7", "8"), ["1/2", "1/2", "8/3"]);
+    assert_eq!(r("6", "7"), ["5/11", "6/11", "32/11"]);
+    assert_eq!(r("3", "12"), ["1/2", "1/2", "32"]);
 }
 
 #[test]
-fn mixed_equilibrium_when_no_list_is_unbeaten() {
-    let dice = Dice::new(2, 3).unwrap();
-    let r = best(&dice, 6).unwrap();
-    assert!(!r.unbeaten);
-    let e = equilibrium(&dice, 6).unwrap();
-    assert!(!e.pure);
-    assert!(
-        e.value.abs() < 1e-9,
-        "a symmetric game is worth 0: {}",
-        e.value
+fn races_on_one_die() {
+    let dice = Dice::new(1, 6).unwrap();
+    let r = |a: &str, b: &str| {
+        let r = compare(&dice, &list(a, &dice), &list(b, &dice)).unwrap();
+        [r.p_first, r.p_second, r.p_tie, r.expected_rolls].map(|q| fraction(&q))
+    };
+    assert_eq!(r("3", "5"), ["1/2", "1/2", "0", "3"]);
+    assert_eq!(r("4", "4"), ["0", "0", "1", "6"]);
+    // [1,2] against [3]: the second needs one 3 (1 in 3 of the rolls that matter), the first a 1 and a
+    // 2 before it: 2/3 · 1/2 = 1/3.
+    assert_eq!(r("1,2", "3"), ["1/3", "2/3", "0", "4"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sums of the dice.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn sum_chances_match_the_enumeration() {
+    for (count, sides) in [
+        (2, 6),
+        (3, 6),
+        (1, 6),
+        (3, 4),
+        (2, 3),
+        (4, 5),
+        (1, 1),
+        (5, 2),
+    ] {
+        let (ways, total) = enumerate_dice(count, sides);
+        let dice = Dice::new(count, sides).unwrap();
+        assert_eq!(dice.total(), total);
+        let chances = dice.chances();
+        assert_eq!(chances.len(), (count * (sides - 1) + 1) as usize);
+        for (c, sum) in chances.iter().zip(count..) {
+            let what = format!("{sum} on {count}d{sides}");
+            assert_eq!((c.sum, c.ways), (sum, ways[sum as usize]), "{what}");
+            let p = BigRational::new(c.ways.into(), total.into());
+            assert_eq!(c.probability, fraction(&p), "{what}");
+            assert_close(c.p, p.to_f64().unwrap(), 1e-15, &what);
+        }
+        assert_eq!(chances.iter().map(|c| c.ways).sum::<u128>(), total);
+    }
+    // Known values.
+    let ways = |d: &Dice| d.chances().iter().map(|c| c.ways).collect::<Vec<_>>();
+    let two_d6 = Dice::new(2, 6).unwrap();
+    assert_eq!(ways(&two_d6), [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]);
+    let probabilities: Vec<String> = two_d6
+        .chances()
+        .into_iter()
+        .map(|c| c.probability)
+        .collect();
+    assert_eq!(
+        probabilities,
+        ["1/36", "1/18", "1/12", "1/9", "5/36", "1/6", "5/36", "1/9", "1/12", "1/18", "1/36"]
     );
-    let total: f64 = e.support.iter().map(|w| w.weight).sum();
-    assert!((total - 1.0).abs() < 1e-9);
-    // No list does better than the value against the mix.
-    for other in all_lists(&dice, 6).unwrap() {
-        let against: f64 = e
-            .support
-            .iter()
-            .map(|w| {
-                let r = compare_fast(&dice, &w.list, &other).unwrap();
-                w.weight * (r.p_first - r.p_second)
-            })
-            .sum();
-        assert!(against >= -1e-9, "{other:?} gains {against}");
-    }
+    let three_d6 = Dice::new(3, 6).unwrap().chances();
+    assert_eq!(
+        (three_d6.len(), three_d6[0].probability.as_str()),
+        (16, "1/216")
+    );
+    assert_eq!(
+        (
+            three_d6[7].sum,
+            three_d6[7].ways,
+            three_d6[7].probability.as_str()
+        ),
+        (10, 27, "1/8")
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
-// Big requests: counted without overflow, refused up front, or finite.
+// Exact work: estimated, and refused past the limit.
 // ---------------------------------------------------------------------------------------------
-
-/// Multisets of `picks` out of `sums` kinds by Pascal's rule, M(s, p) = M(s − 1, p) + M(s, p − 1),
-/// saturating at `u128::MAX`: sums only, no products, unlike `multiset_count`.
-fn pascal_multisets(sums: usize, picks: usize) -> u128 {
-    let mut row = vec![1u128; picks + 1]; // one kind: one multiset of every size
-    for _ in 1..sums {
-        for p in 1..=picks {
-            row[p] = row[p].saturating_add(row[p - 1]);
-        }
-    }
-    row[picks]
-}
-
-#[test]
-fn list_counts_do_not_overflow() {
-    assert_eq!(multiset_count(2, 200), 201);
-    assert_eq!(multiset_count(1, 140), 1);
-    for sums in 1..=12 {
-        for picks in [1, 2, 5, 9, 60, 127, 128, 140, 200, 500, 1000] {
-            assert_eq!(
-                multiset_count(sums, picks),
-                pascal_multisets(sums as usize, picks as usize),
-                "{sums} sums, {picks} picks"
-            );
-        }
-    }
-    // C(199, 100) is past 2^128 and saturates; C(119, 60), near 10^35, is exact.
-    assert_eq!(multiset_count(100, 100), pascal_multisets(100, 100));
-    assert_eq!(multiset_count(100, 100), u128::MAX);
-    assert_eq!(multiset_count(60, 60), pascal_multisets(60, 60));
-    assert!(multiset_count(60, 60) < u128::MAX);
-}
-
-#[test]
-fn many_picks_of_few_sums_are_searched() {
-    let one_side = Dice::new(1, 1).unwrap();
-    let r = best(&one_side, 140).unwrap();
-    assert_eq!((r.multisets, r.best.sums()), (1, &[1u32; 140][..]));
-    let coin = Dice::new(1, 2).unwrap();
-    let lists = all_lists(&coin, 200).unwrap();
-    assert_eq!(lists.len(), 201);
-    assert_eq!(lists[0].sums(), &[1u32; 200][..]);
-}
 
 /// The exact work of a race by brute force over its states: nested loops over the capped counts.
 fn brute_work(a: &[u32], b: &[u32]) -> u128 {
@@ -331,47 +460,5 @@ fn exact_work_is_estimated_and_limited() {
         compare(&dice, &a, &b).unwrap_err().to_string(),
         "the exact answer needs about 3.0e7 units of fraction arithmetic (10954 states, up to 5477 \
          rolls deep); the limit is 3.0e7, about a minute"
-    );
-}
-
-#[test]
-fn a_race_that_always_ties_is_called_a_tie() {
-    let dice = Dice::new(2, 6).unwrap();
-    let seven = list("7", &dice);
-    // No cap to speak of: 10 000, 100 000, then 10⁶ games, all ties, and the run stops.
-    let sim = simulate(&dice, &seven, &seven, 10_000, u64::MAX, 1, None).unwrap();
-    assert_eq!(
-        (sim.games, sim.ties, sim.first_wins, sim.second_wins),
-        (1_000_000, 1_000_000, 0, 0)
-    );
-    assert_eq!((sim.stopped, sim.decided), (Stop::Tie, false));
-}
-
-#[test]
-fn a_first_round_past_the_roll_limit_is_refused() {
-    let dice = Dice::new(2, 6).unwrap();
-    // [7] against [6]: every draw (of a 6 or a 7) ends the game, one roll a game.
-    let (seven, six) = (list("7", &dice), list("6", &dice));
-    assert_eq!(
-        simulate(&dice, &seven, &six, MAX_DRAWS + 1, u64::MAX, 1, None),
-        Err(SimulateError::TooLong {
-            games: MAX_DRAWS + 1,
-            draws_per_game: 1
-        })
-    );
-    assert_eq!(
-        simulate(
-            &dice,
-            &seven,
-            &six,
-            1_000_000_000_000_000_000,
-            u64::MAX,
-            1,
-            None
-        )
-        .unwrap_err()
-        .to_string(),
-        "1000000000000000000 games of about 1 roll each are 1.0e18 rolls; a simulation draws at \
-         most 4.0e9, a few minutes"
     );
 }
