@@ -42,23 +42,9 @@ impl From<SolveError> for Failure {
 }
 
 impl Failure {
-    /// A solve error with a hint at what could still work: a memory refusal of the table suggests
-    /// the memo strategy (which only visits reachable states), of the free-edge table the search
-    /// (whose table has a fixed size); a larger budget only when `--memory` was the limit.
+    /// A dots solve error, with the dots home's hint at what could still work.
     pub fn solve(e: SolveError, strategy: Strategy) -> Self {
-        let hint = match (&e, strategy) {
-            (SolveError::Memory(m), Strategy::Table) if m.caller_limited() => {
-                "; try --strategy memo, or a larger --memory"
-            }
-            (SolveError::Memory(_), Strategy::Table) => "; try --strategy memo",
-            (SolveError::Memory(m), Strategy::FreeTable) if m.caller_limited() => {
-                "; try --strategy search, or a larger --memory"
-            }
-            (SolveError::Memory(_), Strategy::FreeTable) => "; try --strategy search",
-            (SolveError::Memory(m), _) if m.caller_limited() => "; try a larger --memory",
-            _ => "",
-        };
-        Failure::BadInput(format!("{e}{hint}"))
+        Failure::BadInput(ply::games::dots::answer::fault(&e, strategy))
     }
 }
 

@@ -107,6 +107,15 @@ impl StatesProgress {
         }
     }
 
+    /// Says something the user must hear whether progress is shown or not (a large share of the
+    /// machine's memory about to be taken): above the live display, or a plain line.
+    pub fn notice(&self, line: &str) {
+        match &self.display {
+            Display::Live(bar) => bar.println(format!("ply: {line}")),
+            Display::Plain(_) | Display::Silent => eprintln!("ply: {line}"),
+        }
+    }
+
     /// Reports an event worth a line of its own whenever progress is shown (e.g. a move's value
     /// proved), above the live display or as a plain line at once.
     pub fn event(&self, line: &str) {

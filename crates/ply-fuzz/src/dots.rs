@@ -4,6 +4,7 @@ use crate::text;
 use ply::engine::scored::memo::{HashStore, MemoSolver};
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Solver;
+use ply::engine::util::progress::Watch;
 use ply::engine::{final_margin_a, MemoryBudget, Winner};
 use ply::games::dots::notation::{format_edge, parse_moves, position_from_moves};
 use ply::games::dots::triangle_war::{parse_games, verdicts};
@@ -23,7 +24,7 @@ struct Solved {
 impl Solved {
     fn new(geometry: Geometry) -> Solved {
         let board = geometry.build().expect("a small board builds").board;
-        let table = SubsetTable::build(&board, MemoryBudget::new(64 << 20), None)
+        let table = SubsetTable::build(&board, MemoryBudget::new(64 << 20), Watch::default())
             .expect("a small table fits 64 MiB");
         Solved { board, table }
     }

@@ -20,8 +20,6 @@ pub struct Answer {
     pub text: String,
     /// What the solve took when it ran (for `Server-Timing`).
     pub solve: Duration,
-    /// What the shared table the answer came from took to build, if one did.
-    pub table_build: Option<Duration>,
 }
 
 /// A request as the cache tells them apart: the endpoint's path and the exact body.
@@ -101,7 +99,6 @@ mod tests {
         Arc::new(Answer {
             text: text.into(),
             solve: Duration::from_millis(3),
-            table_build: None,
         })
     }
 

@@ -8,20 +8,17 @@ use ply::engine::MemoryBudget;
 use ply::games::dice_race::report::{compare_written, written_list};
 use ply::games::dice_race::search::{best, equilibrium, multiset_count, SearchError};
 use ply::games::dice_race::{Dice, RaceError};
+use ply::games::heaps::player::heap_reply;
 use ply::games::heaps::{analyse, parse_sizes};
 use ply::games::magic_board::generated::generated;
 use ply::games::magic_board::{solve as solve_board, Board, SizeRule, SolveBoardError, Wanted};
 use ply::games::solitaire::{solve as solve_solitaire, PathMode, SolitaireOptions};
 use ply::option_hints;
-use ply::play::heap_reply;
 use serde::Deserialize;
 use serde_json::Number;
 
-/// JSON text of a report, as the CLI prints it (one line and a newline).
-pub type Answer = String;
-
 /// A report as the CLI prints it with `--json`: one line of JSON and a newline.
-pub(crate) fn json(value: &impl serde::Serialize) -> Result<Answer, ApiError> {
+pub(crate) fn json(value: &impl serde::Serialize) -> Result<String, ApiError> {
     serde_json::to_string(value)
         .map(|s| s + "\n")
         .map_err(|e| ApiError {
@@ -58,7 +55,7 @@ fn six() -> u64 {
 }
 
 /// Answers `POST /api/solitaire`.
-pub fn solitaire(r: &SolitaireRequest) -> Result<Answer, ApiError> {
+pub fn solitaire(r: &SolitaireRequest) -> Result<String, ApiError> {
     if r.squares.is_empty() {
         return Err(ApiError::bad(
             "no board: give the numbers as arguments or with --input FILE",
@@ -108,7 +105,7 @@ fn heaps_position(heaps: &[Number], misere: bool) -> Result<(Vec<u64>, Conventio
 }
 
 /// Answers `POST /api/heaps`.
-pub fn heaps(r: &HeapsRequest) -> Result<Answer, ApiError> {
+pub fn heaps(r: &HeapsRequest) -> Result<String, ApiError> {
     let (sizes, convention) = heaps_position(&r.heaps, r.misere)?;
     json(&analyse(&sizes, convention))
 }
@@ -126,7 +123,7 @@ pub struct PlayHeapsRequest {
 }
 
 /// Answers `POST /api/play/heaps`.
-pub fn play_heaps(r: &PlayHeapsRequest) -> Result<Answer, ApiError> {
+pub fn play_heaps(r: &PlayHeapsRequest) -> Result<String, ApiError> {
     let (sizes, convention) = heaps_position(&r.heaps, r.misere)?;
     json(&heap_reply(&sizes, convention, r.seed).expect("every heap read holds a counter"))
 }
@@ -172,7 +169,7 @@ pub struct CompareRequest {
 }
 
 /// Answers `POST /api/dice-race/compare`.
-pub fn compare(r: &CompareRequest) -> Result<Answer, ApiError> {
+pub fn compare(r: &CompareRequest) -> Result<String, ApiError> {
     let dice = dice(r.dice, r.sides)?;
     let (first, second) = (r.first.text(), r.second.text());
     for text in [&first, &second] {
@@ -218,13 +215,13 @@ fn checked_picks(r: &PicksRequest) -> Result<Dice, ApiError> {
 }
 
 /// Answers `POST /api/dice-race/best`.
-pub fn best_list(r: &PicksRequest) -> Result<Answer, ApiError> {
+pub fn best_list(r: &PicksRequest) -> Result<String, ApiError> {
     let dice = checked_picks(r)?;
     json(&best(&dice, r.picks).map_err(search_error)?)
 }
 
 /// Answers `POST /api/dice-race/equilibrium`.
-pub fn equilibrium_of(r: &PicksRequest) -> Result<Answer, ApiError> {
+pub fn equilibrium_of(r: &PicksRequest) -> Result<String, ApiError> {
     let dice = checked_picks(r)?;
     json(&equilibrium(&dice, r.picks).map_err(search_error)?)
 }
@@ -238,7 +235,7 @@ pub struct SumsRequest {
 }
 
 /// Answers `POST /api/dice-race/sums`.
-pub fn sums(r: &SumsRequest) -> Result<Answer, ApiError> {
+pub fn sums(r: &SumsRequest) -> Result<String, ApiError> {
     json(&dice(r.dice, r.sides)?.chances())
 }
 
@@ -261,7 +258,7 @@ pub struct MagicRequest {
 }
 
 /// Answers `POST /api/magic-board`.
-pub fn magic_board(r: &MagicRequest) -> Result<Answer, ApiError> {
+pub fn magic_board(r: &MagicRequest) -> Result<String, ApiError> {
     let board = Board::parse(&r.board, size_rule(r.any_size))
         .map_err(|e| ApiError::bad(option_hints::board_size(&e, e.size_fault())))?;
     if board.size() > MAX_MAGIC_SIZE {
@@ -300,7 +297,7 @@ fn one() -> u64 {
 }
 
 /// Answers `POST /api/magic-board/generate`.
-pub fn generate(r: &GenerateRequest) -> Result<Answer, ApiError> {
+pub fn generate(r: &GenerateRequest) -> Result<String, ApiError> {
     let wanted = match (r.solvable, r.unsolvable) {
         (true, true) => {
             return Err(ApiError::bad(

@@ -20,49 +20,51 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use dots::{DotsService, Served};
 use error::ApiError;
-use limits::{Gate, MAX_BODY, TIME_LIMIT};
+use limits::{Gate, Settings, MAX_BODY};
+use ply::engine::MemoryBudget;
+use ply::games::dots::kept::Kept;
+use ply::games::dots::policy::Policy;
 use serde::de::DeserializeOwned;
 use std::net::SocketAddr;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// What every request shares: the solve gate, the tables built so far and the answers given.
+/// What every request shares: the solve gate, the dots service (its policy and what it keeps), the
+/// answers given and the settings.
 #[derive(Clone)]
 pub struct AppState {
     gate: Gate,
-    tables: Arc<dots::Tables>,
+    dots: Arc<DotsService>,
     answers: Arc<Answers>,
+    settings: Settings,
+    policy: Policy,
 }
 
 impl AppState {
-    /// A state allowing `solvers` concurrent solves.
-    pub fn new(solvers: usize) -> Self {
+    /// A server set up as `settings` say. Each answer's tables may take a quarter of its memory
+    /// (two answers at once); the dots search memories kept between requests take the other half,
+    /// a quarter for each of two boards.
+    pub fn new(settings: Settings) -> Self {
+        let quarter = settings.memory / 4;
+        let policy = Policy::new(MemoryBudget::new(quarter), Some(settings.time_limit));
+        let kept = Kept::new(quarter, 2);
         AppState {
-            gate: Gate::new(solvers, TIME_LIMIT),
-            tables: Arc::new(dots::Tables::default()),
+            gate: Gate::new(settings.solvers, settings.time_limit),
+            dots: Arc::new(DotsService::new(policy, settings.think, kept)),
             answers: Arc::new(Answers::default()),
+            settings,
+            policy,
         }
     }
 }
 
-/// At most 40 characters of user input, control characters escaped, for quoting in a message.
-pub fn quote(text: &str) -> String {
-    let mut out: String = text.chars().take(40).flat_map(char::escape_debug).collect();
-    if text.chars().count() > 40 {
-        out.push('…');
-    }
-    out
-}
-
-/// A report answered as the CLI prints it, with `Server-Timing` saying what the solve took (and,
-/// when a shared table answered, what that table once took to build; `cache` when the answer was
-/// kept from an identical request).
+/// A report answered as the CLI prints it, with `Server-Timing` saying what the solve took (`cache`
+/// when the answer was kept from an identical request).
 fn report_response(answer: &Answer, cached: bool) -> Response {
     let mut timing = format!("solve;dur={:.3}", answer.solve.as_secs_f64() * 1000.0);
-    if let Some(build) = answer.table_build {
-        timing.push_str(&format!(", table;dur={:.3}", build.as_secs_f64() * 1000.0));
-    }
     if cached {
         timing.push_str(", cache;desc=hit");
     }
@@ -77,12 +79,13 @@ fn report_response(answer: &Answer, cached: bool) -> Response {
 }
 
 /// Answers `body` on `path`: from the answers kept if it was asked before, else by parsing it and
-/// running `work` through the gate (and keeping a successful answer).
+/// running `work` through the gate with the time left and the cancel flag (and keeping a successful
+/// answer that may be kept).
 async fn handle<R: DeserializeOwned + Send + 'static>(
     state: &AppState,
     path: &'static str,
     body: Result<Bytes, BytesRejection>,
-    work: impl FnOnce(R) -> Result<(String, Option<Duration>), ApiError> + Send + 'static,
+    work: impl FnOnce(R, Duration, &Arc<AtomicBool>) -> Result<Served, ApiError> + Send + 'static,
 ) -> Response {
     let body = match body {
         Ok(b) => b,
@@ -110,26 +113,31 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
         Ok(r) => r,
         Err(e) => return ApiError::bad(format!("the request is not valid: {e}")).into_response(),
     };
-    match state.gate.run(deadline, move || work(request)).await {
+    match state
+        .gate
+        .run(deadline, move |left, cancel| work(request, left, cancel))
+        .await
+    {
         Ok(timed) => {
-            let (text, table_build) = timed.value;
             let answer = Arc::new(Answer {
-                text,
+                text: timed.value.text,
                 solve: timed.solve,
-                table_build,
             });
-            pending.keep(answer.clone());
+            if timed.value.keep {
+                pending.keep(answer.clone());
+            }
             report_response(&answer, false)
         }
         Err(e) => e.into_response(),
     }
 }
 
-/// Wraps an endpoint function that needs nothing but its request.
+/// Wraps an endpoint function that needs nothing but its request (it is quick, or bounded by its
+/// own checks).
 fn plain<R: 'static>(
     f: fn(&R) -> Result<String, ApiError>,
-) -> impl FnOnce(R) -> Result<(String, Option<Duration>), ApiError> + Send + 'static {
-    move |r| f(&r).map(|a| (a, None))
+) -> impl FnOnce(R, Duration, &Arc<AtomicBool>) -> Result<Served, ApiError> + Send + 'static {
+    move |r, _, _| f(&r).map(|text| Served { text, keep: true })
 }
 
 /// Routes `POST $path` to an endpoint function that needs nothing but its request.
@@ -146,32 +154,23 @@ macro_rules! endpoint {
     };
 }
 
-async fn dots_endpoint(State(s): State<AppState>, body: Result<Bytes, BytesRejection>) -> Response {
-    let tables = s.tables.clone();
-    handle(&s, "/api/dots", body, move |r: dots::DotsRequest| {
-        let answer = dots::answer(&r, &tables)?;
-        let text = serde_json::to_string(&answer.report)
-            .map_err(|e| ApiError::bad(format!("cannot write JSON: {e}")))?;
-        Ok((text + "\n", answer.table_build))
-    })
-    .await
-}
-
-async fn play_dots_endpoint(
-    State(s): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    let tables = s.tables.clone();
-    handle(
-        &s,
-        "/api/play/dots",
-        body,
-        move |r: dots::PlayDotsRequest| {
-            let (reply, answer) = dots::reply(&r, &tables)?;
-            Ok((api::json(&reply)?, answer.table_build))
-        },
-    )
-    .await
+/// Routes `POST $path` to a method of the dots service taking the request, the time left and the
+/// cancel flag.
+macro_rules! dots_endpoint {
+    ($router:expr, $path:literal, $method:ident) => {
+        $router.route(
+            $path,
+            post(
+                |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
+                    let service = s.dots.clone();
+                    handle(&s, $path, body, move |r, left, cancel| {
+                        service.$method(&r, left, cancel)
+                    })
+                    .await
+                },
+            ),
+        )
+    };
 }
 
 fn static_file(content_type: &'static str, body: &'static str) -> Response {
@@ -218,10 +217,25 @@ pub fn app(state: AppState) -> Router {
         )
         .route(
             "/api/limits",
-            get(|| async { axum::Json(limits::Limits::current()) }),
+            get(|State(s): State<AppState>| async move {
+                axum::Json(limits::Limits::of(&s.settings, &s.policy))
+            }),
         )
-        .route("/api/dots", post(dots_endpoint))
-        .route("/api/play/dots", post(play_dots_endpoint));
+        .route(
+            "/api/dots/board",
+            post(
+                |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
+                    let service = s.dots.clone();
+                    handle(&s, "/api/dots/board", body, move |r, _, _| {
+                        service.board(&r)
+                    })
+                    .await
+                },
+            ),
+        );
+    let router = dots_endpoint!(router, "/api/dots", answer);
+    let router = dots_endpoint!(router, "/api/play/dots", reply);
+    let router = dots_endpoint!(router, "/api/dots/review", review);
     let router = endpoint!(router, "/api/solitaire", api::solitaire);
     let router = endpoint!(router, "/api/heaps", api::heaps);
     let router = endpoint!(router, "/api/play/heaps", api::play_heaps);
@@ -237,20 +251,19 @@ pub fn app(state: AppState) -> Router {
         .with_state(state)
 }
 
-/// Serves on `addr` until Ctrl-C; `ready` is told the address actually bound (port 0 picks a free
-/// one). The classic triangles table is built before the first request.
-pub fn serve(addr: SocketAddr, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+/// Serves on `addr` as `settings` say until Ctrl-C; `ready` is told the address actually bound (port
+/// 0 picks a free one).
+pub fn serve(
+    addr: SocketAddr,
+    settings: Settings,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
-        let solvers = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let state = AppState::new(solvers);
-        let classic = ply::games::dots::Geometry::CLASSIC_TRIANGLES
-            .build()
-            .expect("the classic board builds");
-        let _ = state.tables.get(&classic);
+        let state = AppState::new(settings);
         ready(listener.local_addr()?);
         axum::serve(listener, app(state))
             .with_graceful_shutdown(async {

@@ -2,20 +2,13 @@
 //! a bounded number at a time (the others queue) and a time limit per request.
 
 use crate::error::ApiError;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 /// Largest request body (1 MiB); larger bodies get 413.
 pub const MAX_BODY: usize = 1 << 20;
-/// Most edges of a board whose whole table the server builds (2^24 states, 16 MiB, shared by all
-/// requests for that board).
-pub const MAX_TABLE_EDGES: u32 = 24;
-/// Most free edges a memo search may start from (at most 2^20 states).
-pub const MAX_MEMO_FREE: u32 = 20;
-/// Most free edges plain recursion may start from: it revisits states (12 free edges, seed 004's
-/// puzzle, already visit 1.3 billion), so only small positions, well under a second.
-pub const MAX_RECURSION_FREE: u32 = 9;
 /// Most sums in one dice-race list.
 pub const MAX_PICKS: usize = 40;
 /// Most lists a `best` or `equilibrium` search may go through.
@@ -24,42 +17,75 @@ pub const MAX_LISTS: u128 = 5_000;
 pub const MAX_MAGIC_SIZE: usize = 200;
 /// Memory one MagicBoard solve may use.
 pub const MAGIC_MEMORY: u64 = 64 << 20;
-/// Time one request may take, queueing included.
+/// Time one request may take, queueing included (the default of `ply serve --time-limit`).
 pub const TIME_LIMIT: Duration = Duration::from_secs(10);
+/// Time the player thinks per move unless a request says less (the default of `ply serve --think`).
+pub const THINK: Duration = Duration::from_secs(3);
+/// Memory the server's solvers may take in all (the default of `ply serve --memory`, or what the
+/// system allows if less).
+pub const MEMORY: u64 = 2 << 30;
+/// Time a solve that stops at its deadline is given to hand in what it proved.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// How a server is set up: what `ply serve`'s options say.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Memory the solvers may take in all: a quarter for each answer's tables (two at once), half
+    /// for the search memories kept between requests.
+    pub memory: u64,
+    /// Time one request may take, queueing included.
+    pub time_limit: Duration,
+    /// Time the player thinks per move by default.
+    pub think: Duration,
+    /// Solves run at once.
+    pub solvers: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            memory: MEMORY,
+            time_limit: TIME_LIMIT,
+            think: THINK,
+            solvers: 2,
+        }
+    }
+}
 
 /// The limits as the page reads them (`GET /api/limits`), so it asks only for what the server does.
 #[derive(serde::Serialize)]
 pub struct Limits {
     /// [`MAX_BODY`].
     pub max_body: usize,
-    /// [`MAX_TABLE_EDGES`].
-    pub max_table_edges: u32,
-    /// [`MAX_MEMO_FREE`].
-    pub max_memo_free: u32,
-    /// [`MAX_RECURSION_FREE`].
-    pub max_recursion_free: u32,
+    /// The memory the solvers may take in all, in bytes.
+    pub memory_bytes: u64,
+    /// Free edges up to which every dots position is answered exactly within the time limit (by a
+    /// table); most positions of a few more are proved by the search.
+    pub dots_exact_free: u32,
     /// [`MAX_PICKS`].
     pub max_picks: usize,
     /// [`MAX_LISTS`].
     pub max_lists: u128,
     /// [`MAX_MAGIC_SIZE`].
     pub max_magic_size: usize,
-    /// [`TIME_LIMIT`] in seconds.
-    pub time_limit_seconds: u64,
+    /// The time limit of one request, in seconds.
+    pub time_limit_seconds: f64,
+    /// The player's time to think per move, in seconds.
+    pub think_seconds: f64,
 }
 
 impl Limits {
-    /// The limits this server applies.
-    pub fn current() -> Self {
+    /// The limits a server with `settings` applies, answering dots with `policy`.
+    pub fn of(settings: &Settings, policy: &ply::games::dots::policy::Policy) -> Self {
         Limits {
             max_body: MAX_BODY,
-            max_table_edges: MAX_TABLE_EDGES,
-            max_memo_free: MAX_MEMO_FREE,
-            max_recursion_free: MAX_RECURSION_FREE,
+            memory_bytes: settings.memory,
+            dots_exact_free: policy.exact_free(),
             max_picks: MAX_PICKS,
             max_lists: MAX_LISTS,
             max_magic_size: MAX_MAGIC_SIZE,
-            time_limit_seconds: TIME_LIMIT.as_secs(),
+            time_limit_seconds: settings.time_limit.as_secs_f64(),
+            think_seconds: settings.think.as_secs_f64(),
         }
     }
 }
@@ -97,28 +123,32 @@ impl Gate {
     pub fn too_long(&self) -> ApiError {
         ApiError::over_budget(format!(
             "the request took over {} s, the server's limit for one request",
-            self.limit.as_secs()
+            self.limit.as_secs_f64()
         ))
     }
 
-    /// Runs `work` on a blocking thread once a permit is free; 422 when `deadline` passes first.
-    /// (A solve past the limit finishes in the background holding its permit, so the server never has
-    /// more than `solvers` solves running.)
+    /// Runs `work` on a blocking thread once a permit is free, telling it the time left before
+    /// `deadline` and a flag raised when nobody waits for it any more (the client left, or the
+    /// deadline passed): a solve that honours them hands in what it proved in time. 422 when the
+    /// deadline passes while queueing, or [`GRACE`] after it while solving.
     pub async fn run<T: Send + 'static>(
         &self,
         deadline: tokio::time::Instant,
-        work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+        work: impl FnOnce(Duration, &Arc<AtomicBool>) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<Timed<T>, ApiError> {
         let permits = self.permits.clone();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let _raise = RaiseOnDrop(cancel.clone());
         let job = async move {
             let permit = permits
                 .acquire_owned()
                 .await
                 .map_err(|_| ApiError::over_budget("the server is shutting down"))?;
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             tokio::task::spawn_blocking(move || {
                 let _permit = permit;
                 let started = Instant::now();
-                let value = work()?;
+                let value = work(left, &cancel)?;
                 Ok(Timed {
                     value,
                     solve: started.elapsed(),
@@ -130,8 +160,17 @@ impl Gate {
                 message: format!("the solve failed: {e}"),
             })?
         };
-        tokio::time::timeout_at(deadline, job)
+        tokio::time::timeout_at(deadline + GRACE, job)
             .await
             .unwrap_or_else(|_| Err(self.too_long()))
+    }
+}
+
+/// Raises its flag when dropped: the request it belongs to has ended, answered or not.
+struct RaiseOnDrop(Arc<AtomicBool>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }

@@ -7,6 +7,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use ply::engine::scored::memo::{DenseStore, MemoSolver};
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Solver;
+use ply::engine::util::progress::Watch;
 use ply::engine::MemoryBudget;
 use ply::games::dots::triangle_war::{parse_games, verdicts};
 use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry};
@@ -76,7 +77,7 @@ fn tables(c: &mut Criterion) {
         b.iter(|| SubsetTable::build_general(black_box(&board), budget).unwrap())
     });
     group.bench_function("ply_table", |b| {
-        b.iter(|| SubsetTable::build(black_box(&board), budget, None).unwrap())
+        b.iter(|| SubsetTable::build(black_box(&board), budget, Watch::default()).unwrap())
     });
     group.bench_function("ply_memo_from_empty", |b| {
         b.iter(|| {
@@ -147,7 +148,7 @@ fn canonical_table(c: &mut Criterion) {
     use ply::engine::scored::SubsetIndexed;
     let board = classic();
     let symmetries = board.symmetries().unwrap();
-    let table = SubsetTable::build(&board, MemoryBudget::new(1 << 30), None).unwrap();
+    let table = SubsetTable::build(&board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
     let mut classes: Vec<u64> = (0..1u64 << 18).map(|m| symmetries.canonical(m)).collect();
     classes.sort_unstable();
     classes.dedup();
@@ -181,7 +182,8 @@ fn triangle_war(c: &mut Criterion) {
     group.bench_function("100k_games_parse_solve", |b| {
         b.iter(|| {
             let positions = parse_games(&board, black_box(&input)).unwrap();
-            let table = SubsetTable::build(&board, MemoryBudget::new(1 << 30), None).unwrap();
+            let table =
+                SubsetTable::build(&board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
             verdicts(&table, &positions)
         })
     });

@@ -4,9 +4,11 @@
 //! - [`engine`]: generic game shapes (traits), values, solvers and tables. It knows no game and uses
 //!   nothing from [`input`].
 //! - [`games`]: one module per game family: its rules, its notation (parse/format) and its text pictures.
-//! - [`input`] reads numbers, lines and memory sizes from untrusted input; [`play`] and
-//!   [`option_hints`] serve the front ends (the perfect player's choices; faults worded with the
-//!   option that asked for them).
+//! - [`input`] reads numbers, lines, memory sizes and times from untrusted input; [`option_hints`]
+//!   words faults with the option that asked for them.
+//!
+//! Each game has one home in [`games`]: its rules, its requests and reports, its policy and its
+//! player (for dots: `games::dots::{request, policy, answer, player}`), which every front end uses.
 //!
 //! Front ends (the `ply` command line, the web page) turn the structs returned here into text or JSON.
 
@@ -17,4 +19,3 @@ pub mod engine;
 pub mod games;
 pub mod input;
 pub mod option_hints;
-pub mod play;

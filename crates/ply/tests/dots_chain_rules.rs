@@ -2,11 +2,12 @@
 //! every dots board of up to 2^24 states: wherever the rules keep only some moves, the best of those is
 //! the best of all moves; wherever a position is valued as a simple loony endgame, that is its value.
 
-use ply::engine::scored::captures::candidates;
-use ply::engine::scored::loony::simple_endgame_value;
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::{move_value, SubsetIndexed};
+use ply::engine::util::progress::Watch;
 use ply::engine::MemoryBudget;
+use ply::games::dots::theory::captures::candidates;
+use ply::games::dots::theory::loony::simple_endgame_value;
 use ply::games::dots::Geometry;
 use rayon::prelude::*;
 
@@ -50,9 +51,9 @@ impl std::ops::Add for Tally {
 
 fn check_every_state(geometry: Geometry) -> Tally {
     let board = geometry.build().unwrap().board;
-    assert!(board.capture_rules(), "{geometry:?} declares the rules");
+    assert!(board.theory().is_some(), "{geometry:?} declares the rules");
     let rules = board.completion().unwrap();
-    let table = SubsetTable::build(&board, MemoryBudget::new(1 << 30), None).unwrap();
+    let table = SubsetTable::build(&board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
     let full = board.full().0;
     (0..=full)
         .into_par_iter()

@@ -6,6 +6,8 @@ use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::search::{SearchOptions, SearchSolver};
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Solver;
+use ply::engine::util::halt::NEVER;
+use ply::engine::util::progress::Watch;
 use ply::engine::MemoryBudget;
 use ply::games::dots::{DotsBoard, EdgeSet, Geometry};
 use rand::seq::SliceRandom;
@@ -78,7 +80,8 @@ fn search_with(
             status: None,
             use_symmetries,
             endgame,
-            capture_rules,
+            use_theory: capture_rules,
+            halt: &NEVER,
             tie_order: TieOrder::default(),
         },
     )
@@ -96,7 +99,7 @@ fn free_tables_equal_whole_tables_on_random_positions() {
     for (geometry, positions, fewest) in boards {
         let board = board(geometry);
         let edges = board.edge_count() as u32;
-        let whole = SubsetTable::build(&board, budget(), None).unwrap();
+        let whole = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
         for i in 0..positions {
             let drawn = if i == 0 && fewest == 0 {
                 0
@@ -104,7 +107,8 @@ fn free_tables_equal_whole_tables_on_random_positions() {
                 rng.random_range(fewest..=edges)
             };
             let base = random_position(&mut rng, edges, drawn);
-            let free = FreeTable::build(&board, &EdgeSet(base), budget(), None).unwrap();
+            let free =
+                FreeTable::build(&board, &EdgeSet(base), budget(), Watch::default()).unwrap();
             assert_eq!(free.len(), 1 << (edges - drawn));
             // Every state that follows from the position, or 4 096 of them at random.
             let free_mask = board.full().0 & !base;
@@ -132,9 +136,14 @@ fn free_tables_equal_whole_tables_on_random_positions() {
 #[test]
 fn free_tables_refuse_over_budget_with_the_figure() {
     let board = board(Geometry::Boxes { rows: 4, cols: 4 });
-    let err = FreeTable::build(&board, &EdgeSet(0b111), MemoryBudget::new(1 << 30), None)
-        .err()
-        .unwrap();
+    let err = FreeTable::build(
+        &board,
+        &EdgeSet(0b111),
+        MemoryBudget::new(1 << 30),
+        Watch::default(),
+    )
+    .err()
+    .unwrap();
     assert_eq!(
         err.to_string(),
         "a table of 2^37 states (one byte each) needs 128.0 GiB (137438953472 bytes) but the \
@@ -146,7 +155,7 @@ fn free_tables_refuse_over_budget_with_the_figure() {
 fn search_equals_the_table_on_every_state_of_small_boards() {
     for geometry in small_boards() {
         let board = board(geometry);
-        let whole = SubsetTable::build(&board, budget(), None).unwrap();
+        let whole = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
         for capture_rules in [true, false] {
             let mut solver = search_with(&board, 1 << 20, true, 0, capture_rules);
             let differ = (0..1u64 << board.edge_count())
@@ -165,7 +174,7 @@ fn search_with_a_tiny_table_and_no_symmetries_still_agrees() {
         (Geometry::Triangles { size: 3 }, true),
     ] {
         let board = board(geometry);
-        let whole = SubsetTable::build(&board, budget(), None).unwrap();
+        let whole = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
         let mut solver = search(&board, 1024, use_symmetries);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
         let edges = board.edge_count() as u32;
@@ -195,7 +204,8 @@ fn search_equals_free_tables_on_random_positions_of_larger_boards() {
         for i in 0..150 {
             let free = 4 + i % 13;
             let base = random_position(&mut rng, edges, edges - free);
-            let table = FreeTable::build(&board, &EdgeSet(base), budget(), None).unwrap();
+            let table =
+                FreeTable::build(&board, &EdgeSet(base), budget(), Watch::default()).unwrap();
             assert_eq!(
                 solver.value(&EdgeSet(base)).unwrap(),
                 table.value_of_mask(base).unwrap(),
@@ -208,7 +218,7 @@ fn search_equals_free_tables_on_random_positions_of_larger_boards() {
 #[test]
 fn search_gives_every_move_its_exact_value() {
     let board = board(Geometry::Boxes { rows: 2, cols: 3 });
-    let whole = SubsetTable::build(&board, budget(), None).unwrap();
+    let whole = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
     let mut solver = search(&board, 1 << 16, true);
     for _ in 0..20 {
@@ -217,7 +227,7 @@ fn search_gives_every_move_its_exact_value() {
         let by_search = analyse(&board, &mut solver, &state, true).unwrap();
         let by_table = analyse(&board, &mut whole.solver(&board), &state, true).unwrap();
         assert_eq!(by_search.moves, by_table.moves, "{state:?}");
-        assert_eq!(by_search.value, by_table.value);
+        assert_eq!(by_search.range, by_table.range);
         assert_eq!(by_search.line, by_table.line);
     }
 }

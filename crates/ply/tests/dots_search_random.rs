@@ -8,6 +8,8 @@
 use ply::engine::scored::search::{SearchOptions, SearchSolver, TieOrder};
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Solver;
+use ply::engine::util::halt::NEVER;
+use ply::engine::util::progress::Watch;
 use ply::engine::MemoryBudget;
 use ply::games::dots::{EdgeSet, Geometry};
 use rand::seq::SliceRandom;
@@ -24,7 +26,7 @@ const FREE: std::ops::RangeInclusive<u32> = 4..=18;
 fn check_random_positions(geometry: Geometry, seed: u64, known_value: i32) {
     let board = geometry.build().unwrap().board;
     let budget = MemoryBudget::new(1 << 32);
-    let whole = SubsetTable::build(&board, budget, None).unwrap();
+    let whole = SubsetTable::build(&board, budget, Watch::default()).unwrap();
     assert_eq!(whole.value_of_mask(0), known_value, "{geometry:?}");
     let search = |tie_order| {
         SearchSolver::new(
@@ -36,7 +38,8 @@ fn check_random_positions(geometry: Geometry, seed: u64, known_value: i32) {
                 status: None,
                 use_symmetries: true,
                 endgame: 8,
-                capture_rules: true,
+                use_theory: true,
+                halt: &NEVER,
                 tie_order,
             },
         )

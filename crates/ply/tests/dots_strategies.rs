@@ -8,6 +8,8 @@ use ply::engine::scored::recursion::RecursionSolver;
 use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::{ScoredGame, Solver, Strategy, SubsetIndexed};
+use ply::engine::util::halt::NEVER;
+use ply::engine::util::progress::Watch;
 use ply::engine::MemoryBudget;
 use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry};
 use rand::seq::SliceRandom;
@@ -140,7 +142,7 @@ fn brute_force_finds_the_board_cells() {
 fn every_state_of_small_boards_agrees_with_brute_force() {
     for size in 1..=2 {
         let board = board(size);
-        let table = SubsetTable::build(&board, budget(), None).unwrap();
+        let table = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
         let mut brute = BruteForce::new(&board);
         let mut recursion = RecursionSolver::new(&board).unwrap();
         let mut memo = MemoSolver::new(&board, HashStore::new(budget())).unwrap();
@@ -170,19 +172,14 @@ fn every_state_of_small_boards_agrees_with_brute_force() {
 fn known_values_of_empty_boards() {
     // One triangle: A draws, B draws, A closes it.
     let one = board(1);
-    let table = SubsetTable::build(&one, budget(), None).unwrap();
+    let table = SubsetTable::build(&one, budget(), Watch::default()).unwrap();
     assert_eq!(table.value_of_mask(0), 1);
     // The classic board: B wins 6-3 (seed 004), by memo and by table.
     let classic = board(3);
     for strategy in [Strategy::Memo, Strategy::Table] {
-        let options = SolveOptions {
-            budget: budget(),
-            progress: None,
-            search_status: None,
-            free_items: 18,
-            tie_order: TieOrder::default(),
-        };
-        let value = with_solver(&classic, strategy, options, |s| s.value(&EdgeSet(0))).unwrap();
+        let options = SolveOptions::new(budget());
+        let empty = EdgeSet(0);
+        let value = with_solver(&classic, strategy, options, &empty, |s| s.value(&empty)).unwrap();
         assert_eq!(value, -3, "{strategy:?}");
     }
     assert_eq!(BruteForce::new(&classic).value(0), -3);
@@ -204,7 +201,7 @@ fn random_positions(count: usize, min_drawn: usize, seed: u64) -> Vec<EdgeSet> {
 #[test]
 fn strategies_agree_on_random_classic_positions() {
     let board = board(3);
-    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    let table = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
     let mut memo = MemoSolver::new(&board, HashStore::new(budget())).unwrap();
     let mut brute = BruteForce::new(&board);
     let mut recursion = RecursionSolver::new(&board).unwrap();
@@ -265,7 +262,7 @@ fn completion_path_matches_the_general_table() {
         Geometry::Boxes { rows: 2, cols: 2 },
     ] {
         let board = geometry.build().unwrap().board;
-        let fast = SubsetTable::build(&board, budget(), None).unwrap();
+        let fast = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
         let general = SubsetTable::build_general(&board, budget()).unwrap();
         let differ = (0..1u64 << board.edge_count())
             .filter(|&m| fast.value_of_mask(m) != general.value_of_mask(m))
@@ -274,7 +271,7 @@ fn completion_path_matches_the_general_table() {
         // The two sides ran different paths: from the rules alone the empty board has its value,
         // from the (empty) move list every value is 0.
         let rules_only = RulesOnly(board);
-        let lanes = SubsetTable::build(&rules_only, budget(), None).unwrap();
+        let lanes = SubsetTable::build(&rules_only, budget(), Watch::default()).unwrap();
         let moves = SubsetTable::build_general(&rules_only, budget()).unwrap();
         assert_eq!(
             lanes.value_of_mask(0),
@@ -292,7 +289,7 @@ fn completion_path_matches_the_general_table() {
 #[test]
 fn every_classic_state_matches_brute_force() {
     let board = board(3);
-    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    let table = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
     let mut brute = BruteForce::new(&board);
     let mismatches = (0..1u64 << 18)
         .filter(|&m| table.value_of_mask(m) != brute.value(m))
@@ -303,7 +300,7 @@ fn every_classic_state_matches_brute_force() {
 #[test]
 fn the_best_line_realises_the_value() {
     let board = board(3);
-    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    let table = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
     let mut brute = BruteForce::new(&board);
     for state in random_positions(200, 0, 11) {
         let analysis = analyse(&board, &mut table.solver(&board), &state, true).unwrap();
@@ -320,20 +317,27 @@ fn the_best_line_realises_the_value() {
                 first_moves = !first_moves;
             }
         }
-        assert_eq!(net, analysis.value, "{state:?}");
+        assert_eq!(Some(net), analysis.range.value(), "{state:?}");
         assert_eq!(analysis.line.len() as u32, 18 - state.len());
         // Moves are sorted best first, and each move's value is what the brute force (explicit
         // players, no Wilson's rule) finds for the mover after it: its points, plus its own margin
         // if it moves again, else the opponent's margin against it.
-        assert!(analysis.moves.windows(2).all(|w| w[0].value >= w[1].value));
-        assert_eq!(brute.value(state.0), analysis.value, "{state:?}");
+        assert!(analysis
+            .moves
+            .windows(2)
+            .all(|w| w[0].value() >= w[1].value()));
+        assert_eq!(
+            Some(brute.value(state.0)),
+            analysis.range.value(),
+            "{state:?}"
+        );
         for m in &analysis.moves {
             let child = state.0 | 1 << m.mv.0;
             let gained = (brute.closed(child) - brute.closed(state.0)) as i32;
             let after = brute.margin_a(child, gained > 0);
             assert_eq!(
-                (m.points as i32, m.value),
-                (gained, gained + after),
+                (m.points as i32, m.value()),
+                (gained, Some(gained + after)),
                 "{state:?} {:?}",
                 m.mv
             );
@@ -393,7 +397,7 @@ fn dots_boards_and_their_free_elements_conform_to_their_shape() {
 #[test]
 fn table_refuses_before_allocating() {
     let big = board(5);
-    let err = SubsetTable::build(&big, MemoryBudget::new(1 << 30), None).unwrap_err();
+    let err = SubsetTable::build(&big, MemoryBudget::new(1 << 30), Watch::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "a table of 2^45 states (one byte each) needs 32.0 TiB (35184372088832 bytes) but the memory budget is 1.0 GiB (1073741824 bytes)"
@@ -422,7 +426,7 @@ fn triangle_war_verdicts_match_an_independent_replay() {
         }
         games.push(order[..m].to_vec());
     }
-    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    let table = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
     let positions = parse_games(&board, &text).unwrap();
     let winners = verdicts(&table, &positions);
     for (moves, winner) in games.iter().zip(winners) {
@@ -448,7 +452,7 @@ fn every_state_of_small_box_boards_agrees_with_brute_force() {
         let board = Geometry::Boxes { rows, cols }.build().unwrap().board;
         let mut brute = BruteForce::boxes(&board);
         assert_eq!(brute.triangles.len() as u32, rows * cols);
-        let table = SubsetTable::build(&board, budget(), None).unwrap();
+        let table = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
         let general = SubsetTable::build_general(&board, budget()).unwrap();
         let mut recursion = RecursionSolver::new(&board).unwrap();
         let mut memo = MemoSolver::new(&board, HashStore::new(budget())).unwrap();
@@ -472,7 +476,7 @@ fn every_state_of_small_box_boards_agrees_with_brute_force() {
 fn three_by_three_boxes_is_lost_by_three() {
     // Wilson's result: the first player loses 3×3 Dots and Boxes by 3.
     let board = Geometry::Boxes { rows: 3, cols: 3 }.build().unwrap().board;
-    let table = SubsetTable::build(&board, budget(), None).unwrap();
+    let table = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
     assert_eq!(table.value_of_mask(0), -3);
 }
 
@@ -488,7 +492,7 @@ fn symmetric_states_share_values_and_canonical_memo_agrees() {
         let symmetries = board
             .symmetries()
             .expect("dots boards know their symmetries");
-        let table = SubsetTable::build(&board, budget(), None).unwrap();
+        let table = SubsetTable::build(&board, budget(), Watch::default()).unwrap();
         let differ = (0..1u64 << board.edge_count())
             .filter(|&m| table.value_of_mask(m) != table.value_of_mask(symmetries.canonical(m)))
             .count();
@@ -533,7 +537,8 @@ fn free_tables_and_search_agree_with_brute_force() {
                 status: None,
                 use_symmetries: true,
                 endgame: 4,
-                capture_rules: true,
+                use_theory: true,
+                halt: &NEVER,
                 tie_order: TieOrder::default(),
             },
         )
@@ -544,7 +549,8 @@ fn free_tables_and_search_agree_with_brute_force() {
         for _ in 0..40 {
             order.shuffle(&mut rng);
             let drawn = order[..edges / 3].iter().fold(0u64, |m, &e| m | 1 << e);
-            let table = FreeTable::build(&board, &EdgeSet(drawn), budget(), None).unwrap();
+            let table =
+                FreeTable::build(&board, &EdgeSet(drawn), budget(), Watch::default()).unwrap();
             // The position and every state after it that adds at most two more edges.
             for &a in &order[edges / 3..] {
                 for &b in &order[edges / 3..] {

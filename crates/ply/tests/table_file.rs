@@ -3,6 +3,7 @@
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::table_file::TableFileError;
 use ply::engine::scored::ScoredGame;
+use ply::engine::util::progress::Watch;
 use ply::engine::MemoryBudget;
 use ply::games::dots::Geometry;
 use std::path::PathBuf;
@@ -15,7 +16,7 @@ fn temp(name: &str) -> PathBuf {
 fn size_two_bytes() -> (SubsetTable, Vec<u8>) {
     let board = Geometry::Triangles { size: 2 }.build().unwrap().board;
     assert_eq!(board.max_points(), 4);
-    let table = SubsetTable::build(&board, MemoryBudget::new(1 << 20), None).unwrap();
+    let table = SubsetTable::build(&board, MemoryBudget::new(1 << 20), Watch::default()).unwrap();
     let mut bytes = Vec::new();
     table.write_to(&mut bytes, "triangles 2").unwrap();
     (table, bytes)

@@ -5,7 +5,6 @@ use crate::failure::Failure;
 use crate::input::{memory_budget, open_input};
 use clap::{Args, Subcommand};
 use ply::engine::scored::choose::{with_solver, SolveOptions};
-use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::{SolveError, Strategy};
 use ply::games::dots::measured::StrategyRun;
 use ply::games::dots::triangle_war::{parse_games, read_games};
@@ -54,18 +53,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
         None => parse_games(&built.board, SAMPLE_GAMES),
     }
     .map_err(Failure::bad)?;
-    let free = positions
-        .iter()
-        .map(|p| built.board.edge_count() as u32 - p.drawn().len())
-        .max()
-        .unwrap_or(0);
-    let options = SolveOptions {
-        budget: memory_budget(None)?,
-        progress: None,
-        search_status: None,
-        free_items: free,
-        tie_order: TieOrder::default(),
-    };
+    let options = SolveOptions::new(memory_budget(None)?);
     let mut rows: Vec<StrategyRun> = Vec::new();
     for strategy in Strategy::ALL {
         if strategy == Strategy::Recursion && args.skip_recursion {
@@ -141,7 +129,8 @@ fn time_strategy(
     let mut values = Vec::with_capacity(positions.len());
     let mut visited = 0;
     if strategy == Strategy::Table {
-        with_solver(board, strategy, options, |solver| {
+        let empty = Position::new(board).drawn();
+        with_solver(board, strategy, options, &empty, |solver| {
             for p in positions {
                 values.push(solver.value(&p.drawn())?);
             }
@@ -150,7 +139,7 @@ fn time_strategy(
         })?;
     } else {
         for p in positions {
-            with_solver(board, strategy, options, |solver| {
+            with_solver(board, strategy, options, &p.drawn(), |solver| {
                 values.push(solver.value(&p.drawn())?);
                 visited += solver.states_visited();
                 Ok(())

@@ -6,8 +6,7 @@
 use crate::args::MemoryArg;
 use crate::failure::Failure;
 use clap::Args;
-use ply::engine::scored::choose::{with_solver_at, SolveOptions};
-use ply::engine::scored::search::TieOrder;
+use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Strategy;
 use ply::games::dots::measured::{FreeSeriesRow, SeriesRun};
@@ -80,13 +79,7 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
                 "no position with {free} free edges and no box one edge short on this board"
             ))
         })?;
-        let options = SolveOptions {
-            budget,
-            progress: None,
-            search_status: None,
-            free_items: free,
-            tie_order: TieOrder::default(),
-        };
+        let options = SolveOptions::new(budget);
         let mut runs: Vec<SeriesRun> = Vec::new();
         let mut value = None;
         let mut first: Option<f64> = None;
@@ -102,7 +95,7 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
                 continue;
             }
             let started = Instant::now();
-            let (v, states) = with_solver_at(board, strategy, options, &drawn, |solver| {
+            let (v, states) = with_solver(board, strategy, options, &drawn, |solver| {
                 Ok((solver.value(&drawn)?, solver.states_visited()))
             })
             .map_err(|e| Failure::solve(e, strategy))?;

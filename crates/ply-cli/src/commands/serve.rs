@@ -1,10 +1,13 @@
 //! `ply serve`: the web page and JSON API (see the README), on 127.0.0.1 unless told otherwise.
 
+use crate::args::MemoryArg;
 use crate::failure::Failure;
 use clap::Args;
+use ply_web::limits::{Settings, MEMORY, THINK, TIME_LIMIT};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
 
-/// `ply serve [--port 8080] [--bind 127.0.0.1]`
+/// `ply serve [--port 8080] [--bind 127.0.0.1] [--memory SIZE] [--time-limit TIME] [--think TIME]`
 #[derive(Args)]
 pub struct ServeArgs {
     /// Port to listen on (0: any free port, printed at start).
@@ -13,12 +16,38 @@ pub struct ServeArgs {
     /// Address to listen on; only this machine can reach the default.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
+    /// The most time one request may take, queueing included (default 10s); a dots answer cut
+    /// short by it says what was proved.
+    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    time_limit: Option<Duration>,
+    /// How long the player thinks per move unless a request says less (default 3s).
+    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    think: Option<Duration>,
+    #[command(flatten)]
+    memory: MemoryArg,
+}
+
+/// Reads a time as `--time-limit` and `--think` take it.
+fn parse_time(text: &str) -> Result<Duration, String> {
+    ply::input::duration::parse_time(text).map_err(|e| e.to_string())
 }
 
 /// Runs the server until Ctrl-C. The first line on stdout is the address to open.
 pub fn run(args: ServeArgs) -> Result<String, Failure> {
     let addr = SocketAddr::new(args.bind, args.port);
-    ply_web::serve(addr, |bound| {
+    // The solvers' memory: --memory, or the default if the system allows it.
+    let memory = match args.memory.memory {
+        Some(_) => args.memory.budget()?.bytes(),
+        None => args.memory.budget()?.bytes().min(MEMORY),
+    };
+    let time_limit = args.time_limit.unwrap_or(TIME_LIMIT);
+    let settings = Settings {
+        memory,
+        time_limit,
+        think: args.think.unwrap_or(THINK).min(time_limit),
+        solvers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+    };
+    ply_web::serve(addr, settings, |bound| {
         println!("ply serve: listening on http://{bound}/ (Ctrl-C to stop)");
     })
     .map_err(|e| Failure::BadInput(format!("cannot serve on {addr}: {e}")))?;

@@ -4,6 +4,7 @@ use crate::failure::Failure;
 use crate::input::{memory_budget, open_input};
 use clap::Args;
 use ply::engine::scored::table::SubsetTable;
+use ply::engine::util::progress::Watch;
 use ply::engine::Winner;
 use ply::games::dots::triangle_war::{read_games, verdicts};
 use ply::games::dots::Geometry;
@@ -22,7 +23,7 @@ pub fn run(args: TriangleWarArgs) -> Result<String, Failure> {
     let input = open_input(args.file.as_deref())?;
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
     let positions = read_games(&built.board, input).map_err(Failure::bad)?;
-    let table = SubsetTable::build(&built.board, memory_budget(None)?, None)?;
+    let table = SubsetTable::build(&built.board, memory_budget(None)?, Watch::default())?;
     let mut out = String::with_capacity(positions.len() * 16);
     for (k, winner) in verdicts(&table, &positions).into_iter().enumerate() {
         let _ = match winner {

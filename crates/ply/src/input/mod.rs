@@ -8,6 +8,7 @@
 //! [`tokens`], the streaming integer reader of long inputs; under both, [`number`], the one rule for
 //! separators and the one integer parser; apart, [`memory_size`], sizes like `8G` (`--memory`).
 
+pub mod duration;
 pub mod lines;
 pub mod memory_size;
 pub mod number;

@@ -7,18 +7,29 @@ use crate::failure::Failure;
 use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
-use ply::engine::scored::choose::SolveOptions;
+use ply::engine::scored::search::status::SearchStatus;
 use ply::engine::scored::search::TieOrder;
-use ply::engine::scored::search_status::SearchStatus;
 use ply::engine::scored::Strategy;
-use ply::engine::Winner;
-use ply::games::dots::notation::{format_edge, max_moves_text, position_from_moves};
-use ply::games::dots::report::{report, report_from, Detail, DotsReport};
+use ply::engine::util::memory::{Bytes, SystemMemory};
+use ply::games::dots::answer::{answer_planned, Hooks};
+use ply::games::dots::kept::Kept;
+use ply::games::dots::notation::{format_edge, max_moves_text};
+use ply::games::dots::policy::{Plan, Policy};
+use ply::games::dots::request::{Detail, DotsRequest, MoveList, StrategyChoice, TimeText};
 use ply::games::dots::{DotsBoard, Edge, Geometry};
+use render::signed;
 use std::fmt::Write;
 use std::path::PathBuf;
 
+pub mod render;
 pub mod solve;
+
+/// Checks a `--time` value as the request will read it.
+fn parse_time_arg(text: &str) -> Result<String, String> {
+    ply::input::duration::parse_time(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.to_string())
+}
 
 /// `ply dots <board> …`
 #[derive(Args)]
@@ -108,6 +119,10 @@ struct PositionArgs {
     /// way, but a run in the other order searches another tree, a cross-check of a long result.
     #[arg(long, value_enum, default_value_t = TieOrderArg::LowFirst)]
     tie_order: TieOrderArg,
+    /// The most time to take, e.g. 30s or 2m: past it, the answer says what was proved (bounds on
+    /// the value, the moves proved, the best move found) instead of the exact values.
+    #[arg(long, value_name = "TIME", value_parser = parse_time_arg)]
+    time: Option<String>,
     /// Print one JSON object instead of text (see the README for the schema).
     #[arg(long)]
     json: bool,
@@ -147,7 +162,35 @@ pub enum TieOrderArg {
     HighFirst,
 }
 
-/// Runs `ply dots`.
+/// The request the arguments state: the same [`DotsRequest`] the web API deserialises.
+fn request(geometry: Geometry, position: &PositionArgs, moves: String) -> DotsRequest {
+    DotsRequest {
+        moves: MoveList::Text(moves),
+        detail: if position.value_only {
+            Detail::Value
+        } else if position.line || position.json {
+            Detail::Line
+        } else {
+            Detail::Moves
+        },
+        strategy: match position.strategy {
+            StrategyArg::Auto => StrategyChoice::Auto,
+            StrategyArg::Recursion => StrategyChoice::Recursion,
+            StrategyArg::Memo => StrategyChoice::Memo,
+            StrategyArg::Table => StrategyChoice::Table,
+            StrategyArg::FreeTable => StrategyChoice::FreeTable,
+            StrategyArg::Search => StrategyChoice::Search,
+        },
+        tie_order: match position.tie_order {
+            TieOrderArg::LowFirst => TieOrder::LowFirst,
+            TieOrderArg::HighFirst => TieOrder::HighFirst,
+        },
+        time: position.time.clone().map(TimeText::Text),
+        ..DotsRequest::new(geometry, "")
+    }
+}
+
+/// Runs `ply dots`: arguments → request → report → text.
 pub fn run(args: DotsArgs) -> Result<String, Failure> {
     let (geometry, position) = match args.board {
         BoardCommand::Triangles { shape, position } => (shape.geometry(), position),
@@ -155,67 +198,63 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         BoardCommand::Solve(args) => return solve::run(args),
     };
     let built = geometry.build().map_err(Failure::bad)?;
-    let text = match (&position.moves, &position.moves_file) {
+    let moves = match (&position.moves, &position.moves_file) {
         (Some(moves), _) => moves.clone(),
         (None, Some(path)) => read_text(Some(path), max_moves_text(&built.board))?,
         (None, None) => String::new(),
     };
-    let game = position_from_moves(&built.board, &text).map_err(Failure::bad)?;
-    let budget = position.memory.budget()?;
-    let free = (built.board.edge_count() as u32) - game.drawn().len();
-    let strategy = match position.strategy {
-        StrategyArg::Auto => Strategy::auto(&built.board, free, budget),
-        StrategyArg::Recursion => Strategy::Recursion,
-        StrategyArg::Memo => Strategy::Memo,
-        StrategyArg::Table => Strategy::Table,
-        StrategyArg::FreeTable => Strategy::FreeTable,
-        StrategyArg::Search => Strategy::Search,
-    };
-    let progress = StatesProgress::new(match strategy {
+    let query = request(geometry, &position, moves)
+        .validate()
+        .map_err(Failure::bad)?;
+    let policy = Policy::new(position.memory.budget()?, None);
+    // A table from a file, or from the cache when the policy would fill the whole table anyway.
+    let kept = match &position.table {
+        Some(path) => Some(cache::load(path, &built).map_err(Failure::bad)?),
+        None if policy.strategy(&query, None) == Strategy::Table && !position.no_cache => {
+            cache::cached_table(&built)
+        }
+        None => None,
+    }
+    .map(|table| Kept::default().with_table(&built, table));
+    let plan = policy.plan(&query, kept.as_ref());
+    let progress = StatesProgress::new(match plan.strategy {
         Strategy::Table | Strategy::FreeTable => "filled",
         Strategy::Search => "searched",
         _ => "visited",
     });
+    announce(&progress, &plan);
     let update = |states| progress.update(states);
     let status = |s: &SearchStatus| search_progress(&progress, &built.board, s);
-    let options = SolveOptions {
-        budget,
+    let hooks = Hooks {
         progress: Some(&update),
-        search_status: Some(&status),
-        free_items: free,
-        tie_order: match position.tie_order {
-            TieOrderArg::LowFirst => TieOrder::LowFirst,
-            TieOrderArg::HighFirst => TieOrder::HighFirst,
-        },
+        status: Some(&status),
+        cancel: None,
     };
-    let detail = if position.value_only {
-        Detail::Value
-    } else if position.line || position.json {
-        Detail::Line
-    } else {
-        Detail::Moves
-    };
-    let saved = match &position.table {
-        Some(path) => Some(cache::load(path, &built).map_err(Failure::bad)?),
-        None if strategy == Strategy::Table && !position.no_cache => cache::cached_table(&built),
-        None => None,
-    };
-    let report = match &saved {
-        Some(table) => report_from(
-            &built,
-            &game,
-            &mut table.solver(&built.board),
-            Strategy::Table,
-            detail,
-        ),
-        None => report(&built, &game, strategy, options, detail),
-    }
-    .map_err(|e| Failure::solve(e, strategy))?;
+    let report = answer_planned(&query, &plan, &policy, kept.as_ref(), hooks)
+        .map_err(|e| Failure::solve(e, plan.strategy))?;
     drop(progress);
     if position.json {
         Ok(serde_json::to_string(&report)? + "\n")
     } else {
-        Ok(render(&report, built.board.cell_count(), position.line))
+        Ok(render::report(
+            &report,
+            built.board.cell_count(),
+            position.line,
+        ))
+    }
+}
+
+/// Says at once what the solve is about to do (the first progress line), and — always, progress or
+/// not — when it is about to take more than a quarter of the machine's memory.
+fn announce(progress: &StatesProgress, plan: &Plan) {
+    progress.event(&plan.describe());
+    let machine = SystemMemory::read().physical.unwrap_or(u64::MAX);
+    if plan.new_bytes > machine / 4 {
+        progress.notice(&format!(
+            "this takes {} of this machine's {} of memory (--memory sets the most it may take)",
+            Bytes(plan.new_bytes.into()),
+            Bytes(machine.into())
+        ));
     }
 }
 
@@ -245,97 +284,4 @@ fn search_progress(progress: &StatesProgress, board: &DotsBoard, s: &SearchStatu
             s.nodes
         ));
     }
-}
-
-fn signed(v: i64) -> String {
-    if v > 0 {
-        format!("+{v}")
-    } else {
-        v.to_string()
-    }
-}
-
-/// The text form of a report.
-fn render(r: &DotsReport, cells: usize, with_line: bool) -> String {
-    let mut out = String::new();
-    let (one, many) = r.geometry.cell_names();
-    let noun = if cells == 1 { one } else { many };
-    let _ = writeln!(out, "{} ({cells} {noun})", r.geometry.title());
-    if !r.played.is_empty() {
-        let _ = writeln!(out, "Played: {}", r.played.join(" "));
-    }
-    let _ = writeln!(out);
-    out.push_str(&r.picture);
-    let _ = writeln!(out);
-    let over = r.moves.is_empty() && !r.value_only;
-    let _ = writeln!(
-        out,
-        "Score: A {}, B {}. {}",
-        r.score.a,
-        r.score.b,
-        if over {
-            "Game over.".to_string()
-        } else {
-            format!("{} to move.", r.to_move)
-        }
-    );
-    if !over {
-        let _ = writeln!(
-            out,
-            "Value: {} for {} (net {many} still to gain under perfect play, by {})",
-            signed(r.value as i64),
-            r.to_move,
-            r.strategy.name()
-        );
-    }
-    let verdict = match r.winner {
-        Winner::A => format!("A wins by {}", r.final_margin_a),
-        Winner::B => format!("B wins by {}", -r.final_margin_a),
-        Winner::Tie => "a tie".to_string(),
-    };
-    let _ = writeln!(
-        out,
-        "Result with perfect play: {verdict}, {}-{} (final margin for A: {})",
-        r.final_score.a,
-        r.final_score.b,
-        signed(r.final_margin_a)
-    );
-    if r.value_only {
-        let _ = writeln!(out, "\n(The moves were not valued: --value-only.)");
-    } else if !over {
-        let _ = writeln!(out, "\nMoves for {}, best first:", r.to_move);
-        for m in &r.moves {
-            let same = m
-                .symmetric_to
-                .as_ref()
-                .map_or(String::new(), |other| format!("  (symmetric to {other})"));
-            let scores = if m.points > 0 {
-                format!("  (scores {})", m.points)
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                out,
-                "  {:>6}  {:>4}{scores}{same}",
-                m.mv,
-                signed(m.value as i64)
-            );
-        }
-    }
-    if with_line && !r.line_steps.is_empty() {
-        let steps: Vec<String> = r
-            .line_steps
-            .iter()
-            .map(|s| {
-                let who = s.player;
-                if s.points > 0 {
-                    format!("{who} {} (+{})", s.mv, s.points)
-                } else {
-                    format!("{who} {}", s.mv)
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "\nBest line: {}", steps.join(", "));
-    }
-    out
 }

@@ -9,6 +9,7 @@ use crate::progress::StatesProgress;
 use crate::saving;
 use clap::{Args, Subcommand};
 use ply::engine::scored::table::SubsetTable;
+use ply::engine::util::progress::Watch;
 use ply::games::dots::measured::TableReport;
 use std::time::Instant;
 
@@ -79,7 +80,15 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let from_cache = cached.is_some();
     let table = match cached {
         Some(table) => table,
-        None => SubsetTable::build(board, budget, Some(&update)).map_err(|e| {
+        None => SubsetTable::build(
+            board,
+            budget,
+            Watch {
+                progress: Some(&update),
+                ..Watch::default()
+            },
+        )
+        .map_err(|e| {
             Failure::BadInput(format!(
                 "{e}; positions of this board can still be asked one at a time with --strategy memo"
             ))

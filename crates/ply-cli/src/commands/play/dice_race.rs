@@ -3,10 +3,10 @@
 
 use super::session::{cut, read_command, say};
 use crate::failure::Failure;
+use ply::engine::util::chooser::Chooser;
 use ply::engine::util::fraction::format_fraction;
 use ply::games::dice_race::report::written_list;
 use ply::games::dice_race::{compare, Dice, PickList};
-use ply::play::Chooser;
 use std::fmt::Write;
 
 /// One player's list: each sum and whether it is crossed off.
@@ -125,7 +125,7 @@ pub fn play(
             }
         }
         rolls += 1;
-        let sum = chooser.roll(&dice);
+        let sum = dice.roll(&mut chooser);
         let crossed = match (first.cross(sum), second.cross(sum)) {
             (true, true) => "both cross it off",
             (true, false) => "first crosses it off",

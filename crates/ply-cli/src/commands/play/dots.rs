@@ -1,63 +1,78 @@
-//! `ply play triangles|boxes`: a dots game against the perfect player. Values come from one solver
-//! kept for the whole game (the table when the board allows it, else a memo that keeps what it learnt).
+//! `ply play triangles|boxes`: a dots game against ply's player (exact where its time to think
+//! proves the position, its strongest estimate otherwise), every move graded as it is played and the
+//! game summed up at the end. A status line shows on a terminal while ply thinks.
 
 use super::session::{self, Match};
 use super::Players;
+use crate::commands::dots::render::{move_line, range_text};
 use crate::failure::Failure;
-use ply::engine::scored::choose::{with_solver, SolveOptions};
-use ply::engine::scored::search::TieOrder;
-use ply::engine::scored::{Solver, Strategy};
+use crate::progress::StatesProgress;
+use ply::engine::scored::search::status::SearchStatus;
+use ply::engine::util::chooser::Chooser;
 use ply::engine::{MemoryBudget, Player, Winner};
+use ply::games::dots::answer::{answer, Hooks};
 use ply::games::dots::geometry::BuiltBoard;
-use ply::games::dots::notation::{parse_moves, play_checked};
-use ply::games::dots::report::{report_from, Detail, DotsReport};
+use ply::games::dots::kept::Kept;
+use ply::games::dots::notation::{format_edge, parse_moves, play_checked, position_from_moves};
+use ply::games::dots::player::{think, Choice};
+use ply::games::dots::policy::Policy;
+use ply::games::dots::report::DotsReport;
+use ply::games::dots::request::{Detail, DotsRequest, Query};
+use ply::games::dots::review::{Grade, Verdict};
 use ply::games::dots::{DotsBoard, Geometry, Position};
-use ply::play::{choose_dots_move, Chooser};
 use std::fmt::Write;
+use std::time::Duration;
 
-/// Plays a dots game on `geometry`.
-pub fn play(geometry: Geometry, players: &Players) -> Result<(), Failure> {
+/// Bytes of the search memory kept for the game (the player's moves share it).
+const SEARCH_MEMORY: u64 = 512 << 20;
+
+/// Plays a dots game on `geometry`, from the position after `moves`, ply thinking up to `think` a
+/// move.
+pub fn play(
+    geometry: Geometry,
+    moves: &str,
+    think: Duration,
+    players: &Players,
+) -> Result<(), Failure> {
     let built = geometry.build().map_err(Failure::bad)?;
+    let position = position_from_moves(&built.board, moves).map_err(Failure::bad)?;
     let budget = MemoryBudget::from_system();
-    let edges = built.board.edge_count() as u32;
-    let strategy = match Strategy::auto(&built.board, edges, budget) {
-        Strategy::Table => Strategy::Table,
-        _ => Strategy::Memo,
-    };
-    let options = SolveOptions {
-        budget,
-        progress: None,
-        search_status: None,
-        free_items: edges,
-        tie_order: TieOrder::default(),
-    };
     let seed = super::seed_or_clock(players.seed);
-    with_solver(&built.board, strategy, options, |solver| {
-        let mut game = DotsMatch {
-            built: &built,
-            position: Position::new(&built.board),
-            solver,
-            strategy,
-            chooser: Chooser::new(seed),
-            user: if players.watch {
-                None
-            } else {
-                Some(players.first)
-            },
-        };
-        Ok(session::run(&mut game, players, seed))
-    })
-    .map_err(|e| Failure::solve(e, strategy))?
+    let mut game = DotsMatch {
+        built: &built,
+        position,
+        policy: Policy::new(budget, Some(think)),
+        kept: Kept::new(SEARCH_MEMORY.min(budget.bytes() / 2), 1),
+        chooser: Chooser::new(seed),
+        seed,
+        user: if players.watch {
+            None
+        } else {
+            Some(players.first)
+        },
+        grades: Vec::new(),
+    };
+    session::run(&mut game, players, seed)
 }
 
 struct DotsMatch<'a> {
     built: &'a BuiltBoard,
     position: Position,
-    solver: &'a mut dyn Solver<DotsBoard>,
-    strategy: Strategy,
+    /// The memory and the time to think per move.
+    policy: Policy,
+    kept: Kept,
     chooser: Chooser,
+    seed: u64,
     /// Who the user is (`None` when watching).
     user: Option<super::First>,
+    /// Every move of the game so far, graded.
+    grades: Vec<Grade>,
+}
+
+/// What `undo` goes back to.
+struct Snapshot {
+    position: Position,
+    grades: Vec<Grade>,
 }
 
 impl DotsMatch<'_> {
@@ -65,15 +80,38 @@ impl DotsMatch<'_> {
         &self.built.board
     }
 
+    /// The query of the current position with `detail`.
+    fn query(&self, detail: Detail) -> Result<Query, Failure> {
+        let moves: Vec<String> = self
+            .position
+            .history()
+            .iter()
+            .map(|&e| format_edge(self.board(), e))
+            .collect();
+        let mut request = DotsRequest::new(self.built.geometry, &moves.join(" "));
+        request.detail = detail;
+        request.validate().map_err(Failure::bad)
+    }
+
+    /// A spinner with the nodes searched and the time so far, on a terminal, while `what` is done.
+    fn thinking(what: &'static str) -> StatesProgress {
+        StatesProgress::new(what)
+    }
+
+    /// Every move's value (or bounds) in the current position, within the time to think.
     fn report(&mut self) -> Result<DotsReport, Failure> {
-        report_from(
-            self.built,
-            &self.position,
-            &mut *self.solver,
-            self.strategy,
-            Detail::Moves,
-        )
-        .map_err(|e| Failure::solve(e, self.strategy))
+        let query = self.query(Detail::Moves)?;
+        let progress = Self::thinking("searched");
+        let update = |n| progress.update(n);
+        let status = |s: &SearchStatus| progress.update(s.nodes);
+        let hooks = Hooks {
+            progress: Some(&update),
+            status: Some(&status),
+            cancel: None,
+        };
+        let strategy = self.policy.strategy(&query, Some(&self.kept));
+        answer(&query, &self.policy, Some(&self.kept), hooks)
+            .map_err(|e| Failure::solve(e, strategy))
     }
 
     /// Who plays `player`: "you", "ply", or "ply (A)" when watching.
@@ -90,8 +128,8 @@ impl DotsMatch<'_> {
         }
     }
 
-    /// Draws the move written as `a-b`, returning what it scored.
-    fn draw(&mut self, text: &str) -> Result<u32, String> {
+    /// Draws the move written as `a-b`, returning its name and what it scored.
+    fn draw(&mut self, text: &str) -> Result<(String, u32), String> {
         let moves = parse_moves(text).map_err(|e| e.fault.to_string())?;
         let [written] = moves.as_slice() else {
             return Err(format!("one move at a time, please; got {}", moves.len()));
@@ -101,7 +139,9 @@ impl DotsMatch<'_> {
         let board = &self.built.board;
         play_checked(board, &mut self.position, written.a, written.b)
             .map_err(|fault| fault.to_string())?;
-        Ok(self.position.score()[mover.index()] - before[mover.index()])
+        let last = *self.position.history().last().expect("a move was drawn");
+        let points = self.position.score()[mover.index()] - before[mover.index()];
+        Ok((format_edge(board, last), points))
     }
 
     fn scored(points: u32) -> String {
@@ -111,13 +151,32 @@ impl DotsMatch<'_> {
             n => format!(" and scores {n}; moves again"),
         }
     }
-}
 
-fn signed(v: i64) -> String {
-    if v > 0 {
-        format!("+{v}")
-    } else {
-        v.to_string()
+    /// The summary of one side's moves: `9 best, 2 mistakes (4 lost), 1 not proved`.
+    fn summary(grades: &[&Grade]) -> String {
+        let count = |v: Verdict| grades.iter().filter(|g| g.verdict == v).count();
+        let lost: i32 = grades.iter().map(|g| g.loss_at_least).sum();
+        let mut parts = vec![format!("{} best", count(Verdict::Best))];
+        for (verdict, one, many) in [
+            (Verdict::Mistake, "mistake", "mistakes"),
+            (Verdict::Blunder, "blunder", "blunders"),
+        ] {
+            match count(verdict) {
+                0 => {}
+                1 => parts.push(format!("1 {one}")),
+                n => parts.push(format!("{n} {many}")),
+            }
+        }
+        let unknown = count(Verdict::Unknown);
+        if unknown > 0 {
+            parts.push(format!("{unknown} not proved"));
+        }
+        let lost = if lost > 0 {
+            format!(" ({lost} lost in all)")
+        } else {
+            String::new()
+        };
+        format!("{}{lost}", parts.join(", "))
     }
 }
 
@@ -138,7 +197,7 @@ impl Match for DotsMatch<'_> {
     }
 
     fn over(&self) -> bool {
-        self.position.drawn().len() as usize == self.board().edge_count()
+        self.position.drawn() == self.board().full()
     }
 
     fn user_to_move(&self) -> bool {
@@ -146,28 +205,65 @@ impl Match for DotsMatch<'_> {
     }
 
     fn perfect_move(&mut self) -> Result<String, Failure> {
-        let report = self.report()?;
-        let mover = self.position.to_move();
-        let choice = choose_dots_move(&report.moves, &mut self.chooser)
-            .expect("a game that is not over has a move")
-            .clone();
-        let points = self.draw(&choice.mv).map_err(Failure::Internal)?;
+        let query = self.query(Detail::Moves)?;
+        let progress = Self::thinking("searched (ply is thinking)");
+        let update = |n| progress.update(n);
+        let status = |s: &SearchStatus| progress.update(s.nodes);
+        let hooks = Hooks {
+            progress: Some(&update),
+            status: Some(&status),
+            cancel: None,
+        };
+        let strategy = self.policy.strategy(&query, Some(&self.kept));
+        let (played, report) = think(
+            &query,
+            &self.policy,
+            Some(&self.kept),
+            &mut self.chooser,
+            self.seed,
+            hooks,
+        )
+        .map_err(|e| Failure::solve(e, strategy))?
+        .expect("a game that is not over has a move");
+        drop(progress);
+        let mover = played.player;
+        let grade = Grade::of(&report, &played.mv).expect("the player plays a legal move");
+        let (_, points) = self.draw(&played.mv).map_err(Failure::Internal)?;
+        let how = match (played.choice, played.value) {
+            (Choice::Exact, Some(v)) => format!("value {}, proved best", range_text_i(v)),
+            _ => {
+                let depth = played
+                    .estimate
+                    .map_or(String::new(), |e| format!(", {} turns ahead", e.depth));
+                format!("estimated{depth}; proved {}", range_text(grade.value))
+            }
+        };
+        self.grades.push(grade);
         Ok(format!(
-            "{mover} ({}) plays {} (value {}){}",
+            "{mover} ({}) plays {} ({how}){}",
             self.who(mover),
-            choice.mv,
-            signed(choice.value as i64),
+            played.mv,
             Self::scored(points)
         ))
     }
 
     fn user_move(&mut self, text: &str) -> Result<String, String> {
+        // Check the move before spending time on the position.
+        let mut trial = self.position.clone();
+        let moves = parse_moves(text).map_err(|e| e.fault.to_string())?;
+        let [written] = moves.as_slice() else {
+            return Err(format!("one move at a time, please; got {}", moves.len()));
+        };
+        play_checked(self.board(), &mut trial, written.a, written.b)
+            .map_err(|fault| fault.to_string())?;
+        let report = self.report().map_err(|e| e.message())?;
         let mover = self.position.to_move();
-        let points = self.draw(text)?;
-        let last = *self.position.history().last().expect("a move was drawn");
-        let name = ply::games::dots::notation::format_edge(self.board(), last);
+        let (name, points) = self.draw(text)?;
+        let grade = Grade::of(&report, &name).expect("a legal move is listed");
+        let said = grade.describe();
+        self.grades.push(grade);
         Ok(format!(
-            "{mover} (you) plays {name}{}",
+            "{mover} (you) plays {name}{}: {said}",
             Self::scored(points)
         ))
     }
@@ -175,29 +271,44 @@ impl Match for DotsMatch<'_> {
     fn hint(&mut self) -> Result<String, Failure> {
         let report = self.report()?;
         let mut out = format!(
-            "Moves for {} ({}), best first (value = net {} still to gain):\n",
+            "Moves for {} ({}), best first (value = net {} still to gain{}):\n",
             report.to_move,
             self.who(report.to_move),
-            self.built.geometry.cell_names().1
-        );
-        for m in &report.moves {
-            let scores = if m.points > 0 {
-                format!("  (scores {})", m.points)
+            self.built.geometry.cell_names().1,
+            if report.exact {
+                ""
             } else {
-                String::new()
-            };
-            let _ = writeln!(out, "  {:>6}  {:>4}{scores}", m.mv, signed(m.value as i64));
+                "; a range where it is not proved in the time to think"
+            }
+        );
+        // Moves equal up to a symmetry of the position share a line.
+        for m in report.moves.iter().filter(|m| m.symmetric_to.is_none()) {
+            let twins: Vec<&str> = report
+                .moves
+                .iter()
+                .filter(|o| o.symmetric_to.as_deref() == Some(m.mv.as_str()))
+                .map(|o| o.mv.as_str())
+                .collect();
+            let mut line = move_line(m);
+            if !twins.is_empty() {
+                let _ = write!(line, "  (also {})", twins.join(", "));
+            }
+            let _ = writeln!(out, "{line}");
         }
         Ok(out)
     }
 
     fn snapshot(&self) -> Box<dyn std::any::Any> {
-        Box::new(self.position.clone())
+        Box::new(Snapshot {
+            position: self.position.clone(),
+            grades: self.grades.clone(),
+        })
     }
 
     fn restore(&mut self, snapshot: Box<dyn std::any::Any>) {
-        if let Ok(position) = snapshot.downcast::<Position>() {
-            self.position = *position;
+        if let Ok(s) = snapshot.downcast::<Snapshot>() {
+            self.position = s.position;
+            self.grades = s.grades;
         }
     }
 
@@ -209,10 +320,33 @@ impl Match for DotsMatch<'_> {
             Winner::A => format!("A ({}) wins by {margin}", self.who(Player::A)),
             Winner::B => format!("B ({}) wins by {}", self.who(Player::B), -margin),
         };
-        Ok(format!("Game over: A {a}, B {b}: {verdict}.\n"))
+        let mut out = format!("Game over: A {a}, B {b}: {verdict}.\n");
+        for player in [Player::A, Player::B] {
+            let mine: Vec<&Grade> = self.grades.iter().filter(|g| g.player == player).collect();
+            if !mine.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "{player} ({}): {} moves graded: {}.",
+                    self.who(player),
+                    mine.len(),
+                    Self::summary(&mine)
+                );
+            }
+        }
+        Ok(out)
     }
 
     fn move_example(&self) -> &'static str {
         "a move like 2-3"
     }
+
+    fn opponent(&self) -> String {
+        let think = self.policy.time.map_or(0.0, |t| t.as_secs_f64());
+        format!("ply (thinking up to {think} s a move)")
+    }
+}
+
+/// A proved value as text.
+fn range_text_i(v: i32) -> String {
+    range_text(ply::engine::scored::ValueRange::exact(v))
 }

@@ -5,9 +5,10 @@ use super::session::{self, Match};
 use super::{First, Players};
 use crate::failure::Failure;
 use ply::engine::impartial::Convention;
+use ply::engine::util::chooser::Chooser;
 use ply::engine::Player;
 use ply::games::heaps::parse_sizes;
-use ply::play::{choose_heap_move, heap_moves, Chooser, HeapMove};
+use ply::games::heaps::player::{choose_heap_move, heap_moves, HeapMove};
 use std::fmt::Write;
 
 /// Plays lowest-heap Nim from the heaps written in `sizes`.

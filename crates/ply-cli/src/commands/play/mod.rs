@@ -9,6 +9,7 @@ mod session;
 
 use crate::failure::Failure;
 use clap::{Args, Subcommand, ValueEnum};
+use std::time::Duration;
 
 /// `ply play <game> …`
 #[derive(Subcommand)]
@@ -18,6 +19,8 @@ pub enum PlayCommand {
         /// Rows of triangles, 1 to 6.
         #[arg(long, default_value_t = 3)]
         size: u32,
+        #[command(flatten)]
+        dots: DotsPlay,
         #[command(flatten)]
         players: Players,
     },
@@ -29,6 +32,8 @@ pub enum PlayCommand {
         /// Columns of boxes.
         #[arg(long, default_value_t = 3)]
         cols: u32,
+        #[command(flatten)]
+        dots: DotsPlay,
         #[command(flatten)]
         players: Players,
     },
@@ -64,13 +69,30 @@ pub enum PlayCommand {
     },
 }
 
+/// How a dots game starts and how long ply thinks.
+#[derive(Args)]
+pub struct DotsPlay {
+    /// Start from the position after these moves (as `ply dots --moves` takes them), A first.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// The most time ply thinks per move, e.g. 3s or 500ms: it plays exactly when it proves the
+    /// position in that time, and its best estimate otherwise.
+    #[arg(long, value_name = "TIME", default_value = "3s", value_parser = parse_think)]
+    think: Duration,
+}
+
+/// Reads `--think`.
+fn parse_think(text: &str) -> Result<Duration, String> {
+    ply::input::duration::parse_time(text).map_err(|e| e.to_string())
+}
+
 /// Who plays.
 #[derive(Args)]
 pub struct Players {
     /// Who moves first.
     #[arg(long, value_enum, default_value_t = First::Me)]
     first: First,
-    /// Watch two perfect players instead of playing.
+    /// Watch ply play both sides instead of playing.
     #[arg(long)]
     watch: bool,
     /// Seed for breaking ties between equally good moves (default: from the clock).
@@ -99,14 +121,27 @@ fn seed_or_clock(seed: Option<u64>) -> u64 {
 /// Runs `ply play`: the game is written to stdout as it goes, so the returned text is empty.
 pub fn run(command: PlayCommand) -> Result<String, Failure> {
     match command {
-        PlayCommand::Triangles { size, players } => {
-            dots::play(ply::games::dots::Geometry::Triangles { size }, &players)
-        }
+        PlayCommand::Triangles {
+            size,
+            dots: start,
+            players,
+        } => dots::play(
+            ply::games::dots::Geometry::Triangles { size },
+            &start.moves,
+            start.think,
+            &players,
+        ),
         PlayCommand::Boxes {
             rows,
             cols,
+            dots: start,
             players,
-        } => dots::play(ply::games::dots::Geometry::Boxes { rows, cols }, &players),
+        } => dots::play(
+            ply::games::dots::Geometry::Boxes { rows, cols },
+            &start.moves,
+            start.think,
+            &players,
+        ),
         PlayCommand::Heaps {
             sizes,
             misere,

@@ -1,6 +1,6 @@
-//! The conversation shared by every turn-based game of `ply play`: show the position, let the perfect
-//! player move or read the user's command, answer `hint`, `undo`, `quit`, and stop at the end of the
-//! game or of the input.
+//! The conversation shared by every turn-based game of `ply play`: show the position, let the player
+//! move or read the user's command, answer `hint`, `undo`, `redo`, `help`, `quit`, and stop at the end
+//! of the game or of the input.
 
 use super::Players;
 use crate::failure::Failure;
@@ -14,7 +14,7 @@ pub trait Match {
     fn over(&self) -> bool;
     /// Whether the side to move is the user's.
     fn user_to_move(&self) -> bool;
-    /// The perfect player moves; returns what it did.
+    /// The player moves; returns what it did.
     fn perfect_move(&mut self) -> Result<String, Failure>;
     /// The user's move as typed; `Err` is a one-line hint.
     fn user_move(&mut self, text: &str) -> Result<String, String>;
@@ -24,8 +24,12 @@ pub trait Match {
     fn snapshot(&self) -> Box<dyn std::any::Any>;
     /// Goes back to a snapshot.
     fn restore(&mut self, snapshot: Box<dyn std::any::Any>);
-    /// The final result.
+    /// The final result (with a summary of how the moves went, where the game keeps one).
     fn result(&mut self) -> Result<String, Failure>;
+    /// Who the player is, for the first line: `the perfect player`, `ply (3 s a move)`.
+    fn opponent(&self) -> String {
+        "the perfect player".to_string()
+    }
     /// How a move is written, for hints: `a move like 2-3`.
     fn move_example(&self) -> &'static str;
 }
@@ -51,19 +55,24 @@ pub fn read_command(input: &mut impl BufRead) -> Result<Option<String>, Failure>
     }
 }
 
+/// The commands besides moves.
+const COMMANDS: &str = "hint, undo, redo, help, quit";
+
 /// Plays `game` to the end (or to `quit`, or to the end of the input).
 pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Failure> {
     say(&format!(
-        "{} (seed {seed}). Commands: {}, hint, undo, quit.\n",
+        "{} (seed {seed}). Commands: {}, {COMMANDS}.\n",
         if players.watch {
-            "Two perfect players"
+            format!("{} against itself", game.opponent())
         } else {
-            "You against the perfect player"
+            format!("You against {}", game.opponent())
         },
         game.move_example()
     ))?;
     let mut input = std::io::stdin().lock();
+    // Positions before each of the user's moves (for undo), and positions undone (for redo).
     let mut turns: Vec<Box<dyn std::any::Any>> = Vec::new();
+    let mut undone: Vec<Box<dyn std::any::Any>> = Vec::new();
     let mut shown = false;
     loop {
         if !shown {
@@ -86,20 +95,32 @@ pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Fai
         match command.to_ascii_lowercase().as_str() {
             "quit" | "q" | "exit" => return say("You left the game.\n"),
             "hint" | "h" | "?" => say(&game.hint()?)?,
+            "help" => say(&format!(
+                "Type {} to play it; hint: every move's value; undo: take back your last move \
+                 and the replies to it; redo: play again what undo took back; quit: leave.\n",
+                game.move_example()
+            ))?,
             "undo" | "u" => match turns.pop() {
                 Some(snapshot) => {
+                    undone.push(game.snapshot());
                     game.restore(snapshot);
                     say("Took back your last move and the replies to it.\n")?;
                     shown = false;
                 }
                 None => say("Nothing to undo: you have not moved yet.\n")?,
             },
-            "" => say(&format!(
-                "Type {}, or hint, undo, quit.\n",
-                game.move_example()
-            ))?,
+            "redo" | "r" => match undone.pop() {
+                Some(snapshot) => {
+                    turns.push(game.snapshot());
+                    game.restore(snapshot);
+                    say("Played again what undo took back.\n")?;
+                    shown = false;
+                }
+                None => say("Nothing to redo.\n")?,
+            },
+            "" => say(&format!("Type {}, or {COMMANDS}.\n", game.move_example()))?,
             _ if command.chars().count() > 40 => say(&format!(
-                "`{}` is too long to be a command (type {}, or hint, undo, quit)\n",
+                "`{}` is too long to be a command (type {}, or {COMMANDS})\n",
                 cut(&command),
                 game.move_example()
             ))?,
@@ -108,11 +129,12 @@ pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Fai
                 match game.user_move(&command) {
                     Ok(did) => {
                         turns.push(before);
+                        undone.clear();
                         say(&format!("{did}\n"))?;
                         shown = false;
                     }
                     Err(hint) => say(&format!(
-                        "{hint} (type {}, or hint, undo, quit)\n",
+                        "{hint} (type {}, or {COMMANDS})\n",
                         game.move_example()
                     ))?,
                 }

@@ -1,16 +1,25 @@
-//! From values to explanations: the value of every move, best first, and the best line of play.
+//! From values to explanations: the value of every move, best first, and the best line of play — or,
+//! when the solve was halted part way, what it proved of each.
 
-use super::{children, keeps_turn, move_value, ScoredGame, SolveError, Solver};
+use super::{children, keeps_turn, ScoredGame, SolveError, Solver, ValueRange};
 
-/// One legal move and what it is worth to the player making it.
+/// One legal move and what is proved of its worth to the player making it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveValue<M> {
     /// The move.
     pub mv: M,
     /// Points the move scores at once (the mover then moves again if this is above 0).
     pub points: u32,
-    /// Net future points for the mover if they make this move and both sides then play perfectly.
-    pub value: i32,
+    /// Net future points for the mover if they make this move and both sides then play perfectly:
+    /// exact, or the bounds proved before the halt.
+    pub range: ValueRange,
+}
+
+impl<M> MoveValue<M> {
+    /// The move's value, when it is proved exactly.
+    pub fn value(&self) -> Option<i32> {
+        self.range.value()
+    }
 }
 
 /// One step of a line of play.
@@ -28,16 +37,33 @@ pub struct LineStep<M> {
 /// A position explained: its value, every move's value, and (if asked) a best line to the end.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Analysis<M> {
-    /// Net future points for the player to move under perfect play.
-    pub value: i32,
-    /// Every legal move with its value, best first; equal values keep the game's move order.
+    /// Net future points for the player to move under perfect play: exact, or the bounds the moves'
+    /// bounds give (the best lower bound to the best upper bound).
+    pub range: ValueRange,
+    /// Every legal move with what is proved of its value, best first (greater lower bound, then
+    /// greater upper bound); equal ones keep the game's move order. Empty when only the value was
+    /// asked for.
     pub moves: Vec<MoveValue<M>>,
-    /// A line of perfect play to the end of the game (empty unless asked for).
+    /// A line of perfect play (empty unless asked for): to the end of the game, or as far as values
+    /// were proved before the halt.
     pub line: Vec<LineStep<M>>,
 }
 
+/// What `solver` proves of `state`'s value alone, no move valued.
+pub fn analyse_value<G: ScoredGame, S: Solver<G> + ?Sized>(
+    solver: &mut S,
+    state: &G::State,
+) -> Result<Analysis<G::Move>, SolveError> {
+    Ok(Analysis {
+        range: solver.range(state)?,
+        moves: Vec::new(),
+        line: Vec::new(),
+    })
+}
+
 /// Values every move of `state` with `solver`; with `with_line`, also follows a best move at every
-/// step (the first one in move order among equals) to the end of the game.
+/// step (the first one in move order among equals) to the end of the game, or until a step's best
+/// move is no longer proved (the solver's halt came).
 pub fn analyse<G: ScoredGame, S: Solver<G> + ?Sized>(
     game: &G,
     solver: &mut S,
@@ -45,10 +71,10 @@ pub fn analyse<G: ScoredGame, S: Solver<G> + ?Sized>(
     with_line: bool,
 ) -> Result<Analysis<G::Move>, SolveError> {
     let mut moves = move_values(game, solver, state)?;
-    moves.sort_by_key(|m| std::cmp::Reverse(m.value));
-    let value = moves.first().map_or(0, |m| m.value);
+    moves.sort_by_key(|m| std::cmp::Reverse((m.range.lower, m.range.upper)));
+    let range = position_range(&moves);
     let mut line = Vec::new();
-    if with_line {
+    if with_line && range.value().is_some() {
         // The first step is the first of the sorted moves (the sort is stable); the rest are searched.
         let mut step = moves.first().map(|m| (*state, m.mv));
         let mut by_opponent = false;
@@ -62,13 +88,26 @@ pub fn analyse<G: ScoredGame, S: Solver<G> + ?Sized>(
                 by_opponent,
             });
             by_opponent ^= !keeps_turn(points);
-            step = best_move(game, solver, &child)?.map(|best| (child, best.mv));
+            step = proved_best_move(game, solver, &child)?.map(|best| (child, best));
         }
     }
-    Ok(Analysis { value, moves, line })
+    Ok(Analysis { range, moves, line })
 }
 
-/// Every move of `state` with its value, in the game's move order.
+/// The range of a position's value from its moves' ranges: at least the best lower bound, at most the
+/// best upper bound; exactly 0 when there are no moves (the game is over).
+pub fn position_range<M>(moves: &[MoveValue<M>]) -> ValueRange {
+    moves
+        .iter()
+        .map(|m| m.range)
+        .reduce(|a, b| ValueRange {
+            lower: a.lower.max(b.lower),
+            upper: a.upper.max(b.upper),
+        })
+        .unwrap_or(ValueRange::exact(0))
+}
+
+/// Every move of `state` with what is proved of its value, in the game's move order.
 fn move_values<G: ScoredGame, S: Solver<G> + ?Sized>(
     game: &G,
     solver: &mut S,
@@ -76,29 +115,38 @@ fn move_values<G: ScoredGame, S: Solver<G> + ?Sized>(
 ) -> Result<Vec<MoveValue<G::Move>>, SolveError> {
     let listed = children(game, state);
     let states: Vec<G::State> = listed.iter().map(|&(_, child, _)| child).collect();
-    let values = solver.values(&states)?;
+    let ranges = solver.ranges(&states)?;
     Ok(listed
         .into_iter()
-        .zip(values)
-        .map(|((mv, _, points), value)| MoveValue {
+        .zip(ranges)
+        .map(|((mv, _, points), range)| MoveValue {
             mv,
             points,
-            value: move_value(points as i32, value),
+            range: range.after_move(points),
         })
         .collect())
 }
 
-/// The first move (in move order) of greatest value, or `None` when the game is over.
-fn best_move<G: ScoredGame, S: Solver<G> + ?Sized>(
+/// The first move (in move order) of greatest value; `None` when the game is over, or when the
+/// solver's halt left the best move unproved.
+fn proved_best_move<G: ScoredGame, S: Solver<G> + ?Sized>(
     game: &G,
     solver: &mut S,
     state: &G::State,
-) -> Result<Option<MoveValue<G::Move>>, SolveError> {
-    let mut best: Option<MoveValue<G::Move>> = None;
-    for candidate in move_values(game, solver, state)? {
-        if best.as_ref().is_none_or(|b| candidate.value > b.value) {
-            best = Some(candidate);
+) -> Result<Option<G::Move>, SolveError> {
+    let moves = match move_values(game, solver, state) {
+        Ok(moves) => moves,
+        Err(SolveError::Halted(_)) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut best: Option<(G::Move, i32)> = None;
+    for candidate in moves {
+        let Some(value) = candidate.value() else {
+            return Ok(None);
+        };
+        if best.is_none_or(|(_, b)| value > b) {
+            best = Some((candidate.mv, value));
         }
     }
-    Ok(best)
+    Ok(best.map(|(mv, _)| mv))
 }

@@ -3,12 +3,14 @@
 use super::memo::{DenseStore, HashStore, MemoSolver, DENSE_MEMO_LIMIT};
 use super::recursion::RecursionSolver;
 use super::restrict::FreeTable;
-use super::search::{SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME};
-use super::search_status::StatusHook;
+use super::search::status::StatusHook;
+use super::search::{SearchMemory, SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME};
 use super::table::SubsetTable;
 use super::{SolveError, Solver, Strategy, SubsetIndexed};
+use crate::engine::util::halt::{Halt, NEVER};
 use crate::engine::util::memory::MemoryBudget;
-use crate::engine::util::progress::Progress;
+use crate::engine::util::progress::{Progress, Watch};
+use std::sync::Arc;
 
 /// Tables of up to 2^24 states (16 MiB, well under a second) are always worth building; so is memo
 /// for positions with at most this many free elements (at most 2^24 states to visit).
@@ -29,11 +31,28 @@ pub struct SolveOptions<'a> {
     pub progress: Option<Progress<'a>>,
     /// Told the search's state (bounds, moves proved) now and then; only the search strategy reports.
     pub search_status: Option<StatusHook<'a>>,
-    /// Free elements of the positions to be asked (the most of them): a memo search may visit
-    /// up to `2^free_items` states, which decides its store.
-    pub free_items: u32,
     /// Which of two moves of equal priority the search tries first (the search alone uses it).
     pub tie_order: TieOrder,
+    /// When to stop and give what is proved so far: the search gives bounds
+    /// ([`Solver::ranges`]), the other strategies [`SolveError::Halted`].
+    pub halt: &'a Halt,
+    /// What earlier searches of the same game learnt, to search with (and add to) instead of a table
+    /// of the search's own: a server's or a player's memory across questions.
+    pub search_memory: Option<&'a Arc<SearchMemory>>,
+}
+
+impl SolveOptions<'_> {
+    /// Options with `budget`, and nothing else: no progress, no halt, a memory of the search's own.
+    pub fn new(budget: MemoryBudget) -> Self {
+        SolveOptions {
+            budget,
+            progress: None,
+            search_status: None,
+            tie_order: TieOrder::default(),
+            halt: &NEVER,
+            search_memory: None,
+        }
+    }
 }
 
 impl Strategy {
@@ -70,73 +89,69 @@ impl Strategy {
     }
 }
 
-/// Builds the solver for `strategy` and runs `body` with it.
+/// Builds the solver for `strategy` to answer questions about `root` and the states that follow
+/// from it, and runs `body` with it: the one way front ends (and tests) get a solver.
 ///
-/// The memo strategy uses a dense array over the subset index when the positions have more than
+/// The memo strategy uses a dense array over the subset index when `root` has more than
 /// [`AUTO_SMALL_ITEMS`] free elements and the array fits the budget and [`DENSE_MEMO_LIMIT`], a
 /// budget-checked hash map otherwise. (Keying it by canonical forms, [`super::memo::CanonicalStore`],
 /// halves the states on the boards measured but costs more time than it saves; see BENCHMARKS.md.)
-/// The table strategy refuses, before allocating, a table over the budget.
+/// The table strategies refuse, before allocating, a table over the budget; the free-element table
+/// holds only the `2^free` states of `root`'s free elements. The search sizes its table for `root`
+/// unless it is given a memory to share.
 pub fn with_solver<G: SubsetIndexed, T>(
-    game: &G,
-    strategy: Strategy,
-    options: SolveOptions<'_>,
-    body: impl FnOnce(&mut dyn Solver<G>) -> Result<T, SolveError>,
-) -> Result<T, SolveError> {
-    match strategy {
-        Strategy::Recursion => {
-            body(&mut RecursionSolver::new(game)?.with_progress(options.progress))
-        }
-        Strategy::Memo => {
-            let dense_bytes = SubsetTable::bytes_needed(game.items());
-            let many = options.free_items > AUTO_SMALL_ITEMS;
-            if many
-                && dense_bytes <= DENSE_MEMO_LIMIT
-                && dense_bytes <= options.budget.bytes() as u128
-            {
-                let store = DenseStore::new(game, options.budget)?;
-                body(&mut MemoSolver::new(game, store)?.with_progress(options.progress))
-            } else {
-                let store = HashStore::new(options.budget);
-                body(&mut MemoSolver::new(game, store)?.with_progress(options.progress))
-            }
-        }
-        Strategy::Table => {
-            let table = SubsetTable::build(game, options.budget, options.progress)?;
-            body(&mut table.solver(game))
-        }
-        Strategy::FreeTable => with_solver_at(game, strategy, options, &game.state(0), body),
-        Strategy::Search => {
-            let search = SearchOptions {
-                table_bytes: SearchOptions::table_bytes_for(options.free_items, options.budget),
-                budget: options.budget,
-                progress: options.progress,
-                status: options.search_status,
-                use_symmetries: true,
-                endgame: DEFAULT_ENDGAME,
-                capture_rules: true,
-                tie_order: options.tie_order,
-            };
-            body(&mut SearchSolver::new(game, search)?)
-        }
-    }
-}
-
-/// Like [`with_solver`], for questions about `root` and the states that follow from it: the
-/// free-table strategy then needs only the `2^free` states of `root`'s free elements.
-pub fn with_solver_at<G: SubsetIndexed, T>(
     game: &G,
     strategy: Strategy,
     options: SolveOptions<'_>,
     root: &G::State,
     body: impl FnOnce(&mut dyn Solver<G>) -> Result<T, SolveError>,
 ) -> Result<T, SolveError> {
+    let free = game.items() - game.mask(root).count_ones();
+    let watch = Watch {
+        progress: options.progress,
+        halt: options.halt,
+    };
     match strategy {
-        Strategy::FreeTable => {
-            let table = FreeTable::build(game, root, options.budget, options.progress)?;
+        Strategy::Recursion => body(&mut RecursionSolver::new(game)?.with_watch(watch)),
+        Strategy::Memo => {
+            let dense_bytes = SubsetTable::bytes_needed(game.items());
+            if free > AUTO_SMALL_ITEMS
+                && dense_bytes <= DENSE_MEMO_LIMIT
+                && dense_bytes <= options.budget.bytes() as u128
+            {
+                let store = DenseStore::new(game, options.budget)?;
+                body(&mut MemoSolver::new(game, store)?.with_watch(watch))
+            } else {
+                let store = HashStore::new(options.budget);
+                body(&mut MemoSolver::new(game, store)?.with_watch(watch))
+            }
+        }
+        Strategy::Table => {
+            let table = SubsetTable::build(game, options.budget, watch)?;
             body(&mut table.solver(game))
         }
-        _ => with_solver(game, strategy, options, body),
+        Strategy::FreeTable => {
+            let table = FreeTable::build(game, root, options.budget, watch)?;
+            body(&mut table.solver(game))
+        }
+        Strategy::Search => {
+            let search = SearchOptions {
+                table_bytes: SearchOptions::table_bytes_for(free, options.budget),
+                budget: options.budget,
+                progress: options.progress,
+                status: options.search_status,
+                use_symmetries: true,
+                endgame: DEFAULT_ENDGAME,
+                use_theory: true,
+                tie_order: options.tie_order,
+                halt: options.halt,
+            };
+            let mut solver = match options.search_memory {
+                Some(memory) => SearchSolver::with_memory(game, search, memory.clone())?,
+                None => SearchSolver::new(game, search)?,
+            };
+            body(&mut solver)
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use super::{
     SubsetIndexed,
 };
 use crate::engine::util::memory::{MemoryBudget, MemoryError, ZeroedBytes};
-use crate::engine::util::progress::{Progress, PROGRESS_EVERY};
+use crate::engine::util::progress::Watch;
 use rustc_hash::FxHashMap;
 
 /// Where a memo solver keeps the values it has computed.
@@ -139,7 +139,7 @@ pub struct MemoSolver<'a, G: ScoredGame, S> {
     game: &'a G,
     store: S,
     visited: u64,
-    progress: Option<Progress<'a>>,
+    watch: Watch<'a>,
 }
 
 impl<'a, G: ScoredGame, S: MemoStore<G>> MemoSolver<'a, G, S> {
@@ -152,13 +152,13 @@ impl<'a, G: ScoredGame, S: MemoStore<G>> MemoSolver<'a, G, S> {
             game,
             store,
             visited: 0,
-            progress: None,
+            watch: Watch::default(),
         })
     }
 
-    /// Reports the number of evaluated states every [`PROGRESS_EVERY`] states.
-    pub fn with_progress(mut self, progress: Option<Progress<'a>>) -> Self {
-        self.progress = progress;
+    /// Reports the evaluated states and stops at the halt, as `watch` says.
+    pub fn with_watch(mut self, watch: Watch<'a>) -> Self {
+        self.watch = watch;
         self
     }
 
@@ -167,11 +167,7 @@ impl<'a, G: ScoredGame, S: MemoStore<G>> MemoSolver<'a, G, S> {
             return Ok(value);
         }
         self.visited += 1;
-        if self.visited % PROGRESS_EVERY == 0 {
-            if let Some(progress) = self.progress {
-                progress(self.visited);
-            }
-        }
+        self.watch.tick(self.visited)?;
         let game = self.game;
         let value = negamax_step(game, state, |child| self.negamax(child))?;
         self.store.insert(*state, value)?;

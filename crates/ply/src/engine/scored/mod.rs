@@ -12,19 +12,18 @@
 
 pub mod analysis;
 pub mod bounds;
-pub mod captures;
 pub mod choose;
-pub mod loony;
+pub mod heuristic;
 pub mod memo;
 pub mod recursion;
 pub mod restrict;
 pub mod search;
-pub mod search_status;
 pub mod symmetry;
 pub mod table;
 pub mod table_file;
 pub mod twins;
 
+use super::util::halt::Halted;
 use super::{Capabilities, MemoryError};
 use std::fmt::Debug;
 
@@ -149,13 +148,29 @@ pub trait SubsetIndexed: ScoredGame {
         None
     }
 
-    /// A further optional accelerator for completion games: whether the [`captures`] rules hold
-    /// (a safe capture is always as good as any move; otherwise a capture or its double-deal is),
-    /// so that a search may leave the other moves unsearched. `false` (the default) searches every
-    /// move; a game answering `true` should have the rules checked against its whole tables.
-    fn capture_rules(&self) -> bool {
-        false
+    /// A further optional accelerator for completion games: what the game knows beyond its rules
+    /// ([`Theory`]), which a search may use to leave moves unsearched and value states without
+    /// search. `None` (the default) searches every move of every state.
+    fn theory(&self) -> Option<&dyn Theory> {
+        None
     }
+}
+
+/// Knowledge of a completion game beyond its rules, stated by the game (the dots boards:
+/// `games::dots::theory`) and used by the search. Each answer must be a theorem about the game: a
+/// game's tests check its theory against the whole table on every state of its small boards.
+pub trait Theory: Sync {
+    /// The free elements of `drawn` among which an optimal move lies, or `None` when every move
+    /// must be searched; `free` is the mask of free elements of `drawn`. Never empty when `Some`.
+    fn candidates(&self, rules: Completion<'_>, drawn: u64, free: u64) -> Option<u64>;
+
+    /// The exact value of `drawn` for the player to move, when the theory knows it without search.
+    fn endgame_value(&self, rules: Completion<'_>, drawn: u64, free: u64) -> Option<i32>;
+
+    /// An estimate of `drawn`'s value for the player to move, for positions past exact reach (the
+    /// anytime player's evaluation, [`heuristic`]): a guess, never taken for a proof. It should be
+    /// exact where [`Self::endgame_value`] is, and within the cells still open.
+    fn estimate(&self, rules: Completion<'_>, drawn: u64, free: u64) -> i32;
 }
 
 /// The rules of a *completion game*, stated as data: every element not yet in the state is a legal
@@ -182,6 +197,56 @@ impl Completion<'_> {
     }
 }
 
+/// What is proved of a state's value: `lower <= value <= upper`. Exact when the two meet; a solve
+/// stopped by its halt gives the bounds it reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ValueRange {
+    /// A proved lower bound.
+    pub lower: i32,
+    /// A proved upper bound.
+    pub upper: i32,
+}
+
+impl ValueRange {
+    /// The range of a value known exactly.
+    pub fn exact(value: i32) -> Self {
+        ValueRange {
+            lower: value,
+            upper: value,
+        }
+    }
+
+    /// The value, when the bounds meet.
+    pub fn value(self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+
+    /// What both ranges say (each is proved, so the value lies in both).
+    pub fn meet(self, other: ValueRange) -> Self {
+        ValueRange {
+            lower: self.lower.max(other.lower),
+            upper: self.upper.min(other.upper),
+        }
+    }
+
+    /// The range of a move's value for its mover when the child's value lies in `self` and the move
+    /// scores `points` (Wilson's rule, [`move_value`], on both bounds).
+    pub fn after_move(self, points: u32) -> Self {
+        let p = points as i32;
+        if keeps_turn(points) {
+            ValueRange {
+                lower: p + self.lower,
+                upper: p + self.upper,
+            }
+        } else {
+            ValueRange {
+                lower: -self.upper,
+                upper: -self.lower,
+            }
+        }
+    }
+}
+
 /// Something that knows, or can compute, the value of any state of one game.
 pub trait Solver<G: ScoredGame> {
     /// The value of `state` for the player to move.
@@ -192,6 +257,22 @@ pub trait Solver<G: ScoredGame> {
     /// can do better (the search values them in parallel).
     fn values(&mut self, states: &[G::State]) -> Result<Vec<i32>, SolveError> {
         states.iter().map(|s| self.value(s)).collect()
+    }
+    /// What is proved of `state`'s value: exact from a solver that finished; the bounds it reached
+    /// from one that can stop part way (the search) when its halt came. A solver that cannot give
+    /// bounds answers [`SolveError::Halted`] instead.
+    fn range(&mut self, state: &G::State) -> Result<ValueRange, SolveError> {
+        self.value(state).map(ValueRange::exact)
+    }
+    /// Why the solver stopped before its answers, once its halt came (only a solver that gives
+    /// bounds, the search, stops without failing).
+    fn halted(&self) -> Option<Halted> {
+        None
+    }
+    /// [`Self::range`] for several states (e.g. every child of a position).
+    fn ranges(&mut self, states: &[G::State]) -> Result<Vec<ValueRange>, SolveError> {
+        let values = self.values(states)?;
+        Ok(values.into_iter().map(ValueRange::exact).collect())
     }
 }
 
@@ -252,6 +333,9 @@ pub enum SolveError {
     /// A solver built for one position was asked about a state that does not follow from it.
     #[error("the state asked does not follow from the position the solver was built for")]
     NotFollowing,
+    /// The solve stopped before its answer (its time ran out, or it was cancelled).
+    #[error(transparent)]
+    Halted(#[from] Halted),
     /// The game's values do not fit the table's one-byte cells.
     #[error("values up to {max_points} points do not fit one signed byte per state")]
     ValuesTooLarge {

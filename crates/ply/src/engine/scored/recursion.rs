@@ -1,14 +1,13 @@
 //! Plain negamax: the reference strategy. Obviously right, exponentially slow.
 
 use super::{negamax_step, require_acyclic_deterministic, ScoredGame, SolveError, Solver};
-use crate::engine::util::progress::{Progress, PROGRESS_EVERY};
-use std::convert::Infallible;
+use crate::engine::util::progress::Watch;
 
 /// Evaluates every path of the game tree from the asked state, remembering nothing.
 pub struct RecursionSolver<'a, G> {
     game: &'a G,
     visited: u64,
-    progress: Option<Progress<'a>>,
+    watch: Watch<'a>,
 }
 
 impl<'a, G: ScoredGame> RecursionSolver<'a, G> {
@@ -18,34 +17,27 @@ impl<'a, G: ScoredGame> RecursionSolver<'a, G> {
         Ok(RecursionSolver {
             game,
             visited: 0,
-            progress: None,
+            watch: Watch::default(),
         })
     }
 
-    /// Reports the number of visited nodes every [`PROGRESS_EVERY`] nodes.
-    pub fn with_progress(mut self, progress: Option<Progress<'a>>) -> Self {
-        self.progress = progress;
+    /// Reports the visited nodes and stops at the halt, as `watch` says.
+    pub fn with_watch(mut self, watch: Watch<'a>) -> Self {
+        self.watch = watch;
         self
     }
 
-    fn negamax(&mut self, state: &G::State) -> i32 {
+    fn negamax(&mut self, state: &G::State) -> Result<i32, SolveError> {
         self.visited += 1;
-        if self.visited % PROGRESS_EVERY == 0 {
-            if let Some(progress) = self.progress {
-                progress(self.visited);
-            }
-        }
+        self.watch.tick(self.visited)?;
         let game = self.game;
-        let Ok(value) = negamax_step(game, state, |child| {
-            Ok::<_, Infallible>(self.negamax(child))
-        });
-        value
+        negamax_step(game, state, |child| self.negamax(child))
     }
 }
 
 impl<G: ScoredGame> Solver<G> for RecursionSolver<'_, G> {
     fn value(&mut self, state: &G::State) -> Result<i32, SolveError> {
-        Ok(self.negamax(state))
+        self.negamax(state)
     }
 
     fn states_visited(&self) -> u64 {

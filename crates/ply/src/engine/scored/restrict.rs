@@ -12,7 +12,7 @@
 use super::table::SubsetTable;
 use super::{move_value, Completion, ScoredGame, SolveError, Solver, SubsetIndexed};
 use crate::engine::util::memory::MemoryBudget;
-use crate::engine::util::progress::Progress;
+use crate::engine::util::progress::Watch;
 use crate::engine::Capabilities;
 use std::ops::ControlFlow;
 
@@ -214,13 +214,13 @@ impl FreeTable {
         game: &G,
         state: &G::State,
         budget: MemoryBudget,
-        progress: Option<Progress<'_>>,
+        watch: Watch<'_>,
     ) -> Result<Self, SolveError> {
         let restricted = FreeElements::of(game, state).ok_or(SolveError::Unsupported {
             solver: "free-table",
             feature: "moves not stated as completion rules",
         })?;
-        let table = SubsetTable::build(&restricted, budget, progress)?;
+        let table = SubsetTable::build(&restricted, budget, watch)?;
         Ok(FreeTable {
             game: restricted,
             table,
@@ -304,7 +304,8 @@ mod tests {
         // Drawing old 2 when old 1 and old 4 are drawn scores both cells.
         assert_eq!(game.play(&0b101, 1), Some((0b111, 2)));
         // Whoever draws first hands both cells over: -2, as the parallel table says.
-        let table = SubsetTable::build(&game, MemoryBudget::new(1 << 20), None).unwrap();
+        let table =
+            SubsetTable::build(&game, MemoryBudget::new(1 << 20), Watch::default()).unwrap();
         assert_eq!(table.value_of_mask(0), -2);
         assert_eq!(game.value_by_serial_fill(&mut Vec::new()), -2);
     }

@@ -12,8 +12,9 @@ use super::{
     check_values_fit, move_value, negamax_step, require_acyclic_deterministic, Completion,
     SolveError, Solver, SubsetIndexed,
 };
+use crate::engine::util::halt::Halted;
 use crate::engine::util::memory::{MemoryBudget, ZeroedBytes};
-use crate::engine::util::progress::Progress;
+use crate::engine::util::progress::Watch;
 use multiversion::multiversion;
 use rayon::prelude::*;
 use std::convert::Infallible;
@@ -113,24 +114,25 @@ impl SubsetTable {
     }
 
     /// Solves every state of `game`, refusing before any allocation if `2^items` bytes exceed `budget`.
-    /// `progress`, if given, is told the number of states filled after each layer of blocks.
+    /// `watch`'s progress is told the number of states filled after each layer of blocks; its halt
+    /// is checked before each block (a halted build gives [`SolveError::Halted`] and no table).
     pub fn build<G: SubsetIndexed>(
         game: &G,
         budget: MemoryBudget,
-        progress: Option<Progress<'_>>,
+        watch: Watch<'_>,
     ) -> Result<Self, SolveError> {
         let (layout, mut values) = Self::allocate(game, budget)?;
         let items = game.items();
         match game.completion() {
             Some(rules) if items >= LANE_BITS => {
                 let lanes = LaneRules::new(rules, game.items());
-                fill_layers(&layout, &mut values, progress, |high, block, done| {
+                fill_layers(&layout, &mut values, watch, |high, block, done| {
                     fill_block_in_lanes(&lanes, &layout, high, block, done)
-                });
+                })?;
             }
-            _ => fill_layers(&layout, &mut values, progress, |high, block, done| {
+            _ => fill_layers(&layout, &mut values, watch, |high, block, done| {
                 fill_block(game, &layout, high, block, done)
-            }),
+            })?,
         }
         Ok(SubsetTable {
             layout,
@@ -146,9 +148,12 @@ impl SubsetTable {
         budget: MemoryBudget,
     ) -> Result<Self, SolveError> {
         let (layout, mut values) = Self::allocate(game, budget)?;
-        fill_layers(&layout, &mut values, None, |high, block, done| {
-            fill_block(game, &layout, high, block, done)
-        });
+        fill_layers(
+            &layout,
+            &mut values,
+            Watch::default(),
+            |high, block, done| fill_block(game, &layout, high, block, done),
+        )?;
         Ok(SubsetTable {
             layout,
             values: TableBytes::Owned(values),
@@ -196,13 +201,14 @@ impl SubsetTable {
     }
 }
 
-/// Fills the layers in order, the blocks of each layer in parallel with `fill(high, block, done)`.
+/// Fills the layers in order, the blocks of each layer in parallel with `fill(high, block, done)`,
+/// until `watch`'s halt comes.
 fn fill_layers(
     layout: &Layout,
     values: &mut [u8],
-    progress: Option<Progress<'_>>,
+    watch: Watch<'_>,
     fill: impl Fn(u64, &mut [u8], &[u8]) + Sync,
-) {
+) -> Result<(), Halted> {
     let block_len = 1usize << layout.low_bits;
     for layer in &layout.layers {
         let (done, rest) = values.split_at_mut(layer.start * block_len);
@@ -210,11 +216,16 @@ fn fill_layers(
         current
             .par_chunks_mut(block_len)
             .zip(&layout.high_of_block[layer.clone()])
-            .for_each(|(block, &high)| fill(high, block, done));
-        if let Some(progress) = progress {
+            .try_for_each(|(block, &high)| {
+                watch.halt.check().map_or(Ok(()), Err)?;
+                fill(high, block, done);
+                Ok(())
+            })?;
+        if let Some(progress) = watch.progress {
             progress((layer.end * block_len) as u64);
         }
     }
+    Ok(())
 }
 
 /// States handled together by the completion path: all values of the lowest `LANE_BITS` elements.

@@ -1,7 +1,9 @@
 //! Utilities every shape and game may use: nothing here is a game shape or a solver.
 
+pub mod chooser;
 pub mod estimate;
 pub mod fraction;
+pub mod halt;
 pub mod memory;
 pub mod player;
 pub mod progress;

@@ -1,5 +1,6 @@
 //! N dice of K sides: which sums they make and in how many ways.
 
+use crate::engine::util::chooser::Chooser;
 use crate::engine::util::fraction::format_ratio;
 use serde::Serialize;
 use thiserror::Error;
@@ -117,6 +118,19 @@ impl Dice {
         self.total
     }
 
+    /// The sum of one throw, drawn by `chooser`, each sum with its exact probability.
+    pub fn roll(&self, chooser: &mut Chooser) -> u32 {
+        let mut r = chooser.below(self.total());
+        for sum in self.sums() {
+            let ways = self.ways(sum);
+            if r < ways {
+                return sum;
+            }
+            r -= ways;
+        }
+        unreachable!("a draw below the total falls on some sum")
+    }
+
     /// Every sum, smallest first.
     pub fn sums(&self) -> impl Iterator<Item = u32> + '_ {
         self.min_sum()..=self.max_sum()
@@ -141,6 +155,19 @@ impl Dice {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rolls_follow_the_dice() {
+        let dice = Dice::new(2, 6).unwrap();
+        let mut chooser = Chooser::new(1);
+        let mut counts = [0u32; 13];
+        for _ in 0..36_000 {
+            counts[dice.roll(&mut chooser) as usize] += 1;
+        }
+        assert_eq!(counts[0] + counts[1], 0);
+        // 6/36 of the throws are 7, within a generous margin (the seed fixes the draw).
+        assert!((5_500..6_500).contains(&counts[7]), "{counts:?}");
+    }
 
     #[test]
     fn two_six_sided_dice() {

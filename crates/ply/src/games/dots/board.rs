@@ -1,7 +1,8 @@
 //! The rules of every dots game, given as an incidence of edges and cells.
 
+use super::theory::DotsTheory;
 use crate::engine::scored::symmetry::Symmetries;
-use crate::engine::scored::{Completion, ScoredGame, SubsetIndexed};
+use crate::engine::scored::{Completion, ScoredGame, SubsetIndexed, Theory};
 use crate::engine::Capabilities;
 use std::ops::ControlFlow;
 use thiserror::Error;
@@ -105,8 +106,9 @@ pub struct DotsBoard {
     others: Vec<[u64; 2]>,
     /// The board's symmetries as edge permutations, if the geometry gave them.
     symmetries: Option<Symmetries>,
-    /// Whether the engine's capture rules are known to hold on this board (the geometries' boards).
-    capture_rules: bool,
+    /// Whether the dots theory ([`DotsTheory`]) is known to hold on this board (the geometries'
+    /// boards).
+    theory: bool,
 }
 
 impl DotsBoard {
@@ -160,7 +162,7 @@ impl DotsBoard {
             borders,
             others,
             symmetries: None,
-            capture_rules: false,
+            theory: false,
         })
     }
 
@@ -199,13 +201,12 @@ impl DotsBoard {
         Ok(self)
     }
 
-    /// The same board, declared to obey the engine's capture rules
-    /// ([`crate::engine::scored::captures`]): a safe capture is as good as any move, and otherwise a
-    /// capture or its double-deal is. True of boxes and triangles (checked on every state of every
-    /// such board of up to 2^24 states in `tests/dots_chain_rules.rs`); not assumed of other
-    /// incidences.
-    pub fn with_capture_rules(mut self) -> Self {
-        self.capture_rules = true;
+    /// The same board, declared to obey the dots theory ([`DotsTheory`]): the capture rules (a safe
+    /// capture is as good as any move, and otherwise a capture or its double-deal is) and the values
+    /// of simple loony endgames. True of boxes and triangles (checked on every state of every such
+    /// board of up to 2^24 states in `tests/dots_chain_rules.rs`); not assumed of other incidences.
+    pub fn with_theory(mut self) -> Self {
+        self.theory = true;
         self
     }
 
@@ -342,9 +343,9 @@ impl SubsetIndexed for DotsBoard {
         self.symmetries.as_ref()
     }
 
-    /// Set by [`DotsBoard::with_capture_rules`].
-    fn capture_rules(&self) -> bool {
-        self.capture_rules
+    /// The dots theory, when [`DotsBoard::with_theory`] declared it.
+    fn theory(&self) -> Option<&dyn Theory> {
+        self.theory.then_some(&DotsTheory as &dyn Theory)
     }
 }
 

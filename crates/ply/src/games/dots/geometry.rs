@@ -56,6 +56,9 @@ pub struct BuiltBoard {
     pub board: DotsBoard,
     /// Where dots and cell labels go in the text picture.
     pub canvas: Canvas,
+    /// Where each dot is drawn in a picture, in units of one edge's length (x to the right, y
+    /// down): what the page draws, so that it never rebuilds the geometry itself.
+    pub points: Vec<(f64, f64)>,
 }
 
 impl BuiltBoard {
@@ -87,7 +90,7 @@ impl Geometry {
     /// Builds the incidence and the picture plan. Edges are numbered in order of their dot pairs
     /// (smaller dot, then larger dot), so the numbering follows from the dot numbering alone.
     pub fn build(self) -> Result<BuiltBoard, GeometryError> {
-        let (board, canvas) = match self {
+        let (board, canvas, points) = match self {
             Geometry::Triangles { size } => triangles(size)?,
             Geometry::Boxes { rows, cols } => boxes(rows, cols)?,
         };
@@ -95,6 +98,7 @@ impl Geometry {
             geometry: self,
             board,
             canvas,
+            points,
         })
     }
 
@@ -130,14 +134,23 @@ fn number_edges(mut pairs: Vec<(u32, u32)>) -> (Vec<(u32, u32)>, impl Fn(u32, u3
     (pairs, move |a: u32, b: u32| number[&(a.min(b), a.max(b))])
 }
 
+/// Text columns from one dot to the next in a row of the picture: room for the widest dot number
+/// and three characters of edge, even (so that triangle rows can be shifted by half of it). The last
+/// dot ends a row, so its number may be wider (the classic board keeps its `9---10`).
+fn column_step(dots: u32) -> usize {
+    let width = dots.saturating_sub(1).max(1).to_string().len();
+    (width + 3).next_multiple_of(2)
+}
+
 /// `rows` × `cols` boxes. Dot (r, c) is number r(cols+1) + c (0-based), drawn at text row 2r, column
-/// 4c; a box's label sits in its middle.
-fn boxes(rows: u32, cols: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
+/// `step`·c; a box's label sits in its middle. In a picture, dot (r, c) is at (c, r).
+fn boxes(rows: u32, cols: u32) -> Result<(DotsBoard, Canvas, Vec<(f64, f64)>), GeometryError> {
     let edges = rows as u64 * (cols as u64 + 1) + cols as u64 * (rows as u64 + 1);
     if rows == 0 || cols == 0 || edges > 63 {
         return Err(GeometryError::BoxesSize { rows, cols, edges });
     }
     let dot = |r: u32, c: u32| r * (cols + 1) + c;
+    let step = column_step(dot(rows, cols) + 1);
     let mut pairs = Vec::new();
     for r in 0..=rows {
         for c in 0..=cols {
@@ -156,11 +169,14 @@ fn boxes(rows: u32, cols: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
         for c in 0..cols {
             let (a, b, d, e) = (dot(r, c), dot(r, c + 1), dot(r + 1, c), dot(r + 1, c + 1));
             cells.push(vec![edge(a, b), edge(d, e), edge(a, d), edge(b, e)]);
-            labels.push(((2 * r + 1) as usize, (4 * c + 2) as usize));
+            labels.push(((2 * r + 1) as usize, step * c as usize + step / 2));
         }
     }
     let positions = (0..=rows)
-        .flat_map(|r| (0..=cols).map(move |c| ((2 * r) as usize, (4 * c) as usize)))
+        .flat_map(|r| (0..=cols).map(move |c| ((2 * r) as usize, step * c as usize)))
+        .collect();
+    let points = (0..=rows)
+        .flat_map(|r| (0..=cols).map(move |c| (c as f64, r as f64)))
         .collect();
     // Reflections of the rectangle; a square also turns and reflects across its diagonals.
     type DotMap = Box<dyn Fn(u32, u32) -> (u32, u32)>;
@@ -190,14 +206,15 @@ fn boxes(rows: u32, cols: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
         .collect();
     let board = DotsBoard::new(dot(rows, cols) + 1, pairs, cells)
         .and_then(|b| b.with_symmetries(&perms))
-        .map(DotsBoard::with_capture_rules)
+        .map(DotsBoard::with_theory)
         .expect("box geometry is a valid incidence with its symmetries");
-    Ok((board, Canvas::new(positions, labels)))
+    Ok((board, Canvas::new(positions, labels), points))
 }
 
 /// Triangles of `size` rows. Dot (r, c), row r = 0..=size, c = 0..=r, is number r(r+1)/2 + c (0-based),
-/// drawn at text row 2r, column 2(size - r) + 4c.
-fn triangles(size: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
+/// drawn at text row 2r, column `step`/2·(size - r) + `step`·c; in a picture, at
+/// (size/2 − r/2 + c, r·√3/2), so that every triangle is equilateral.
+fn triangles(size: u32) -> Result<(DotsBoard, Canvas, Vec<(f64, f64)>), GeometryError> {
     if !(1..=6).contains(&size) {
         return Err(GeometryError::TriangleSize(size));
     }
@@ -216,7 +233,14 @@ fn triangles(size: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
     }
     let (pairs, edge) = number_edges(pairs);
 
-    let at = |r: u32, c: u32| ((2 * r) as usize, (2 * (size - r) + 4 * c) as usize);
+    let step = column_step(dot(size + 1, 0));
+    let half = step / 2;
+    let at = |r: u32, c: u32| {
+        (
+            (2 * r) as usize,
+            half * (size - r) as usize + step * c as usize,
+        )
+    };
     let mut cells = Vec::new();
     let mut labels = Vec::new();
     for r in 0..size {
@@ -229,7 +253,7 @@ fn triangles(size: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
                 // The triangle pointing down between dots (r, c), (r, c + 1) and (r + 1, c + 1).
                 let (a, b, d) = (dot(r, c), dot(r, c + 1), dot(r + 1, c + 1));
                 cells.push(vec![edge(a, b), edge(a, d), edge(b, d)]);
-                labels.push((at(r, c).0 + 1, at(r, c).1 + 2));
+                labels.push((at(r, c).0 + 1, at(r, c).1 + half));
             }
         }
     }
@@ -238,6 +262,16 @@ fn triangles(size: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
         .flat_map(|r| (0..=r).map(move |c| (r, c)))
         .map(|(r, c)| at(r, c));
     let canvas = Canvas::new(positions.collect(), labels);
+    let height = 3f64.sqrt() / 2.0;
+    let points = (0..=size)
+        .flat_map(|r| (0..=r).map(move |c| (r, c)))
+        .map(|(r, c)| {
+            (
+                size as f64 / 2.0 - r as f64 / 2.0 + c as f64,
+                r as f64 * height,
+            )
+        })
+        .collect();
     // The six symmetries of the triangle permute the barycentric coordinates (size − r, r − c, c).
     let perms: Vec<Vec<u32>> = [
         [0, 1, 2],
@@ -261,9 +295,9 @@ fn triangles(size: u32) -> Result<(DotsBoard, Canvas), GeometryError> {
     .collect();
     let board = DotsBoard::new(dots, pairs, cells)
         .and_then(|b| b.with_symmetries(&perms))
-        .map(DotsBoard::with_capture_rules)
+        .map(DotsBoard::with_theory)
         .expect("triangle geometry is a valid incidence with six symmetries");
-    Ok((board, canvas))
+    Ok((board, canvas, points))
 }
 
 #[cfg(test)]

@@ -4,15 +4,23 @@
 //! A board is only an incidence: a set of edges between dots and a set of cells, each cell a set of
 //! edges. [`geometry`] builds it for a shape (triangles of size N); nothing else here knows the shape.
 
+pub mod answer;
 pub mod board;
 pub mod geometry;
+pub mod kept;
 pub mod measured;
 pub mod notation;
 pub mod openings;
 pub mod picture;
+pub mod player;
+pub mod policy;
 pub mod position;
 pub mod report;
+pub mod request;
+pub mod review;
+pub mod theory;
 pub mod triangle_war;
+pub mod view;
 
 pub use board::{BoardError, DotsBoard, Edge, EdgeSet};
 pub use geometry::Geometry;

@@ -1,14 +1,17 @@
-//! A position explained, as data for front ends: the value, every move's value, the best line.
+//! A position explained, as data for front ends: the value, every move's value, the best line — or,
+//! when the time given ran out first, what was proved: bounds on the value, the moves proved with
+//! their values, bounds on the others, and the best move found.
 
 use super::board::DotsBoard;
 use super::board::Edge;
 use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
-use crate::engine::scored::analysis::{analyse, Analysis, MoveValue};
-use crate::engine::scored::choose::{with_solver_at, SolveOptions};
+use super::request::Detail;
+use crate::engine::scored::analysis::{analyse, analyse_value, Analysis, MoveValue};
 use crate::engine::scored::symmetry::symmetric_to_earlier;
-use crate::engine::scored::{SolveError, Solver, Strategy};
+use crate::engine::scored::{SolveError, Solver, Strategy, ValueRange};
+use crate::engine::util::halt::Halted;
 use crate::engine::{final_margin_a, Player, Winner};
 use serde::{Serialize, Serializer};
 
@@ -23,20 +26,40 @@ pub struct Score {
     pub b: u32,
 }
 
-/// One legal move and its value for the player making it.
+/// One legal move and what is proved of its value for the player making it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct MoveReport {
     /// The edge, `2-5`.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Net future cells for the mover after this move under perfect play.
-    pub value: i32,
+    /// Net future cells for the mover after this move under perfect play; `null` when not proved.
+    pub value: Option<i32>,
+    /// Bounds on that value when it is not proved (left out of the JSON when it is).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<ValueRange>,
     /// Cells this move completes at once.
     pub points: u32,
     /// An earlier listed move that is the same up to a symmetry of the board that keeps the position
     /// (so it has the same value), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symmetric_to: Option<String>,
+}
+
+impl MoveReport {
+    /// What is proved of the move's value.
+    pub fn range(&self) -> ValueRange {
+        self.bounds
+            .unwrap_or_else(|| ValueRange::exact(self.value.unwrap_or(0)))
+    }
+}
+
+/// What the estimate made of the best move it found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Estimated {
+    /// Its estimated value for the mover.
+    pub score: i32,
+    /// Turns the estimate looked ahead.
+    pub depth: u32,
 }
 
 /// One step of the best line.
@@ -51,18 +74,6 @@ pub struct LineStepReport {
     pub points: u32,
 }
 
-/// How much of a position to explain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detail {
-    /// The value alone, no move valued: one proof for the position (on every core, for the search)
-    /// instead of one exact value per move, which is what makes the largest positions reachable.
-    Value,
-    /// The value and every move's value.
-    Moves,
-    /// Every move's value and a best line of play to the end.
-    Line,
-}
-
 /// Everything `ply dots` shows about a position. Serialises to the JSON documented in the README.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DotsReport {
@@ -75,17 +86,34 @@ pub struct DotsReport {
     pub to_move: Player,
     /// Cells won so far.
     pub score: Score,
-    /// Net future cells for the player to move under perfect play.
-    pub value: i32,
-    /// A's final margin (A's cells minus B's) under perfect play from here.
-    pub final_margin_a: i64,
-    /// Who wins under perfect play.
-    pub winner: Winner,
-    /// The final score under perfect play from here.
-    pub final_score: Score,
-    /// Every legal move with its value, best first.
+    /// The owner of each cell (in the board's cell order), `null` while it is open.
+    pub owners: Vec<Option<Player>>,
+    /// Whether every edge is drawn.
+    pub over: bool,
+    /// Whether the value is proved (false when the time ran out first).
+    pub exact: bool,
+    /// Net future cells for the player to move under perfect play; `null` when not proved.
+    pub value: Option<i32>,
+    /// Bounds on the value when it is not proved (left out of the JSON when it is).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<ValueRange>,
+    /// A's final margin (A's cells minus B's) under perfect play from here, when proved.
+    pub final_margin_a: Option<i64>,
+    /// Who wins under perfect play, when proved.
+    pub winner: Option<Winner>,
+    /// The final score under perfect play from here, when proved.
+    pub final_score: Option<Score>,
+    /// Every legal move with its value (or bounds), best first.
     pub moves: Vec<MoveReport>,
-    /// A best line of play to the end (empty unless asked for).
+    /// A best move: proved when every move is; otherwise the best found — the estimate's choice
+    /// among the moves the proof allows (see `estimate`). `null` when the game is over or only the
+    /// value was asked for.
+    pub best_move: Option<String>,
+    /// When `best_move` was not proved: what the estimate made of it (left out of the JSON
+    /// otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimated>,
+    /// A best line of play (empty unless asked for): to the end, or as far as it was proved.
     pub line: Vec<String>,
     /// The same line with who plays each move and what it scores.
     pub line_steps: Vec<LineStepReport>,
@@ -100,6 +128,17 @@ pub struct DotsReport {
     /// although the game goes on. Left out of the JSON when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub value_only: bool,
+    /// Why the answer is not exact (the time limit, a cancel); left out of the JSON when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl DotsReport {
+    /// What is proved of the position's value.
+    pub fn range(&self) -> ValueRange {
+        self.bounds
+            .unwrap_or_else(|| ValueRange::exact(self.value.unwrap_or(0)))
+    }
 }
 
 /// The moves as reported, each marked with the first earlier move equivalent to it: a symmetry of the
@@ -118,7 +157,8 @@ fn move_reports(
         .zip(earlier)
         .map(|((m, name), earlier)| MoveReport {
             mv: name.clone(),
-            value: m.value,
+            value: m.value(),
+            bounds: m.value().is_none().then_some(m.range),
             points: m.points,
             symmetric_to: earlier.map(|j| names[j].clone()),
         })
@@ -138,24 +178,8 @@ fn strategy_name<S: Serializer>(strategy: &Strategy, s: S) -> Result<S::Ok, S::E
     s.serialize_str(strategy.name())
 }
 
-/// Solves `position` on `built` with `strategy` and explains it as far as `detail` asks.
-pub fn report(
-    built: &BuiltBoard,
-    position: &Position,
-    strategy: Strategy,
-    options: SolveOptions<'_>,
-    detail: Detail,
-) -> Result<DotsReport, SolveError> {
-    with_solver_at(
-        &built.board,
-        strategy,
-        options,
-        &position.drawn(),
-        |solver| report_from(built, position, solver, strategy, detail),
-    )
-}
-
-/// Explains `position` with a solver already at hand (e.g. a table read from a file).
+/// Explains `position` as far as `detail` asks with `solver` (built with `strategy`): exact when the
+/// solver finished, what it proved when its halt came first (`reason` says why it stopped).
 pub fn report_from(
     built: &BuiltBoard,
     position: &Position,
@@ -164,17 +188,103 @@ pub fn report_from(
     detail: Detail,
 ) -> Result<DotsReport, SolveError> {
     let board = &built.board;
-    let analysis = match detail {
-        Detail::Value => Analysis {
-            value: solver.value(&position.drawn())?,
-            moves: Vec::new(),
-            line: Vec::new(),
-        },
+    let analysed = match detail {
+        Detail::Value => analyse_value(solver, &position.drawn()),
         Detail::Moves | Detail::Line => {
-            analyse(board, solver, &position.drawn(), detail == Detail::Line)?
+            analyse(board, solver, &position.drawn(), detail == Detail::Line)
         }
     };
-    let states_visited = solver.states_visited();
+    let (analysis, halted) = match analysed {
+        Ok(analysis) => (analysis, solver.halted()),
+        // A solver that cannot give bounds: nothing proved but what the cells left allow.
+        Err(SolveError::Halted(why)) => (unproved(built, position, detail), Some(why)),
+        Err(e) => return Err(e),
+    };
+    let reason = analysis
+        .range
+        .value()
+        .is_none()
+        .then(|| halted.unwrap_or(Halted::Cancelled).to_string());
+    explain(
+        built,
+        position,
+        analysis,
+        solver.states_visited(),
+        strategy,
+        detail,
+        reason,
+    )
+}
+
+/// The report of `position` when the solver stopped (`why`) before proving anything: the bounds the
+/// cells left allow, for the position and every move.
+pub fn report_unproved(
+    built: &BuiltBoard,
+    position: &Position,
+    strategy: Strategy,
+    detail: Detail,
+    why: Halted,
+) -> DotsReport {
+    let analysis = unproved(built, position, detail);
+    explain(
+        built,
+        position,
+        analysis,
+        0,
+        strategy,
+        detail,
+        Some(why.to_string()),
+    )
+    .expect("the bounds of the cells left are possible")
+}
+
+/// The analysis of a position of which nothing was proved: every move between the bounds the cells
+/// left allow.
+fn unproved(built: &BuiltBoard, position: &Position, detail: Detail) -> Analysis<Edge> {
+    let board = &built.board;
+    let [a, b] = position.score();
+    let left = (board.cell_count() as u32 - a - b) as i32;
+    let range = ValueRange {
+        lower: -left,
+        upper: left,
+    };
+    let moves = match detail {
+        Detail::Value => Vec::new(),
+        Detail::Moves | Detail::Line => crate::engine::scored::children(board, &position.drawn())
+            .into_iter()
+            .map(|(mv, _, points)| MoveValue {
+                mv,
+                points,
+                range: ValueRange {
+                    lower: -(left - points as i32),
+                    upper: left - points as i32,
+                }
+                .after_move(points),
+            })
+            .collect(),
+    };
+    Analysis {
+        range: if moves.is_empty() && detail != Detail::Value {
+            ValueRange::exact(0)
+        } else {
+            range
+        },
+        moves,
+        line: Vec::new(),
+    }
+}
+
+/// The report of `analysis` of `position`.
+fn explain(
+    built: &BuiltBoard,
+    position: &Position,
+    analysis: Analysis<Edge>,
+    states_visited: u64,
+    strategy: Strategy,
+    detail: Detail,
+    reason: Option<String>,
+) -> Result<DotsReport, SolveError> {
+    let board = &built.board;
     let to_move = position.to_move();
     let line_steps: Vec<LineStepReport> = analysis
         .line
@@ -193,15 +303,25 @@ pub fn report_from(
     let [a, b] = position.score();
     let cells = board.cell_count() as u64;
     let left = cells.saturating_sub(u64::from(a) + u64::from(b));
-    let impossible = || SolveError::ImpossibleValue {
-        value: analysis.value,
+    let range = analysis.range;
+    let impossible = |value: i32| SolveError::ImpossibleValue {
+        value,
         left: u32::try_from(left).unwrap_or(u32::MAX),
     };
-    if u64::from(analysis.value.unsigned_abs()) > left {
-        return Err(impossible());
+    for bound in [range.lower, range.upper] {
+        if u64::from(bound.unsigned_abs()) > left {
+            return Err(impossible(bound));
+        }
     }
-    let margin = final_margin_a(position.score(), position.to_move(), analysis.value);
-    let final_score = final_score(cells as i64, margin).ok_or_else(impossible)?;
+    let value = range.value();
+    let margin = value.map(|v| final_margin_a(position.score(), to_move, v));
+    let final_score = match margin {
+        Some(margin) => {
+            Some(final_score(cells as i64, margin).ok_or_else(|| impossible(range.lower))?)
+        }
+        None => None,
+    };
+    let moves = move_reports(board, position, &analysis.moves);
     Ok(DotsReport {
         geometry: built.geometry,
         played: position
@@ -209,16 +329,19 @@ pub fn report_from(
             .iter()
             .map(|&e| format_edge(board, e))
             .collect(),
-        to_move: position.to_move(),
-        score: Score {
-            a: position.score()[0],
-            b: position.score()[1],
-        },
-        value: analysis.value,
+        to_move,
+        score: Score { a, b },
+        owners: position.owners().to_vec(),
+        over: position.drawn() == board.full(),
+        exact: value.is_some(),
+        value,
+        bounds: value.is_none().then_some(range),
         final_margin_a: margin,
-        winner: Winner::from_margin_a(margin),
+        winner: margin.map(Winner::from_margin_a),
         final_score,
-        moves: move_reports(board, position, &analysis.moves),
+        best_move: moves.first().map(|m| m.mv.clone()),
+        estimate: None,
+        moves,
         line: line_steps.iter().map(|s| s.mv.clone()).collect(),
         line_steps,
         strategy,
@@ -227,5 +350,6 @@ pub fn report_from(
             .canvas
             .draw(board, position.drawn(), position.owners()),
         value_only: detail == Detail::Value,
+        reason,
     })
 }

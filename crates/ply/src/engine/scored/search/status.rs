@@ -2,8 +2,8 @@
 //! values every move of a position — the bounds of that position's value and each move's value as it
 //! is proved. The library never prints; a front end turns these into progress lines.
 
-use super::bounds::BoundsTable;
-use super::move_value;
+use crate::engine::scored::bounds::BoundsTable;
+use crate::engine::scored::move_value;
 use std::sync::Mutex;
 
 /// A search's state at one moment.

@@ -15,11 +15,12 @@
 //!   their double-dealing moves are searched.
 //!
 //! These are theorems about dots games (Berlekamp, *The Dots and Boxes Game*; Barker and Korf, AAAI
-//! 2012), not about every completion game, so a game opts in ([`super::SubsetIndexed::capture_rules`]).
+//! 2012), not about every completion game: the dots boards state them as their
+//! [`Theory`](crate::engine::scored::Theory) ([`super::DotsTheory`]).
 //! The crate's tests check both rules against the whole table on every state of every dots board of up
 //! to 2^24 states: the best of the moves kept is always the best of all moves.
 
-use super::Completion;
+use crate::engine::scored::Completion;
 
 /// The moves of `drawn` among which an optimal one lies, by the capture rules: `None` when no cell
 /// is capturable (every move must be searched), otherwise a non-empty mask of free elements — one

@@ -7,6 +7,8 @@
 //! more is a win — take it all if `next` is lost for the one who then moves, else leave one. The
 //! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it.
 
+pub mod player;
+
 use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
 use crate::input::lines::{
     count_fault, line_fault, parse_whole, read_records, record_fault, ContestError, LineFault,

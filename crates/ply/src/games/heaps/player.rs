@@ -1,57 +1,11 @@
-//! What a perfect opponent needs beyond values: ties between equally good moves broken by a seed (so
-//! games vary but replay exactly), dice rolls, and the values of lowest-heap Nim moves.
-//!
-//! Front ends (`ply play`, the web page) decide who moves; everything here is pure data. The perfect
-//! player's choice itself is made here ([`choose_dots_move`], [`choose_heap_move`]), so the terminal
-//! and the web page pick the same move from the same position and seed.
+//! The perfect player of lowest-heap Nim: every move grouped in classes of equal value, the choice
+//! among the best (ties drawn by a seeded [`Chooser`]), and the reply `POST /api/play/heaps` and
+//! `ply play heaps` make.
 
+use super::{analyse, Side};
 use crate::engine::impartial::Convention;
-use crate::engine::Player;
-use crate::games::dice_race::Dice;
-use crate::games::dots::report::{DotsReport, MoveReport};
-use crate::games::heaps::{analyse, Side};
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::engine::util::chooser::Chooser;
 use serde::Serialize;
-
-/// A seeded source of choices: the same seed gives the same tie-breaks and the same rolls.
-pub struct Chooser {
-    rng: Xoshiro256PlusPlus,
-}
-
-impl Chooser {
-    /// A chooser started from `seed`.
-    pub fn new(seed: u64) -> Self {
-        Chooser {
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-        }
-    }
-
-    /// One of the items whose `key` is greatest, uniformly among them; `None` when there are none.
-    pub fn best<'a, T, K: Ord>(&mut self, items: &'a [T], key: impl Fn(&T) -> K) -> Option<&'a T> {
-        let top = items.iter().map(&key).max()?;
-        let best: Vec<&T> = items.iter().filter(|i| key(i) == top).collect();
-        Some(best[self.rng.random_range(0..best.len())])
-    }
-
-    /// A number uniformly in `low..=high`.
-    pub fn between(&mut self, low: u64, high: u64) -> u64 {
-        self.rng.random_range(low..=high)
-    }
-
-    /// The sum of one throw of `dice`, each sum with its exact probability.
-    pub fn roll(&mut self, dice: &Dice) -> u32 {
-        let mut r = self.rng.random_range(0..dice.total());
-        for sum in dice.sums() {
-            let ways = dice.ways(sum);
-            if r < ways {
-                return sum;
-            }
-            r -= ways;
-        }
-        unreachable!("a draw below the total falls on some sum")
-    }
-}
 
 /// A class of lowest-heap Nim moves that lead to positions of the same value: take all the lowest
 /// heap, leave one counter, or leave two or more (which the closed form values alike).
@@ -120,52 +74,6 @@ pub fn heap_moves(sizes: &[u64], convention: Convention) -> Vec<HeapMove> {
         .collect();
     moves.sort_by_key(|m| std::cmp::Reverse(m.preference()));
     moves
-}
-
-/// The perfect player's dots move among `moves` (a report's moves): one of greatest value, which is
-/// also the smallest loss when every move loses; ties broken by `chooser`. `None` when no move is left.
-pub fn choose_dots_move<'a>(
-    moves: &'a [MoveReport],
-    chooser: &mut Chooser,
-) -> Option<&'a MoveReport> {
-    chooser.best(moves, |m| m.value)
-}
-
-/// The perfect player's reply in a dots position, as `POST /api/play/dots` answers it: the move
-/// `ply play --seed SEED` makes when it is first to choose in this position.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct DotsReply {
-    /// The seed that broke the ties.
-    pub seed: u64,
-    /// Who makes the move.
-    pub player: Player,
-    /// The edge drawn, `2-5`.
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// Its value for the mover: net future cells under perfect play.
-    pub value: i32,
-    /// Cells it completes at once (the mover then moves again).
-    pub points: u32,
-    /// How many moves share that value (the ties the seed chose among).
-    pub equal_moves: usize,
-}
-
-/// The reply to the position `report` explains, ties broken by a chooser started from `seed`;
-/// `None` when the game is over.
-pub fn dots_reply(report: &DotsReport, seed: u64) -> Option<DotsReply> {
-    let choice = choose_dots_move(&report.moves, &mut Chooser::new(seed))?;
-    Some(DotsReply {
-        seed,
-        player: report.to_move,
-        mv: choice.mv.clone(),
-        value: choice.value,
-        points: choice.points,
-        equal_moves: report
-            .moves
-            .iter()
-            .filter(|m| m.value == choice.value)
-            .count(),
-    })
 }
 
 /// A heaps move the perfect player chose: its class of equal moves and the count taken from it.
@@ -301,73 +209,5 @@ mod tests {
                 assert_eq!(r.remoteness, after.remoteness + 1, "{sizes:?}");
             }
         });
-    }
-
-    #[test]
-    fn the_dots_reply_is_a_best_move_the_seed_picks_among_ties() {
-        use crate::engine::scored::choose::SolveOptions;
-        use crate::engine::scored::search::TieOrder;
-        use crate::engine::scored::Strategy;
-        use crate::engine::MemoryBudget;
-        use crate::games::dots::notation::position_from_moves;
-        use crate::games::dots::report::{report, Detail};
-        use crate::games::dots::Geometry;
-        let built = Geometry::CLASSIC_TRIANGLES.build().unwrap();
-        let solve = |moves: &str| {
-            let position = position_from_moves(&built.board, moves).unwrap();
-            let options = SolveOptions {
-                budget: MemoryBudget::new(1 << 24),
-                progress: None,
-                search_status: None,
-                free_items: 18,
-                tie_order: TieOrder::default(),
-            };
-            report(&built, &position, Strategy::Memo, options, Detail::Moves).unwrap()
-        };
-        // The empty classic board: 12 moves worth -3, 6 worth -5 (seed 004's table).
-        let empty = solve("");
-        let picks: Vec<String> = (0..30)
-            .map(|seed| {
-                let r = dots_reply(&empty, seed).unwrap();
-                assert_eq!((r.value, r.points, r.equal_moves), (-3, 0, 12));
-                assert_eq!((r.seed, r.player), (seed, Player::A));
-                r.mv
-            })
-            .collect();
-        let distinct: std::collections::BTreeSet<&String> = picks.iter().collect();
-        assert!(distinct.len() > 3, "{picks:?}");
-        // The seed's puzzle: A to move, worth +3; the reply keeps the +3.
-        let puzzle = solve("2-3 4-5 5-6 7-8 8-9 9-10");
-        let r = dots_reply(&puzzle, 4).unwrap();
-        assert_eq!((r.player, r.value), (Player::A, 3));
-        assert!(puzzle.moves.iter().all(|m| m.value <= 3));
-        let all = "1-2 1-3 2-3 2-4 2-5 3-5 3-6 4-5 5-6 4-7 4-8 5-8 5-9 6-9 6-10 7-8 8-9 9-10";
-        assert_eq!(dots_reply(&solve(all), 1), None);
-    }
-
-    #[test]
-    fn ties_are_broken_by_the_seed_and_rolls_follow_the_dice() {
-        let items = [3, 7, 7, 1, 7];
-        let picks: Vec<usize> = (0..40)
-            .map(|seed| {
-                let p = Chooser::new(seed).best(&items, |&x| x).unwrap();
-                items.iter().position(|x| std::ptr::eq(x, p)).unwrap()
-            })
-            .collect();
-        assert!(picks.iter().all(|&i| items[i] == 7));
-        // Different seeds reach every one of the three equal items.
-        for i in [1, 2, 4] {
-            assert!(picks.contains(&i));
-        }
-        assert_eq!(Chooser::new(5).best(&[] as &[u8], |&x| x), None);
-        let dice = Dice::new(2, 6).unwrap();
-        let mut c = Chooser::new(1);
-        let mut counts = [0u32; 13];
-        for _ in 0..36_000 {
-            counts[c.roll(&dice) as usize] += 1;
-        }
-        assert_eq!(counts[0] + counts[1], 0);
-        // 6/36 of the throws are 7, within a generous margin (the seed fixes the draw).
-        assert!((5_500..6_500).contains(&counts[7]), "{counts:?}");
     }
 }

@@ -19,11 +19,11 @@
 //! or more, an element in no open cell, a loop shorter than four) are left to the search.
 //!
 //! Like the [`captures`](super::captures) rules this is dots theory, not a theorem about every
-//! completion game: the search applies it to games declaring
-//! [`capture_rules`](super::SubsetIndexed::capture_rules), and the crate's tests check it against the
+//! completion game: the dots boards state it as part of their [`super::DotsTheory`], and the crate's
+//! tests check it against the
 //! whole table on every state of every dots board of up to 2^24 states.
 
-use super::Completion;
+use crate::engine::scored::Completion;
 
 /// At most this many kinds of component (a length and chain or loop) are valued; more is left to the
 /// search (no dots board of up to 64 edges comes near).
@@ -37,10 +37,9 @@ const MAX_SUBSETS: usize = 4096;
 /// endgame — every open cell has exactly two free elements, and every loop at least four cells —
 /// and `None` otherwise.
 pub fn simple_endgame_value(rules: Completion<'_>, drawn: u64, free: u64) -> Option<i32> {
-    // The kinds of component met, as (cells, is a loop), and how many of each.
-    let mut kinds = [(0u8, false); MAX_KINDS];
-    let mut counts = [0u8; MAX_KINDS];
-    let mut distinct = 0;
+    // The components met, as (cells, is a loop): at most one per free element.
+    let mut components = [(0u8, false); 64];
+    let mut found = 0;
     let mut unseen = free;
     while unseen != 0 {
         let start = unseen.trailing_zeros();
@@ -49,9 +48,22 @@ pub fn simple_endgame_value(rules: Completion<'_>, drawn: u64, free: u64) -> Opt
         if cells == 0 || (is_loop && cells < 4) {
             return None;
         }
-        let kind = (cells, is_loop);
+        components[found] = (cells, is_loop);
+        found += 1;
+    }
+    components_value(&components[..found])
+}
+
+/// The value for the player who must open one of `components` (cells, is a loop) — a sum of chains
+/// and loops whatever the board, by the rules above; `None` when they are too many kinds or
+/// multisets for the dynamic programme.
+pub fn components_value(components: &[(u8, bool)]) -> Option<i32> {
+    let mut kinds = [(0u8, false); MAX_KINDS];
+    let mut counts = [0u8; MAX_KINDS];
+    let mut distinct = 0;
+    for &kind in components {
         match kinds[..distinct].iter().position(|&k| k == kind) {
-            Some(i) => counts[i] += 1,
+            Some(i) => counts[i] = counts[i].checked_add(1)?,
             None if distinct < MAX_KINDS => {
                 kinds[distinct] = kind;
                 counts[distinct] = 1;
@@ -178,18 +190,7 @@ mod tests {
 
     /// Values of multisets worked by hand.
     fn value_of(components: &[(u8, bool)]) -> i32 {
-        let mut kinds = Vec::new();
-        let mut counts = Vec::new();
-        for &k in components {
-            match kinds.iter().position(|&x| x == k) {
-                Some(i) => counts[i] += 1,
-                None => {
-                    kinds.push(k);
-                    counts.push(1u8);
-                }
-            }
-        }
-        Multiset::new(&kinds, &counts).unwrap().value()
+        components_value(components).unwrap()
     }
 
     #[test]

@@ -1,0 +1,134 @@
+//! The text of a dots report: the board, the score, the value (or its bounds), every move's value
+//! best first, and the best line. `ply dots` prints it whole; `ply play` prints its move list.
+
+use ply::engine::scored::ValueRange;
+use ply::engine::Winner;
+use ply::games::dots::report::{DotsReport, MoveReport};
+use std::fmt::Write;
+
+/// `+3`, `0`, `-2`.
+pub fn signed(v: i64) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// A value as proved: `+3`, or its bounds `-1..+5` when not proved.
+pub fn range_text(range: ValueRange) -> String {
+    match range.value() {
+        Some(v) => signed(v.into()),
+        None => format!(
+            "{}..{}",
+            signed(range.lower.into()),
+            signed(range.upper.into())
+        ),
+    }
+}
+
+/// One line of a move list: the move, its value (or bounds), what it scores, and its symmetric twin.
+pub fn move_line(m: &MoveReport) -> String {
+    let scores = if m.points > 0 {
+        format!("  (scores {})", m.points)
+    } else {
+        String::new()
+    };
+    let same = m
+        .symmetric_to
+        .as_ref()
+        .map_or(String::new(), |other| format!("  (symmetric to {other})"));
+    format!("  {:>6}  {:>4}{scores}{same}", m.mv, range_text(m.range()))
+}
+
+/// The text form of a report.
+pub fn report(r: &DotsReport, cells: usize, with_line: bool) -> String {
+    let mut out = String::new();
+    let (one, many) = r.geometry.cell_names();
+    let noun = if cells == 1 { one } else { many };
+    let _ = writeln!(out, "{} ({cells} {noun})", r.geometry.title());
+    if !r.played.is_empty() {
+        let _ = writeln!(out, "Played: {}", r.played.join(" "));
+    }
+    let _ = writeln!(out);
+    out.push_str(&r.picture);
+    let _ = writeln!(out);
+    let over = r.over;
+    let _ = writeln!(
+        out,
+        "Score: A {}, B {}. {}",
+        r.score.a,
+        r.score.b,
+        if over {
+            "Game over.".to_string()
+        } else {
+            format!("{} to move.", r.to_move)
+        }
+    );
+    if !over {
+        let how = match &r.reason {
+            None => format!("by {}", r.strategy.name()),
+            Some(why) => format!("not proved: {why}; by {}", r.strategy.name()),
+        };
+        let _ = writeln!(
+            out,
+            "Value: {} for {} (net {many} still to gain under perfect play, {how})",
+            range_text(r.range()),
+            r.to_move,
+        );
+    }
+    match (r.winner, r.final_margin_a, r.final_score) {
+        (Some(winner), Some(margin), Some(score)) => {
+            let verdict = match winner {
+                Winner::A => format!("A wins by {margin}"),
+                Winner::B => format!("B wins by {}", -margin),
+                Winner::Tie => "a tie".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "Result with perfect play: {verdict}, {}-{} (final margin for A: {})",
+                score.a,
+                score.b,
+                signed(margin)
+            );
+        }
+        _ => {
+            let _ = writeln!(out, "Result with perfect play: not proved yet");
+        }
+    }
+    if r.value_only {
+        let _ = writeln!(out, "\n(The moves were not valued: --value-only.)");
+    } else if !over {
+        let shown = if r.exact {
+            "best first"
+        } else {
+            "best first; a range where the value is not proved"
+        };
+        let _ = writeln!(out, "\nMoves for {}, {shown}:", r.to_move);
+        for m in &r.moves {
+            let _ = writeln!(out, "{}", move_line(m));
+        }
+        if let (false, Some(best)) = (r.exact, &r.best_move) {
+            let _ = writeln!(
+                out,
+                "\nBest move found: {best} (the greatest proved lower bound)"
+            );
+        }
+    }
+    if with_line && !r.line_steps.is_empty() {
+        let steps: Vec<String> = r
+            .line_steps
+            .iter()
+            .map(|s| {
+                let who = s.player;
+                if s.points > 0 {
+                    format!("{who} {} (+{})", s.mv, s.points)
+                } else {
+                    format!("{who} {}", s.mv)
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "\nBest line: {}", steps.join(", "));
+    }
+    out
+}

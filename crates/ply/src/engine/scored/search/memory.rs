@@ -1,0 +1,80 @@
+//! What searches of one game learn and keep: the table of bounds and the exact values given. It
+//! outlives a solver, so that a server answering many positions of one board, or a player thinking
+//! move after move, never proves the same state twice.
+
+use crate::engine::scored::bounds::BoundsTable;
+use crate::engine::util::memory::{MemoryBudget, MemoryError};
+use rustc_hash::FxHashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// Exact values kept at most; past it the map starts again (the table still holds the bounds).
+const MAX_EXACT: usize = 1 << 20;
+
+/// The table of bounds and the exact values of one game's searches, shared by every search that
+/// uses it (from any thread). Keys are the game's states in the search's key frame, so one memory
+/// serves one game with one key scheme: [`SearchMemory::claim`] refuses any other.
+pub struct SearchMemory {
+    table: BoundsTable,
+    exact: Mutex<FxHashMap<u64, i8>>,
+    /// The key scheme of the first search that used it.
+    scheme: OnceLock<u64>,
+}
+
+impl SearchMemory {
+    /// A memory with a table of at most `table_bytes`, refused before allocating if over `budget`.
+    pub fn new(table_bytes: u64, budget: MemoryBudget) -> Result<Self, MemoryError> {
+        Ok(SearchMemory {
+            table: BoundsTable::new(table_bytes, budget)?,
+            exact: Mutex::new(FxHashMap::default()),
+            scheme: OnceLock::new(),
+        })
+    }
+
+    /// Bytes of the table of bounds.
+    pub fn table_bytes(&self) -> u64 {
+        self.table.bytes()
+    }
+
+    /// The table of bounds.
+    pub(crate) fn table(&self) -> &BoundsTable {
+        &self.table
+    }
+
+    /// Whether a search with key scheme `scheme` (a fingerprint of the rules and of how states are
+    /// keyed) may use this memory: the first caller sets it, every later one must match.
+    pub(crate) fn claim(&self, scheme: u64) -> bool {
+        *self.scheme.get_or_init(|| scheme) == scheme
+    }
+
+    /// The exact value kept for `key`, if it was given before.
+    pub(crate) fn known(&self, key: u64) -> Option<i32> {
+        let exact = self.exact.lock().unwrap_or_else(|e| e.into_inner());
+        exact.get(&key).map(|&v| v as i32)
+    }
+
+    /// Keeps the exact value of `key`.
+    pub(crate) fn keep(&self, key: u64, value: i32) {
+        let mut exact = self.exact.lock().unwrap_or_else(|e| e.into_inner());
+        if exact.len() >= MAX_EXACT {
+            exact.clear();
+        }
+        exact.insert(key, value as i8);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_scheme_per_memory_and_exact_values_kept() {
+        let memory = SearchMemory::new(1 << 12, MemoryBudget::new(1 << 20)).unwrap();
+        assert!(memory.claim(7));
+        assert!(memory.claim(7));
+        assert!(!memory.claim(8));
+        assert_eq!(memory.known(5), None);
+        memory.keep(5, -3);
+        assert_eq!(memory.known(5), Some(-3));
+        assert_eq!(memory.table_bytes(), 1 << 12);
+    }
+}

@@ -1,0 +1,287 @@
+//! One thread of a search: negamax alpha-beta over the net score with the table of bounds, the
+//! enhanced transposition cutoff, the theory's endgames and the free-element endgame tables, and the
+//! null-window tests (MTD(f)) that turn it into exact values.
+
+use super::rules::Rules;
+use super::status::{RootMoves, StatusHook};
+use super::TieOrder;
+use crate::engine::scored::bounds::{Bounds, BoundsTable};
+use crate::engine::scored::restrict::FreeElements;
+use crate::engine::scored::ValueRange;
+use crate::engine::util::halt::{Halt, Halted};
+use crate::engine::util::progress::{Progress, PROGRESS_EVERY};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// Nodes counted by a thread before it adds them to the shared count (and checks the halt).
+const NODE_BATCH: u64 = 1 << 14;
+
+/// What null-window tests prove of a state with `cells` cells open (MTD(f), Plaat et al.):
+/// `test(beta)` gives a bound on the value — at least `beta` when the value reaches it, below `beta`
+/// otherwise — or `None` when a halt interrupted it. A value has the parity of `cells` (the cells
+/// left are split between the players), so every bound tested has it too; the first test is at 0
+/// (or 1). The range is exact unless a test was interrupted.
+pub(super) fn mtd(cells: i32, mut test: impl FnMut(i32) -> Option<i32>) -> ValueRange {
+    let (mut lower, mut upper) = (-cells, cells);
+    let mut guess = cells & 1;
+    while lower < upper {
+        let beta = guess.clamp(lower + 2, upper);
+        let Some(value) = test(beta) else {
+            break;
+        };
+        if value >= beta {
+            lower = value;
+        } else {
+            upper = value;
+        }
+        guess = value;
+    }
+    ValueRange { lower, upper }
+}
+
+/// The state shared by the threads of one search.
+pub(super) struct Shared<'a> {
+    pub(super) rules: &'a Rules<'a>,
+    pub(super) table: &'a BoundsTable,
+    pub(super) nodes: &'a AtomicU64,
+    pub(super) progress: Option<Progress<'a>>,
+    pub(super) status: Option<StatusHook<'a>>,
+    pub(super) root: &'a RootMoves,
+    pub(super) endgame: u32,
+    pub(super) tie_order: TieOrder,
+    /// Set when the search this worker serves is no longer needed (a sibling move reached the
+    /// bound, or the halt came): it then returns at once, and stores nothing more in the table.
+    pub(super) stop: &'a AtomicBool,
+    /// Checked every [`NODE_BATCH`] nodes; when it comes, its reason is kept in `halted` (for every
+    /// search of the solver) and `stop` is set.
+    pub(super) halt: &'a Halt,
+    /// Why the solver's searches halted, once one did.
+    pub(super) halted: &'a OnceLock<Halted>,
+}
+
+/// One thread's view: the shared state, its own node count and room for endgame tables.
+pub(super) struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    nodes: u64,
+    scratch: Vec<i8>,
+    /// Whether this worker saw the stop flag: its last result means nothing.
+    pub(super) stopped: bool,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker of the search `shared` describes, nothing counted yet.
+    pub(super) fn new(shared: &'a Shared<'a>) -> Self {
+        Worker {
+            shared,
+            nodes: 0,
+            scratch: Vec::new(),
+            stopped: false,
+        }
+    }
+
+    /// Counts `n` more states, adding them to the shared count (and telling progress) in batches.
+    fn count(&mut self, n: u64) {
+        self.nodes += n;
+        if self.nodes >= NODE_BATCH {
+            let added = self.nodes;
+            let before = self.shared.nodes.fetch_add(added, Ordering::Relaxed);
+            self.nodes = 0;
+            self.check_halt();
+            if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
+                let shared = self.shared;
+                if let Some(status) = shared.status {
+                    status(&shared.root.status(before + added, shared.table));
+                } else if let Some(progress) = shared.progress {
+                    progress(before + added);
+                }
+            }
+        }
+    }
+
+    /// Sets the stop flag when the halt has come (to this search or to another of the solver's).
+    fn check_halt(&self) {
+        let shared = self.shared;
+        if shared.halted.get().is_some() {
+            shared.stop.store(true, Ordering::Relaxed);
+        } else if let Some(why) = shared.halt.check() {
+            let _ = shared.halted.set(why);
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether to give up now (the stop flag is set).
+    #[inline]
+    fn stopping(&mut self) -> bool {
+        if !self.stopped && self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Adds the nodes not yet counted to the shared count.
+    pub(super) fn flush(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
+        self.nodes = 0;
+    }
+
+    /// The value of `drawn` (with `cells` cells still open) if it lies strictly between `alpha` and
+    /// `beta`; otherwise a bound on the far side of the window (fail-soft).
+    pub(super) fn alpha_beta(
+        &mut self,
+        drawn: u64,
+        cells: i32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.count(1);
+        if self.stopping() {
+            return 0;
+        }
+        if cells <= alpha {
+            return cells;
+        }
+        if -cells >= beta {
+            return -cells;
+        }
+        if cells == 0 {
+            return 0;
+        }
+        let rules = self.shared.rules;
+        let (key, perm) = rules.key(drawn);
+        let free_count = (rules.full & !drawn).count_ones();
+        let known = self.shared.table.probe(key);
+        let mut hint = None;
+        if let Some(b) = known {
+            if b.lower >= beta || b.lower == b.upper {
+                return b.lower;
+            }
+            if b.upper <= alpha {
+                return b.upper;
+            }
+            alpha = alpha.max(b.lower);
+            beta = beta.min(b.upper);
+            hint = b.best.map(|m| rules.move_from_key_frame(m, perm, drawn));
+        }
+        let loony = rules
+            .theory
+            .and_then(|t| t.endgame_value(rules.rules, drawn, rules.full & !drawn));
+        if loony.is_some() || free_count <= self.shared.endgame {
+            let value = loony.unwrap_or_else(|| self.endgame(drawn));
+            let exact = Bounds {
+                lower: value,
+                upper: value,
+                best: None,
+            };
+            self.shared.table.store(key, exact, free_count);
+            return value;
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let (moves, count) = rules.ordered_moves(drawn, hint, self.shared.tie_order);
+        if let Some((value, e)) = self.child_cut(drawn, &moves[..count], beta) {
+            let bounds = Bounds {
+                lower: value,
+                upper: cells,
+                best: Some(rules.move_to_key_frame(e, perm, key)),
+            };
+            self.shared.table.store(key, bounds, free_count);
+            return value;
+        }
+        let mut best = i32::MIN;
+        let mut best_move = 0;
+        for &(_, e, points) in &moves[..count] {
+            let value = self.move_value(drawn, e, points as i32, cells, alpha, beta);
+            if self.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = e;
+            }
+            alpha = alpha.max(best);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bounds = if best <= alpha0 {
+            Bounds {
+                lower: -cells,
+                upper: best,
+                best: None,
+            }
+        } else if best >= beta0 {
+            Bounds {
+                lower: best,
+                upper: cells,
+                best: Some(rules.move_to_key_frame(best_move, perm, key)),
+            }
+        } else {
+            Bounds {
+                lower: best,
+                upper: best,
+                best: Some(rules.move_to_key_frame(best_move, perm, key)),
+            }
+        };
+        self.shared.table.store(key, bounds, free_count);
+        best
+    }
+
+    /// A move whose child's bounds in the table already reach `beta` (enhanced transposition
+    /// cutoff): its value's lower bound and the move.
+    fn child_cut(&self, drawn: u64, moves: &[(u32, u32, u32)], beta: i32) -> Option<(i32, u32)> {
+        let rules = self.shared.rules;
+        let table = self.shared.table;
+        let mut keys = [0u64; 64];
+        for (key, &(_, e, _)) in keys.iter_mut().zip(moves) {
+            *key = rules.key(drawn | 1 << e).0;
+            table.prefetch(*key);
+        }
+        moves.iter().zip(keys).find_map(|(&(_, e, points), key)| {
+            let b = table.probe(key)?;
+            let lower = if points > 0 {
+                points as i32 + b.lower
+            } else {
+                -b.upper
+            };
+            (lower >= beta).then_some((lower, e))
+        })
+    }
+
+    /// What null-window searches prove of `drawn` (with `cells` cells open) on this thread: its
+    /// exact value, or bounds when the halt interrupted them. Each test cuts more than a search with
+    /// the full window does, and the table keeps what every test proved for the next.
+    pub(super) fn null_window_tests(&mut self, drawn: u64, cells: i32) -> ValueRange {
+        mtd(cells, |beta| {
+            let value = self.alpha_beta(drawn, cells, beta - 1, beta);
+            (!self.stopped).then_some(value)
+        })
+    }
+
+    /// The value for the mover of drawing `e` (worth `points` at once) in `drawn` with `cells` cells
+    /// open, searched with the window `alpha..beta` seen from the mover (Wilson's rule: a scoring
+    /// move keeps the turn, so its child's window is shifted, not negated).
+    pub(super) fn move_value(
+        &mut self,
+        drawn: u64,
+        e: u32,
+        points: i32,
+        cells: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let child = drawn | 1 << e;
+        if points > 0 {
+            points + self.alpha_beta(child, cells - points, alpha - points, beta - points)
+        } else {
+            -self.alpha_beta(child, cells, -beta, -alpha)
+        }
+    }
+
+    /// The exact value of `drawn` from the table of its free elements, filled by this thread.
+    fn endgame(&mut self, drawn: u64) -> i32 {
+        let rules = self.shared.rules;
+        let game = FreeElements::new(rules.rules, rules.items, drawn);
+        let value = game.value_by_serial_fill(&mut self.scratch);
+        self.count(self.scratch.len() as u64 - 1);
+        value
+    }
+}

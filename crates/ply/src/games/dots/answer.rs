@@ -1,0 +1,209 @@
+//! Answering a dots query: the one path from a checked request to a report that `ply dots`, the
+//! server and `ply play` all take — the policy picks the solver, the kept tables and memories are
+//! used, the time limit and a cancel flag become the solver's halt, and a halted solve still gives
+//! what it proved.
+
+use super::kept::Kept;
+use super::notation::format_edge;
+use super::policy::{Plan, Policy};
+use super::report::{report_from, report_unproved, DotsReport, Estimated, MoveReport};
+use super::request::{Detail, Query};
+use crate::engine::scored::choose::{with_solver, SolveOptions};
+use crate::engine::scored::heuristic::best_estimate;
+use crate::engine::scored::search::status::StatusHook;
+use crate::engine::scored::{SolveError, Strategy};
+use crate::engine::util::halt::Halt;
+use crate::engine::util::progress::{Progress, Watch};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The share of an answer's time given to proving values; when the moves are not all proved by
+/// then, the rest goes to estimating the best of them.
+pub const EXACT_SHARE: f64 = 0.6;
+
+/// What a front end watches and controls while an answer is computed.
+#[derive(Clone, Copy, Default)]
+pub struct Hooks<'a> {
+    /// Told the states visited (or filled) now and then.
+    pub progress: Option<Progress<'a>>,
+    /// Told the search's state now and then (bounds, moves proved), when the search answers.
+    pub status: Option<StatusHook<'a>>,
+    /// Raised to stop at once (a client that left): the answer then says what was proved.
+    pub cancel: Option<&'a Arc<AtomicBool>>,
+}
+
+/// A solve error with a hint at what could still work, naming the options (the request's keys and
+/// the command line's long options): a memory refusal of the whole table suggests memo (which only
+/// visits reachable states), of the free-edge table the search (whose table has a fixed size); a
+/// larger budget only when `--memory` was the limit.
+pub fn fault(e: &SolveError, strategy: Strategy) -> String {
+    let hint = match (e, strategy) {
+        (SolveError::Memory(m), Strategy::Table) if m.caller_limited() => {
+            "; try --strategy memo, or a larger --memory"
+        }
+        (SolveError::Memory(_), Strategy::Table) => "; try --strategy memo",
+        (SolveError::Memory(m), Strategy::FreeTable) if m.caller_limited() => {
+            "; try --strategy search, or a larger --memory"
+        }
+        (SolveError::Memory(_), Strategy::FreeTable) => "; try --strategy search",
+        (SolveError::Memory(m), _) if m.caller_limited() => "; try a larger --memory",
+        _ => "",
+    };
+    format!("{e}{hint}")
+}
+
+/// The halt of an answer that may take `time`, raised early by `cancel`.
+pub fn halt_for(time: Option<std::time::Duration>, cancel: Option<&Arc<AtomicBool>>) -> Halt {
+    let halt = time.map_or(Halt::never(), Halt::after);
+    match cancel {
+        Some(flag) => halt.with_flag(flag.clone()),
+        None => halt,
+    }
+}
+
+/// Answers `query` under `policy`, with what `kept` holds.
+pub fn answer(
+    query: &Query,
+    policy: &Policy,
+    kept: Option<&Kept>,
+    hooks: Hooks<'_>,
+) -> Result<DotsReport, SolveError> {
+    answer_planned(query, &policy.plan(query, kept), policy, kept, hooks)
+}
+
+/// Answers `query` as `plan` (from [`Policy::plan`], announced by the front end) says: every move's
+/// value proved in [`EXACT_SHARE`] of the time, or — when the moves are not all proved by then —
+/// the rest of the time spent on an estimate of the best move the proof allows (its `best_move`).
+pub fn answer_planned(
+    query: &Query,
+    plan: &Plan,
+    policy: &Policy,
+    kept: Option<&Kept>,
+    hooks: Hooks<'_>,
+) -> Result<DotsReport, SolveError> {
+    let started = Instant::now();
+    let proving = match query.detail {
+        Detail::Value => plan.time,
+        Detail::Moves | Detail::Line => plan.time.map(|t| t.mul_f64(EXACT_SHARE)),
+    };
+    let mut report = prove(query, plan, proving, policy, kept, hooks)?;
+    if report.moves.iter().any(|m| m.value.is_none()) {
+        let left = plan
+            .time
+            .map_or(Duration::ZERO, |t| t.saturating_sub(started.elapsed()));
+        let halt = halt_for(Some(left.max(Duration::from_millis(1))), hooks.cancel);
+        let (best, estimate) = estimated(query, &report, &halt);
+        report.best_move = Some(best);
+        report.estimate = estimate;
+    }
+    Ok(report)
+}
+
+/// The report of what the solver proves of `query` within `time`.
+fn prove(
+    query: &Query,
+    plan: &Plan,
+    time: Option<Duration>,
+    policy: &Policy,
+    kept: Option<&Kept>,
+    hooks: Hooks<'_>,
+) -> Result<DotsReport, SolveError> {
+    let halt = halt_for(time, hooks.cancel);
+    let built = &query.built;
+    let position = &query.position;
+    let strategy = plan.strategy;
+    let watch = Watch {
+        progress: hooks.progress,
+        halt: &halt,
+    };
+    let report = |solver: &mut dyn crate::engine::scored::Solver<_>| {
+        report_from(built, position, solver, strategy, query.detail)
+    };
+    let answered = match (strategy, kept) {
+        (Strategy::Table, Some(kept)) => kept
+            .table(built, policy.budget, watch)
+            .and_then(|table| report(&mut table.solver(&built.board))),
+        _ => {
+            let memory = match (strategy, kept) {
+                (Strategy::Search, Some(kept)) => kept.search_memory(built, policy.budget)?,
+                _ => None,
+            };
+            let options = SolveOptions {
+                progress: hooks.progress,
+                search_status: hooks.status,
+                tie_order: query.tie_order,
+                halt: &halt,
+                search_memory: memory.as_ref(),
+                ..SolveOptions::new(policy.budget)
+            };
+            with_solver(&built.board, strategy, options, &position.drawn(), report)
+        }
+    };
+    match answered {
+        // A table or a store stopped before it was whole: nothing proved.
+        Err(SolveError::Halted(why)) => Ok(report_unproved(
+            built,
+            position,
+            strategy,
+            query.detail,
+            why,
+        )),
+        other => other,
+    }
+}
+
+/// The moves of `report` the proof allows: when the position is proved not lost, those keeping its
+/// lower bound; otherwise those not proved worse than the best proved lower bound.
+pub fn allowed(report: &DotsReport) -> Vec<&MoveReport> {
+    let floor = report.range().lower;
+    report
+        .moves
+        .iter()
+        .filter(|m| {
+            let range = m.range();
+            if floor >= 0 {
+                range.lower >= floor
+            } else {
+                range.upper >= floor
+            }
+        })
+        .collect()
+}
+
+/// The allowed move the estimate likes best, with its score and depth (none when only one move is
+/// allowed, or the board has no theory: then the best bounds decide).
+fn estimated(query: &Query, report: &DotsReport, halt: &Halt) -> (String, Option<Estimated>) {
+    let board = &query.built.board;
+    let moves = allowed(report);
+    let by_bounds = || {
+        moves
+            .iter()
+            .max_by_key(|m| (m.range().lower, m.range().upper))
+            .expect("the best proved move is always allowed")
+            .mv
+            .clone()
+    };
+    if moves.len() == 1 {
+        return (by_bounds(), None);
+    }
+    let drawn = query.position.drawn().0;
+    let mut candidates = 0u64;
+    for e in 0..board.edge_count() {
+        let name = format_edge(board, super::Edge(e as u8));
+        if moves.iter().any(|m| m.mv == name) {
+            candidates |= 1 << e;
+        }
+    }
+    let free = board.edge_count() as u32 - query.position.drawn().len();
+    match best_estimate(board, drawn, candidates, halt, free) {
+        Some(found) => (
+            format_edge(board, super::Edge(found.element as u8)),
+            Some(Estimated {
+                score: found.score,
+                depth: found.depth,
+            }),
+        ),
+        None => (by_bounds(), None),
+    }
+}

@@ -1,0 +1,144 @@
+//! What a front end keeps between answers about dots positions: the whole tables of small boards
+//! (built once, shared by every later question about the board) and the search's memory of larger
+//! ones (a server's requests, a player's moves: nothing proved is proved twice). Bounded: a memory
+//! per board of a fixed size, for at most a fixed number of boards, the least recently used dropped
+//! first.
+
+use super::geometry::BuiltBoard;
+use crate::engine::scored::choose::AUTO_SMALL_ITEMS;
+use crate::engine::scored::search::SearchMemory;
+use crate::engine::scored::table::SubsetTable;
+use crate::engine::scored::SolveError;
+use crate::engine::util::memory::{MemoryBudget, MemoryError};
+use crate::engine::util::progress::Watch;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Tables and search memories kept for later answers, shared by threads.
+#[derive(Default)]
+pub struct Kept {
+    /// Whole tables, by board identity.
+    tables: Mutex<HashMap<String, Arc<SubsetTable>>>,
+    /// Bytes of each board's search memory (0: none kept).
+    memory_bytes: u64,
+    /// Most boards whose search memory is kept.
+    boards: usize,
+    /// Search memories, least recently used first.
+    memories: Mutex<Vec<(String, Arc<SearchMemory>)>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Kept {
+    /// Keeps the whole tables of small boards (up to [`AUTO_SMALL_ITEMS`] edges) and a search memory
+    /// of `memory_bytes` for each of at most `boards` boards.
+    pub fn new(memory_bytes: u64, boards: usize) -> Self {
+        Kept {
+            memory_bytes,
+            boards,
+            ..Kept::default()
+        }
+    }
+
+    /// Also keeps `table`, the whole table of `built`'s board (read from a file, say): every answer
+    /// about that board comes from it.
+    pub fn with_table(self, built: &BuiltBoard, table: SubsetTable) -> Self {
+        lock(&self.tables).insert(built.identity(), Arc::new(table));
+        self
+    }
+
+    /// Whether a whole table of `built`'s board is kept now.
+    pub fn has_table(&self, built: &BuiltBoard) -> bool {
+        lock(&self.tables).contains_key(&built.identity())
+    }
+
+    /// Whether search memories are kept at all.
+    pub fn keeps_search_memories(&self) -> bool {
+        self.memory_bytes > 0 && self.boards > 0
+    }
+
+    /// The whole table of `built`'s board: the kept one, or one built now within `budget` (kept
+    /// for later when the board is small). A build stopped by `watch`'s halt keeps nothing.
+    pub fn table(
+        &self,
+        built: &BuiltBoard,
+        budget: MemoryBudget,
+        watch: Watch<'_>,
+    ) -> Result<Arc<SubsetTable>, SolveError> {
+        let identity = built.identity();
+        if let Some(table) = lock(&self.tables).get(&identity) {
+            return Ok(table.clone());
+        }
+        let table = Arc::new(SubsetTable::build(&built.board, budget, watch)?);
+        if built.board.edge_count() as u32 <= AUTO_SMALL_ITEMS {
+            lock(&self.tables).entry(identity).or_insert(table.clone());
+        }
+        Ok(table)
+    }
+
+    /// The search memory of `built`'s board, made now (refused over `budget`) if it has none; `None`
+    /// when no memories are kept.
+    pub fn search_memory(
+        &self,
+        built: &BuiltBoard,
+        budget: MemoryBudget,
+    ) -> Result<Option<Arc<SearchMemory>>, MemoryError> {
+        if !self.keeps_search_memories() {
+            return Ok(None);
+        }
+        let identity = built.identity();
+        let mut memories = lock(&self.memories);
+        if let Some(i) = memories.iter().position(|(id, _)| *id == identity) {
+            let entry = memories.remove(i);
+            let memory = entry.1.clone();
+            memories.push(entry);
+            return Ok(Some(memory));
+        }
+        if memories.len() >= self.boards {
+            memories.remove(0);
+        }
+        let memory = Arc::new(SearchMemory::new(self.memory_bytes, budget)?);
+        memories.push((identity, memory.clone()));
+        Ok(Some(memory))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::dots::Geometry;
+
+    #[test]
+    fn small_tables_and_memories_are_kept_boundedly() {
+        let kept = Kept::new(1 << 16, 2);
+        let budget = MemoryBudget::new(1 << 30);
+        let classic = Geometry::CLASSIC_TRIANGLES.build().unwrap();
+        assert!(!kept.has_table(&classic));
+        let table = kept.table(&classic, budget, Watch::default()).unwrap();
+        assert!(kept.has_table(&classic));
+        assert!(Arc::ptr_eq(
+            &table,
+            &kept.table(&classic, budget, Watch::default()).unwrap()
+        ));
+        let boards: Vec<BuiltBoard> = [(3, 3), (4, 4), (5, 5)]
+            .map(|(rows, cols)| Geometry::Boxes { rows, cols }.build().unwrap())
+            .into();
+        let first = kept.search_memory(&boards[0], budget).unwrap().unwrap();
+        let again = kept.search_memory(&boards[0], budget).unwrap().unwrap();
+        assert!(Arc::ptr_eq(&first, &again));
+        kept.search_memory(&boards[1], budget).unwrap();
+        // A third board drops the least recently used (3×3): it comes back new.
+        kept.search_memory(&boards[2], budget).unwrap();
+        let back = kept.search_memory(&boards[0], budget).unwrap().unwrap();
+        assert!(!Arc::ptr_eq(&first, &back));
+        assert_eq!(
+            Kept::default()
+                .search_memory(&boards[0], budget)
+                .unwrap()
+                .is_none(),
+            true
+        );
+    }
+}

@@ -1,0 +1,158 @@
+//! The one strategy policy for dots: which solver answers a query, with how much memory and time.
+//! Every front end passes its budget in as data — the command line its `--memory` (and `--time`),
+//! the server its `--memory` and per-request limit, `ply play` its `--think` — and gets the same
+//! choice for the same budget.
+
+use super::kept::Kept;
+use super::request::{Query, StrategyChoice};
+use crate::engine::scored::choose::AUTO_SMALL_ITEMS;
+use crate::engine::scored::search::SearchOptions;
+use crate::engine::scored::table::SubsetTable;
+use crate::engine::scored::Strategy;
+use crate::engine::util::memory::{Bytes, MemoryBudget};
+use std::time::Duration;
+
+/// Under a time limit, no table of more states is built (it cannot stop part way with anything to
+/// show, and one of 2^28 states takes about 3 s on two cores): the search answers instead, and
+/// gives what it proved if the time runs out.
+pub const TIMED_TABLE_LIMIT: u128 = 1 << 28;
+
+/// A front end's budget for answering dots positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    /// Memory the tables of one answer may take.
+    pub budget: MemoryBudget,
+    /// The longest one answer may take (`None`: no limit, answers are always exact). A request's own
+    /// time can only shorten it.
+    pub time: Option<Duration>,
+}
+
+/// What answering a query will take, known before anything is allocated: front ends announce it
+/// (the command line's first progress line; a notice when it is a large share of the machine).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Plan {
+    /// The solver.
+    pub strategy: Strategy,
+    /// Bytes the solver will allocate for this answer (0 when it reuses what was kept).
+    pub new_bytes: u64,
+    /// The time the answer may take, if limited.
+    pub time: Option<Duration>,
+    /// Whether a table or search memory kept from earlier answers is used.
+    pub reuses: bool,
+}
+
+impl Plan {
+    /// What the solver is about to do, as a progress line says it: `filling a table of 2^28 states
+    /// (256 MiB)`, `searching with a 1.0 GiB table`.
+    pub fn describe(&self) -> String {
+        let bytes = Bytes(self.new_bytes as u128);
+        let what = match (self.strategy, self.reuses) {
+            (Strategy::Table, true) => "answering from the table kept for this board".to_string(),
+            (Strategy::Table, false) => format!("filling the whole table ({bytes})"),
+            (Strategy::FreeTable, _) => format!("filling the table of the free edges ({bytes})"),
+            (Strategy::Search, true) => "searching with the table kept for this board".to_string(),
+            (Strategy::Search, false) => {
+                format!("allocating a {bytes} search table, then searching")
+            }
+            (Strategy::Memo, _) => format!("memoized recursion (its store takes up to {bytes})"),
+            (Strategy::Recursion, _) => "plain recursion".to_string(),
+        };
+        match self.time {
+            Some(time) => format!("{what}, for at most {} s", time.as_secs_f64()),
+            None => what,
+        }
+    }
+}
+
+impl Policy {
+    /// A policy with `budget` and, if given, a time limit per answer.
+    pub fn new(budget: MemoryBudget, time: Option<Duration>) -> Self {
+        Policy { budget, time }
+    }
+
+    /// The time `query` may take: the policy's limit, shortened by the query's own.
+    pub fn time_for(&self, query: &Query) -> Option<Duration> {
+        match (self.time, query.time) {
+            (Some(mine), Some(asked)) => Some(mine.min(asked)),
+            (mine, asked) => mine.or(asked),
+        }
+    }
+
+    /// The strategy that answers `query`: the one it asks for, or the automatic choice — a table
+    /// kept for the board; else the engine's choice for the free edges and the budget
+    /// ([`Strategy::auto`]: the whole table of a small board, the table of the free edges while
+    /// it is cheap, the search beyond), except that a query with a time limit gets no table over
+    /// [`TIMED_TABLE_LIMIT`] states (the search can stop with what it proved; a table cannot).
+    pub fn strategy(&self, query: &Query, kept: Option<&Kept>) -> Strategy {
+        match query.strategy {
+            StrategyChoice::Recursion => Strategy::Recursion,
+            StrategyChoice::Memo => Strategy::Memo,
+            StrategyChoice::Table => Strategy::Table,
+            StrategyChoice::FreeTable => Strategy::FreeTable,
+            StrategyChoice::Search => Strategy::Search,
+            StrategyChoice::Auto => self.auto(query, kept),
+        }
+    }
+
+    fn auto(&self, query: &Query, kept: Option<&Kept>) -> Strategy {
+        let board = &query.built.board;
+        if kept.is_some_and(|k| k.has_table(&query.built)) {
+            return Strategy::Table;
+        }
+        let choice = Strategy::auto(board, query.free(), self.budget);
+        let states = match choice {
+            Strategy::Table => SubsetTable::bytes_needed(board.edge_count() as u32),
+            Strategy::FreeTable => SubsetTable::bytes_needed(query.free()),
+            _ => 0,
+        };
+        if self.time_for(query).is_some() && states > TIMED_TABLE_LIMIT {
+            Strategy::Search
+        } else {
+            choice
+        }
+    }
+
+    /// Free edges up to which every position is answered exactly under this policy: with a time
+    /// limit, those whose table of free edges fits the budget and [`TIMED_TABLE_LIMIT`] (the search
+    /// proves most positions of a few more within seconds, but promises nothing); without, all.
+    pub fn exact_free(&self) -> u32 {
+        match self.time {
+            None => 63,
+            Some(_) => {
+                let bytes = TIMED_TABLE_LIMIT.min(u128::from(self.budget.bytes()));
+                127 - bytes.max(1).leading_zeros()
+            }
+        }
+    }
+
+    /// What answering `query` will take, before anything is allocated.
+    pub fn plan(&self, query: &Query, kept: Option<&Kept>) -> Plan {
+        let strategy = self.strategy(query, kept);
+        let edges = query.built.board.edge_count() as u32;
+        let free = query.free();
+        let budget = self.budget.bytes();
+        let kept_table = kept.is_some_and(|k| k.has_table(&query.built));
+        let kept_memory = kept.is_some_and(Kept::keeps_search_memories);
+        let (new_bytes, reuses) = match strategy {
+            Strategy::Table if kept_table => (0, true),
+            Strategy::Table => (table_bytes(edges), false),
+            Strategy::FreeTable => (table_bytes(free), false),
+            Strategy::Search if kept_memory => (0, true),
+            Strategy::Search => (SearchOptions::table_bytes_for(free, self.budget), false),
+            Strategy::Memo if free > AUTO_SMALL_ITEMS => (table_bytes(edges).min(budget), false),
+            Strategy::Memo => (budget.min(table_bytes(free)), false),
+            Strategy::Recursion => (0, false),
+        };
+        Plan {
+            strategy,
+            new_bytes,
+            time: self.time_for(query),
+            reuses,
+        }
+    }
+}
+
+/// Bytes of a table of `2^items` states, saturated.
+fn table_bytes(items: u32) -> u64 {
+    u64::try_from(SubsetTable::bytes_needed(items)).unwrap_or(u64::MAX)
+}

@@ -1,0 +1,286 @@
+//! A question about a dots position as every front end states it: the `ply dots` arguments and the
+//! `/api/dots` JSON are one [`DotsRequest`], read without judgement, then checked once by
+//! [`DotsRequest::validate`] into a [`Query`] the solvers can trust (shakmaty's `Setup` →
+//! `Position`). A report's `played` list can be fed back as the request's `moves`.
+
+use super::geometry::{BuiltBoard, Geometry, GeometryError};
+use super::notation::{position_from_moves, MoveError};
+use super::position::Position;
+use crate::engine::scored::search::TieOrder;
+use crate::input::duration::{parse_time, seconds_to_duration, TimeError};
+use crate::input::quote;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+use thiserror::Error;
+
+/// How much of a position to explain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Detail {
+    /// The value alone, no move valued: one proof for the position (on every core, for the search)
+    /// instead of one exact value per move, which is what makes the largest positions reachable.
+    Value,
+    /// The value and every move's value.
+    Moves,
+    /// Every move's value and a best line of play to the end.
+    #[default]
+    Line,
+}
+
+/// The strategy asked for: one of the solvers, or the policy's choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StrategyChoice {
+    /// Whatever the front end's [`Policy`](super::policy::Policy) picks for the position.
+    #[default]
+    Auto,
+    /// Plain negamax (the original program's first technique).
+    Recursion,
+    /// Negamax with a transposition store (its second).
+    Memo,
+    /// Bottom-up table over every state (its third), in parallel.
+    Table,
+    /// Bottom-up table over the position's free edges only (2^free bytes), in parallel.
+    FreeTable,
+    /// Alpha-beta search with a table of bounds, for positions too large for any table.
+    Search,
+}
+
+/// Moves as written: one text (`"2-4 4-5"`, as `ply dots --moves` takes it) or a list of moves (as a
+/// report's `played` gives them back).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MoveList {
+    /// Moves separated by spaces, commas or newlines.
+    Text(String),
+    /// One move per item.
+    List(Vec<String>),
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::Text(String::new())
+    }
+}
+
+impl MoveList {
+    /// The moves as one text, as the notation reads it.
+    pub fn text(&self) -> String {
+        match self {
+            MoveList::Text(text) => text.clone(),
+            MoveList::List(moves) => moves.join(" "),
+        }
+    }
+}
+
+/// A time: seconds as a number (`2.5`), or a text with units (`"30s"`, `"500ms"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TimeText {
+    /// Seconds.
+    Seconds(f64),
+    /// With units, as `--time` takes it.
+    Text(String),
+}
+
+impl TimeText {
+    /// The time, checked.
+    pub fn duration(&self) -> Result<Duration, TimeError> {
+        match self {
+            TimeText::Seconds(s) => seconds_to_duration(*s, &s.to_string()),
+            TimeText::Text(text) => parse_time(text),
+        }
+    }
+}
+
+/// A question about a dots position, unchecked: the keys are `ply dots`'s long option names.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DotsRequest {
+    /// `"triangles"` or `"boxes"`.
+    pub game: String,
+    /// Rows of triangles (default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u32>,
+    /// Rows of boxes (default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u32>,
+    /// Columns of boxes (default 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cols: Option<u32>,
+    /// The moves played, A first (a report's `played` is accepted under its own name too).
+    #[serde(default, alias = "played")]
+    pub moves: MoveList,
+    /// How much to explain (default: every move's value and a best line).
+    #[serde(default)]
+    pub detail: Detail,
+    /// How values are computed (default: the policy's choice).
+    #[serde(default)]
+    pub strategy: StrategyChoice,
+    /// Which of two moves of equal priority the search tries first.
+    #[serde(default)]
+    pub tie_order: TieOrder,
+    /// The most time the answer may take; past it, the answer says what was proved. A front end's
+    /// own limit (a server's) caps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<TimeText>,
+}
+
+/// Why a request cannot be answered as it stands. The messages name the request's keys, which are
+/// the command line's long option names.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RequestError {
+    /// A game other than triangles and boxes.
+    #[error("unrecognized game {} (the games are triangles and boxes)", quote(.0))]
+    UnknownGame(String),
+    /// A board size no board has.
+    #[error(transparent)]
+    Board(#[from] GeometryError),
+    /// A move that does not parse or cannot be played.
+    #[error(transparent)]
+    Moves(#[from] MoveError),
+    /// A time that is no time.
+    #[error("time: {0}")]
+    Time(#[from] TimeError),
+}
+
+/// A checked request: the board built, the moves played, and how to answer.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// The board.
+    pub built: BuiltBoard,
+    /// The position after the moves.
+    pub position: Position,
+    /// How much to explain.
+    pub detail: Detail,
+    /// The strategy asked for.
+    pub strategy: StrategyChoice,
+    /// The search's tie order.
+    pub tie_order: TieOrder,
+    /// The time the request allows, if it set one.
+    pub time: Option<Duration>,
+}
+
+impl Query {
+    /// Free edges of the position.
+    pub fn free(&self) -> u32 {
+        self.built.board.edge_count() as u32 - self.position.drawn().len()
+    }
+}
+
+impl DotsRequest {
+    /// A request for the position after `moves` on `geometry`, everything else at its default.
+    pub fn new(geometry: Geometry, moves: &str) -> Self {
+        let (game, size, rows, cols) = match geometry {
+            Geometry::Triangles { size } => ("triangles", Some(size), None, None),
+            Geometry::Boxes { rows, cols } => ("boxes", None, Some(rows), Some(cols)),
+        };
+        DotsRequest {
+            game: game.to_string(),
+            size,
+            rows,
+            cols,
+            moves: MoveList::Text(moves.to_string()),
+            ..DotsRequest::default()
+        }
+    }
+
+    /// The board asked for (sizes left out take their defaults: size 3, 3×3 boxes).
+    pub fn geometry(&self) -> Result<Geometry, RequestError> {
+        match self.game.as_str() {
+            "triangles" => Ok(Geometry::Triangles {
+                size: self.size.unwrap_or(3),
+            }),
+            "boxes" => Ok(Geometry::Boxes {
+                rows: self.rows.unwrap_or(3),
+                cols: self.cols.unwrap_or(3),
+            }),
+            other => Err(RequestError::UnknownGame(other.to_string())),
+        }
+    }
+
+    /// Checks everything: the board, every move, the time.
+    pub fn validate(&self) -> Result<Query, RequestError> {
+        let built = self.geometry()?.build()?;
+        let position = position_from_moves(&built.board, &self.moves.text())?;
+        let time = self.time.as_ref().map(TimeText::duration).transpose()?;
+        Ok(Query {
+            built,
+            position,
+            detail: self.detail,
+            strategy: self.strategy,
+            tie_order: self.tie_order,
+            time,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from_json(text: &str) -> Result<DotsRequest, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn json_and_arguments_give_the_same_request() {
+        let json = from_json(r#"{"game":"boxes","rows":2,"cols":3,"moves":"1-2 2-3"}"#).unwrap();
+        let built = DotsRequest::new(Geometry::Boxes { rows: 2, cols: 3 }, "1-2 2-3");
+        assert_eq!(json, built);
+        // A report's `played` list, fed back.
+        let list = from_json(r#"{"game":"boxes","rows":2,"cols":3,"played":["1-2","2-3"]}"#)
+            .unwrap()
+            .validate()
+            .unwrap();
+        assert_eq!(list.position, json.validate().unwrap().position);
+        assert_eq!(list.detail, Detail::Line);
+        assert_eq!(list.free(), 17 - 2);
+    }
+
+    #[test]
+    fn every_key_is_checked() {
+        let e = from_json(r#"{"game":"boxes","rows":2,"colour":1}"#).unwrap_err();
+        assert!(e.starts_with("unknown field `colour`"), "{e}");
+        let e = from_json(r#"{"game":"boxes","strategy":"fast"}"#).unwrap_err();
+        assert!(e.contains("unknown variant `fast`"), "{e}");
+        let r = from_json(r#"{"game":"boxes","strategy":"free-table","tie_order":"high-first","detail":"value","time":"2s"}"#)
+            .unwrap()
+            .validate()
+            .unwrap();
+        assert_eq!(r.strategy, StrategyChoice::FreeTable);
+        assert_eq!(r.tie_order, TieOrder::HighFirst);
+        assert_eq!(r.detail, Detail::Value);
+        assert_eq!(r.time, Some(Duration::from_secs(2)));
+        let seconds = from_json(r#"{"game":"boxes","time":0.5}"#).unwrap();
+        assert_eq!(
+            seconds.validate().unwrap().time,
+            Some(Duration::from_millis(500))
+        );
+    }
+
+    #[test]
+    fn faults_say_what_is_wrong() {
+        let fault = |text: &str| from_json(text).unwrap().validate().unwrap_err().to_string();
+        assert_eq!(
+            fault(r#"{"game":"hexes"}"#),
+            "unrecognized game `hexes` (the games are triangles and boxes)"
+        );
+        assert_eq!(
+            fault(r#"{"game":"triangles","size":9}"#),
+            "triangle boards have size 1 to 6 (size 6 has 63 edges, the most a state holds); got 9"
+        );
+        assert_eq!(
+            fault(r#"{"game":"triangles","moves":["1-2","1-2"]}"#),
+            "move 2 `1-2`: edge 1-2 is already drawn (by move 1)"
+        );
+        assert_eq!(
+            fault(r#"{"game":"triangles","time":-1}"#),
+            "time: `-1` is no time at all; give more than 0 s"
+        );
+        assert_eq!(
+            fault(r#"{"game":"triangles","time":"later"}"#),
+            "time: `later` is not a time (write 30s, 500ms, 2m or a number of seconds)"
+        );
+    }
+}

@@ -1,0 +1,247 @@
+//! How good each move was: a move graded against what is proved of its position ("best", "mistake:
+//! −5, best was −3"), and a whole game reviewed move by move — what `ply play` says after each move
+//! and at game over, and what the page's move list and value chart show (`POST /api/dots/review`).
+
+use super::answer::{answer, Hooks};
+use super::kept::Kept;
+use super::policy::Policy;
+use super::report::DotsReport;
+use super::request::{Detail, Query};
+use crate::engine::scored::{SolveError, ValueRange};
+use crate::engine::Player;
+use serde::Serialize;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What is proved of a move's quality.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Proved to keep the position's value.
+    Best,
+    /// Proved to lose 2 (the least a move can lose: every move's value has the parity of the
+    /// cells left).
+    Mistake,
+    /// Proved to lose 4 or more.
+    Blunder,
+    /// Not proved either way in the time given.
+    Unknown,
+}
+
+/// One move graded against its position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Grade {
+    /// The edge, `2-5`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Who drew it.
+    pub player: Player,
+    /// Cells it completed.
+    pub points: u32,
+    /// What is proved of its value for its mover.
+    pub value: ValueRange,
+    /// What is proved of the best move's value (the position's).
+    pub best: ValueRange,
+    /// A best move, when one is proved (the first, best first).
+    pub best_move: Option<String>,
+    /// What it cost against the best move, when both are proved.
+    pub loss: Option<i32>,
+    /// The least it is proved to cost (0 when nothing is proved against it).
+    pub loss_at_least: i32,
+    /// The verdict.
+    pub verdict: Verdict,
+}
+
+impl Grade {
+    /// The grade of playing `mv` in the position `before` explains (with every move's value or
+    /// bounds); `None` if `mv` is not one of its moves.
+    pub fn of(before: &DotsReport, mv: &str) -> Option<Grade> {
+        let played = before.moves.iter().find(|m| m.mv == mv)?;
+        let value = played.range();
+        let best = before.range();
+        let loss = best.value().zip(value.value()).map(|(b, v)| b - v);
+        let loss_at_least = (best.lower - value.upper).max(0);
+        let verdict = match (loss, loss_at_least) {
+            (Some(0), _) => Verdict::Best,
+            (_, 0) if value.lower >= best.upper => Verdict::Best,
+            (_, 0) => Verdict::Unknown,
+            (_, 1..=2) => Verdict::Mistake,
+            _ => Verdict::Blunder,
+        };
+        let best_move = before
+            .moves
+            .first()
+            .filter(|m| m.value.is_some() && m.value == best.value())
+            .map(|m| m.mv.clone());
+        Some(Grade {
+            mv: mv.to_string(),
+            player: before.to_move,
+            points: played.points,
+            value,
+            best,
+            best_move,
+            loss,
+            loss_at_least,
+            verdict,
+        })
+    }
+
+    /// The grade in words: `best (+3)`, `mistake: -5, best was -3 (2-5)`, `not proved (-5..+3)`.
+    pub fn describe(&self) -> String {
+        let text = |r: ValueRange| match r.value() {
+            Some(v) => signed(v),
+            None => format!("{}..{}", signed(r.lower), signed(r.upper)),
+        };
+        let best = match &self.best_move {
+            Some(m) => format!("best was {} ({m})", text(self.best)),
+            None => format!("best is {}", text(self.best)),
+        };
+        match self.verdict {
+            Verdict::Best => format!("best ({})", text(self.value)),
+            Verdict::Mistake | Verdict::Blunder => {
+                let word = if self.verdict == Verdict::Mistake {
+                    "mistake"
+                } else {
+                    "blunder"
+                };
+                match self.loss {
+                    Some(loss) => format!("{word}: {} loses {loss}, {best}", text(self.value)),
+                    None => format!(
+                        "{word}: {} loses at least {}, {best}",
+                        text(self.value),
+                        self.loss_at_least
+                    ),
+                }
+            }
+            Verdict::Unknown => format!("not proved yet: {}, {best}", text(self.value)),
+        }
+    }
+}
+
+/// `+3`, `0`, `-2`.
+fn signed(v: i32) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// A game reviewed: each move graded, and A's final margin under perfect play before every move
+/// and after the last (where proved) — the value chart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Review {
+    /// Each move of the game, graded.
+    pub moves: Vec<Grade>,
+    /// A's final margin under perfect play in the position before move `i` (the last: after the
+    /// last move); `null` where not proved.
+    pub margins: Vec<Option<i64>>,
+    /// Whether every position was proved.
+    pub exact: bool,
+}
+
+/// Reviews the game `query` states (its moves, from the empty board) under `policy`, whose time is
+/// shared by the positions; the last positions (the quickest) first, so that a review cut short
+/// lacks the early ones. `cancel` stops it early (what was proved stands).
+pub fn review(
+    query: &Query,
+    policy: &Policy,
+    kept: Option<&Kept>,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Result<Review, SolveError> {
+    let history = query.position.history().to_vec();
+    let board = &query.built.board;
+    let started = Instant::now();
+    let mut reports: Vec<Option<DotsReport>> = vec![None; history.len() + 1];
+    for k in (0..=history.len()).rev() {
+        let time = policy.time_for(query).map(|total| {
+            let left = total.saturating_sub(started.elapsed());
+            (left / (k as u32 + 1)).max(Duration::from_millis(1))
+        });
+        let mut position = super::position::Position::new(board);
+        for &e in &history[..k] {
+            position
+                .play(board, e)
+                .expect("the moves of a checked query play");
+        }
+        let prefix = Query {
+            position,
+            detail: if k == history.len() {
+                Detail::Value
+            } else {
+                Detail::Moves
+            },
+            time,
+            ..query.clone()
+        };
+        let limited = Policy { time, ..*policy };
+        let hooks = Hooks {
+            cancel,
+            ..Hooks::default()
+        };
+        reports[k] = Some(answer(&prefix, &limited, kept, hooks)?);
+    }
+    let reports: Vec<DotsReport> = reports.into_iter().flatten().collect();
+    let names: Vec<String> = history
+        .iter()
+        .map(|&e| super::notation::format_edge(board, e))
+        .collect();
+    let moves = names
+        .iter()
+        .zip(&reports)
+        .map(|(mv, before)| Grade::of(before, mv).expect("a played move was legal"))
+        .collect();
+    Ok(Review {
+        moves,
+        margins: reports.iter().map(|r| r.final_margin_a).collect(),
+        exact: reports.iter().all(|r| r.exact),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::util::memory::MemoryBudget;
+    use crate::games::dots::request::DotsRequest;
+    use crate::games::dots::Geometry;
+
+    #[test]
+    fn a_game_of_the_classic_board_graded() {
+        let query = DotsRequest::new(Geometry::CLASSIC_TRIANGLES, "2-3 1-2 4-5")
+            .validate()
+            .unwrap();
+        let policy = Policy::new(MemoryBudget::new(1 << 26), None);
+        let r = review(&query, &policy, None, None).unwrap();
+        assert!(r.exact);
+        // The empty board is worth -3 for A: B wins by 3.
+        assert_eq!(r.margins[0], Some(-3));
+        // 2-3 is one of the six moves worth -5: a mistake, 2 lost.
+        let first = &r.moves[0];
+        assert_eq!(
+            (first.player, first.verdict, first.loss),
+            (Player::A, Verdict::Mistake, Some(2))
+        );
+        assert_eq!(first.value, ValueRange::exact(-5));
+        assert_eq!(r.margins[1], Some(-5));
+        assert_eq!(
+            first.describe(),
+            format!(
+                "mistake: -5 loses 2, best was -3 ({})",
+                first.best_move.clone().unwrap()
+            )
+        );
+        assert_eq!(r.margins.len(), 4);
+        assert_eq!(r.moves.len(), 3);
+        // Each move's loss is the change of its mover's margin.
+        for (i, g) in r.moves.iter().enumerate() {
+            let (before, after) = (r.margins[i].unwrap(), r.margins[i + 1].unwrap());
+            let change = if g.player == Player::A {
+                before - after
+            } else {
+                after - before
+            };
+            assert_eq!(Some(change as i32), g.loss, "move {i}");
+        }
+    }
+}
