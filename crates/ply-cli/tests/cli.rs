@@ -1413,11 +1413,29 @@ fn progress_lines_appear_only_when_asked() {
     }
     assert_eq!(lines(ply().env("PLY_PROGRESS", "0").args(solve)), "");
     let spinner = lines(ply().args(["--progress", "dots", "triangles", "--strategy", "table"]));
-    assert!(!spinner.is_empty());
+    // The first line at once: what is about to be done, with the memory it takes.
+    let (first, rest) = spinner.split_once('\n').unwrap();
+    assert_eq!(first, "ply: filling the whole table (256.0 KiB)");
     assert!(
-        spinner
-            .lines()
+        rest.lines()
             .all(|l| l.starts_with("ply: ") && l.ends_with(" states filled")),
         "{spinner}"
+    );
+    let search = lines(
+        ply()
+            .args(["--progress", "dots", "boxes", "--rows", "4", "--cols", "4"])
+            .args([
+                "--moves",
+                "1-2 2-7 6-7 1-6",
+                "--time",
+                "1s",
+                "--memory",
+                "64M",
+            ]),
+    );
+    assert_eq!(
+        search.lines().next(),
+        Some("ply: allocating a 64.0 MiB search table, then searching, for at most 1 s"),
+        "{search}"
     );
 }

@@ -13,49 +13,61 @@ fn triangles_a_whole_game_with_a_bad_command() {
         Some("1-2\n2-3\n1-3\n"),
     );
     assert!(out.starts_with(
-        "You against the perfect player (seed 1). Commands: a move like 2-3, hint, undo, quit.\n"
+        "You against ply, which thinks up to 3 s a move (seed 1). Commands: a move like 2-3, hint, \
+         undo, redo, help, quit.\n"
     ));
-    assert!(out.contains("> A (you) plays 1-2\n"));
-    assert!(out.contains("B (ply) plays 2-3 (value -1)\n"));
+    // Every move is graded as it is played.
+    assert!(out.contains("> A (you) plays 1-2: best (+1)\n"));
+    assert!(out.contains("B (ply) plays 2-3 (value -1, proved best)\n"));
     assert!(out.contains(
-        "> edge 2-3 is already drawn (by move 2) (type a move like 2-3, or hint, undo, quit)\n"
+        "> edge 2-3 is already drawn (by move 2) (type a move like 2-3, or hint, undo, redo, help, \
+         quit)\n"
     ));
-    assert!(out.contains("> A (you) plays 1-3 and scores 1; moves again\n"));
+    assert!(out.contains("> A (you) plays 1-3 and scores 1; moves again: best (+1)\n"));
     assert!(out.ends_with(
-        "  1\n /A\\\n2---3\n\nScore: A 1, B 0.\nGame over: A 1, B 0: A (you) wins by 1.\n"
+        "  1\n /A\\\n2---3\n\nScore: A 1, B 0.\nGame over: A 1, B 0: A (you) wins by 1.\n\
+         A (you): 2 moves: 2 best.\nB (ply): 1 move: 1 best.\n"
     ));
 }
 
 #[test]
 fn triangles_hint_on_the_classic_board_and_watching_a_perfect_game() {
     let out = stdout_of(&["play", "triangles", "--seed", "2"], Some("hint\nquit\n"));
-    // The empty classic board is worth -3 to A whatever A does.
+    // The empty classic board is worth -3 to A whatever A does; moves equal under a symmetry of
+    // the board share a line.
     assert!(out.contains(
-        "Moves for A (you), best first (value = net triangles still to gain):\n     1-2    -3\n     1-3    -3\n"
+        "Moves for A (you), best first (value = net triangles still to gain):\n\
+         \x20    1-2    -3  (also 1-3, 4-7, 6-10, 7-8, 9-10)\n\
+         \x20    2-5    -3  (also 3-5, 4-5, 5-6, 5-8, 5-9)\n\
+         \x20    2-3    -5  (also 4-8, 6-9)\n\
+         \x20    2-4    -5  (also 3-6, 8-9)\n> "
     ));
-    assert_eq!(out.matches("    -3\n").count(), 12);
-    assert_eq!(out.matches("    -5\n").count(), 6);
     assert!(out.ends_with("> You left the game.\n"));
     // Two perfect players end the game with the value of the empty board: B wins by 3.
     let watched = stdout_of(&["play", "triangles", "--watch", "--seed", "4"], None);
-    assert!(watched.starts_with("Two perfect players (seed 4)."));
+    assert!(watched.starts_with("ply against itself, up to 3 s a move (seed 4)."));
     assert_eq!(watched.matches(" (ply) plays ").count(), 18);
-    assert!(watched.ends_with("Game over: A 3, B 6: B (ply) wins by 3.\n"));
+    assert_eq!(watched.matches(", proved best)").count(), 18);
+    assert!(watched.ends_with("Game over: A 3, B 6: B (ply) wins by 3.\nA (ply): 8 moves: 8 best.\nB (ply): 10 moves: 10 best.\n"));
 }
 
 #[test]
 fn triangles_undo_takes_back_the_reply_too() {
     let out = stdout_of(
         &["play", "triangles", "--size", "2", "--seed", "3"],
-        Some("undo\n2-3\nundo\n"),
+        Some("undo\nredo\n2-3\nundo\nredo\nredo\n"),
     );
     assert!(out.contains("> Nothing to undo: you have not moved yet.\n"));
-    assert!(out.contains("> A (you) plays 2-3\n"));
-    assert!(out.contains("B (ply) plays 2-4 (value +2)\n"));
-    // After the undo the board is empty again, A to move.
-    assert!(out.ends_with(
+    assert!(out.contains("> Nothing to redo.\n> A (you) plays 2-3: "));
+    assert!(out.contains("B (ply) plays 2-4 (value +2, proved best)\n"));
+    // After the undo the board is empty again, A to move; redo plays both moves again.
+    assert!(out.contains(
         "> Took back your last move and the replies to it.\n\n    1\n   . .\n  2 . 3\n . . . .\n4 . 5 . 6\n\n\
-         Score: A 0, B 0. A to move (you).\n> \nEnd of input: the game is left unfinished.\n"
+         Score: A 0, B 0. A to move (you).\n"
+    ));
+    assert!(out.ends_with(
+        "> Played again what undo took back.\n\n    1\n   . .\n  2---3\n / . . .\n4 . 5 . 6\n\n\
+         Score: A 0, B 0. A to move (you).\n> Nothing to redo.\n> \nEnd of input: the game is left unfinished.\n"
     ));
 }
 
@@ -70,11 +82,12 @@ fn ply_moves_first_and_boxes_play_to_the_end() {
     );
     assert!(out.contains("Score: A 0, B 0. A to move (ply).\nA (ply) plays "));
     assert_eq!(out.matches("(ply) plays").count(), 2);
-    assert!(out.contains("A (ply) plays 1-3 (value -1)\n"));
+    assert!(out.contains("A (ply) plays 1-3 (value -1, proved best)\n"));
     assert!(out.contains("> edge 1-3 is already drawn (by move 1)"));
-    assert!(out.contains("> B (you) plays 2-4 and scores 1; moves again\n"));
+    assert!(out.contains("> B (you) plays 2-4 and scores 1; moves again: best (+1)\n"));
     assert!(out.ends_with(
-        "1---2\n| B |\n3---4\n\nScore: A 0, B 1.\nGame over: A 0, B 1: B (you) wins by 1.\n"
+        "1---2\n| B |\n3---4\n\nScore: A 0, B 1.\nGame over: A 0, B 1: B (you) wins by 1.\n\
+         A (ply): 2 moves: 2 best.\nB (you): 2 moves: 2 best.\n"
     ));
     // Too long, blank, and unknown dots get one-line hints; the game goes on.
     let long = "9".repeat(60);
@@ -83,7 +96,7 @@ fn ply_moves_first_and_boxes_play_to_the_end() {
         Some(&format!("{long}\n\n7-8\nquit\n")),
     );
     assert!(out.contains(&format!("> `{}…` is too long to be a command", &long[..40])));
-    assert!(out.contains("> Type a move like 2-3, or hint, undo, quit.\n"));
+    assert!(out.contains("> Type a move like 2-3, or hint, undo, redo, help, quit.\n"));
     assert!(out.contains("> dot 7 does not exist (this board has dots 1 to 4)"));
 }
 

@@ -15,8 +15,14 @@ struct Server {
 
 impl Server {
     fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// `ply serve --port 0` with more options.
+    fn start_with(options: &[&str]) -> Self {
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("ply"))
             .args(["serve", "--port", "0"])
+            .args(options)
             .stdout(Stdio::piped())
             .spawn()
             .expect("ply serve starts");
@@ -298,7 +304,10 @@ fn the_perfect_player_replies_as_ply_play_does() {
         assert_eq!(r["equal_moves"], 12);
         assert_eq!(
             play(&["triangles"], "ply", "quit\n", "A (ply)"),
-            format!("A (ply) plays {} (value -3)", r["move"].as_str().unwrap())
+            format!(
+                "A (ply) plays {} (value -3, proved best)",
+                r["move"].as_str().unwrap()
+            )
         );
         // The reply to 1-2 (two best moves, each worth +3 to B).
         let r = reply(
@@ -311,7 +320,10 @@ fn the_perfect_player_replies_as_ply_play_does() {
         );
         assert_eq!(
             play(&["triangles"], "me", "1-2\nquit\n", "B (ply)"),
-            format!("B (ply) plays {} (value +3)", r["move"].as_str().unwrap())
+            format!(
+                "B (ply) plays {} (value +3, proved best)",
+                r["move"].as_str().unwrap()
+            )
         );
         // Boxes 2×2, ply first.
         let r = reply(
@@ -326,7 +338,7 @@ fn the_perfect_player_replies_as_ply_play_does() {
                 "A (ply)"
             ),
             format!(
-                "A (ply) plays {} (value {:+})",
+                "A (ply) plays {} (value {:+}, proved best)",
                 r["move"].as_str().unwrap(),
                 r["value"].as_i64().unwrap()
             )
@@ -405,12 +417,13 @@ fn the_perfect_player_replies_as_ply_play_does() {
             .0,
         400
     );
-    assert_eq!(
-        server
-            .post("/api/play/dots", r#"{"game":"boxes","rows":3,"cols":4}"#)
-            .0,
-        422
+    // Past exact reach, ply still replies: with its best estimate, within its time to think.
+    let (status, text) = server.post(
+        "/api/play/dots",
+        r#"{"game":"boxes","rows":4,"cols":4,"time":0.3}"#,
     );
+    assert_eq!(status, 200, "{text}");
+    assert!(text.contains(r#""choice":"estimated""#), "{text}");
 }
 
 #[test]
@@ -459,24 +472,15 @@ fn every_error_has_its_status_and_the_cli_message() {
     );
     let (status, _) = server.post("/api/heaps", r#"{"heaps":[1],"path":"/etc/passwd"}"#);
     assert_eq!(status, 400);
-    // 422: over the server's budget, checked before any work.
-    assert_eq!(
-        server.post("/api/dots", r#"{"game":"boxes","rows":3,"cols":4}"#),
-        error(422, "the server searches positions with up to 20 free edges; this one has 31 (play a few moves, or run `ply dots` on your machine)")
-    );
+    // 422: over the server's budget, checked before any work (a quarter of the default 2 GiB for
+    // one answer's tables).
     assert_eq!(
         server.post("/api/dots", r#"{"game":"triangles","size":4,"strategy":"table"}"#),
-        error(422, "the server builds tables of boards up to 24 edges; Dots and Triangles, size 4 has 30 (run `ply dots` on your machine)")
+        error(422, "a table of 2^30 states (one byte each) needs 1.0 GiB (1073741824 bytes) but the memory budget is 512.0 MiB (536870912 bytes); try --strategy memo, or a larger --memory")
     );
     assert_eq!(
-        server.post(
-            "/api/dots",
-            r#"{"game":"triangles","strategy":"recursion"}"#
-        ),
-        error(
-            422,
-            "plain recursion runs on positions with up to 9 free edges here; this one has 18"
-        )
+        server.post("/api/dots", r#"{"game":"triangles","strategy":"fast"}"#),
+        error(400, "the request is not valid: unknown variant `fast`, expected one of `auto`, `recursion`, `memo`, `table`, `free-table`, `search` at line 1 column 37")
     );
     assert_eq!(
         server.post("/api/dice-race/best", r#"{"picks":6}"#),
@@ -494,6 +498,76 @@ fn every_error_has_its_status_and_the_cli_message() {
     // 404: nothing else is served, and no path names a file.
     assert_eq!(server.post("/api/../Cargo.toml", "{}").0, 404);
     assert_eq!(server.post("/static/app.js", "{}").0, 404);
+}
+
+/// A position the time limit cannot prove: a 200 with what was proved (bounds, the moves proved and
+/// the best move found), never a refusal; the CLI's `--time` says the same.
+#[test]
+fn an_answer_past_the_time_limit_says_what_was_proved() {
+    let server = Server::start_with(&["--time-limit", "1s", "--think", "500ms"]);
+    let json = |body: &str| {
+        let (status, text) = server.post("/api/dots", body);
+        assert_eq!(status, 200, "{text}");
+        serde_json::from_str::<serde_json::Value>(&text).expect("JSON")
+    };
+    // The empty 4×5 board: nothing near a proof in a second.
+    let r = json(r#"{"game":"boxes","rows":4,"cols":5}"#);
+    assert_eq!(
+        (r["exact"].as_bool(), r["value"].as_i64()),
+        (Some(false), None)
+    );
+    assert_eq!(r["reason"], "the time limit of 1 s was reached");
+    let (lower, upper) = (r["lower"].as_i64().unwrap(), r["upper"].as_i64().unwrap());
+    assert!(-20 <= lower && lower < upper && upper <= 20, "{r}");
+    assert_eq!(r["final_margin_a"], serde_json::Value::Null);
+    assert_eq!(r["moves"].as_array().unwrap().len(), 49);
+    let best = r["best_move"].as_str().unwrap();
+    assert!(r["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["move"] == best));
+    assert!(r["estimate"]["depth"].as_u64().unwrap() >= 1);
+    // Plain recursion cannot give bounds: nothing proved but what the cells allow.
+    let r = json(r#"{"game":"triangles","strategy":"recursion"}"#);
+    assert_eq!(
+        (
+            r["exact"].as_bool(),
+            r["lower"].as_i64(),
+            r["upper"].as_i64()
+        ),
+        (Some(false), Some(-9), Some(9))
+    );
+    // ply's reply on the empty 5×5 board comes within its time to think.
+    let (status, text) = server.post(
+        "/api/play/dots",
+        r#"{"game":"boxes","rows":5,"cols":5,"seed":3}"#,
+    );
+    assert_eq!(status, 200, "{text}");
+    let reply: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(reply["choice"], "estimated");
+    assert!(reply["seconds"].as_f64().unwrap() < 1.0, "{reply}");
+    // The same anytime answer from the CLI.
+    let out = common::stdout_of(
+        &[
+            "dots",
+            "boxes",
+            "--rows",
+            "4",
+            "--cols",
+            "5",
+            "--time",
+            "1s",
+            "--json",
+            "--value-only",
+        ],
+        None,
+    );
+    let cli: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (cli["exact"].as_bool(), cli["reason"].as_str()),
+        (Some(false), Some("the time limit of 1 s was reached"))
+    );
 }
 
 /// `x.pipe(f)` = `f(x)`, to keep the expected answers readable.

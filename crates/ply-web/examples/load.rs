@@ -252,8 +252,12 @@ async fn main() {
         .expect("a free port on 127.0.0.1");
     let base = format!("http://{}", listener.local_addr().expect("bound"));
     let solvers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let settings = ply_web::limits::Settings {
+        solvers,
+        ..ply_web::limits::Settings::default()
+    };
     let server = tokio::spawn(async move {
-        axum::serve(listener, ply_web::app(ply_web::AppState::new(solvers))).await
+        axum::serve(listener, ply_web::app(ply_web::AppState::new(settings))).await
     });
     let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
     // A board for the MagicBoard requests, from the server itself (this is not a timed request).

@@ -222,7 +222,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         Strategy::Search => "searched",
         _ => "visited",
     });
-    announce(&progress, &plan);
+    announce(&progress, &plan, &policy);
     let update = |states| progress.update(states);
     let status = |s: &SearchStatus| search_progress(&progress, &built.board, s);
     let hooks = Hooks {
@@ -245,11 +245,12 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
 }
 
 /// Says at once what the solve is about to do (the first progress line), and — always, progress or
-/// not — when it is about to take more than a quarter of the machine's memory.
-fn announce(progress: &StatesProgress, plan: &Plan) {
+/// not — when it is about to take more than a quarter of the machine's memory (and may: more than
+/// the budget is refused before anything is taken).
+fn announce(progress: &StatesProgress, plan: &Plan, policy: &Policy) {
     progress.event(&plan.describe());
     let machine = SystemMemory::read().physical.unwrap_or(u64::MAX);
-    if plan.new_bytes > machine / 4 {
+    if plan.new_bytes > machine / 4 && plan.new_bytes <= policy.budget.bytes() {
         progress.notice(&format!(
             "this takes {} of this machine's {} of memory (--memory sets the most it may take)",
             Bytes(plan.new_bytes.into()),

@@ -324,9 +324,10 @@ impl Match for DotsMatch<'_> {
         for player in [Player::A, Player::B] {
             let mine: Vec<&Grade> = self.grades.iter().filter(|g| g.player == player).collect();
             if !mine.is_empty() {
+                let moves = if mine.len() == 1 { "move" } else { "moves" };
                 let _ = writeln!(
                     out,
-                    "{player} ({}): {} moves graded: {}.",
+                    "{player} ({}): {} {moves}: {}.",
                     self.who(player),
                     mine.len(),
                     Self::summary(&mine)
@@ -340,9 +341,13 @@ impl Match for DotsMatch<'_> {
         "a move like 2-3"
     }
 
-    fn opponent(&self) -> String {
+    fn title(&self, watch: bool) -> String {
         let think = self.policy.time.map_or(0.0, |t| t.as_secs_f64());
-        format!("ply (thinking up to {think} s a move)")
+        if watch {
+            format!("ply against itself, up to {think} s a move")
+        } else {
+            format!("You against ply, which thinks up to {think} s a move")
+        }
     }
 }
 

@@ -26,9 +26,14 @@ pub trait Match {
     fn restore(&mut self, snapshot: Box<dyn std::any::Any>);
     /// The final result (with a summary of how the moves went, where the game keeps one).
     fn result(&mut self) -> Result<String, Failure>;
-    /// Who the player is, for the first line: `the perfect player`, `ply (3 s a move)`.
-    fn opponent(&self) -> String {
-        "the perfect player".to_string()
+    /// Who plays, for the first line: the user against the perfect player, or (`watch`) two of
+    /// them.
+    fn title(&self, watch: bool) -> String {
+        if watch {
+            "Two perfect players".to_string()
+        } else {
+            "You against the perfect player".to_string()
+        }
     }
     /// How a move is written, for hints: `a move like 2-3`.
     fn move_example(&self) -> &'static str;
@@ -62,11 +67,7 @@ const COMMANDS: &str = "hint, undo, redo, help, quit";
 pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Failure> {
     say(&format!(
         "{} (seed {seed}). Commands: {}, {COMMANDS}.\n",
-        if players.watch {
-            format!("{} against itself", game.opponent())
-        } else {
-            format!("You against {}", game.opponent())
-        },
+        game.title(players.watch),
         game.move_example()
     ))?;
     let mut input = std::io::stdin().lock();

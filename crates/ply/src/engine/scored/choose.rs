@@ -39,6 +39,8 @@ pub struct SolveOptions<'a> {
     /// What earlier searches of the same game learnt, to search with (and add to) instead of a table
     /// of the search's own: a server's or a player's memory across questions.
     pub search_memory: Option<&'a Arc<SearchMemory>>,
+    /// The size of the search's own table (`None`: [`SearchOptions::table_bytes_for`] the root).
+    pub search_table_bytes: Option<u64>,
 }
 
 impl SolveOptions<'_> {
@@ -51,6 +53,7 @@ impl SolveOptions<'_> {
             tie_order: TieOrder::default(),
             halt: &NEVER,
             search_memory: None,
+            search_table_bytes: None,
         }
     }
 }
@@ -136,7 +139,9 @@ pub fn with_solver<G: SubsetIndexed, T>(
         }
         Strategy::Search => {
             let search = SearchOptions {
-                table_bytes: SearchOptions::table_bytes_for(free, options.budget),
+                table_bytes: options
+                    .search_table_bytes
+                    .unwrap_or_else(|| SearchOptions::table_bytes_for(free, options.budget)),
                 budget: options.budget,
                 progress: options.progress,
                 status: options.search_status,

@@ -1,6 +1,6 @@
 //! A search that estimates where no proof is in reach: iterative deepening alpha-beta over the net
-//! score to a depth of turns, with the game's [`Theory`] valuing the leaves
-//! ([`Theory::estimate`]), its exact endgames and capture rules applied as in the exact search, and
+//! score to a depth of turns, with the game's [`Theory`](super::Theory) valuing the leaves
+//! ([`Theory::estimate`](super::Theory::estimate)), its exact endgames and capture rules applied as in the exact search, and
 //! captures followed past the depth (a move that scores keeps the turn and costs no depth). It runs
 //! until its halt and gives the best move of the deepest iteration it finished.
 //!
@@ -15,6 +15,9 @@ use rustc_hash::FxHashMap;
 
 /// Nodes between two checks of the halt.
 const CHECK_EVERY: u64 = 1 << 11;
+
+/// Beyond every value (values are at most 64 cells): the open window's ends.
+const INFINITY: i32 = 1 << 12;
 
 /// Best moves remembered between iterations (for move ordering) at most.
 const MAX_REMEMBERED: usize = 1 << 20;
@@ -117,7 +120,7 @@ impl Deepening<'_> {
                 listed.push((e, self.rules.rules.points(drawn, e)));
             }
         }
-        let (mut alpha, beta) = (-i32::MAX, i32::MAX);
+        let (mut alpha, beta) = (-INFINITY, INFINITY);
         let mut best = None;
         for (e, points) in listed {
             let value = self.move_value(drawn, e, points, depth as i32, alpha, beta);

@@ -25,9 +25,21 @@ pub enum Halted {
     Cancelled,
 }
 
-/// `10 s`, `0.5 s`, `2.25 s`: a time of `millis` milliseconds as people write it.
+/// `10 s`, `2.5 s`, `0.25 s`: a time of `millis` milliseconds in seconds, to two significant
+/// digits (a limit of 1 s whose solve started a millisecond late still reads `1 s`).
 pub fn millis_text(millis: u64) -> String {
-    format!("{} s", millis as f64 / 1000.0)
+    let seconds = millis as f64 / 1000.0;
+    if seconds == 0.0 {
+        return "0 s".to_string();
+    }
+    let digits = (1 - seconds.log10().floor() as i32).max(0) as usize;
+    let text = format!("{seconds:.digits$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &text
+    };
+    format!("{text} s")
 }
 
 /// A deadline and a cancel flag; checking it is cheap (a clock read and an atomic load).
@@ -55,6 +67,15 @@ impl Halt {
     pub fn after(time: Duration) -> Self {
         Halt {
             deadline: Some((Instant::now() + time, time)),
+            flag: None,
+        }
+    }
+
+    /// A halt `time` from now for a part of the work that was given `whole` in all: when it comes,
+    /// it names `whole` (the limit the user knows).
+    pub fn after_part(time: Duration, whole: Duration) -> Self {
+        Halt {
+            deadline: Some((Instant::now() + time, whole)),
             flag: None,
         }
     }
@@ -141,6 +162,13 @@ mod tests {
         assert_eq!(e.to_string(), "the time limit of 10 s was reached");
         let e = Halted::TimeLimit { millis: 250 };
         assert_eq!(e.to_string(), "the time limit of 0.25 s was reached");
+        assert_eq!(millis_text(9_999), "10 s");
+        assert_eq!(millis_text(999), "1 s");
+        assert_eq!(millis_text(2_460), "2.5 s");
+        assert_eq!(millis_text(123_456), "123 s");
+        assert_eq!(millis_text(0), "0 s");
+        let part = Halt::after_part(Duration::ZERO, Duration::from_secs(10));
+        assert_eq!(part.check(), Some(Halted::TimeLimit { millis: 10_000 }));
         assert_eq!(Halted::Cancelled.to_string(), "the solve was cancelled");
     }
 }

@@ -53,9 +53,18 @@ pub fn fault(e: &SolveError, strategy: Strategy) -> String {
     format!("{e}{hint}")
 }
 
-/// The halt of an answer that may take `time`, raised early by `cancel`.
-pub fn halt_for(time: Option<std::time::Duration>, cancel: Option<&Arc<AtomicBool>>) -> Halt {
-    let halt = time.map_or(Halt::never(), Halt::after);
+/// The halt of a part of an answer that may take `time` (of `whole`, which its message names),
+/// raised early by `cancel`.
+pub fn halt_for(
+    time: Option<Duration>,
+    whole: Option<Duration>,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Halt {
+    let halt = match (time, whole) {
+        (Some(time), Some(whole)) => Halt::after_part(time, whole),
+        (Some(time), None) => Halt::after(time),
+        (None, _) => Halt::never(),
+    };
     match cancel {
         Some(flag) => halt.with_flag(flag.clone()),
         None => halt,
@@ -92,7 +101,11 @@ pub fn answer_planned(
         let left = plan
             .time
             .map_or(Duration::ZERO, |t| t.saturating_sub(started.elapsed()));
-        let halt = halt_for(Some(left.max(Duration::from_millis(1))), hooks.cancel);
+        let halt = halt_for(
+            Some(left.max(Duration::from_millis(1))),
+            plan.time,
+            hooks.cancel,
+        );
         let (best, estimate) = estimated(query, &report, &halt);
         report.best_move = Some(best);
         report.estimate = estimate;
@@ -109,7 +122,7 @@ fn prove(
     kept: Option<&Kept>,
     hooks: Hooks<'_>,
 ) -> Result<DotsReport, SolveError> {
-    let halt = halt_for(time, hooks.cancel);
+    let halt = halt_for(time, plan.time, hooks.cancel);
     let built = &query.built;
     let position = &query.position;
     let strategy = plan.strategy;
@@ -135,6 +148,7 @@ fn prove(
                 tie_order: query.tie_order,
                 halt: &halt,
                 search_memory: memory.as_ref(),
+                search_table_bytes: Some(policy.search_table_bytes(query)),
                 ..SolveOptions::new(policy.budget)
             };
             with_solver(&built.board, strategy, options, &position.drawn(), report)

@@ -134,6 +134,9 @@ fn number_edges(mut pairs: Vec<(u32, u32)>) -> (Vec<(u32, u32)>, impl Fn(u32, u3
     (pairs, move |a: u32, b: u32| number[&(a.min(b), a.max(b))])
 }
 
+/// What a shape builds: the rules, the text picture's plan and each dot's place in a picture.
+type Shape = (DotsBoard, Canvas, Vec<(f64, f64)>);
+
 /// Text columns from one dot to the next in a row of the picture: room for the widest dot number
 /// and three characters of edge, even (so that triangle rows can be shifted by half of it). The last
 /// dot ends a row, so its number may be wider (the classic board keeps its `9---10`).
@@ -144,7 +147,7 @@ fn column_step(dots: u32) -> usize {
 
 /// `rows` × `cols` boxes. Dot (r, c) is number r(cols+1) + c (0-based), drawn at text row 2r, column
 /// `step`·c; a box's label sits in its middle. In a picture, dot (r, c) is at (c, r).
-fn boxes(rows: u32, cols: u32) -> Result<(DotsBoard, Canvas, Vec<(f64, f64)>), GeometryError> {
+fn boxes(rows: u32, cols: u32) -> Result<Shape, GeometryError> {
     let edges = rows as u64 * (cols as u64 + 1) + cols as u64 * (rows as u64 + 1);
     if rows == 0 || cols == 0 || edges > 63 {
         return Err(GeometryError::BoxesSize { rows, cols, edges });
@@ -214,7 +217,7 @@ fn boxes(rows: u32, cols: u32) -> Result<(DotsBoard, Canvas, Vec<(f64, f64)>), G
 /// Triangles of `size` rows. Dot (r, c), row r = 0..=size, c = 0..=r, is number r(r+1)/2 + c (0-based),
 /// drawn at text row 2r, column `step`/2·(size - r) + `step`·c; in a picture, at
 /// (size/2 − r/2 + c, r·√3/2), so that every triangle is equilateral.
-fn triangles(size: u32) -> Result<(DotsBoard, Canvas, Vec<(f64, f64)>), GeometryError> {
+fn triangles(size: u32) -> Result<Shape, GeometryError> {
     if !(1..=6).contains(&size) {
         return Err(GeometryError::TriangleSize(size));
     }

@@ -133,12 +133,9 @@ mod tests {
         kept.search_memory(&boards[2], budget).unwrap();
         let back = kept.search_memory(&boards[0], budget).unwrap().unwrap();
         assert!(!Arc::ptr_eq(&first, &back));
-        assert_eq!(
-            Kept::default()
-                .search_memory(&boards[0], budget)
-                .unwrap()
-                .is_none(),
-            true
-        );
+        assert!(Kept::default()
+            .search_memory(&boards[0], budget)
+            .unwrap()
+            .is_none());
     }
 }

@@ -9,6 +9,7 @@ use crate::engine::scored::choose::AUTO_SMALL_ITEMS;
 use crate::engine::scored::search::SearchOptions;
 use crate::engine::scored::table::SubsetTable;
 use crate::engine::scored::Strategy;
+use crate::engine::util::halt::millis_text;
 use crate::engine::util::memory::{Bytes, MemoryBudget};
 use std::time::Duration;
 
@@ -16,6 +17,11 @@ use std::time::Duration;
 /// show, and one of 2^28 states takes about 3 s on two cores): the search answers instead, and
 /// gives what it proved if the time runs out.
 pub const TIMED_TABLE_LIMIT: u128 = 1 << 28;
+
+/// The search table an answer with a time limit gets per second of it: about what a search on two
+/// cores fills in that time. A table much larger than the search can fill only costs the time of
+/// mapping it.
+pub const SEARCH_BYTES_PER_SECOND: u64 = 256 << 20;
 
 /// A front end's budget for answering dots positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,23 +48,26 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// What the solver is about to do, as a progress line says it: `filling a table of 2^28 states
-    /// (256 MiB)`, `searching with a 1.0 GiB table`.
+    /// What the solver is about to do, as a progress line says it: `filling the table of the free
+    /// edges (256.0 MiB)`, `allocating a 1.0 GiB search table, then searching, for at most 10 s`.
     pub fn describe(&self) -> String {
         let bytes = Bytes(self.new_bytes as u128);
         let what = match (self.strategy, self.reuses) {
             (Strategy::Table, true) => "answering from the table kept for this board".to_string(),
-            (Strategy::Table, false) => format!("filling the whole table ({bytes})"),
-            (Strategy::FreeTable, _) => format!("filling the table of the free edges ({bytes})"),
+            (Strategy::Table, false) => format!("filling the whole table ({bytes:#})"),
+            (Strategy::FreeTable, _) => format!("filling the table of the free edges ({bytes:#})"),
             (Strategy::Search, true) => "searching with the table kept for this board".to_string(),
             (Strategy::Search, false) => {
-                format!("allocating a {bytes} search table, then searching")
+                format!("allocating a {bytes:#} search table, then searching")
             }
-            (Strategy::Memo, _) => format!("memoized recursion (its store takes up to {bytes})"),
+            (Strategy::Memo, _) => format!("memoized recursion (its store takes up to {bytes:#})"),
             (Strategy::Recursion, _) => "plain recursion".to_string(),
         };
         match self.time {
-            Some(time) => format!("{what}, for at most {} s", time.as_secs_f64()),
+            Some(time) => format!(
+                "{what}, for at most {}",
+                millis_text(time.as_millis() as u64)
+            ),
             None => what,
         }
     }
@@ -125,6 +134,20 @@ impl Policy {
         }
     }
 
+    /// The table of a search of its own for `query`: the engine's size for its free edges
+    /// ([`SearchOptions::table_bytes_for`]), at most [`SEARCH_BYTES_PER_SECOND`] per second of its
+    /// time limit.
+    pub fn search_table_bytes(&self, query: &Query) -> u64 {
+        let size = SearchOptions::table_bytes_for(query.free(), self.budget);
+        match self.time_for(query) {
+            Some(time) => {
+                let seconds = time.as_secs_f64().ceil().max(1.0) as u64;
+                size.min(SEARCH_BYTES_PER_SECOND.saturating_mul(seconds))
+            }
+            None => size,
+        }
+    }
+
     /// What answering `query` will take, before anything is allocated.
     pub fn plan(&self, query: &Query, kept: Option<&Kept>) -> Plan {
         let strategy = self.strategy(query, kept);
@@ -138,7 +161,7 @@ impl Policy {
             Strategy::Table => (table_bytes(edges), false),
             Strategy::FreeTable => (table_bytes(free), false),
             Strategy::Search if kept_memory => (0, true),
-            Strategy::Search => (SearchOptions::table_bytes_for(free, self.budget), false),
+            Strategy::Search => (self.search_table_bytes(query), false),
             Strategy::Memo if free > AUTO_SMALL_ITEMS => (table_bytes(edges).min(budget), false),
             Strategy::Memo => (budget.min(table_bytes(free)), false),
             Strategy::Recursion => (0, false),

@@ -12,7 +12,7 @@ const MAX_EXACT: usize = 1 << 20;
 
 /// The table of bounds and the exact values of one game's searches, shared by every search that
 /// uses it (from any thread). Keys are the game's states in the search's key frame, so one memory
-/// serves one game with one key scheme: [`SearchMemory::claim`] refuses any other.
+/// serves one game with one key scheme: a search keyed otherwise is refused it.
 pub struct SearchMemory {
     table: BoundsTable,
     exact: Mutex<FxHashMap<u64, i8>>,

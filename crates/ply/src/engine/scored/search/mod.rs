@@ -2,13 +2,14 @@
 //!
 //! Negamax with Wilson's rule: a scoring move keeps the turn, so its child is searched with the window
 //! shifted by the points and not negated. The value depends on the drawn elements alone, so a
-//! [`BoundsTable`] keyed by them (canonicalised under the game's symmetries, when it has any) keeps
+//! [`BoundsTable`](super::bounds::BoundsTable) keyed by them (canonicalised under the game's symmetries, when it has any) keeps
 //! the bounds every search proved; a state with `c` cells left is worth between `-c` and `c`, which
 //! cuts further. Moves are ordered: the table's best move first, then scoring moves, then moves that
 //! give the opponent nothing, interior elements (in two cells) before border ones, and last the moves
 //! that leave a cell one element short (they hand the opponent points). Where a cell is capturable and
-//! the game declares the [`captures`] rules, only the moves they keep are searched (a safe capture
-//! alone; otherwise the captures and their double-deals). States with few free elements are valued by
+//! the game states a [`Theory`](super::Theory) (the dots capture rules), only the moves it keeps are
+//! searched (a safe capture alone; otherwise the captures and their double-deals), and states it
+//! values (simple loony endgames) are not searched. States with few free elements are valued by
 //! filling the table of their free elements.
 //!
 //! The value of several states at once ([`Solver::values`], used for the value of every move) is
@@ -21,8 +22,8 @@
 //! proved — the bounds each state was narrowed to ([`Solver::ranges`]) — never a wrong value. What it
 //! learns lives in a [`SearchMemory`] that may outlive it and serve later searches of the same game.
 //!
-//! The parts: [`rules`] (keys, frames, move order), [`worker`] (one thread's alpha-beta and null-window
-//! tests), [`memory`] (the shared table and exact values), [`status`] (what a search reports).
+//! The parts: `rules` (keys, frames, move order), `worker` (one thread's alpha-beta and null-window
+//! tests), `memory` (the shared table and exact values), [`status`] (what a search reports).
 
 mod memory;
 pub(super) mod rules;
@@ -83,11 +84,11 @@ pub struct SearchOptions<'a> {
     pub table_bytes: u64,
     /// Memory the table may take.
     pub budget: MemoryBudget,
-    /// Told the number of nodes searched, every [`PROGRESS_EVERY`] nodes, unless `status` is given
+    /// Told the number of nodes searched, every [`PROGRESS_EVERY`](crate::engine::util::progress::PROGRESS_EVERY) nodes, unless `status` is given
     /// (which tells the nodes too).
     pub progress: Option<Progress<'a>>,
     /// Told the search's [`SearchStatus`](status::SearchStatus) every
-    /// [`PROGRESS_EVERY`] nodes and whenever a move of the position being valued is proved.
+    /// [`PROGRESS_EVERY`](crate::engine::util::progress::PROGRESS_EVERY) nodes and whenever a move of the position being valued is proved.
     pub status: Option<StatusHook<'a>>,
     /// Whether to key the table by canonical forms under the game's symmetries.
     pub use_symmetries: bool,

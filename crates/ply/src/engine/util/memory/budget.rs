@@ -149,7 +149,8 @@ impl MemoryBudget {
     }
 }
 
-/// A byte count shown the way people read it: `1.0 GiB (1073741824 bytes)`.
+/// A byte count shown the way people read it: `1.0 GiB (1073741824 bytes)`; with `{:#}`, the
+/// short form `1.0 GiB` (for progress lines).
 #[derive(Debug, Clone, Copy)]
 pub struct Bytes(pub u128);
 
@@ -164,6 +165,8 @@ impl fmt::Display for Bytes {
         }
         if unit == 0 {
             write!(f, "{} B", self.0)
+        } else if f.alternate() {
+            write!(f, "{value:.1} {}", UNITS[unit])
         } else {
             write!(f, "{value:.1} {} ({} bytes)", UNITS[unit], self.0)
         }
@@ -194,6 +197,8 @@ mod tests {
         assert_eq!(Bytes(1023).to_string(), "1023 B");
         assert_eq!(Bytes(1024).to_string(), "1.0 KiB (1024 bytes)");
         assert_eq!(Bytes(3 << 29).to_string(), "1.5 GiB (1610612736 bytes)");
+        assert_eq!(format!("{:#}", Bytes(3 << 29)), "1.5 GiB");
+        assert_eq!(format!("{:#}", Bytes(100)), "100 B");
         assert_eq!(
             Bytes(u128::MAX).to_string(),
             format!(
