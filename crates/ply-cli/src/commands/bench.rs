@@ -25,6 +25,8 @@ pub enum BenchCommand {
     Dots(BenchDotsArgs),
     /// Dots and Boxes, one position per count of free edges: memo vs free-edge table vs search.
     DotsFree(super::bench_series::BenchFreeArgs),
+    /// ply's player against a random and a greedy opponent, over seeded games.
+    DotsPlayer(super::bench_player::BenchPlayerArgs),
 }
 
 /// Options of `ply bench dots`.
@@ -46,6 +48,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
     let args = match command {
         BenchCommand::Dots(args) => args,
         BenchCommand::DotsFree(args) => return super::bench_series::run(args),
+        BenchCommand::DotsPlayer(args) => return super::bench_player::run(args),
     };
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
     let positions = match &args.games {

@@ -15,16 +15,13 @@ use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::kept::Kept;
 use ply::games::dots::notation::{format_edge, parse_moves, play_checked, position_from_moves};
 use ply::games::dots::player::{think, Choice};
-use ply::games::dots::policy::Policy;
+use ply::games::dots::policy::{search_bytes_for, Policy};
 use ply::games::dots::report::DotsReport;
 use ply::games::dots::request::{Detail, DotsRequest, Query};
 use ply::games::dots::review::{Grade, Verdict};
 use ply::games::dots::{DotsBoard, Geometry, Position};
 use std::fmt::Write;
 use std::time::Duration;
-
-/// Bytes of the search memory kept for the game (the player's moves share it).
-const SEARCH_MEMORY: u64 = 512 << 20;
 
 /// Plays a dots game on `geometry`, from the position after `moves`, ply thinking up to `think` a
 /// move.
@@ -42,7 +39,7 @@ pub fn play(
         built: &built,
         position,
         policy: Policy::new(budget, Some(think)),
-        kept: Kept::new(SEARCH_MEMORY.min(budget.bytes() / 2), 1),
+        kept: Kept::new(game_memory(think, budget), 1),
         chooser: Chooser::new(seed),
         seed,
         user: if players.watch {
@@ -53,6 +50,14 @@ pub fn play(
         grades: Vec::new(),
     };
     session::run(&mut game, players, seed)
+}
+
+/// The search memory kept for a game whose moves each take up to `think`: what a few of them fill
+/// ([`search_bytes_for`] four times `think`), from 64 MiB to 1 GiB, at most half the budget.
+pub fn game_memory(think: Duration, budget: MemoryBudget) -> u64 {
+    search_bytes_for(think * 4)
+        .clamp(64 << 20, 1 << 30)
+        .min(budget.bytes() / 2)
 }
 
 struct DotsMatch<'a> {

@@ -4,6 +4,8 @@
 
 mod dice_race;
 mod dots;
+
+pub use dots::game_memory;
 mod heaps;
 mod session;
 

@@ -9,7 +9,7 @@
 //! Entries live in buckets of two: the first keeps the state that stood for the most work, the second
 //! takes whatever the first refuses.
 
-use crate::engine::util::memory::{try_grow, MemoryBudget, MemoryError};
+use crate::engine::util::memory::{zeroed_atomics, MemoryBudget, MemoryError};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes of one entry.
@@ -89,10 +89,8 @@ impl BoundsTable {
         let what = || format!("a search table of {entries} entries");
         budget.check(needed as u128, what)?;
         let len = (entries * 2) as usize;
-        let mut words = Vec::new();
-        try_grow(&mut words, len as u128, needed as u128, what)?;
+        let words = zeroed_atomics(len, needed as u128, what)?;
         advise_huge_pages(&words);
-        words.extend((0..len).map(|_| AtomicU64::new(0)));
         Ok(BoundsTable {
             words,
             bucket_mask: entries / 2 - 1,

@@ -11,6 +11,7 @@ pub mod kept;
 pub mod measured;
 pub mod notation;
 pub mod openings;
+pub mod opponents;
 pub mod picture;
 pub mod player;
 pub mod policy;

@@ -18,6 +18,10 @@ use std::time::Duration;
 /// gives what it proved if the time runs out.
 pub const TIMED_TABLE_LIMIT: u128 = 1 << 28;
 
+/// Under a time limit, no table is built that would take longer than the time at this many states
+/// a second (half what two cores fill, for a busy machine).
+pub const TABLE_STATES_PER_SECOND: f64 = 5e7;
+
 /// The search table an answer with a time limit gets per second of it: about what a search on two
 /// cores fills in that time. A table much larger than the search can fill only costs the time of
 /// mapping it.
@@ -114,10 +118,9 @@ impl Policy {
             Strategy::FreeTable => SubsetTable::bytes_needed(query.free()),
             _ => 0,
         };
-        if self.time_for(query).is_some() && states > TIMED_TABLE_LIMIT {
-            Strategy::Search
-        } else {
-            choice
+        match self.time_for(query) {
+            Some(time) if states > timed_table_limit(time) => Strategy::Search,
+            _ => choice,
         }
     }
 
@@ -127,23 +130,19 @@ impl Policy {
     pub fn exact_free(&self) -> u32 {
         match self.time {
             None => 63,
-            Some(_) => {
-                let bytes = TIMED_TABLE_LIMIT.min(u128::from(self.budget.bytes()));
+            Some(time) => {
+                let bytes = timed_table_limit(time).min(u128::from(self.budget.bytes()));
                 127 - bytes.max(1).leading_zeros()
             }
         }
     }
 
     /// The table of a search of its own for `query`: the engine's size for its free edges
-    /// ([`SearchOptions::table_bytes_for`]), at most [`SEARCH_BYTES_PER_SECOND`] per second of its
-    /// time limit.
+    /// ([`SearchOptions::table_bytes_for`]), at most [`search_bytes_for`] its time limit.
     pub fn search_table_bytes(&self, query: &Query) -> u64 {
         let size = SearchOptions::table_bytes_for(query.free(), self.budget);
         match self.time_for(query) {
-            Some(time) => {
-                let seconds = time.as_secs_f64().ceil().max(1.0) as u64;
-                size.min(SEARCH_BYTES_PER_SECOND.saturating_mul(seconds))
-            }
+            Some(time) => size.min(search_bytes_for(time)),
             None => size,
         }
     }
@@ -173,6 +172,20 @@ impl Policy {
             reuses,
         }
     }
+}
+
+/// The search table for a search of `time`: [`SEARCH_BYTES_PER_SECOND`] a second, at least 16 MiB.
+/// (With huge pages, a search touches every page of its table within its first thousand probes: a
+/// table the time cannot use costs its page faults all the same.)
+pub fn search_bytes_for(time: Duration) -> u64 {
+    ((SEARCH_BYTES_PER_SECOND as f64 * time.as_secs_f64()) as u64).max(16 << 20)
+}
+
+/// The most states of a table built under a time limit of `time`: what fills in that time, at most
+/// [`TIMED_TABLE_LIMIT`] (and never less than the 2^24 states the engine always builds).
+fn timed_table_limit(time: Duration) -> u128 {
+    let fills = (time.as_secs_f64() * TABLE_STATES_PER_SECOND) as u128;
+    fills.clamp(1 << 24, TIMED_TABLE_LIMIT)
 }
 
 /// Bytes of a table of `2^items` states, saturated.

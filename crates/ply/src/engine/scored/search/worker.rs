@@ -69,13 +69,14 @@ pub(super) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    /// A worker of the search `shared` describes, nothing counted yet.
+    /// A worker of the search `shared` describes, nothing counted yet; stopped from the start if
+    /// the solver's halt has already come.
     pub(super) fn new(shared: &'a Shared<'a>) -> Self {
         Worker {
             shared,
             nodes: 0,
             scratch: Vec::new(),
-            stopped: false,
+            stopped: shared.halted.get().is_some(),
         }
     }
 

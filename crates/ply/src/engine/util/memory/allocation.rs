@@ -62,6 +62,40 @@ pub fn try_grow<T>(
         .map_err(|_| refused("out of memory".into()))
 }
 
+/// `len` atomic words, all 0, refused (not aborted) when the system has no room. The memory is
+/// asked for zeroed, so the system gives pages that cost nothing until first written: a large
+/// search table is ready at once, its pages faulted in as the search reaches them.
+#[allow(unsafe_code)]
+pub fn zeroed_atomics(
+    len: usize,
+    needed: u128,
+    what: impl Fn() -> String,
+) -> Result<Vec<std::sync::atomic::AtomicU64>, MemoryError> {
+    use std::alloc::{alloc_zeroed, Layout};
+    use std::sync::atomic::AtomicU64;
+    let refused = |reason: &str| MemoryError::Refused {
+        what: what(),
+        needed,
+        reason: reason.to_string(),
+    };
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let layout =
+        Layout::array::<AtomicU64>(len).map_err(|_| refused("beyond the address space"))?;
+    // SAFETY: the layout has a non-zero size (len > 0). All-zero bytes are a valid AtomicU64 (it has
+    // the size, alignment and bit validity of u64), the pointer was allocated by the global
+    // allocator with exactly the layout `Vec<AtomicU64>` of capacity `len` frees with, and all
+    // `len` elements are initialised (zeroed).
+    unsafe {
+        let ptr = alloc_zeroed(layout) as *mut AtomicU64;
+        if ptr.is_null() {
+            return Err(refused("out of memory"));
+        }
+        Ok(Vec::from_raw_parts(ptr, len, len))
+    }
+}
+
 /// Zeroed memory mapped from the system: a byte slice whose pages cost nothing until written.
 #[derive(Debug)]
 pub struct ZeroedBytes(memmap2::MmapMut);

@@ -15,6 +15,6 @@ mod allocation;
 mod budget;
 mod system;
 
-pub use allocation::{try_grow, try_vec, ZeroedBytes};
+pub use allocation::{try_grow, try_vec, zeroed_atomics, ZeroedBytes};
 pub use budget::{Bytes, Limit, MemoryBudget, MemoryError};
 pub use system::SystemMemory;
