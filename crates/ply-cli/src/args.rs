@@ -57,10 +57,10 @@ impl<const GLOBAL: bool> Args for MemoryArg<GLOBAL> {
     }
 }
 
-/// `--any-size`: MagicBoard sizes 2 to 4096 instead of the seed's 5 to 20.
+/// `--any-size`: MagicBoard sizes 2 to 4096 instead of the original program's 5 to 20.
 #[derive(Args, Clone, Copy)]
 pub struct SizeRuleArg {
-    /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
+    /// Allow sizes 2 to 4096 instead of the original program's 5 to 20.
     #[arg(long)]
     pub any_size: bool,
 }

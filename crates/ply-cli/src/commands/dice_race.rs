@@ -1,5 +1,5 @@
-//! `ply dice-race`: the dice race of seed 003 — exact probabilities, the best list, the equilibrium,
-//! the seed's simulation beside the exact answer, and the distribution of the sum.
+//! `ply dice-race`: the dice race of the original program 003 — exact probabilities, the best list,
+//! the equilibrium, the original's simulation beside the exact answer, and the distribution of the sum.
 //! Each subcommand builds the dice race home's request from its arguments (the one `POST
 //! /api/dice-race/…` reads from JSON), and prints its report as text or JSON.
 
@@ -34,7 +34,8 @@ pub enum DiceRaceCommand {
         #[arg(long)]
         json: bool,
     },
-    /// The list no other list beats, by exhaustive search, and the seed's greedy substitution.
+    /// The list no other list beats, by exhaustive search, and the original program's greedy
+    /// substitution.
     Best {
         #[command(flatten)]
         picks: PicksArgs,
@@ -44,7 +45,8 @@ pub enum DiceRaceCommand {
         #[command(flatten)]
         picks: PicksArgs,
     },
-    /// The seed's Monte Carlo method with its sequential stopping rule, beside the exact answer.
+    /// The original program's Monte Carlo method with its sequential stopping rule, beside the exact
+    /// answer.
     Simulate {
         /// The first list.
         first: String,
@@ -240,7 +242,7 @@ fn run_best(args: &PicksArgs) -> Result<String, Failure> {
     };
     let _ = writeln!(
         out,
-        "greedy substitution (the seed's method): {:?}, {agrees}",
+        "greedy substitution (the original program's method): {:?}, {agrees}",
         r.greedy.sums()
     );
     Ok(out)

@@ -33,7 +33,8 @@ pub struct SolitaireArgs {
     /// Also the probability of each result under fair throws (boards up to 60 squares).
     #[arg(long)]
     distribution: bool,
-    /// Also the table of best totals square by square, as in the seed (boards up to 40 squares).
+    /// Also the table of best totals square by square, as in the original program (boards up to 40
+    /// squares).
     #[arg(long)]
     explain: bool,
     /// Print one JSON object.
