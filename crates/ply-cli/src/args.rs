@@ -5,6 +5,7 @@ use crate::failure::Failure;
 use crate::input::{memory_budget, parse_memory};
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 use ply::engine::MemoryBudget;
+use ply::games::magic_board::request::size_rule;
 use ply::games::magic_board::SizeRule;
 
 /// `--memory SIZE`: the most memory a solver may use. `GLOBAL` makes it an option of the command's
@@ -56,21 +57,17 @@ impl<const GLOBAL: bool> Args for MemoryArg<GLOBAL> {
     }
 }
 
-/// `--any-size`: MagicBoard sizes 2 to 4096 instead of the seed's 5 to 20.
+/// `--any-size`: MagicBoard sizes 2 to 4096 instead of the original program's 5 to 20.
 #[derive(Args, Clone, Copy)]
 pub struct SizeRuleArg {
-    /// Allow sizes 2 to 4096 instead of the seed's 5 to 20.
+    /// Allow sizes 2 to 4096 instead of the original program's 5 to 20.
     #[arg(long)]
-    any_size: bool,
+    pub any_size: bool,
 }
 
 impl SizeRuleArg {
-    /// The size rule asked for.
+    /// The size rule asked for, as the MagicBoard home reads `any_size`.
     pub fn rule(self) -> SizeRule {
-        if self.any_size {
-            SizeRule::Any
-        } else {
-            SizeRule::Seed
-        }
+        size_rule(self.any_size)
     }
 }

@@ -243,7 +243,7 @@ fn best_five_picks_text() {
     );
     assert_eq!(
         lines[2],
-        "greedy substitution (the seed's method): [5, 6, 7, 8, 9], the same list"
+        "greedy substitution (the original program's method): [5, 6, 7, 8, 9], the same list"
     );
 }
 
@@ -261,7 +261,7 @@ fn best_one_pick_is_seven() {
     assert_eq!(lines[1], "best: [7] (no list beats it head to head)");
     assert_eq!(
         lines[2],
-        "greedy substitution (the seed's method): [7], the same list"
+        "greedy substitution (the original program's method): [7], the same list"
     );
 }
 
@@ -280,7 +280,7 @@ fn best_on_one_die_lists_every_unbeaten_sum() {
     assert_eq!(lines[2], "unbeaten lists: [[1], [2], [3], [4], [5], [6]]");
     assert_eq!(
         lines[3],
-        "greedy substitution (the seed's method): [6], another unbeaten list"
+        "greedy substitution (the original program's method): [6], another unbeaten list"
     );
 }
 
@@ -301,7 +301,7 @@ fn best_six_picks_on_two_three_sided_dice_is_beaten() {
     );
     assert_eq!(
         lines[2],
-        "greedy substitution (the seed's method): [2, 3, 4, 4, 5, 6], not unbeaten either"
+        "greedy substitution (the original program's method): [2, 3, 4, 4, 5, 6], not unbeaten either"
     );
 }
 

@@ -80,7 +80,7 @@ impl Drop for Server {
 #[test]
 fn every_endpoint_answers_what_the_cli_prints() {
     let server = Server::start();
-    let cases: [(&str, &str, &[&str]); 12] = [
+    let cases: [(&str, &str, &[&str]); 14] = [
         (
             "/api/dots",
             r#"{"game":"triangles","size":3,"moves":"2-3 4-5"}"#,
@@ -152,6 +152,27 @@ fn every_endpoint_answers_what_the_cli_prints() {
             "/api/heaps",
             r#"{"heaps":[2,3],"misere":true}"#,
             &["heaps", "2", "3", "--misere", "--json"],
+        ),
+        // Numbers as one text, as the command line writes them; every option's key.
+        (
+            "/api/heaps",
+            r#"{"heaps":"2, 3","misere":true}"#,
+            &["heaps", "2, 3", "--misere", "--json"],
+        ),
+        (
+            "/api/solitaire",
+            r#"{"squares":"1 -2,0 9 -1 -2","no_path":true,"expected":true}"#,
+            &[
+                "solitaire",
+                "1",
+                "-2,0",
+                "9",
+                "-1",
+                "-2",
+                "--no-path",
+                "--expected",
+                "--json",
+            ],
         ),
         (
             "/api/dice-race/compare",
@@ -579,10 +600,10 @@ trait Pipe: Sized {
 
 impl<T> Pipe for T {}
 
-/// Faults the library states without naming an option: both front ends add the option (the CLI's
-/// flag, the API's key of the same name) in the same words.
+/// Faults worded with the option that asked (the CLI's flag, the API's key of the same name): each
+/// game's home words them once, so both front ends say the same.
 #[test]
-fn option_hints_are_the_clis() {
+fn faults_name_the_option_as_the_cli_does() {
     let server = Server::start();
     let board = common::TempFile::new("small.txt", "1 0\n1 1\n");
     let cases: [(&str, &str, Vec<&str>, &str); 3] = [

@@ -4,11 +4,14 @@
 //! - [`engine`]: generic game shapes (traits), values, solvers and tables. It knows no game and uses
 //!   nothing from [`input`].
 //! - [`games`]: one module per game family: its rules, its notation (parse/format) and its text pictures.
-//! - [`input`] reads numbers, lines, memory sizes and times from untrusted input; [`option_hints`]
-//!   words faults with the option that asked for them.
+//! - [`input`] reads numbers, lines, memory sizes and times from untrusted input, and numbers as a
+//!   request states them (one text or a JSON list).
 //!
 //! Each game has one home in [`games`]: its rules, its requests and reports, its policy and its
 //! player (for dots: `games::dots::{request, policy, answer, player}`), which every front end uses.
+//! A request's keys are the `ply` command's long option names: the command builds it from its
+//! arguments and the web API reads it from JSON, and its faults name the option that asked for what
+//! is refused (`--explain 40`), so both front ends say the same thing.
 //!
 //! Front ends (the `ply` command line, the web page) turn the structs returned here into text or JSON.
 
@@ -18,4 +21,3 @@
 pub mod engine;
 pub mod games;
 pub mod input;
-pub mod option_hints;

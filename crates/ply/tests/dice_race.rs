@@ -1,7 +1,8 @@
 //! The dice race, exactly: races and their reports, the sums of the dice, and the limit on exact
 //! work, checked against the independent reference of `reference/dice_race.rs` (dice counted roll by
 //! roll, races solved by recursion over the sums still needed) and against known values. The searches
-//! are in `dice_race_search.rs`, the seed's simulation in `dice_race_simulate.rs`.
+//! are in `dice_race_search.rs`, the original program's simulation in
+//! `dice_race_simulate.rs`.
 
 mod reference {
     pub mod dice_race;
@@ -11,9 +12,11 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use ply::engine::conformance;
 use ply::games::dice_race::race::{Race, MAX_EXACT_WORK};
-use ply::games::dice_race::report::compare_written;
+use ply::games::dice_race::report::CompareReport;
+use ply::games::dice_race::request::{CompareRequest, RequestError};
 use ply::games::dice_race::search::all_lists;
-use ply::games::dice_race::{compare, compare_fast, Dice, PickList, RaceError};
+use ply::games::dice_race::{compare, compare_fast, Dice, ExactComparison, PickList, RaceError};
+use ply::input::number_list::NumberList;
 use reference::dice_race::{
     all_sums, assert_close, enumerate_dice, exact_race, fraction, multisets, race, ratio, Outcome,
     SEED_FIRST, SEED_ROLLS, SEED_SECOND, SEED_TIE,
@@ -21,6 +24,22 @@ use reference::dice_race::{
 
 fn list(text: &str, dice: &Dice) -> PickList {
     PickList::parse(text, dice).unwrap()
+}
+
+/// Races the lists written as `first` and `second` on `dice` through the dice race home's request,
+/// the parse and race that `ply dice-race compare` and the web API run: its report and the fractions.
+fn compare_written(
+    dice: &Dice,
+    first: &str,
+    second: &str,
+) -> Result<(CompareReport, ExactComparison), RequestError> {
+    let request = CompareRequest {
+        first: NumberList::text(first),
+        second: NumberList::text(second),
+        dice: dice.count(),
+        sides: dice.sides(),
+    };
+    Ok(request.validate()?.compare()?)
 }
 
 /// A list as the CLI takes it: `5,6,7`.

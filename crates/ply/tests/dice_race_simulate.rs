@@ -7,15 +7,33 @@ mod reference {
 }
 
 use num_traits::ToPrimitive;
-use ply::games::dice_race::report::{compare_written, SimulateReport};
+use ply::games::dice_race::report::{CompareReport, SimulateReport};
+use ply::games::dice_race::request::{CompareRequest, RequestError};
 use ply::games::dice_race::simulate::{simulate, SimulateError, Stop, MAX_DRAWS};
-use ply::games::dice_race::{compare, Dice, PickList};
+use ply::games::dice_race::{compare, Dice, ExactComparison, PickList};
+use ply::input::number_list::NumberList;
 use reference::dice_race::{
     assert_close, exact_race, fraction, wilson, SEED_FIRST, SEED_SECOND, SEED_TIE,
 };
 
 fn list(text: &str, dice: &Dice) -> PickList {
     PickList::parse(text, dice).unwrap()
+}
+
+/// Races the lists written as `first` and `second` on `dice` through the dice race home's request,
+/// the parse and race that `ply dice-race compare` and the web API run: its report and the fractions.
+fn compare_written(
+    dice: &Dice,
+    first: &str,
+    second: &str,
+) -> Result<(CompareReport, ExactComparison), RequestError> {
+    let request = CompareRequest {
+        first: NumberList::text(first),
+        second: NumberList::text(second),
+        dice: dice.count(),
+        sides: dice.sides(),
+    };
+    Ok(request.validate()?.compare()?)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,15 +1,20 @@
-//! `ply dice-race`: the dice race of seed 003 — exact probabilities, the best list, the equilibrium,
-//! the seed's simulation beside the exact answer, and the distribution of the sum.
+//! `ply dice-race`: the dice race of the original program 003 — exact probabilities, the best list,
+//! the equilibrium, the original's simulation beside the exact answer, and the distribution of the sum.
+//! Each subcommand builds the dice race home's request from its arguments (the one `POST
+//! /api/dice-race/…` reads from JSON), and prints its report as text or JSON.
 
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use ply::engine::util::fraction::format_fraction;
-use ply::games::dice_race::report::{CompareReport, SimulateReport};
-use ply::games::dice_race::search::{best, equilibrium, SearchError};
-use ply::games::dice_race::simulate::{simulate, Simulation, Stop};
-use ply::games::dice_race::{compare, parse_sums, Dice, PickList};
-use ply::option_hints;
+use ply::games::dice_race::report::SimulateReport;
+use ply::games::dice_race::request::{
+    CompareRequest, PicksRequest, SimulateQuery, SimulateRequest, SumsRequest, DEFAULT_DICE,
+    DEFAULT_GAMES, DEFAULT_MAX_GAMES, DEFAULT_SEED, DEFAULT_SIDES,
+};
+use ply::games::dice_race::simulate::Stop;
+use ply::games::dice_race::Dice;
+use ply::input::number_list::NumberList;
 use std::fmt::Write;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -29,7 +34,8 @@ pub enum DiceRaceCommand {
         #[arg(long)]
         json: bool,
     },
-    /// The list no other list beats, by exhaustive search, and the seed's greedy substitution.
+    /// The list no other list beats, by exhaustive search, and the original program's greedy
+    /// substitution.
     Best {
         #[command(flatten)]
         picks: PicksArgs,
@@ -39,7 +45,8 @@ pub enum DiceRaceCommand {
         #[command(flatten)]
         picks: PicksArgs,
     },
-    /// The seed's Monte Carlo method with its sequential stopping rule, beside the exact answer.
+    /// The original program's Monte Carlo method with its sequential stopping rule, beside the exact
+    /// answer.
     Simulate {
         /// The first list.
         first: String,
@@ -47,13 +54,13 @@ pub enum DiceRaceCommand {
         second: String,
         /// Games to start with (then ten times as many in all, until one side has 60 % of decisive
         /// games or decisive games are shown rarer than 1 in 100 000). At most 4·10^9 rolls in all.
-        #[arg(long, default_value_t = 10_000)]
+        #[arg(long, default_value_t = DEFAULT_GAMES)]
         games: u64,
         /// Most games to play (lowered to what 4·10^9 rolls allow).
-        #[arg(long, default_value_t = 10_000_000)]
+        #[arg(long, default_value_t = DEFAULT_MAX_GAMES)]
         max_games: u64,
         /// Seed of the random generator (the same seed gives the same run).
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
         #[command(flatten)]
         dice: DiceArgs,
@@ -75,10 +82,10 @@ pub enum DiceRaceCommand {
 #[derive(Args)]
 pub struct DiceArgs {
     /// Number of dice.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = DEFAULT_DICE)]
     dice: u32,
     /// Sides of each die.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = DEFAULT_SIDES)]
     sides: u32,
 }
 
@@ -95,19 +102,6 @@ pub struct PicksArgs {
     json: bool,
 }
 
-impl DiceArgs {
-    fn build(&self) -> Result<Dice, Failure> {
-        Dice::new(self.dice, self.sides).map_err(Failure::bad)
-    }
-}
-
-/// A list as written and as solved.
-fn list(text: &str, dice: &Dice) -> Result<(Vec<u32>, PickList), Failure> {
-    let written = parse_sums(text, dice).map_err(Failure::bad)?;
-    let list = PickList::new(written.clone(), dice).map_err(Failure::bad)?;
-    Ok((written, list))
-}
-
 /// Runs `ply dice-race`.
 pub fn run(command: DiceRaceCommand) -> Result<String, Failure> {
     match command {
@@ -116,7 +110,15 @@ pub fn run(command: DiceRaceCommand) -> Result<String, Failure> {
             second,
             dice,
             json,
-        } => run_compare(&first, &second, &dice, json),
+        } => run_compare(
+            CompareRequest {
+                first: NumberList::text(first),
+                second: NumberList::text(second),
+                dice: dice.dice,
+                sides: dice.sides,
+            },
+            json,
+        ),
         DiceRaceCommand::Best { picks } => run_best(&picks),
         DiceRaceCommand::Equilibrium { picks } => run_equilibrium(&picks),
         DiceRaceCommand::Simulate {
@@ -127,8 +129,36 @@ pub fn run(command: DiceRaceCommand) -> Result<String, Failure> {
             seed,
             dice,
             json,
-        } => run_simulate(&first, &second, (games, max_games, seed), &dice, json),
-        DiceRaceCommand::Sums { dice, json } => run_sums(&dice, json),
+        } => run_simulate(
+            SimulateRequest {
+                first: NumberList::text(first),
+                second: NumberList::text(second),
+                games,
+                max_games,
+                seed,
+                dice: dice.dice,
+                sides: dice.sides,
+            },
+            json,
+        ),
+        DiceRaceCommand::Sums { dice, json } => run_sums(
+            SumsRequest {
+                dice: dice.dice,
+                sides: dice.sides,
+            },
+            json,
+        ),
+    }
+}
+
+impl PicksArgs {
+    /// The request `POST /api/dice-race/best` and `/equilibrium` read from JSON.
+    fn request(&self) -> PicksRequest {
+        PicksRequest {
+            picks: self.picks,
+            dice: self.dice.dice,
+            sides: self.dice.sides,
+        }
     }
 }
 
@@ -138,24 +168,25 @@ fn describe(dice: &Dice) -> String {
     format!("{} {plural} of {} {sides}", dice.count(), dice.sides())
 }
 
-fn run_compare(first: &str, second: &str, args: &DiceArgs, json: bool) -> Result<String, Failure> {
-    let dice = args.build()?;
-    let (a_written, a) = list(first, &dice)?;
-    let (b_written, b) = list(second, &dice)?;
-    let exact = compare(&dice, &a, &b).map_err(Failure::bad)?;
-    let f = exact.to_floats();
+fn run_compare(request: CompareRequest, json: bool) -> Result<String, Failure> {
+    let query = request.validate().map_err(Failure::bad)?;
+    let (report, exact) = query.compare().map_err(Failure::bad)?;
     if json {
-        let report = CompareReport::new(&dice, a_written, b_written, &exact);
         return Ok(serde_json::to_string(&report)? + "\n");
     }
     let mut out = String::new();
-    let _ = writeln!(out, "{}", describe(&dice));
+    let _ = writeln!(out, "{}", describe(&query.dice));
+    let (a_written, b_written) = (&report.first, &report.second);
     let _ = writeln!(out, "first  {a_written:?}\nsecond {b_written:?}");
     let rows = [
-        ("P(first wins) ", &exact.p_first, f.p_first),
-        ("P(second wins)", &exact.p_second, f.p_second),
-        ("P(tie)        ", &exact.p_tie, f.p_tie),
-        ("expected rolls", &exact.expected_rolls, f.expected_rolls),
+        ("P(first wins) ", &exact.p_first, report.p_first),
+        ("P(second wins)", &exact.p_second, report.p_second),
+        ("P(tie)        ", &exact.p_tie, report.p_tie),
+        (
+            "expected rolls",
+            &exact.expected_rolls,
+            report.expected_rolls,
+        ),
     ];
     for (name, x, approx) in rows {
         let _ = writeln!(out, "{name} = {} ≈ {approx:.6}", format_fraction(x));
@@ -169,15 +200,11 @@ fn run_compare(first: &str, second: &str, args: &DiceArgs, json: bool) -> Result
     Ok(out)
 }
 
-/// A search's fault, naming the option at fault where there is one.
-fn search_fault(e: SearchError) -> Failure {
-    Failure::BadInput(option_hints::pick_search(&e))
-}
-
 fn run_best(args: &PicksArgs) -> Result<String, Failure> {
-    let dice = args.dice.build()?;
+    let query = args.request().validate().map_err(Failure::bad)?;
+    let dice = &query.dice;
     let start = Instant::now();
-    let r = best(&dice, args.picks).map_err(search_fault)?;
+    let r = query.best().map_err(Failure::bad)?;
     if args.json {
         return Ok(serde_json::to_string(&r)? + "\n");
     }
@@ -185,7 +212,7 @@ fn run_best(args: &PicksArgs) -> Result<String, Failure> {
     let _ = writeln!(
         out,
         "{}, {} picks: {} lists, {} exact races, {:.2} s",
-        describe(&dice),
+        describe(dice),
         args.picks,
         r.multisets,
         r.races,
@@ -215,15 +242,15 @@ fn run_best(args: &PicksArgs) -> Result<String, Failure> {
     };
     let _ = writeln!(
         out,
-        "greedy substitution (the seed's method): {:?}, {agrees}",
+        "greedy substitution (the original program's method): {:?}, {agrees}",
         r.greedy.sums()
     );
     Ok(out)
 }
 
 fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
-    let dice = args.dice.build()?;
-    let e = equilibrium(&dice, args.picks).map_err(search_fault)?;
+    let query = args.request().validate().map_err(Failure::bad)?;
+    let e = query.equilibrium().map_err(Failure::bad)?;
     if args.json {
         return Ok(serde_json::to_string(&e)? + "\n");
     }
@@ -232,7 +259,7 @@ fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
     let _ = writeln!(
         out,
         "{}, {} picks: {} lists; optimal strategy ({kind}), value {:.6}",
-        describe(&dice),
+        describe(&query.dice),
         args.picks,
         e.multisets,
         e.value
@@ -243,47 +270,23 @@ fn run_equilibrium(args: &PicksArgs) -> Result<String, Failure> {
     Ok(out)
 }
 
-fn run_simulate(
-    first: &str,
-    second: &str,
-    (games, max_games, seed): (u64, u64, u64),
-    args: &DiceArgs,
-    json: bool,
-) -> Result<String, Failure> {
-    if games == 0 || max_games == 0 {
-        return Err(Failure::BadInput(
-            "--games and --max-games must be at least 1".into(),
-        ));
-    }
-    let dice = args.build()?;
-    let (a_written, a) = list(first, &dice)?;
-    let (b_written, b) = list(second, &dice)?;
-    // The exact answer first: a race too slow to solve is refused before any game is played.
-    let started = Instant::now();
-    let exact = compare(&dice, &a, &b).map_err(Failure::bad)?;
-    let exact_seconds = started.elapsed().as_secs_f64();
-    let started = Instant::now();
-    let sim = simulate_with_progress(&dice, &a, &b, games, max_games, seed)?;
-    let simulated_seconds = started.elapsed().as_secs_f64();
-    let report = SimulateReport::new(
-        (a_written, b_written),
-        seed,
-        &sim,
-        &exact,
-        (simulated_seconds, exact_seconds),
-    );
+fn run_simulate(request: SimulateRequest, json: bool) -> Result<String, Failure> {
+    let query = request.validate().map_err(Failure::bad)?;
+    let report = simulate_with_progress(&query)?;
     if json {
         return Ok(serde_json::to_string(&report)? + "\n");
     }
+    let (dice, seed) = (&query.race.dice, query.seed);
+    let simulated_seconds = report.simulation_seconds;
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{}: {:?} against {:?}",
-        describe(&dice),
+        describe(dice),
         report.first,
         report.second
     );
-    let stop = match sim.stopped {
+    let stop = match report.stopped {
         Stop::Verdict => "one side reached 60 % of decisive games",
         Stop::Tie => "decisive games are rarer than 1 in 100000: a tie",
         Stop::Cap => "the cap was reached",
@@ -292,7 +295,7 @@ fn run_simulate(
     let _ = writeln!(
         out,
         "simulated {} games (seed {seed}) in {simulated_seconds:.3} s: {stop}",
-        sim.games
+        report.games
     );
     let _ = writeln!(
         out,
@@ -320,19 +323,16 @@ fn run_simulate(
             }
         );
     }
-    let _ = writeln!(out, "exact answer computed in {exact_seconds:.6} s");
+    let _ = writeln!(
+        out,
+        "exact answer computed in {:.6} s",
+        report.exact_seconds
+    );
     Ok(out)
 }
 
-/// [`simulate`] with a progress bar per round (on a terminal), games toward the round's target.
-fn simulate_with_progress(
-    dice: &Dice,
-    a: &PickList,
-    b: &PickList,
-    games: u64,
-    max_games: u64,
-    seed: u64,
-) -> Result<Simulation, Failure> {
+/// The simulation with a progress bar per round (on a terminal), games toward the round's target.
+fn simulate_with_progress(query: &SimulateQuery) -> Result<SimulateReport, Failure> {
     let round: Mutex<Option<(u64, StatesProgress)>> = Mutex::new(None);
     let report = |done: u64, target: u64| {
         let mut round = round.lock().unwrap_or_else(|e| e.into_inner());
@@ -348,13 +348,13 @@ fn simulate_with_progress(
             bar.update(done);
         }
     };
-    let sim = simulate(dice, a, b, games, max_games, seed, Some(&report)).map_err(Failure::bad);
+    let answer = query.answer(Some(&report)).map_err(Failure::bad);
     drop(round.into_inner().unwrap_or_else(|e| e.into_inner()));
-    sim
+    answer
 }
 
-fn run_sums(args: &DiceArgs, json: bool) -> Result<String, Failure> {
-    let dice = args.build()?;
+fn run_sums(request: SumsRequest, json: bool) -> Result<String, Failure> {
+    let dice = request.validate().map_err(Failure::bad)?;
     let chances = dice.chances();
     if json {
         return Ok(serde_json::to_string(&chances)? + "\n");

@@ -5,7 +5,9 @@ use crate::failure::Failure;
 use crate::input::open_input;
 use clap::Args;
 use ply::engine::impartial::Convention;
-use ply::games::heaps::{analyse, parse_sizes, read_batch, HeapsReport};
+use ply::games::heaps::request::HeapsRequest;
+use ply::games::heaps::{read_batch, HeapsReport};
+use ply::input::number_list::NumberList;
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -30,14 +32,14 @@ pub struct HeapsArgs {
     batch: Option<Option<PathBuf>>,
 }
 
-/// Runs `ply heaps`.
+/// Runs `ply heaps`: arguments → the request `POST /api/heaps` takes → report → text; or the batch.
 pub fn run(args: HeapsArgs) -> Result<String, Failure> {
-    let convention = if args.misere {
-        Convention::Misere
-    } else {
-        Convention::Normal
-    };
     if let Some(file) = &args.batch {
+        let convention = if args.misere {
+            Convention::Misere
+        } else {
+            Convention::Normal
+        };
         let answers = read_batch(open_input(file.as_deref())?, convention).map_err(Failure::bad)?;
         let mut out = String::with_capacity(answers.len() * 7);
         for first in answers {
@@ -45,12 +47,17 @@ pub fn run(args: HeapsArgs) -> Result<String, Failure> {
         }
         return Ok(out);
     }
-    let sizes = parse_sizes(&args.sizes.join(" ")).map_err(Failure::bad)?;
-    let report = analyse(&sizes, convention);
+    let request = HeapsRequest {
+        heaps: NumberList::text(args.sizes.join(" ")),
+        misere: args.misere,
+        grundy: args.grundy,
+    };
+    let position = request.validate().map_err(Failure::bad)?;
+    let report = position.report();
     if args.json {
         return Ok(serde_json::to_string(&report)? + "\n");
     }
-    Ok(render(&report, &sizes, args.grundy))
+    Ok(render(&report, &position.sizes, request.grundy))
 }
 
 fn render(r: &HeapsReport, sizes: &[u64], with_grundy: bool) -> String {

@@ -6,14 +6,13 @@ use crate::failure::Failure;
 use crate::input::open_input;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
-use ply::games::magic_board::generated::generated;
+use ply::games::magic_board::request::{worded, GenerateRequest, MagicBoardRequest, DEFAULT_SEED};
 use ply::games::magic_board::{
-    check_stats, draw, solve, stats, Board, BoardReport, SizeFault, SizeRule, SizeStats,
-    StatsReport, Wanted, MAX_DRAWN,
+    check_stats, draw, stats, Board, BoardReport, SizeFault, SizeRule, SizeStats, StatsReport,
+    MAX_DRAWN,
 };
 use ply::input::number::parse_unsigned;
 use ply::input::quote;
-use ply::option_hints;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -49,7 +48,7 @@ enum MagicCommand {
         #[arg(long)]
         size: usize,
         /// Seed of the random generator.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = DEFAULT_SEED)]
         seed: u64,
         /// Only a board solvable from every corner that is not the goal.
         #[arg(long, conflicts_with = "unsolvable")]
@@ -85,9 +84,10 @@ enum MagicCommand {
     },
 }
 
-/// A fault of the board or its size; a size outside the seed's rule names `--any-size`, which lifts it.
+/// A statistics fault as the MagicBoard home words it: a size outside the original program's rule
+/// names `--any-size`, which lifts it.
 fn size_fault(e: &impl std::fmt::Display, size: Option<&SizeFault>) -> Failure {
-    Failure::BadInput(option_hints::board_size(e, size))
+    Failure::BadInput(worded(e, size))
 }
 
 /// A size or an index written by the user (white space around it allowed), or `fault`.
@@ -127,14 +127,14 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             size_rule,
             json,
         }) => {
-            let wanted = match (solvable, unsolvable) {
-                (true, _) => Wanted::Solvable,
-                (_, true) => Wanted::Unsolvable,
-                _ => Wanted::Any,
+            let request = GenerateRequest {
+                size,
+                seed,
+                solvable,
+                unsolvable,
+                any_size: size_rule.any_size,
             };
-            let rule = size_rule.rule();
-            let board =
-                generated(size, seed, wanted, rule).map_err(|e| size_fault(&e, e.size_fault()))?;
+            let board = request.answer().map_err(Failure::bad)?;
             if json {
                 return Ok(serde_json::to_string(&board)? + "\n");
             }
@@ -152,10 +152,17 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
     }
 }
 
+/// `ply magic-board FILE`: arguments → the request `POST /api/magic-board` takes (the board read
+/// from the file) → report → text.
 fn run_solve(args: &MagicBoardArgs) -> Result<String, Failure> {
+    let request = MagicBoardRequest {
+        board: String::new(),
+        start: args.start.map(|(row, col)| [row, col]),
+        any_size: args.size_rule.any_size,
+    };
     let input = open_input(args.file.as_deref())?;
-    let board =
-        Board::read(input, args.size_rule.rule()).map_err(|e| size_fault(&e, e.size_fault()))?;
+    let query = request.validate_from(input).map_err(Failure::bad)?;
+    let board = &query.board;
     if args.draw && board.size() > MAX_DRAWN {
         return Err(Failure::BadInput(format!(
             "--draw is for boards up to {MAX_DRAWN}×{MAX_DRAWN}; this one is {0}×{0}",
@@ -163,11 +170,11 @@ fn run_solve(args: &MagicBoardArgs) -> Result<String, Failure> {
         )));
     }
     let budget = args.memory.budget()?;
-    let report = solve(&board, args.start, budget).map_err(Failure::bad)?;
+    let report = query.answer(budget).map_err(Failure::bad)?;
     if args.json {
         return Ok(serde_json::to_string(&report)? + "\n");
     }
-    Ok(render(&board, &report, args.draw))
+    Ok(render(board, &report, args.draw))
 }
 
 fn render(board: &Board, r: &BoardReport, with_drawing: bool) -> String {

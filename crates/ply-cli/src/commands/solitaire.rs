@@ -3,10 +3,9 @@
 use crate::failure::Failure;
 use crate::input::open_input;
 use clap::Args;
-use ply::games::solitaire::{
-    solve, PathMode, SolitaireError, SolitaireOptions, SolitaireReport, PATH_LIMIT,
-};
-use ply::option_hints;
+use ply::games::solitaire::request::{SolitaireRequest, DEFAULT_DIE};
+use ply::games::solitaire::{SolitaireReport, PATH_LIMIT};
+use ply::input::number_list::NumberList;
 use std::fmt::Write;
 use std::path::PathBuf;
 
@@ -20,7 +19,7 @@ pub struct SolitaireArgs {
     #[arg(long, value_name = "FILE")]
     input: Option<PathBuf>,
     /// Faces of the die, 1 to 1000000.
-    #[arg(long, default_value_t = 6, value_name = "K")]
+    #[arg(long, default_value_t = DEFAULT_DIE, value_name = "K")]
     die: u64,
     /// Give the best result alone, in memory independent of the board's length.
     #[arg(long, conflicts_with = "path")]
@@ -34,7 +33,8 @@ pub struct SolitaireArgs {
     /// Also the probability of each result under fair throws (boards up to 60 squares).
     #[arg(long)]
     distribution: bool,
-    /// Also the table of best totals square by square, as in the seed (boards up to 40 squares).
+    /// Also the table of best totals square by square, as in the original program (boards up to 40
+    /// squares).
     #[arg(long)]
     explain: bool,
     /// Print one JSON object.
@@ -42,40 +42,30 @@ pub struct SolitaireArgs {
     json: bool,
 }
 
-/// Runs `ply solitaire`.
+/// Runs `ply solitaire`: arguments → the request `POST /api/solitaire` takes → report → text.
 pub fn run(args: SolitaireArgs) -> Result<String, Failure> {
-    let options = SolitaireOptions {
-        faces: args.die,
-        path: if args.no_path {
-            PathMode::Never
-        } else if args.path {
-            PathMode::Always
-        } else {
-            PathMode::Auto
+    let request = SolitaireRequest {
+        // The arguments as one text, read by the same reader as a file; none at all is no board.
+        squares: match args.values.is_empty() {
+            true => NumberList::default(),
+            false => NumberList::text(args.values.join(" ")),
         },
-        expected: args.expected || args.distribution,
+        die: args.die,
+        no_path: args.no_path,
+        path: args.path,
+        expected: args.expected,
         distribution: args.distribution,
         explain: args.explain,
     };
-    let report = match (&args.input, args.values.is_empty()) {
-        (Some(path), _) => solve(open_input(Some(path))?, options),
-        (None, false) => solve(args.values.join(" ").as_bytes(), options),
-        (None, true) => {
-            return Err(Failure::BadInput(
-                "no board: give the numbers as arguments or with --input FILE".into(),
-            ))
-        }
+    let report = match &args.input {
+        Some(path) => request.answer_from(open_input(Some(path))?),
+        None => request.answer(),
     }
-    .map_err(fault)?;
+    .map_err(Failure::bad)?;
     if args.json {
         return Ok(serde_json::to_string(&report)? + "\n");
     }
     Ok(render(&report, !args.no_path))
-}
-
-/// The library's fault, naming the option that asked for what is refused.
-fn fault(e: SolitaireError) -> Failure {
-    Failure::BadInput(option_hints::solitaire(&e))
 }
 
 fn join(items: &[u64], separator: &str) -> String {

@@ -6,12 +6,14 @@
 //! endless line is refused after at most one line's worth of bytes, in memory bounded by that line.
 //! Over it: [`lines`], contest formats (a count, then records of lines of numbers); beside it,
 //! [`tokens`], the streaming integer reader of long inputs; under both, [`number`], the one rule for
-//! separators and the one integer parser; apart, [`memory_size`], sizes like `8G` (`--memory`).
+//! separators and the one integer parser; [`number_list`], numbers as a request states them (one text
+//! or a JSON list); apart, [`memory_size`], sizes like `8G` (`--memory`).
 
 pub mod duration;
 pub mod lines;
 pub mod memory_size;
 pub mod number;
+pub mod number_list;
 pub mod tokens;
 
 use std::fmt::Write as _;

@@ -5,8 +5,9 @@ use super::session::{cut, read_command, say};
 use crate::failure::Failure;
 use ply::engine::util::chooser::Chooser;
 use ply::engine::util::fraction::format_fraction;
-use ply::games::dice_race::report::written_list;
+use ply::games::dice_race::request::CompareRequest;
 use ply::games::dice_race::{compare, Dice, PickList};
+use ply::input::number_list::NumberList;
 use std::fmt::Write;
 
 /// One player's list: each sum and whether it is crossed off.
@@ -78,7 +79,8 @@ fn chances(dice: &Dice, first: &Card, second: &Card) -> Result<String, Failure> 
     Ok(out)
 }
 
-/// Runs the race of the lists written as `first` and `second`.
+/// Runs the race of the lists written as `first` and `second`, read as `ply dice-race compare` and
+/// `POST /api/dice-race/compare` read them.
 pub fn play(
     first: &str,
     second: &str,
@@ -87,10 +89,19 @@ pub fn play(
     auto: bool,
     seed: u64,
 ) -> Result<(), Failure> {
-    let dice = Dice::new(count, sides).map_err(Failure::bad)?;
-    let (a, _) = written_list(first, &dice).map_err(Failure::bad)?;
-    let (b, _) = written_list(second, &dice).map_err(Failure::bad)?;
-    let (mut first, mut second) = (Card::new(&a), Card::new(&b));
+    let race = CompareRequest {
+        first: NumberList::text(first),
+        second: NumberList::text(second),
+        dice: count,
+        sides,
+    }
+    .validate()
+    .map_err(Failure::bad)?;
+    let dice = race.dice;
+    let (mut first, mut second) = (
+        Card::new(&race.first.written),
+        Card::new(&race.second.written),
+    );
     let mut chooser = Chooser::new(seed);
     let mut input = std::io::stdin().lock();
     say(&format!(

@@ -7,23 +7,26 @@ use crate::failure::Failure;
 use ply::engine::impartial::Convention;
 use ply::engine::util::chooser::Chooser;
 use ply::engine::Player;
-use ply::games::heaps::parse_sizes;
 use ply::games::heaps::player::{choose_heap_move, heap_moves, HeapMove};
+use ply::games::heaps::request::PlayHeapsRequest;
+use ply::input::number_list::NumberList;
 use std::fmt::Write;
 
-/// Plays lowest-heap Nim from the heaps written in `sizes`.
+/// Plays lowest-heap Nim from the heaps written in `sizes`: the position is the one
+/// `POST /api/play/heaps` reads from the same request, and its replies are the perfect player's.
 pub fn play(sizes: &str, misere: bool, players: &Players) -> Result<(), Failure> {
-    let sizes = parse_sizes(sizes).map_err(Failure::bad)?;
-    let seed = super::seed_or_clock(players.seed);
+    let request = PlayHeapsRequest {
+        heaps: NumberList::text(sizes),
+        misere,
+        seed: super::seed_or_clock(players.seed),
+    };
+    let position = request.validate().map_err(Failure::bad)?;
+    let seed = request.seed;
     let mut game = HeapsMatch {
-        heaps: sizes,
+        heaps: position.sizes,
         to_move: Player::A,
         last_mover: None,
-        convention: if misere {
-            Convention::Misere
-        } else {
-            Convention::Normal
-        },
+        convention: position.convention,
         chooser: Chooser::new(seed),
         user: (!players.watch).then_some(match players.first {
             First::Me => Player::A,

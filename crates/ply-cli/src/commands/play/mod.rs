@@ -11,6 +11,7 @@ mod session;
 
 use crate::failure::Failure;
 use clap::{Args, Subcommand, ValueEnum};
+use ply::games::dice_race::request::{DEFAULT_DICE, DEFAULT_SIDES};
 use std::time::Duration;
 
 /// `ply play <game> …`
@@ -57,10 +58,10 @@ pub enum PlayCommand {
         /// The second list.
         second: String,
         /// Number of dice.
-        #[arg(long, default_value_t = 2)]
+        #[arg(long, default_value_t = DEFAULT_DICE)]
         dice: u32,
         /// Sides of each die.
-        #[arg(long, default_value_t = 6)]
+        #[arg(long, default_value_t = DEFAULT_SIDES)]
         sides: u32,
         /// Roll to the end without waiting for Enter.
         #[arg(long)]

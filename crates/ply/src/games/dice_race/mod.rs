@@ -1,14 +1,16 @@
-//! The dice race (seed 003): two players each pick M sums of N K-sided dice; the dice are rolled, and
-//! each player crosses off one occurrence of the rolled sum if it is on their list; the first to cross
-//! off everything wins, both finishing on the same roll is a tie.
+//! The dice race (the original program 003): two players each pick M sums of N K-sided dice; the dice
+//! are rolled, and each player crosses off one occurrence of the rolled sum if it is on their list;
+//! the first to cross off everything wins, both finishing on the same roll is a tie.
 //!
-//! The seed estimated who wins by simulation and searched for the best list greedily. Here the race is
-//! an absorbing chain ([`crate::engine::absorbing`]) solved exactly, the best list is found by an
-//! exhaustive search, and the pick game's equilibrium by linear programming.
+//! The original program estimated who wins by simulation and searched for the best list greedily.
+//! Here the race is an absorbing chain ([`crate::engine::absorbing`]) solved exactly, the best list is
+//! found by an exhaustive search, and the pick game's equilibrium by linear programming. [`request`]
+//! holds the questions as every front end asks them.
 
 pub mod dice;
 pub mod race;
 pub mod report;
+pub mod request;
 pub mod search;
 pub mod simulate;
 

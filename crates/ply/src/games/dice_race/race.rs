@@ -103,12 +103,26 @@ impl PickList {
 
 /// Parses sums separated by commas or spaces, in the order written, checking each against `dice`.
 pub fn parse_sums(text: &str, dice: &Dice) -> Result<Vec<u32>, RaceError> {
-    let sums = items(text)
-        .map(|t| {
-            let n = parse_unsigned(t)
+    checked_sums(
+        items(text).map(|t| {
+            parse_unsigned(t)
                 .ok()
                 .and_then(|n| u64::try_from(n).ok())
-                .ok_or_else(|| RaceError::NotANumber(t.to_string()))?;
+                .ok_or_else(|| t.to_string())
+        }),
+        dice,
+    )
+}
+
+/// The one rule for a list's sums, however they were written: in the order given, each a whole
+/// number (`Err` holds the token of one that is not) that the `dice` can make, and at least one.
+pub(crate) fn checked_sums(
+    numbers: impl Iterator<Item = Result<u64, String>>,
+    dice: &Dice,
+) -> Result<Vec<u32>, RaceError> {
+    let sums = numbers
+        .map(|n| {
+            let n = n.map_err(RaceError::NotANumber)?;
             u32::try_from(n)
                 .ok()
                 .filter(|&s| dice.ways(s) > 0)

@@ -1,7 +1,8 @@
 //! The reports of `ply dice-race compare` (and of `POST /api/dice-race/compare`) and `simulate`: serde
-//! types, so every front end prints the same JSON.
+//! types, so every front end prints the same JSON. The requests that lead to them are in
+//! [`request`](super::request).
 
-use super::race::{compare, parse_sums, ExactComparison, PickList, RaceError};
+use super::race::ExactComparison;
 use super::simulate::{Simulation, Stop};
 use super::Dice;
 use crate::engine::util::estimate::Estimate;
@@ -68,28 +69,6 @@ impl CompareReport {
     }
 }
 
-/// A list as written (`5,6,7`) and as raced.
-pub fn written_list(text: &str, dice: &Dice) -> Result<(Vec<u32>, PickList), RaceError> {
-    let written = parse_sums(text, dice)?;
-    let list = PickList::new(written.clone(), dice)?;
-    Ok((written, list))
-}
-
-/// Parses both lists and races them: what `ply dice-race compare` computes.
-pub fn compare_written(
-    dice: &Dice,
-    first: &str,
-    second: &str,
-) -> Result<(CompareReport, ExactComparison), RaceError> {
-    let (a_written, a) = written_list(first, dice)?;
-    let (b_written, b) = written_list(second, dice)?;
-    let exact = compare(dice, &a, &b)?;
-    Ok((
-        CompareReport::new(dice, a_written, b_written, &exact),
-        exact,
-    ))
-}
-
 /// One simulated probability beside the exact one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SimulatedChance {
@@ -115,7 +94,8 @@ impl SimulatedChance {
     }
 }
 
-/// What `ply dice-race simulate` reports: the seed's Monte Carlo run beside the exact answer.
+/// What `ply dice-race simulate` reports: the original program's Monte Carlo run beside the exact
+/// answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SimulateReport {
     /// The first list as written.

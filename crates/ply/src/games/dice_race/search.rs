@@ -1,5 +1,5 @@
-//! The pick game over all lists: the list no other list beats, the seed's greedy substitution, and the
-//! equilibrium of the symmetric zero-sum game whose payoff is P(win) − P(lose).
+//! The pick game over all lists: the list no other list beats, the original program's greedy
+//! substitution, and the equilibrium of the symmetric zero-sum game whose payoff is P(win) − P(lose).
 //!
 //! Decisions use floats and fall back on exact rationals when a margin is too small to trust.
 
@@ -177,7 +177,7 @@ pub struct BestReport {
     pub unbeaten: bool,
     /// Every unbeaten list.
     pub all_unbeaten: Vec<PickList>,
-    /// The list the seed's greedy substitution reaches.
+    /// The list the original program's greedy substitution reaches.
     pub greedy: PickList,
     /// Whether the greedy list is unbeaten (the best list, or one of equally good ones).
     pub greedy_agrees: bool,
@@ -246,7 +246,7 @@ pub fn best(dice: &Dice, picks: u32) -> Result<BestReport, SearchError> {
     })
 }
 
-/// The seed's greedy substitution. Sums are ranked by probability (ties: larger sum first) and the
+/// The original program's greedy substitution. Sums are ranked by probability (ties: larger sum first) and the
 /// list starts as the `picks` best-ranked sums. From the last position to the first, the sum there is
 /// replaced in turn by each better-ranked sum; a replacement is kept when the new list beats the current
 /// one head to head. The search stops at the first position where no replacement is kept.

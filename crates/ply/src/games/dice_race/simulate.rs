@@ -1,4 +1,4 @@
-//! The seed's method, kept for comparison: Monte Carlo games with its sequential stopping rule.
+//! The original program's method, kept for comparison: Monte Carlo games with its sequential stopping rule.
 //!
 //! Two guards keep every run finite: a race whose games (almost) all tie is called a tie once the
 //! decisive games are shown to be rarer than [`TIE_BELOW`], and no run draws more than [`MAX_DRAWS`]
@@ -21,7 +21,7 @@ pub const DECISIVE_SHARE: f64 = 0.6;
 pub const TIE_BELOW: f64 = 1e-5;
 
 /// Most rolls one simulation draws (games × expected rolls per game): about a minute and a half at the
-/// 4.3·10⁷ draws a second measured on one core (release build, 3·10⁶ games of the seed's lists).
+/// 4.3·10⁷ draws a second measured on one core (release build, 3·10⁶ games of the original's lists).
 pub const MAX_DRAWS: u64 = 4_000_000_000;
 
 /// Why a run stopped.

@@ -1,13 +1,16 @@
-//! Lowest-heap Nim (seed 001; Codeforces 1382B "Sequential Nim"): heaps 1..n, each with at least one
-//! counter; a move takes any positive number of counters from the lowest-numbered non-empty heap.
-//! Under normal play whoever takes the last counter wins; under misère play whoever does loses.
+//! Lowest-heap Nim (the original program 001; Codeforces 1382B "Sequential Nim"): heaps 1..n, each
+//! with at least one counter; a move takes any positive number of counters from the lowest-numbered
+//! non-empty heap. Under normal play whoever takes the last counter wins; under misère play whoever
+//! does loses.
 //!
 //! The closed form works heap by heap from the last: with `next` the outcome once heap i is empty,
 //! a heap of one counter is forced (its outcome is `next` seen from the other side), and a heap of two or
 //! more is a win — take it all if `next` is lost for the one who then moves, else leave one. The
-//! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it.
+//! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it. [`request`] holds the
+//! questions as every front end asks them, [`player`] the perfect player.
 
 pub mod player;
+pub mod request;
 
 use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
 use crate::input::lines::{
@@ -321,7 +324,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_examples() {
+    fn the_original_examples() {
         assert_eq!(winner(&[1, 2, 2, 2, 1]), "second");
         assert_eq!(winner(&[1, 2, 3, 1, 2]), "second");
         assert_eq!(winner(&[2, 3]), "first");

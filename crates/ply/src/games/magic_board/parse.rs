@@ -10,7 +10,7 @@ use std::io::BufRead;
 use std::ops::RangeInclusive;
 use thiserror::Error;
 
-/// Board sizes of the seed's rule.
+/// Board sizes of the original program's rule.
 pub const SEED_SIZES: RangeInclusive<usize> = 5..=20;
 /// Board sizes allowed under [`SizeRule::Any`].
 pub const ANY_SIZES: RangeInclusive<usize> = 2..=4096;
@@ -140,7 +140,7 @@ impl ParseBoardError {
 /// Which sizes are allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SizeRule {
-    /// 5 to 20, as in the seed.
+    /// 5 to 20, as in the original program.
     Seed,
     /// 2 to 4096.
     Any,

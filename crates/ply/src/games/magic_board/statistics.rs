@@ -72,7 +72,7 @@ const CHUNK: u64 = 4096;
 pub const BOARD_OVERHEAD: u128 = 100;
 
 /// Most work one `stats` request may take, in squares (see [`BOARD_OVERHEAD`]): at 10⁸ squares a
-/// second per core, the slowest rate measured (2000×2000 boards), about 5 core-minutes; the seed's
+/// second per core, the slowest rate measured (2000×2000 boards), about 5 core-minutes; the original's
 /// 100 000 boards of each size 5 to 20 are 4.4·10⁸.
 pub const MAX_STATS_WORK: u128 = 30_000_000_000;
 

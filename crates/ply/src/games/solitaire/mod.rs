@@ -1,17 +1,23 @@
-//! Number Solitaire (seed 000): a pebble on square 0 of a row of numbered squares moves forward by
+//! Number Solitaire (the original program 000): a pebble on square 0 of a row of numbered squares moves forward by
 //! the throw of a K-sided die (throws that overshoot the last square are thrown again) until it stands
 //! on the last square; the result is the sum of the squares it visited.
 //!
 //! The best result when the player may choose every throw is a best path over a window DAG
 //! ([`crate::engine::window_path`]); the result under fair throws is a walk of chance over the same
-//! DAG ([`crate::engine::chance`]). This module only states the die and the board.
+//! DAG ([`crate::engine::chance`]). This module only states the die and the board; [`request`] is
+//! the question as every front end asks it (`ply solitaire`, `POST /api/solitaire`).
+
+pub mod request;
 
 use crate::engine::chance::{exact_distribution, exact_expectation, TooManyTotals, WindowWalk};
 use crate::engine::util::fraction::format_fraction;
 use crate::engine::window_path::WindowPath;
-use crate::input::tokens::{IntReader, TokenError};
+use crate::input::number_list::json_integer;
+use crate::input::quote;
+use crate::input::tokens::{IntReader, TokenError, TokenPlace};
 use num_traits::ToPrimitive;
 use serde::Serialize;
+use serde_json::Number;
 use std::io::Read;
 use thiserror::Error;
 
@@ -100,7 +106,7 @@ pub struct TooLong {
     pub squares: u64,
 }
 
-/// One square of the explanation: the seed's table.
+/// One square of the explanation: the original program's table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExplainRow {
     /// Square number.
@@ -151,23 +157,81 @@ pub struct SolitaireReport {
     pub explain: Option<Vec<ExplainRow>>,
 }
 
+/// A board's numbers, square after square: read from a stream, or given as JSON numbers.
+trait SquareSource {
+    /// The next square's number, `None` after the last.
+    fn next_square(&mut self) -> Result<Option<i64>, TokenError>;
+}
+
+impl<R: Read> SquareSource for IntReader<R> {
+    #[inline(always)]
+    fn next_square(&mut self) -> Result<Option<i64>, TokenError> {
+        self.next_int()
+    }
+}
+
+/// JSON numbers as squares: each must be a 64-bit integer, and a fault names it as the token it would
+/// be on a command line (the numbers written on one line, in order).
+struct JsonSquares<'a> {
+    numbers: std::slice::Iter<'a, Number>,
+    token: u64,
+}
+
+impl SquareSource for JsonSquares<'_> {
+    fn next_square(&mut self) -> Result<Option<i64>, TokenError> {
+        let Some(number) = self.numbers.next() else {
+            return Ok(None);
+        };
+        self.token += 1;
+        let place = TokenPlace {
+            token: self.token,
+            line: 1,
+        };
+        let text = quote(&number.to_string());
+        match json_integer(number).map(i64::try_from) {
+            Some(Ok(value)) => Ok(Some(value)),
+            Some(Err(_)) => Err(TokenError::OutOfRange { place, text }),
+            None => Err(TokenError::NotAnInteger { place, text }),
+        }
+    }
+}
+
 /// Reads the board from `input` (integers separated by white space or commas) and solves it in one
 /// pass: memory stays O(K) unless the path, explanation or exact answers need more.
 pub fn solve<R: Read>(
     input: R,
     options: SolitaireOptions,
 ) -> Result<SolitaireReport, SolitaireError> {
+    solve_squares(IntReader::new(input), options)
+}
+
+/// [`solve`] for a board given as JSON numbers, square 0 first, each a 64-bit integer.
+pub fn solve_numbers(
+    numbers: &[Number],
+    options: SolitaireOptions,
+) -> Result<SolitaireReport, SolitaireError> {
+    let squares = JsonSquares {
+        numbers: numbers.iter(),
+        token: 0,
+    };
+    solve_squares(squares, options)
+}
+
+/// Solves the board `squares` gives, in one pass.
+fn solve_squares<S: SquareSource>(
+    mut squares: S,
+    options: SolitaireOptions,
+) -> Result<SolitaireReport, SolitaireError> {
     let faces = options.faces;
     if !(1..=MAX_FACES).contains(&faces) {
         return Err(SolitaireError::Faces(faces));
     }
-    let mut reader = IntReader::new(input);
     let mut dag = WindowPath::new(faces, options.path != PathMode::Never);
     let mut walk = options.expected.then(|| WindowWalk::new(faces as usize));
     let keep = EXACT_LIMIT.max(EXPLAIN_LIMIT) + 1;
     let mut head: Vec<i64> = Vec::with_capacity(keep);
     let mut explain: Vec<ExplainRow> = Vec::new();
-    while let Some(value) = reader.next_int()? {
+    while let Some(value) = squares.next_square()? {
         let square = dag.len();
         let arrival = dag.push(value);
         if let Some(walk) = &mut walk {
@@ -251,7 +315,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_example() {
+    fn the_original_example() {
         let r = solve("1 -2 0 9 -1 -2".as_bytes(), options(6)).unwrap();
         assert_eq!((r.best, r.n, r.die), (8, 6, 6));
         assert_eq!(r.path, Some(vec![0, 3, 5]));

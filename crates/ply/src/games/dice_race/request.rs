@@ -1,0 +1,423 @@
+//! Dice race questions as every front end asks them, one request type per question — `compare`
+//! ([`CompareRequest`]), `best` and `equilibrium` ([`PicksRequest`]), `sums` ([`SumsRequest`]),
+//! `simulate` ([`SimulateRequest`]) — whose keys are the `ply dice-race` long option names (and
+//! `first`, `second`, the lists). `ply dice-race` builds them from its arguments and `POST
+//! /api/dice-race/…` reads them from JSON; each is checked once (`validate`) into what the race and
+//! the searches take, and its faults name the option that asked (`--picks must be at least 1`).
+
+use super::dice::{Dice, DiceError, SumChance};
+use super::race::{checked_sums, compare, parse_sums, ExactComparison, PickList, RaceError};
+use super::report::{CompareReport, SimulateReport};
+use super::search::{best, equilibrium, multiset_count, BestReport, Equilibrium, SearchError};
+use super::simulate::{simulate, SimulateError, SimulationProgress};
+use crate::input::number_list::{json_integer, NumberList};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+use thiserror::Error;
+
+/// Dice rolled when a request names no number (`--dice`).
+pub const DEFAULT_DICE: u32 = 2;
+/// Sides of each die when a request names none (`--sides`).
+pub const DEFAULT_SIDES: u32 = 6;
+/// Games a simulation starts with unless asked otherwise (`--games`).
+pub const DEFAULT_GAMES: u64 = 10_000;
+/// Most games a simulation plays unless asked otherwise (`--max-games`).
+pub const DEFAULT_MAX_GAMES: u64 = 10_000_000;
+/// The simulation's random seed unless asked otherwise (`--seed`).
+pub const DEFAULT_SEED: u64 = 1;
+
+fn default_dice() -> u32 {
+    DEFAULT_DICE
+}
+
+fn default_sides() -> u32 {
+    DEFAULT_SIDES
+}
+
+fn default_games() -> u64 {
+    DEFAULT_GAMES
+}
+
+fn default_max_games() -> u64 {
+    DEFAULT_MAX_GAMES
+}
+
+fn default_seed() -> u64 {
+    DEFAULT_SEED
+}
+
+/// Two lists raced: `ply dice-race compare FIRST SECOND [--dice N --sides K]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareRequest {
+    /// The first list: a JSON list of sums, or one text as the command line writes it (`"5,6,7"`).
+    pub first: NumberList,
+    /// The second list.
+    pub second: NumberList,
+    /// Number of dice (default 2).
+    #[serde(default = "default_dice")]
+    pub dice: u32,
+    /// Sides of each die (default 6).
+    #[serde(default = "default_sides")]
+    pub sides: u32,
+}
+
+/// The pick game searched: `ply dice-race best|equilibrium --picks M [--dice N --sides K]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PicksRequest {
+    /// Sums each player picks.
+    pub picks: u32,
+    /// Number of dice (default 2).
+    #[serde(default = "default_dice")]
+    pub dice: u32,
+    /// Sides of each die (default 6).
+    #[serde(default = "default_sides")]
+    pub sides: u32,
+}
+
+/// The distribution of the sum: `ply dice-race sums [--dice N --sides K]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SumsRequest {
+    /// Number of dice (default 2).
+    #[serde(default = "default_dice")]
+    pub dice: u32,
+    /// Sides of each die (default 6).
+    #[serde(default = "default_sides")]
+    pub sides: u32,
+}
+
+/// The original program's Monte Carlo run beside the exact answer: `ply dice-race simulate FIRST
+/// SECOND [--games G --max-games CAP --seed S --dice N --sides K]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulateRequest {
+    /// The first list, as for [`CompareRequest::first`].
+    pub first: NumberList,
+    /// The second list.
+    pub second: NumberList,
+    /// Games of the first round (default 10 000).
+    #[serde(default = "default_games")]
+    pub games: u64,
+    /// Most games in all (default 10^7).
+    #[serde(default = "default_max_games")]
+    pub max_games: u64,
+    /// Seed of the random generator (default 1).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Number of dice (default 2).
+    #[serde(default = "default_dice")]
+    pub dice: u32,
+    /// Sides of each die (default 6).
+    #[serde(default = "default_sides")]
+    pub sides: u32,
+}
+
+/// Why a request is not answered: messages name the request's keys as the command line's options.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RequestError {
+    /// Dice that cannot be rolled.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// A list that cannot be raced, or a race refused.
+    #[error(transparent)]
+    Race(#[from] RaceError),
+    /// A search refused or failed.
+    #[error("{}", worded(.0))]
+    Search(#[from] SearchError),
+    /// A simulation refused.
+    #[error(transparent)]
+    Simulate(#[from] SimulateError),
+    /// A simulation of no games.
+    #[error("--games and --max-games must be at least 1")]
+    NoGames,
+}
+
+/// A search's fault worded with the option at fault, where there is one.
+fn worded(e: &SearchError) -> String {
+    match e {
+        SearchError::NoPicks => "--picks must be at least 1".to_string(),
+        e => e.to_string(),
+    }
+}
+
+/// A list as written (its sums in the order given) and as raced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenList {
+    /// The sums in the order written.
+    pub written: Vec<u32>,
+    /// The same, sorted, for the race.
+    pub list: PickList,
+}
+
+impl WrittenList {
+    /// Reads `list` for `dice` by the one rule for a list's sums; a JSON number that is no whole
+    /// number is named by its text, as the same token written on a command line would be.
+    pub fn read(list: &NumberList, dice: &Dice) -> Result<Self, RaceError> {
+        let written = match list {
+            NumberList::Text(text) => parse_sums(text, dice)?,
+            NumberList::Numbers(numbers) => checked_sums(
+                numbers.iter().map(|n| {
+                    json_integer(n)
+                        .and_then(|v| u64::try_from(v).ok())
+                        .ok_or_else(|| n.to_string())
+                }),
+                dice,
+            )?,
+        };
+        let list = PickList::new(written.clone(), dice)?;
+        Ok(WrittenList { written, list })
+    }
+}
+
+/// Two checked lists on checked dice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RaceQuery {
+    /// The dice.
+    pub dice: Dice,
+    /// The first list.
+    pub first: WrittenList,
+    /// The second list.
+    pub second: WrittenList,
+}
+
+impl RaceQuery {
+    /// Checks the dice, then each list against them.
+    pub fn new(
+        (count, sides): (u32, u32),
+        first: &NumberList,
+        second: &NumberList,
+    ) -> Result<Self, RequestError> {
+        let dice = Dice::new(count, sides)?;
+        let first = WrittenList::read(first, &dice)?;
+        let second = WrittenList::read(second, &dice)?;
+        Ok(RaceQuery {
+            dice,
+            first,
+            second,
+        })
+    }
+
+    /// Sums on the longer list.
+    pub fn longest(&self) -> usize {
+        self.first.written.len().max(self.second.written.len())
+    }
+
+    /// The race solved exactly: its report, and the fractions themselves.
+    pub fn compare(&self) -> Result<(CompareReport, ExactComparison), RaceError> {
+        let exact = compare(&self.dice, &self.first.list, &self.second.list)?;
+        let report = CompareReport::new(
+            &self.dice,
+            self.first.written.clone(),
+            self.second.written.clone(),
+            &exact,
+        );
+        Ok((report, exact))
+    }
+}
+
+impl CompareRequest {
+    /// Checks the dice and both lists.
+    pub fn validate(&self) -> Result<RaceQuery, RequestError> {
+        RaceQuery::new((self.dice, self.sides), &self.first, &self.second)
+    }
+
+    /// The report: what `ply dice-race compare --json` prints.
+    pub fn answer(&self) -> Result<CompareReport, RequestError> {
+        Ok(self.validate()?.compare()?.0)
+    }
+}
+
+/// A checked pick game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PicksQuery {
+    /// The dice.
+    pub dice: Dice,
+    /// Sums each player picks (the searches refuse 0: `--picks must be at least 1`).
+    pub picks: u32,
+}
+
+impl PicksQuery {
+    /// Lists of `picks` sums there are to search ([`multiset_count`]).
+    pub fn lists(&self) -> u128 {
+        multiset_count(self.dice.max_sum() - self.dice.min_sum() + 1, self.picks)
+    }
+
+    /// The list no other list beats, by exhaustive search, and the greedy substitution.
+    pub fn best(&self) -> Result<BestReport, RequestError> {
+        Ok(best(&self.dice, self.picks)?)
+    }
+
+    /// The pick game's optimal strategy.
+    pub fn equilibrium(&self) -> Result<Equilibrium, RequestError> {
+        Ok(equilibrium(&self.dice, self.picks)?)
+    }
+}
+
+impl PicksRequest {
+    /// Checks the dice.
+    pub fn validate(&self) -> Result<PicksQuery, RequestError> {
+        Ok(PicksQuery {
+            dice: Dice::new(self.dice, self.sides)?,
+            picks: self.picks,
+        })
+    }
+}
+
+impl SumsRequest {
+    /// Checks the dice.
+    pub fn validate(&self) -> Result<Dice, RequestError> {
+        Ok(Dice::new(self.dice, self.sides)?)
+    }
+
+    /// Every sum with its chances: what `ply dice-race sums --json` prints.
+    pub fn answer(&self) -> Result<Vec<SumChance>, RequestError> {
+        Ok(self.validate()?.chances())
+    }
+}
+
+/// A checked simulation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SimulateQuery {
+    /// The race.
+    pub race: RaceQuery,
+    /// Games of the first round, at least 1.
+    pub games: u64,
+    /// Most games in all, at least 1.
+    pub max_games: u64,
+    /// Seed of the random generator.
+    pub seed: u64,
+}
+
+impl SimulateQuery {
+    /// The exact answer first (a race too slow to solve is refused before any game is played), then
+    /// the simulation, telling `progress` the games of each round; each timed.
+    pub fn answer(
+        &self,
+        progress: Option<SimulationProgress<'_>>,
+    ) -> Result<SimulateReport, RequestError> {
+        let RaceQuery {
+            dice,
+            first,
+            second,
+        } = &self.race;
+        let started = Instant::now();
+        let exact = compare(dice, &first.list, &second.list)?;
+        let exact_seconds = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let sim = simulate(
+            dice,
+            &first.list,
+            &second.list,
+            self.games,
+            self.max_games,
+            self.seed,
+            progress,
+        )?;
+        let simulated_seconds = started.elapsed().as_secs_f64();
+        Ok(SimulateReport::new(
+            (first.written.clone(), second.written.clone()),
+            self.seed,
+            &sim,
+            &exact,
+            (simulated_seconds, exact_seconds),
+        ))
+    }
+}
+
+impl SimulateRequest {
+    /// Checks the numbers of games, the dice and both lists.
+    pub fn validate(&self) -> Result<SimulateQuery, RequestError> {
+        if self.games == 0 || self.max_games == 0 {
+            return Err(RequestError::NoGames);
+        }
+        Ok(SimulateQuery {
+            race: RaceQuery::new((self.dice, self.sides), &self.first, &self.second)?,
+            games: self.games,
+            max_games: self.max_games,
+            seed: self.seed,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compare_json(json: &str) -> Result<CompareReport, String> {
+        let request: CompareRequest = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        request.answer().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn json_lists_and_text_lists_are_one_list() {
+        let numbers = compare_json(r#"{"first":[5,6,7,8,9],"second":[5,6,7,8,7]}"#).unwrap();
+        let text = compare_json(r#"{"first":"5,6,7,8,9","second":"5 6 7 8 7"}"#).unwrap();
+        assert_eq!(numbers, text);
+        assert_eq!(numbers.second, vec![5, 6, 7, 8, 7]);
+        assert_eq!((numbers.dice, numbers.sides), (2, 6));
+        assert_eq!(numbers.exact.p_first, "1138029621/3424590400");
+    }
+
+    #[test]
+    fn faults_are_the_lists_and_the_options() {
+        for (json, text) in [
+            (
+                r#"{"first":[5,13],"second":"7"}"#,
+                "sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
+            ),
+            (
+                r#"{"first":[5,-6],"second":"7"}"#,
+                "`-6` is not a whole number",
+            ),
+            (
+                r#"{"first":[5,6.5],"second":"7"}"#,
+                "`6.5` is not a whole number",
+            ),
+            (
+                r#"{"first":"5,x","second":"7"}"#,
+                "`x` is not a whole number",
+            ),
+            (
+                r#"{"first":[],"second":"7"}"#,
+                "a list needs at least one sum",
+            ),
+            (
+                r#"{"first":[7],"second":[7],"dice":0}"#,
+                "the number of dice must be at least 1",
+            ),
+        ] {
+            assert_eq!(compare_json(json).unwrap_err(), text, "{json}");
+        }
+        let picks: PicksRequest = serde_json::from_str(r#"{"picks":0}"#).unwrap();
+        let query = picks.validate().unwrap();
+        assert_eq!(query.lists(), 1);
+        assert_eq!(
+            query.best().unwrap_err().to_string(),
+            "--picks must be at least 1"
+        );
+        let five: PicksRequest = serde_json::from_str(r#"{"picks":5}"#).unwrap();
+        assert_eq!(five.validate().unwrap().lists(), 3003);
+        let e = serde_json::from_str::<SumsRequest>(r#"{"dice":2,"faces":6}"#).unwrap_err();
+        assert!(e.to_string().starts_with("unknown field `faces`"), "{e}");
+        let none: SimulateRequest =
+            serde_json::from_str(r#"{"first":"7","second":"7","games":0}"#).unwrap();
+        assert_eq!(
+            none.validate().unwrap_err().to_string(),
+            "--games and --max-games must be at least 1"
+        );
+    }
+
+    #[test]
+    fn a_simulation_beside_the_exact_answer() {
+        let request: SimulateRequest = serde_json::from_str(
+            r#"{"first":[7],"second":[6],"games":100,"max_games":100,"seed":3}"#,
+        )
+        .unwrap();
+        let report = request.validate().unwrap().answer(None).unwrap();
+        assert_eq!((report.games, report.seed), (100, 3));
+        assert_eq!(report.first_wins + report.second_wins + report.ties, 100);
+        assert_eq!(report.p_first.exact, "6/11");
+    }
+}

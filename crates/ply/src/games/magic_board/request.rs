@@ -1,0 +1,251 @@
+//! MagicBoard questions as every front end asks them: a board solved ([`MagicBoardRequest`]: `ply
+//! magic-board FILE`, `POST /api/magic-board`) and a board generated ([`GenerateRequest`]: `ply
+//! magic-board generate`, `POST /api/magic-board/generate`), whose keys are the commands' long option
+//! names (and `board`, the board's text). Each is checked once (`validate`); a size outside the
+//! original program's rule names `--any-size`, which lifts it, in the same words for the terminal
+//! and the page ([`worded`]).
+
+use super::generated::{generated, GeneratedBoard};
+use super::{
+    solve, Board, BoardReport, GenerateError, ParseBoardError, SizeFault, SizeRule,
+    SolveBoardError, Wanted,
+};
+use crate::engine::util::memory::MemoryBudget;
+use serde::{Deserialize, Serialize};
+use std::fmt::Display;
+use std::io::BufRead;
+use thiserror::Error;
+
+/// The option that lifts the original program's size rule.
+pub const ANY_SIZE_OPTION: &str = "--any-size";
+
+/// The seed of a generated board when a request names none.
+pub const DEFAULT_SEED: u64 = 1;
+
+fn default_seed() -> u64 {
+    DEFAULT_SEED
+}
+
+/// A board to solve, unchecked: `ply magic-board FILE [--start R,C] [--any-size]`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MagicBoardRequest {
+    /// The board as text: d lines of d numbers (left empty when the board is read from a stream:
+    /// [`MagicBoardRequest::validate_from`]).
+    pub board: String,
+    /// One corner only, `[row, col]` (zero-based); every corner when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<[usize; 2]>,
+    /// Sizes 2 to 4096 instead of the original program's 5 to 20.
+    #[serde(default)]
+    pub any_size: bool,
+}
+
+/// A board to generate, unchecked: `ply magic-board generate --size D [--seed S] [--solvable |
+/// --unsolvable] [--any-size]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenerateRequest {
+    /// The size d.
+    pub size: usize,
+    /// Seed of the random generator (default 1): the same seed gives the same board.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Only a board solvable from every corner that is not the goal.
+    #[serde(default)]
+    pub solvable: bool,
+    /// Only a board solvable from no corner.
+    #[serde(default)]
+    pub unsolvable: bool,
+    /// Sizes 2 to 4096 instead of the original program's 5 to 20.
+    #[serde(default)]
+    pub any_size: bool,
+}
+
+/// Why a request is not answered: messages name the request's keys as the command line's options.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RequestError {
+    /// A board that does not parse, or breaks the size rule.
+    #[error("{}", worded(.0, .0.size_fault()))]
+    Board(#[from] ParseBoardError),
+    /// A board's text and a stream both.
+    #[error("give the board once: as text or from a file, not both")]
+    TwoBoards,
+    /// A start refused, or a search over the memory budget.
+    #[error(transparent)]
+    Solve(#[from] SolveBoardError),
+    /// No board generated: a size outside the rule, or none with the property in the attempts made.
+    #[error("{}", worded(.0, .0.size_fault()))]
+    Generate(#[from] GenerateError),
+    /// `solvable` and `unsolvable` together.
+    #[error("the argument '--solvable' cannot be used with '--unsolvable'")]
+    WantedConflict,
+}
+
+/// A MagicBoard fault `e` as the front ends word it: a size outside the original program's rule
+/// (`size`) names [`ANY_SIZE_OPTION`], which lifts it; any other fault as it is.
+pub fn worded(e: &impl Display, size: Option<&SizeFault>) -> String {
+    match size {
+        Some(fault) => fault.lifted_by(ANY_SIZE_OPTION),
+        None => e.to_string(),
+    }
+}
+
+/// The size rule `any_size` asks for.
+pub fn size_rule(any_size: bool) -> SizeRule {
+    if any_size {
+        SizeRule::Any
+    } else {
+        SizeRule::Seed
+    }
+}
+
+/// A checked board and start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MagicBoardQuery {
+    /// The board, read under the size rule asked for.
+    pub board: Board,
+    /// The corner asked for, if one (checked against the board when solving).
+    pub start: Option<(usize, usize)>,
+}
+
+impl MagicBoardQuery {
+    /// Every corner's verdict and shortest path (or the one corner asked), the searches sharing
+    /// `budget`: a front end's memory (`--memory`, or a server's share).
+    pub fn answer(&self, budget: MemoryBudget) -> Result<BoardReport, RequestError> {
+        Ok(solve(&self.board, self.start, budget)?)
+    }
+}
+
+impl MagicBoardRequest {
+    /// Reads the board's text.
+    pub fn validate(&self) -> Result<MagicBoardQuery, RequestError> {
+        self.query(Board::parse(&self.board, size_rule(self.any_size))?)
+    }
+
+    /// Reads the board from `input`, a stream (a file or stdin), row by row; the request's `board`
+    /// must be empty.
+    pub fn validate_from<R: BufRead>(&self, input: R) -> Result<MagicBoardQuery, RequestError> {
+        if !self.board.is_empty() {
+            return Err(RequestError::TwoBoards);
+        }
+        self.query(Board::read(input, size_rule(self.any_size))?)
+    }
+
+    fn query(&self, board: Board) -> Result<MagicBoardQuery, RequestError> {
+        Ok(MagicBoardQuery {
+            board,
+            start: self.start.map(|[row, col]| (row, col)),
+        })
+    }
+}
+
+/// A checked generation request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GenerateQuery {
+    /// The size d (checked against the rule when generating).
+    pub size: usize,
+    /// Seed of the random generator.
+    pub seed: u64,
+    /// What the board must satisfy.
+    pub wanted: Wanted,
+    /// The size rule.
+    pub rule: SizeRule,
+}
+
+impl GenerateQuery {
+    /// The board, drawn from the seed.
+    pub fn answer(&self) -> Result<GeneratedBoard, RequestError> {
+        Ok(generated(self.size, self.seed, self.wanted, self.rule)?)
+    }
+}
+
+impl GenerateRequest {
+    /// Checks that `solvable` and `unsolvable` are not both asked for.
+    pub fn validate(&self) -> Result<GenerateQuery, RequestError> {
+        let wanted = match (self.solvable, self.unsolvable) {
+            (true, true) => return Err(RequestError::WantedConflict),
+            (true, false) => Wanted::Solvable,
+            (false, true) => Wanted::Unsolvable,
+            (false, false) => Wanted::Any,
+        };
+        Ok(GenerateQuery {
+            size: self.size,
+            seed: self.seed,
+            wanted,
+            rule: size_rule(self.any_size),
+        })
+    }
+
+    /// The generated board: what `ply magic-board generate --json` prints.
+    pub fn answer(&self) -> Result<GeneratedBoard, RequestError> {
+        self.validate()?.answer()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = "4 4 4 1 1\n2 4 1 4 3\n0 2 1 3 2\n3 2 3 2 3\n3 4 2 2 1\n";
+
+    fn solve_json(json: &str) -> Result<BoardReport, String> {
+        let request: MagicBoardRequest = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let query = request.validate().map_err(|e| e.to_string())?;
+        query
+            .answer(MemoryBudget::new(1 << 30))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn text_and_stream_give_the_same_board() {
+        let json = serde_json::json!({ "board": EXAMPLE, "start": [4, 4] }).to_string();
+        let r = solve_json(&json).unwrap();
+        assert_eq!((r.goal, r.corners.len()), ([2, 0], 1));
+        let request = MagicBoardRequest {
+            start: Some([4, 4]),
+            ..MagicBoardRequest::default()
+        };
+        let streamed = request.validate_from(EXAMPLE.as_bytes()).unwrap();
+        let budget = MemoryBudget::new(1 << 30);
+        assert_eq!(streamed.answer(budget).unwrap(), r);
+        let both = MagicBoardRequest {
+            board: EXAMPLE.to_string(),
+            ..MagicBoardRequest::default()
+        };
+        assert_eq!(
+            both.validate_from(EXAMPLE.as_bytes()),
+            Err(RequestError::TwoBoards)
+        );
+    }
+
+    #[test]
+    fn faults_name_the_option() {
+        assert_eq!(
+            solve_json(r#"{"board":"1 0\n1 1"}"#).unwrap_err(),
+            "a board of size 2 breaks the size rule (5 to 20; --any-size allows 2 to 4096)"
+        );
+        assert_eq!(
+            solve_json(r#"{"board":"1 0\n1 1","any_size":true,"start":[0,1]}"#).unwrap_err(),
+            "(0,1) is the goal; start from another corner"
+        );
+        let generate = |json: &str| {
+            serde_json::from_str::<GenerateRequest>(json)
+                .unwrap()
+                .answer()
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            generate(r#"{"size":3}"#).unwrap_err(),
+            "a board of size 3 breaks the size rule (5 to 20; --any-size allows 2 to 4096)"
+        );
+        assert_eq!(
+            generate(r#"{"size":6,"solvable":true,"unsolvable":true}"#).unwrap_err(),
+            "the argument '--solvable' cannot be used with '--unsolvable'"
+        );
+        let board = generate(r#"{"size":6,"seed":3,"solvable":true}"#).unwrap();
+        assert_eq!((board.size, board.seed), (6, 3));
+        let e = serde_json::from_str::<GenerateRequest>(r#"{"size":6,"colour":1}"#).unwrap_err();
+        assert!(e.to_string().starts_with("unknown field `colour`"), "{e}");
+    }
+}

@@ -1,0 +1,210 @@
+//! A Number Solitaire question as every front end asks it: the `ply solitaire` arguments and the
+//! `POST /api/solitaire` JSON are one [`SolitaireRequest`] (keys: the command's long option names,
+//! and `squares`), checked once and answered by [`SolitaireRequest::answer`], or by
+//! [`SolitaireRequest::answer_from`] when the board is a stream (`--input FILE`). Its faults name the
+//! option that asked for what is refused (`--explain 40`), in the same words for the terminal and the
+//! page.
+
+use super::{
+    solve, solve_numbers, PathMode, SolitaireError, SolitaireOptions, SolitaireReport,
+    DISTRIBUTION_LIMIT,
+};
+use crate::input::number_list::NumberList;
+use serde::{Deserialize, Serialize};
+use std::io::Read;
+use thiserror::Error;
+
+/// The faces of the die when the request names none.
+pub const DEFAULT_DIE: u64 = 6;
+
+fn default_die() -> u64 {
+    DEFAULT_DIE
+}
+
+/// A Number Solitaire question, unchecked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolitaireRequest {
+    /// The numbers on the squares from square 0: a JSON list, or one text as the command line's
+    /// arguments write them. An empty list is no board at all (unless the board is read from a
+    /// stream: [`SolitaireRequest::answer_from`]); a text is read, and one without a number is an
+    /// empty board.
+    pub squares: NumberList,
+    /// Faces of the die (default 6).
+    #[serde(default = "default_die")]
+    pub die: u64,
+    /// The best result alone, in memory independent of the board's length.
+    #[serde(default)]
+    pub no_path: bool,
+    /// The path even for boards over [`PATH_LIMIT`](super::PATH_LIMIT) squares.
+    #[serde(default)]
+    pub path: bool,
+    /// Also the expected result under fair throws.
+    #[serde(default)]
+    pub expected: bool,
+    /// Also the probability of each result under fair throws (implies `expected`).
+    #[serde(default)]
+    pub distribution: bool,
+    /// Also the original program's table of best totals, square by square.
+    #[serde(default)]
+    pub explain: bool,
+}
+
+impl Default for SolitaireRequest {
+    /// No board yet, a six-sided die, the path as the board's length allows, nothing more.
+    fn default() -> Self {
+        SolitaireRequest {
+            squares: NumberList::default(),
+            die: DEFAULT_DIE,
+            no_path: false,
+            path: false,
+            expected: false,
+            distribution: false,
+            explain: false,
+        }
+    }
+}
+
+/// Why a request is not answered: messages name the request's keys as the command line's options.
+#[derive(Debug, Error)]
+pub enum RequestError {
+    /// No numbers at all.
+    #[error("no board: give the numbers as arguments or with --input FILE")]
+    NoBoard,
+    /// Numbers and a stream both.
+    #[error("give the board once: as numbers or with --input FILE, not both")]
+    TwoBoards,
+    /// `no_path` and `path` together.
+    #[error("the argument '--no-path' cannot be used with '--path'")]
+    PathConflict,
+    /// The board or what it was asked for, refused by the solver.
+    #[error("{}", worded(.0))]
+    Solve(#[from] SolitaireError),
+}
+
+/// A solver's fault worded with the option that asked: `--explain 40`, `--distribution 60`, …
+fn worded(e: &SolitaireError) -> String {
+    match e {
+        SolitaireError::ExplainTooLong(limit) => format!("--explain {limit}"),
+        SolitaireError::DistributionTooLong(limit) => format!("--distribution {limit}"),
+        SolitaireError::TooManyTotals(totals) => {
+            format!("{totals}; --distribution lists at most {DISTRIBUTION_LIMIT}")
+        }
+        e => e.to_string(),
+    }
+}
+
+impl SolitaireRequest {
+    /// What to compute, checked: `no_path` and `path` exclude each other; a distribution implies
+    /// the expected result. The die is checked by the solver, before the first square is read.
+    pub fn options(&self) -> Result<SolitaireOptions, RequestError> {
+        let path = match (self.no_path, self.path) {
+            (true, true) => return Err(RequestError::PathConflict),
+            (true, false) => PathMode::Never,
+            (false, true) => PathMode::Always,
+            (false, false) => PathMode::Auto,
+        };
+        Ok(SolitaireOptions {
+            faces: self.die,
+            path,
+            expected: self.expected || self.distribution,
+            distribution: self.distribution,
+            explain: self.explain,
+        })
+    }
+
+    /// Answers with the board of `squares`.
+    pub fn answer(&self) -> Result<SolitaireReport, RequestError> {
+        if self.squares.is_empty_list() {
+            return Err(RequestError::NoBoard);
+        }
+        let options = self.options()?;
+        Ok(match &self.squares {
+            NumberList::Text(text) => solve(text.as_bytes(), options),
+            NumberList::Numbers(numbers) => solve_numbers(numbers, options),
+        }?)
+    }
+
+    /// Answers with the board read from `input` as a stream (a file of 10^8 numbers works); the
+    /// request's `squares` must be an empty list.
+    pub fn answer_from<R: Read>(&self, input: R) -> Result<SolitaireReport, RequestError> {
+        if !self.squares.is_empty_list() {
+            return Err(RequestError::TwoBoards);
+        }
+        Ok(solve(input, self.options()?)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(json: &str) -> Result<SolitaireReport, String> {
+        let request: SolitaireRequest = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        request.answer().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn json_and_text_give_the_same_board() {
+        let numbers = answer(r#"{"squares":[1,-2,0,9,-1,-2]}"#).unwrap();
+        let text = answer(r#"{"squares":"1 -2,0 9 -1 -2"}"#).unwrap();
+        assert_eq!(numbers, text);
+        assert_eq!((numbers.best, &numbers.path), (8, &Some(vec![0, 3, 5])));
+        let streamed = SolitaireRequest::default()
+            .answer_from("1 -2 0 9 -1 -2".as_bytes())
+            .unwrap();
+        assert_eq!(streamed, numbers);
+        let r =
+            answer(r#"{"squares":[1,-2,0,9,-1,-2],"no_path":true,"distribution":true}"#).unwrap();
+        assert_eq!((r.path, r.expected_exact.is_some()), (None, true));
+    }
+
+    #[test]
+    fn faults_name_the_option() {
+        assert_eq!(
+            answer(r#"{"squares":[]}"#).unwrap_err(),
+            "no board: give the numbers as arguments or with --input FILE"
+        );
+        assert_eq!(
+            answer(r#"{"squares":" "}"#).unwrap_err(),
+            "the board is empty: give at least one number"
+        );
+        assert_eq!(
+            answer(r#"{"squares":[1,2],"die":0}"#).unwrap_err(),
+            "the die must have 1 to 1000000 faces, not 0"
+        );
+        assert_eq!(
+            answer(r#"{"squares":[1],"path":true,"no_path":true}"#).unwrap_err(),
+            "the argument '--no-path' cannot be used with '--path'"
+        );
+        let squares: Vec<String> = (1..=41).map(|i| i.to_string()).collect();
+        assert_eq!(
+            answer(&format!(
+                r#"{{"squares":[{}],"explain":true}}"#,
+                squares.join(",")
+            ))
+            .unwrap_err(),
+            "--explain is for boards of at most 40 squares; this one has 41"
+        );
+        assert_eq!(
+            answer(r#"{"squares":[1,2.5]}"#).unwrap_err(),
+            "token 2 (line 1) `2.5` is not an integer"
+        );
+        assert_eq!(
+            answer(r#"{"squares":[9223372036854775808]}"#).unwrap_err(),
+            "token 1 (line 1) `9223372036854775808` is outside the 64-bit integer range"
+        );
+        let e = serde_json::from_str::<SolitaireRequest>(r#"{"squares":[1],"colour":1}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("unknown field `colour`"), "{e}");
+        let two = SolitaireRequest {
+            squares: NumberList::text("1"),
+            ..SolitaireRequest::default()
+        };
+        assert!(matches!(
+            two.answer_from("1".as_bytes()),
+            Err(RequestError::TwoBoards)
+        ));
+    }
+}
