@@ -36,7 +36,7 @@ fn triangles_hint_on_the_classic_board_and_watching_a_perfect_game() {
     // The empty classic board is worth -3 to A whatever A does; moves equal under a symmetry of
     // the board share a line.
     assert!(out.contains(
-        "Moves for A (you), best first (value = net triangles still to gain):\n\
+        "Moves for A (you), best first (value = net triangles still to gain, by table):\n\
          \x20    1-2    -3  (also 1-3, 4-7, 6-10, 7-8, 9-10)\n\
          \x20    2-5    -3  (also 3-5, 4-5, 5-6, 5-8, 5-9)\n\
          \x20    2-3    -5  (also 4-8, 6-9)\n\

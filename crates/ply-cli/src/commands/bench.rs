@@ -4,9 +4,9 @@
 use crate::failure::Failure;
 use crate::input::{memory_budget, open_input};
 use clap::{Args, Subcommand};
-use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::{SolveError, Strategy};
-use ply::games::dots::measured::StrategyRun;
+use ply::engine::MemoryBudget;
+use ply::games::dots::measured::{value_by, values_by_table, StrategyRun};
 use ply::games::dots::triangle_war::{parse_games, read_games};
 use ply::games::dots::{Geometry, Position};
 use std::fmt::Write;
@@ -56,14 +56,13 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
         None => parse_games(&built.board, SAMPLE_GAMES),
     }
     .map_err(Failure::bad)?;
-    let options = SolveOptions::new(memory_budget(None)?);
+    let budget = memory_budget(None)?;
     let mut rows: Vec<StrategyRun> = Vec::new();
     for strategy in Strategy::ALL {
         if strategy == Strategy::Recursion && args.skip_recursion {
             continue;
         }
-        let (values, visited, elapsed) =
-            time_strategy(&built.board, strategy, options, &positions)?;
+        let (values, visited, elapsed) = time_strategy(&built.board, strategy, budget, &positions)?;
         let recursion = rows
             .iter()
             .find(|r| r.strategy == "recursion")
@@ -121,34 +120,27 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
 }
 
 /// Solves every position with `strategy`: recursion and memo start afresh for each position (as the
-/// seed did), the table is built once and answers all of them.
+/// original program did), the table is built once and answers all of them.
 fn time_strategy(
     board: &ply::games::dots::DotsBoard,
     strategy: Strategy,
-    options: SolveOptions<'_>,
+    budget: MemoryBudget,
     positions: &[Position],
 ) -> Result<(Vec<i32>, u64, Duration), SolveError> {
     let start = Instant::now();
-    let mut values = Vec::with_capacity(positions.len());
-    let mut visited = 0;
-    if strategy == Strategy::Table {
-        let empty = Position::new(board).drawn();
-        with_solver(board, strategy, options, &empty, |solver| {
-            for p in positions {
-                values.push(solver.value(&p.drawn())?);
-            }
-            visited = solver.states_visited();
-            Ok(())
-        })?;
+    let drawn: Vec<_> = positions.iter().map(Position::drawn).collect();
+    let (values, visited) = if strategy == Strategy::Table {
+        values_by_table(board, budget, &drawn)?
     } else {
-        for p in positions {
-            with_solver(board, strategy, options, &p.drawn(), |solver| {
-                values.push(solver.value(&p.drawn())?);
-                visited += solver.states_visited();
-                Ok(())
-            })?;
+        let mut values = Vec::with_capacity(drawn.len());
+        let mut visited = 0;
+        for &p in &drawn {
+            let (value, states) = value_by(board, strategy, budget, p)?;
+            values.push(value);
+            visited += states;
         }
-    }
+        (values, visited)
+    };
     Ok((values, visited, start.elapsed()))
 }
 

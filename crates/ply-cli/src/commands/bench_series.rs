@@ -6,10 +6,9 @@
 use crate::args::MemoryArg;
 use crate::failure::Failure;
 use clap::Args;
-use ply::engine::scored::choose::{with_solver, SolveOptions};
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Strategy;
-use ply::games::dots::measured::{FreeSeriesRow, SeriesRun};
+use ply::games::dots::measured::{value_by, FreeSeriesRow, SeriesRun};
 use ply::games::dots::notation::format_edge;
 use ply::games::dots::openings::random_opening;
 use ply::games::dots::{DotsBoard, Edge, Geometry};
@@ -79,7 +78,6 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
                 "no position with {free} free edges and no box one edge short on this board"
             ))
         })?;
-        let options = SolveOptions::new(budget);
         let mut runs: Vec<SeriesRun> = Vec::new();
         let mut value = None;
         let mut first: Option<f64> = None;
@@ -95,10 +93,8 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
                 continue;
             }
             let started = Instant::now();
-            let (v, states) = with_solver(board, strategy, options, &drawn, |solver| {
-                Ok((solver.value(&drawn)?, solver.states_visited()))
-            })
-            .map_err(|e| Failure::solve(e, strategy))?;
+            let (v, states) = value_by(board, strategy, budget, drawn)
+                .map_err(|e| Failure::solve(e, strategy))?;
             let seconds = started.elapsed().as_secs_f64();
             if value.is_some_and(|known| known != v) {
                 return Err(Failure::Internal(

@@ -7,15 +7,15 @@ use crate::failure::Failure;
 use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
-use ply::engine::scored::search::status::SearchStatus;
-use ply::engine::scored::search::TieOrder;
 use ply::engine::scored::Strategy;
 use ply::engine::util::memory::{Bytes, SystemMemory};
-use ply::games::dots::answer::{answer_planned, Hooks};
+use ply::games::dots::answer::{answer_planned, Hooks, SearchStatus};
 use ply::games::dots::kept::Kept;
 use ply::games::dots::notation::{format_edge, max_moves_text};
 use ply::games::dots::policy::{Plan, Policy};
-use ply::games::dots::request::{Detail, DotsRequest, MoveList, StrategyChoice, TimeText};
+use ply::games::dots::request::{
+    Detail, DotsRequest, MoveList, StrategyChoice, TieOrder, TimeText,
+};
 use ply::games::dots::{DotsBoard, Edge, Geometry};
 use render::signed;
 use std::fmt::Write;

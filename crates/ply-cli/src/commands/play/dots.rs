@@ -7,10 +7,9 @@ use super::Players;
 use crate::commands::dots::render::{move_line, range_text};
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
-use ply::engine::scored::search::status::SearchStatus;
 use ply::engine::util::chooser::Chooser;
 use ply::engine::{MemoryBudget, Player, Winner};
-use ply::games::dots::answer::{answer, Hooks};
+use ply::games::dots::answer::{answer, Hooks, SearchStatus};
 use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::kept::Kept;
 use ply::games::dots::notation::{format_edge, parse_moves, play_checked, position_from_moves};
@@ -276,10 +275,11 @@ impl Match for DotsMatch<'_> {
     fn hint(&mut self) -> Result<String, Failure> {
         let report = self.report()?;
         let mut out = format!(
-            "Moves for {} ({}), best first (value = net {} still to gain{}):\n",
+            "Moves for {} ({}), best first (value = net {} still to gain, by {}{}):\n",
             report.to_move,
             self.who(report.to_move),
             self.built.geometry.cell_names().1,
+            report.strategy.name(),
             if report.exact {
                 ""
             } else {

@@ -10,7 +10,7 @@ use super::report::{report_from, report_unproved, DotsReport, Estimated, MoveRep
 use super::request::{Detail, Query};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::heuristic::best_estimate;
-use crate::engine::scored::search::status::StatusHook;
+pub use crate::engine::scored::search::status::{SearchStatus, StatusHook};
 use crate::engine::scored::{SolveError, Strategy};
 use crate::engine::util::halt::Halt;
 use crate::engine::util::progress::{Progress, Watch};

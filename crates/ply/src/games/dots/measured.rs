@@ -1,7 +1,51 @@
 //! Reports of measured runs: a whole table solved (`ply dots solve`) and the strategies side by side
 //! on the same positions (`ply bench dots`). The front end measures; these say what it measured.
 
+use super::board::{DotsBoard, EdgeSet};
+use crate::engine::scored::choose::{with_solver, SolveOptions};
+use crate::engine::scored::{SolveError, Strategy};
+use crate::engine::MemoryBudget;
 use serde::Serialize;
+
+/// The value of the position `drawn` on `board` by `strategy` alone (a solver of its own, nothing
+/// kept), and the states it visited: the unit of the benchmarks that compare strategies.
+pub fn value_by(
+    board: &DotsBoard,
+    strategy: Strategy,
+    budget: MemoryBudget,
+    drawn: EdgeSet,
+) -> Result<(i32, u64), SolveError> {
+    with_solver(
+        board,
+        strategy,
+        SolveOptions::new(budget),
+        &drawn,
+        |solver| Ok((solver.value(&drawn)?, solver.states_visited())),
+    )
+}
+
+/// The values of several positions of `board` from one whole table, built once, and the states it
+/// holds.
+pub fn values_by_table(
+    board: &DotsBoard,
+    budget: MemoryBudget,
+    positions: &[EdgeSet],
+) -> Result<(Vec<i32>, u64), SolveError> {
+    let empty = EdgeSet::default();
+    with_solver(
+        board,
+        Strategy::Table,
+        SolveOptions::new(budget),
+        &empty,
+        |solver| {
+            let values = positions
+                .iter()
+                .map(|p| solver.value(p))
+                .collect::<Result<Vec<i32>, SolveError>>()?;
+            Ok((values, solver.states_visited()))
+        },
+    )
+}
 
 /// What `ply dots solve` reports: the value of the empty board and what building the table took.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -6,7 +6,7 @@
 use super::geometry::{BuiltBoard, Geometry, GeometryError};
 use super::notation::{position_from_moves, MoveError};
 use super::position::Position;
-use crate::engine::scored::search::TieOrder;
+pub use crate::engine::scored::search::TieOrder;
 use crate::input::duration::{parse_time, seconds_to_duration, TimeError};
 use crate::input::quote;
 use serde::{Deserialize, Serialize};
