@@ -1,4 +1,4 @@
-//! `ply bench`: the seed's experiment reproduced — the same positions solved by plain recursion,
+//! `ply bench`: the original program's experiment reproduced — the same positions solved by plain recursion,
 //! memoized recursion and the bottom-up table, with states visited, times and speed-ups.
 
 use crate::failure::Failure;

@@ -141,11 +141,11 @@ struct PositionArgs {
 pub enum StrategyArg {
     /// The fastest that fits: whole table, free-edge table or search.
     Auto,
-    /// Plain negamax (the seed's first program).
+    /// Plain negamax (the original program's first technique).
     Recursion,
-    /// Negamax with a transposition store (the seed's second).
+    /// Negamax with a transposition store (the original program's second).
     Memo,
-    /// Bottom-up table over every state (the seed's third), in parallel.
+    /// Bottom-up table over every state (the original program's third), in parallel.
     Table,
     /// Bottom-up table over the position's free edges only (2^free bytes), in parallel.
     FreeTable,

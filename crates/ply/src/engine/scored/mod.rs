@@ -5,7 +5,7 @@
 //! so one table answers every game that passes through it; the score so far is kept beside the state by
 //! the caller.
 //!
-//! Three strategies compute the same value (seed 004's lesson): [`recursion`] (plain negamax, the
+//! Three strategies compute the same value (the lesson of the original Dots and Triangles program): [`recursion`] (plain negamax, the
 //! reference), [`memo`] (negamax with a transposition store) and [`table`] (bottom-up over the whole
 //! indexed state space, layer by layer in parallel). [`analysis`] turns any of them into the value of
 //! every move and the best line of play.
@@ -292,7 +292,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// The seed's three strategies, in its order (slowest first).
+    /// The original program's three strategies, in its order (slowest first).
     pub const ALL: [Strategy; 3] = [Strategy::Recursion, Strategy::Memo, Strategy::Table];
 
     /// The name users type.
