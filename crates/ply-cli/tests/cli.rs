@@ -1435,7 +1435,7 @@ fn progress_lines_appear_only_when_asked() {
     );
     assert_eq!(
         search.lines().next(),
-        Some("ply: allocating a 64.0 MiB search table, then searching, for at most 1 s"),
+        Some("ply: allocating the search table (64.0 MiB), then searching, for at most 1 s"),
         "{search}"
     );
 }

@@ -57,6 +57,14 @@ pub struct DotsService {
     kept: Kept,
 }
 
+/// Hooks that stop a solve when `cancel` is raised (its request has ended).
+fn cancelled_by(cancel: &Arc<AtomicBool>) -> Hooks<'_> {
+    Hooks {
+        cancel: Some(cancel),
+        ..Hooks::default()
+    }
+}
+
 fn bad_request(e: RequestError) -> ApiError {
     ApiError::bad(e)
 }
@@ -97,10 +105,7 @@ impl DotsService {
     ) -> Result<Served, ApiError> {
         let query = request.validate().map_err(bad_request)?;
         let policy = self.policy_within(left);
-        let hooks = Hooks {
-            cancel: Some(cancel),
-            ..Hooks::default()
-        };
+        let hooks = cancelled_by(cancel);
         let report = answer(&query, &policy, Some(&self.kept), hooks)
             .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         Ok(Served {
@@ -120,10 +125,7 @@ impl DotsService {
         let mut query: Query = request.position.validate().map_err(bad_request)?;
         query.time = Some(query.time.unwrap_or(self.think).min(left));
         let policy = self.policy_within(left);
-        let hooks = Hooks {
-            cancel: Some(cancel),
-            ..Hooks::default()
-        };
+        let hooks = cancelled_by(cancel);
         let seed = request.seed;
         let played = think(
             &query,

@@ -12,7 +12,7 @@ use ply::games::dots::notation::{format_edge, position_from_moves};
 use ply::games::dots::opponents::Opponent;
 use ply::games::dots::player::{think, Choice};
 use ply::games::dots::policy::Policy;
-use ply::games::dots::request::{DotsRequest, StrategyChoice};
+use ply::games::dots::request::{Detail, Query, StrategyChoice};
 use ply::games::dots::{Edge, Geometry, Position};
 use std::time::Duration;
 
@@ -58,9 +58,8 @@ fn the_anytime_player_never_gives_away_what_it_proved() {
                         .iter()
                         .map(|&e| format_edge(board, e))
                         .collect();
-                    let mut request = DotsRequest::new(geometry, &moves.join(" "));
-                    request.strategy = StrategyChoice::Search;
-                    let query = request.validate().unwrap();
+                    let mut query = Query::at(&built, position.clone(), Detail::Moves);
+                    query.strategy = StrategyChoice::Search;
                     let (played, report) = think(
                         &query,
                         &policy,

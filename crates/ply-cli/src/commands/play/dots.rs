@@ -16,7 +16,7 @@ use ply::games::dots::notation::{format_edge, parse_moves, play_checked, positio
 use ply::games::dots::player::{think, Choice};
 use ply::games::dots::policy::{search_bytes_for, Policy};
 use ply::games::dots::report::DotsReport;
-use ply::games::dots::request::{Detail, DotsRequest, Query};
+use ply::games::dots::request::{Detail, Query};
 use ply::games::dots::review::{Grade, Verdict};
 use ply::games::dots::{DotsBoard, Geometry, Position};
 use std::fmt::Write;
@@ -84,38 +84,28 @@ impl DotsMatch<'_> {
         &self.built.board
     }
 
-    /// The query of the current position with `detail`.
-    fn query(&self, detail: Detail) -> Result<Query, Failure> {
-        let moves: Vec<String> = self
-            .position
-            .history()
-            .iter()
-            .map(|&e| format_edge(self.board(), e))
-            .collect();
-        let mut request = DotsRequest::new(self.built.geometry, &moves.join(" "));
-        request.detail = detail;
-        request.validate().map_err(Failure::bad)
-    }
-
-    /// A spinner with the nodes searched and the time so far, on a terminal, while `what` is done.
-    fn thinking(what: &'static str) -> StatesProgress {
-        StatesProgress::new(what)
-    }
-
-    /// Every move's value (or bounds) in the current position, within the time to think.
-    fn report(&mut self) -> Result<DotsReport, Failure> {
-        let query = self.query(Detail::Moves)?;
-        let progress = Self::thinking("searched");
+    /// Runs `work` with hooks feeding a spinner saying `why` (the nodes searched and the time so
+    /// far, on a terminal), which goes when it is done.
+    fn with_spinner<T>(why: &'static str, work: impl FnOnce(Hooks<'_>) -> T) -> T {
+        let progress = StatesProgress::new(why);
         let update = |n| progress.update(n);
         let status = |s: &SearchStatus| progress.update(s.nodes);
-        let hooks = Hooks {
+        work(Hooks {
             progress: Some(&update),
             status: Some(&status),
             cancel: None,
-        };
+        })
+    }
+
+    /// Every move's value (or bounds) in the current position, within the time to think, a
+    /// spinner saying `why` meanwhile.
+    fn report(&mut self, why: &'static str) -> Result<DotsReport, Failure> {
+        let query = Query::at(self.built, self.position.clone(), Detail::Moves);
         let strategy = self.policy.strategy(&query, Some(&self.kept));
-        answer(&query, &self.policy, Some(&self.kept), hooks)
-            .map_err(|e| Failure::solve(e, strategy))
+        Self::with_spinner(why, |hooks| {
+            answer(&query, &self.policy, Some(&self.kept), hooks)
+        })
+        .map_err(|e| Failure::solve(e, strategy))
     }
 
     /// Who plays `player`: "you", "ply", or "ply (A)" when watching.
@@ -209,27 +199,15 @@ impl Match for DotsMatch<'_> {
     }
 
     fn perfect_move(&mut self) -> Result<String, Failure> {
-        let query = self.query(Detail::Moves)?;
-        let progress = Self::thinking("searched (ply is thinking)");
-        let update = |n| progress.update(n);
-        let status = |s: &SearchStatus| progress.update(s.nodes);
-        let hooks = Hooks {
-            progress: Some(&update),
-            status: Some(&status),
-            cancel: None,
-        };
+        let query = Query::at(self.built, self.position.clone(), Detail::Moves);
         let strategy = self.policy.strategy(&query, Some(&self.kept));
-        let (played, report) = think(
-            &query,
-            &self.policy,
-            Some(&self.kept),
-            &mut self.chooser,
-            self.seed,
-            hooks,
-        )
+        let (policy, kept, seed) = (&self.policy, &self.kept, self.seed);
+        let chooser = &mut self.chooser;
+        let (played, report) = Self::with_spinner("searched (ply is thinking)", |hooks| {
+            think(&query, policy, Some(kept), chooser, seed, hooks)
+        })
         .map_err(|e| Failure::solve(e, strategy))?
         .expect("a game that is not over has a move");
-        drop(progress);
         let mover = played.player;
         let grade = Grade::of(&report, &played.mv).expect("the player plays a legal move");
         let (_, points) = self.draw(&played.mv).map_err(Failure::Internal)?;
@@ -260,7 +238,9 @@ impl Match for DotsMatch<'_> {
         };
         play_checked(self.board(), &mut trial, written.a, written.b)
             .map_err(|fault| fault.to_string())?;
-        let report = self.report().map_err(|e| e.message())?;
+        let report = self
+            .report("searched (ply is checking your move)")
+            .map_err(|e| e.message())?;
         let mover = self.position.to_move();
         let (name, points) = self.draw(text)?;
         let grade = Grade::of(&report, &name).expect("a legal move is listed");
@@ -273,7 +253,7 @@ impl Match for DotsMatch<'_> {
     }
 
     fn hint(&mut self) -> Result<String, Failure> {
-        let report = self.report()?;
+        let report = self.report("searched (ply is valuing every move)")?;
         let mut out = format!(
             "Moves for {} ({}), best first (value = net {} still to gain, by {}{}):\n",
             report.to_move,

@@ -172,13 +172,6 @@ impl BoundsTable {
         self.write(slot, key, pack(bounds, work));
     }
 
-    /// Entries in use (a scan of the whole table, for reports).
-    pub fn used(&self) -> u64 {
-        (0..self.words.len() / 2)
-            .filter(|&i| self.words[2 * i + 1].load(Ordering::Relaxed) & VALID != 0)
-            .count() as u64
-    }
-
     /// Share of the entries in use, from the first 2^16 of them (cheap enough for progress reports;
     /// the hash spreads states evenly over the table).
     pub fn fill_sample(&self) -> f64 {
@@ -187,11 +180,6 @@ impl BoundsTable {
             .filter(|&i| self.words[2 * i + 1].load(Ordering::Relaxed) & VALID != 0)
             .count();
         used as f64 / sample as f64
-    }
-
-    /// Number of entries.
-    pub fn entries(&self) -> u64 {
-        self.words.len() as u64 / 2
     }
 }
 
@@ -202,7 +190,7 @@ mod tests {
     #[test]
     fn stores_merges_and_replaces() {
         let table = BoundsTable::new(64, MemoryBudget::new(1 << 20)).unwrap();
-        assert_eq!(table.entries(), 4);
+        assert_eq!(table.bytes(), 64);
         let key = 0b1011;
         assert_eq!(table.probe(key), None);
         let wide = Bounds {
@@ -229,7 +217,6 @@ mod tests {
                 best: Some(4)
             })
         );
-        assert_eq!(table.used(), 1);
         assert_eq!(table.fill_sample(), 0.25);
     }
 

@@ -7,11 +7,11 @@ use super::answer::Hooks;
 use super::board::{DotsBoard, Edge};
 use super::geometry::BuiltBoard;
 use super::kept::Kept;
-use super::notation::{edge_of, format_edge, parse_moves};
+use super::notation::{edge_of, parse_moves};
 use super::player::{think, Choice};
 use super::policy::Policy;
 use super::position::Position;
-use super::request::DotsRequest;
+use super::request::{Detail, Query};
 use crate::engine::scored::SolveError;
 use crate::engine::util::chooser::Chooser;
 use serde::Serialize;
@@ -118,14 +118,7 @@ pub fn play_match(
     };
     while position.drawn() != board.full() {
         let edge = if position.to_move() == ply_side {
-            let moves: Vec<String> = position
-                .history()
-                .iter()
-                .map(|&e| format_edge(board, e))
-                .collect();
-            let query = DotsRequest::new(built.geometry, &moves.join(" "))
-                .validate()
-                .expect("a position played from the empty board is valid");
+            let query = Query::at(built, position.clone(), Detail::Moves);
             let (played, _) = think(
                 &query,
                 policy,

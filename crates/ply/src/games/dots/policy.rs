@@ -53,7 +53,7 @@ pub struct Plan {
 
 impl Plan {
     /// What the solver is about to do, as a progress line says it: `filling the table of the free
-    /// edges (256.0 MiB)`, `allocating a 1.0 GiB search table, then searching, for at most 10 s`.
+    /// edges (256.0 MiB)`, `allocating the search table (1.0 GiB), then searching, for at most 10 s`.
     pub fn describe(&self) -> String {
         let bytes = Bytes(self.new_bytes as u128);
         let what = match (self.strategy, self.reuses) {
@@ -62,7 +62,7 @@ impl Plan {
             (Strategy::FreeTable, _) => format!("filling the table of the free edges ({bytes:#})"),
             (Strategy::Search, true) => "searching with the table kept for this board".to_string(),
             (Strategy::Search, false) => {
-                format!("allocating a {bytes:#} search table, then searching")
+                format!("allocating the search table ({bytes:#}), then searching")
             }
             (Strategy::Memo, _) => format!("memoized recursion (its store takes up to {bytes:#})"),
             (Strategy::Recursion, _) => "plain recursion".to_string(),

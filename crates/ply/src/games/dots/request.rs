@@ -162,6 +162,19 @@ pub struct Query {
 }
 
 impl Query {
+    /// The query of a position already played on `built` (a game in progress: nothing to check),
+    /// asking `detail` by the policy's choice.
+    pub fn at(built: &BuiltBoard, position: Position, detail: Detail) -> Self {
+        Query {
+            built: built.clone(),
+            position,
+            detail,
+            strategy: StrategyChoice::Auto,
+            tie_order: TieOrder::default(),
+            time: None,
+        }
+    }
+
     /// Free edges of the position.
     pub fn free(&self) -> u32 {
         self.built.board.edge_count() as u32 - self.position.drawn().len()

@@ -114,6 +114,8 @@ impl Grade {
                     ),
                 }
             }
+            // Nothing tells the move from the best: no figures worth showing.
+            Verdict::Unknown if self.value == self.best => "not proved yet".to_string(),
             Verdict::Unknown => format!("not proved yet: {}, {best}", text(self.value)),
         }
     }
