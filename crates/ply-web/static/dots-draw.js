@@ -172,7 +172,7 @@ function valueChartSvg(margins, at, cells, pick) {
   const left = 36;
   const right = 12;
   const top = 12;
-  const bottom = 24;
+  const bottom = 36;
   const n = Math.max(margins.length - 1, 1);
   const x = (i) => left + (i / n) * (w - left - right);
   const y = (v) => top + ((cells - v) / (2 * cells)) * (h - top - bottom);
@@ -191,9 +191,10 @@ function valueChartSvg(margins, at, cells, pick) {
   chart.append(svg("text", { x: left + 4, y: h - bottom - 4, "font-size": 11, fill: "#8a3f6a" }, "B ahead"));
   chart.append(svg("line", { x1: x(at), y1: top, x2: x(at), y2: h - bottom, stroke: COLOURS.best, "stroke-width": 2, "stroke-dasharray": "4 3", "data-at": String(at) }));
   const ticks = Math.max(1, Math.ceil(n / 10));
-  for (let i = 0; i <= n; i += ticks) chart.append(svg("text", { x: x(i), y: h - 8, "font-size": 11, "text-anchor": "middle" }, String(i)));
+  for (let i = 0; i <= n; i += ticks) chart.append(svg("text", { x: x(i), y: h - 3, "font-size": 11, "text-anchor": "middle" }, String(i)));
   chartLines(chart, margins, x, y);
-  margins.forEach((v, i) => chart.append(chartPoint(v, i, x(i), v === null ? y(0) : y(v), pick)));
+  // A position not proved: a "?" in a strip under the chart, apart from the values.
+  margins.forEach((v, i) => chart.append(chartPoint(v, i, x(i), v === null ? h - bottom + 11 : y(v), pick)));
   return chart;
 }
 

@@ -18,6 +18,8 @@ function dotsControls(session, ui) {
     el("option", { value: "ply", text: "ply is A (first), you are B" }),
     el("option", { value: "both", text: "you play both sides (analysis)" }));
   ui.think = el("input", { type: "number", min: 0.1, max: 60, step: 0.5, id: "think", "data-testid": "think", placeholder: "3", value: session.think ?? "" });
+  ui.first.addEventListener("change", () => session.setSide(ui.first.value));
+  ui.think.addEventListener("change", () => session.setThink(ui.think.value));
   ui.specInputs = () => spec.game === "triangles"
     ? { game: spec.game, size: Number(document.getElementById("size").value) }
     : { game: spec.game, rows: Number(document.getElementById("rows").value), cols: Number(document.getElementById("cols").value) };
@@ -33,9 +35,10 @@ function dotsControls(session, ui) {
     }
   };
   for (const label of sizes) label.querySelector("input").addEventListener("change", noteFor);
-  return el("div", { class: "controls" }, ...sizes, ui.first,
-    el("label", { text: "ply thinks " }, ui.think, " s"),
-    el("button", { text: "New game", "data-testid": "new-game", onclick: () => session.newGame() }));
+  return [
+    el("div", { class: "controls" }, ui.first, el("label", { text: "ply thinks " }, ui.think, " s")),
+    el("div", { class: "controls" }, ...sizes, el("button", { text: "New game", "data-testid": "new-game", onclick: () => session.newGame() })),
+  ];
 }
 
 function dotsNavigation(session, ui) {
@@ -144,7 +147,7 @@ function dotsLayout(session) {
       dotsMoveForm(session, ui), ui.summary, ui.lastMoves, ui.live,
       el("p", { class: "small", text: "Click an edge, or Tab to it and press Enter. ← and → step through the game; Back and Forward too." }),
       dotsLegend(),
-      el("section", { class: "setup", "aria-label": "a new game" }, el("h3", { text: "New game" }), controls, ui.sizeNote)),
+      el("section", { class: "setup", "aria-label": "players and board" }, el("h3", { text: "Players, and a new board" }), ...controls, ui.sizeNote)),
     el("div", { class: "side" }, ui.summaryPanel, dotsMovesPanel(session, ui),
       panel("Value chart", ui.chart), dotsStrategiesPanel(session, ui)));
   ui.buttons = (s, here) => {

@@ -171,6 +171,7 @@ class DotsSession {
     }
     this.ui.title.textContent = this.board.title;
     this.ui.sizeNote.textContent = exactNote(this.board, this.limits);
+    this.ui.think.placeholder = String(this.limits.think_seconds);
     this.go(this.at, false);
   }
 
@@ -183,6 +184,7 @@ class DotsSession {
     this.work?.abort();
     this.strategyWork?.abort();
     this.work = new AbortController();
+    this.early = null;
     const gen = ++this.gen;
     this.thinking = false;
     this.analysing = false;
@@ -208,6 +210,10 @@ class DotsSession {
       clearError();
       this.render();
     }
+    // An edge clicked before the position's facts came is played now.
+    const early = this.early;
+    this.early = null;
+    if (early && this.play(early)) return;
     const facts = here.facts;
     if (!facts.over && this.atEnd() && this.side !== "both" && facts.to_move !== this.side) {
       await this.plyMoves(gen, signal);
@@ -268,8 +274,12 @@ class DotsSession {
   // A move by the person: on their turn (either side when they play both), a free edge.
   play(edge) {
     const facts = this.entry(this.at).facts;
-    if (!this.board || !facts || this.thinking) return false;
-    const refusal = facts.over ? "The game is over."
+    if (!this.board) return false;
+    if (!facts) {
+      this.early = edge;
+      return false;
+    }
+    const refusal = this.thinking ? "ply is thinking." : facts.over ? "The game is over."
       : this.line.slice(0, this.at).includes(edge) ? `Edge ${edge} is already drawn.`
       : !this.yourTurn(facts.to_move) ? `It is ply's turn (${facts.to_move}): step forward, or press “ply moves here”.`
       : null;
@@ -528,7 +538,7 @@ class DotsSession {
       const k = m.number - 1;
       const g = review ? review.moves[k] : null;
       const who = m.player && this.who(m.player) ? ` (${this.who(m.player)})` : "";
-      const head = `${m.number}. ${m.player || ""}${who} ${this.line[k]}: `;
+      const head = `${m.number}. ${m.player ? `${m.player}${who} ` : ""}${this.line[k]}: `;
       if (!g) return el("p", { text: head + (this.reviewing ? "grading…" : "not graded") });
       return el("p", { "data-ply": String(m.number) }, head, verdictBadge(g), " " + gradeWords(g).detail);
     }));
@@ -561,7 +571,8 @@ class DotsSession {
       return;
     }
     if (!review) {
-      this.ui.chart.replaceChildren(el("p", { class: "small", text: this.reviewing ? "Reviewing the game…" : "No review." }));
+      const failure = this.reviews.get(this.line.join(" "))?.failure;
+      this.ui.chart.replaceChildren(el("p", { class: "small", text: this.reviewing ? "Reviewing the game…" : failure ? `No review: ${failure}` : "No review." }));
       return;
     }
     const gaps = review.margins.filter((v) => v === null).length;
@@ -576,6 +587,18 @@ class DotsSession {
     this.ui.summaryPanel.hidden = !over;
     if (!over) return;
     this.ui.gameSummary.replaceChildren(review ? gameSummaryTable(review, (p) => this.who(p)) : el("p", { class: "small", text: "Reviewing the game…" }));
+  }
+
+  // Who plays whom, changed during a game: ply takes its side from the position shown.
+  setSide(value) {
+    this.side = value === "ply" ? "B" : value === "both" ? "both" : "A";
+    this.go(this.at, false);
+  }
+
+  setThink(value) {
+    const think = Number(value);
+    this.think = value !== "" && think > 0 ? think : null;
+    this.link(false);
   }
 
   syncControls() {
