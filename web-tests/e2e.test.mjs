@@ -81,6 +81,9 @@ const drawnCount = (page) => page.locator('[data-drawn="true"]').count();
 // the table of the free edges.
 const BOXES_18_FREE = "11-12 19-20 3-8 4-9 8-13 9-10 12-13 9-14 2-7 15-20 18-23 6-11 12-17 1-2 17-22 18-19 6-7 7-12 1-6 2-3 7-8 24-25";
 
+// A 5×5 boxes game of 34 moves (ply against itself, 0.2 s a move): 26 free edges, B to move.
+const BOXES_5X5_26_FREE = "32-33 2-8 10-11 4-10 11-12 3-9 21-22 20-21 15-16 9-15 19-20 26-32 11-17 28-29 3-4 9-10 16-17 10-16 8-14 13-14 20-26 22-28 2-3 8-9 14-15 17-23 28-34 33-34 1-2 18-24 5-6 29-35 34-35 29-30";
+
 test("triangles: click an edge, ply replies with a best move, values shown match the API", async () => {
   const { page, errors } = await open("game=triangles&size=3&seed=1");
   const toMove = page.getByTestId("to-move");
@@ -294,7 +297,17 @@ test("dots: a 390×844 phone shows the whole board, no horizontal scroll", async
   await edge(page, "11-16").tap();
   await page.locator('[data-edge="11-16"][data-drawn="true"]').waitFor({ state: "attached" });
   await page.getByTestId("to-move").filter({ hasText: /\(you\)|Game over/ }).waitFor();
+  await page.locator("svg[data-testid=value-chart]").waitFor();
   await page.screenshot({ path: join(shots, "dots-phone.png"), fullPage: true });
+  // A 5×5 position with 26 free edges: every value proved, every label inside the screen.
+  await page.goto(`${base}/?game=boxes&rows=5&cols=5&first=both&values=1&moves=${BOXES_5X5_26_FREE.replaceAll(" ", "+")}`);
+  await page.locator("[data-value]").nth(25).waitFor({ state: "attached" });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390);
+  const labels = await page.locator(".value-label").evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect()).map((r) => [r.left, r.right]));
+  assert.equal(labels.length, 26);
+  assert.ok(labels.every(([l, r]) => l >= 0 && r <= 390), JSON.stringify(labels));
+  await page.locator("svg[data-testid=value-chart]").waitFor();
+  await page.getByTestId("board").screenshot({ path: join(shots, "dots-phone-5x5-board.png") });
   assert.deepEqual(errors, []);
   await page.close();
 });
