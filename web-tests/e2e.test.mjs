@@ -75,6 +75,14 @@ async function open(query) {
 }
 
 const edge = (page, e) => page.locator(`[data-edge="${e}"]`);
+const drawnCount = (page) => page.locator('[data-drawn="true"]').count();
+
+// A 4×4 boxes game of 22 moves (ply against itself): 18 free edges, B to move, every value proved by
+// the table of the free edges.
+const BOXES_18_FREE = "11-12 19-20 3-8 4-9 8-13 9-10 12-13 9-14 2-7 15-20 18-23 6-11 12-17 1-2 17-22 18-19 6-7 7-12 1-6 2-3 7-8 24-25";
+
+// A 5×5 boxes game of 34 moves (ply against itself, 0.2 s a move): 26 free edges, B to move.
+const BOXES_5X5_26_FREE = "32-33 2-8 10-11 4-10 11-12 3-9 21-22 20-21 15-16 9-15 19-20 26-32 11-17 28-29 3-4 9-10 16-17 10-16 8-14 13-14 20-26 22-28 2-3 8-9 14-15 17-23 28-34 33-34 1-2 18-24 5-6 29-35 34-35 29-30";
 
 test("triangles: click an edge, ply replies with a best move, values shown match the API", async () => {
   const { page, errors } = await open("game=triangles&size=3&seed=1");
@@ -83,10 +91,12 @@ test("triangles: click an edge, ply replies with a best move, values shown match
   assert.equal(await page.locator("[data-edge]").count(), 18);
   await page.getByTestId("show-values").check();
   // The empty classic board: 12 moves worth -3, 6 worth -5.
+  await page.locator('[data-edge="1-2"][data-value]').waitFor({ state: "attached" });
   assert.equal(await edge(page, "1-2").getAttribute("data-value"), "-3");
   assert.equal(await edge(page, "2-3").getAttribute("data-value"), "-5");
   assert.equal(await page.locator('[data-value="-3"]').count(), 12);
   assert.equal(await page.locator('[data-value="-5"]').count(), 6);
+  assert.match(await edge(page, "2-3").getAttribute("aria-label"), /^edge 2-3, value −5 for A/);
 
   await edge(page, "1-2").click();
   await page.locator('[data-drawn="true"]').nth(1).waitFor({ state: "attached" });
@@ -102,19 +112,24 @@ test("triangles: click an edge, ply replies with a best move, values shown match
   assert.equal(after12.moves.find((m) => m.move === reply).value, after12.moves[0].value);
   // Every free edge now shows A's value for it, as the API gives it.
   const now = (await api("/api/dots", { game: "triangles", size: 3, moves: `1-2 ${reply}` })).body;
+  await page.locator("[data-value]").nth(15).waitFor({ state: "attached" });
   for (const m of now.moves) {
     assert.equal(await edge(page, m.move).getAttribute("data-value"), String(m.value), m.move);
     assert.equal(await edge(page, m.move).getAttribute("data-drawn"), "false");
   }
   assert.equal(await page.locator("[data-value]").count(), 16);
-  // The strategies panel, for this position: memo visits what the API says it visits.
+  // The strategies panel, opened, for this position: memo visits what the API says it visits.
+  await page.locator('[data-testid="strategies-panel"] summary').click();
   const panel = page.locator(`[data-testid="strategies"] table[data-moves="1-2 ${reply}"]`);
   await panel.waitFor();
-  const memo = (await api("/api/dots", { game: "triangles", size: 3, moves: `1-2 ${reply}`, strategy: "memo" })).body;
+  const memo = (await api("/api/dots", { game: "triangles", size: 3, moves: `1-2 ${reply}`, strategy: "memo", detail: "value", time: 1 })).body;
   assert.equal(await panel.locator('tr[data-strategy="memo"] [data-states]').getAttribute("data-states"), String(memo.states_visited));
   assert.equal(await panel.locator('tr[data-strategy="table"] [data-states]').getAttribute("data-states"), String(2 ** 18));
-  // The value history: one point per position so far.
-  assert.equal(await page.locator("[data-testid=value-chart] circle").count(), 3);
+  // The value chart: A's final margin before each move and after the last, from the review.
+  const review = (await api("/api/dots/review", { game: "triangles", size: 3, moves: `1-2 ${reply}` })).body;
+  await page.locator("[data-testid=value-chart] .chart-point").nth(2).waitFor();
+  const margins = await page.locator("[data-testid=value-chart] .chart-point").evaluateAll((ps) => ps.map((p) => Number(p.getAttribute("data-margin"))));
+  assert.deepEqual(margins, review.margins);
   assert.match(page.url(), new RegExp(`moves=1-2\\+${reply}`));
   assert.match(page.url(), /seed=1/);
   await page.screenshot({ path: join(shots, "triangles.png"), fullPage: true });
@@ -127,6 +142,7 @@ test("a shared link opens the position; bad input shows the API's message", asyn
   await page.getByTestId("to-move").filter({ hasText: "A to move" }).waitFor();
   assert.equal(await edge(page, "2-3").getAttribute("data-drawn"), "true");
   assert.equal(await edge(page, "4-5").getAttribute("data-drawn"), "true");
+  await page.locator('[data-edge="5-6"][data-value]').waitFor({ state: "attached" });
   assert.equal(await edge(page, "5-6").getAttribute("data-value"), "3");
   await page.close();
   assert.deepEqual(errors, []);
@@ -141,12 +157,157 @@ test("boxes: a move and the reply on 2×2 boxes", async () => {
   const { page, errors } = await open("game=boxes&rows=2&cols=2&seed=3");
   await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
   assert.equal(await page.locator("[data-edge]").count(), 12);
+  await page.getByTestId("size-note").filter({ hasText: "12 edges, every position exact" }).waitFor();
   await page.getByTestId("show-values").check();
   await edge(page, "1-2").click();
   await page.locator('[data-drawn="true"]').nth(1).waitFor({ state: "attached" });
   await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
+  await page.locator("[data-value]").nth(9).waitFor({ state: "attached" });
   assert.equal(await page.locator("[data-value]").count(), 10);
   await page.screenshot({ path: join(shots, "boxes.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("dots: a 4×4 position with 18 free edges opens from a link with every free edge valued", async () => {
+  const moves = BOXES_18_FREE.replaceAll(" ", "+");
+  const { page, errors } = await open(`game=boxes&rows=4&cols=4&first=ply&values=1&moves=${moves}`);
+  await page.getByTestId("to-move").filter({ hasText: "B to move (you)" }).waitFor();
+  await page.getByTestId("size-note").filter({ hasText: "40 edges. Exact from 28 free edges on (after move 12)" }).waitFor();
+  await page.locator("[data-value]").nth(17).waitFor({ state: "attached" });
+  assert.equal(await page.locator('[data-drawn="false"]').count(), 18);
+  assert.equal(await page.locator("[data-value]").count(), 18);
+  const report = (await api("/api/dots", { game: "boxes", rows: 4, cols: 4, moves: BOXES_18_FREE })).body;
+  assert.equal(report.exact, true);
+  for (const m of report.moves) assert.equal(await edge(page, m.move).getAttribute("data-value"), String(m.value), m.move);
+  await page.getByTestId("summary").filter({ hasText: `Value ${report.value > 0 ? "+" : ""}${report.value} for B` }).waitFor();
+  // The review comes in the background: one row per move, the chart with a point per position.
+  await page.locator("[data-testid=move-list] tr[data-ply='22'] [data-verdict]").waitFor();
+  assert.equal(await page.locator("[data-testid=value-chart] .chart-point").count(), 23);
+  await page.screenshot({ path: join(shots, "boxes-4x4-analysis.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("dots: on the empty 5×5 board a click is taken and ply's reply comes within its time to think", async () => {
+  const { page, errors } = await open("game=boxes&rows=5&cols=5&seed=4&think=1&values=1");
+  const toMove = page.getByTestId("to-move");
+  await toMove.filter({ hasText: "A to move (you)" }).waitFor();
+  assert.equal(await page.locator("[data-edge]").count(), 60);
+  await edge(page, "1-2").click();
+  await page.locator('[data-drawn="true"]').nth(1).waitFor({ state: "attached" });
+  await toMove.filter({ hasText: "A to move (you)" }).waitFor();
+  const reply = await page.locator('[data-drawn="true"]').evaluateAll((es) => es.map((e) => e.getAttribute("data-edge")).find((e) => e !== "1-2"));
+  await page.getByTestId("announce").filter({ hasText: `ply (B) played ${reply}` }).waitFor();
+  // Not proved in the analysis time: bounds and the best move found, never a failure.
+  const summary = page.getByTestId("summary").filter({ hasText: "Not proved" });
+  await summary.waitFor();
+  assert.match(await summary.textContent(), /the value for A is between −\d+ and \+\d+\. Best move found: \d+-\d+/);
+  assert.ok(await page.locator('[data-drawn="false"][data-value]').count() === 58);
+  assert.equal(await page.getByTestId("error").isHidden(), true);
+  await page.screenshot({ path: join(shots, "boxes-5x5.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("dots: the keyboard plays, the move list grades a mistake, Back returns to the position before", async () => {
+  const { page, errors } = await open("game=triangles&size=3&seed=1");
+  const toMove = page.getByTestId("to-move");
+  await toMove.filter({ hasText: "A to move (you)" }).waitFor();
+  // 2-3 first is a mistake: its value is −5 where the best moves keep −3.
+  await edge(page, "2-3").focus();
+  await page.keyboard.press("Enter");
+  await page.locator('[data-drawn="true"]').nth(1).waitFor({ state: "attached" });
+  await toMove.filter({ hasText: "A to move (you)" }).waitFor();
+  const row = page.locator("[data-testid=move-list] tr[data-ply='1']");
+  await row.locator('[data-verdict="mistake"]').waitFor();
+  assert.match(await row.textContent(), /mistake −2 −5, best was −3 \(1-2\)/);
+  await page.getByTestId("announce").filter({ hasText: "Your move 2-3: mistake −2, −5, best was −3 (1-2)." }).waitFor();
+  const line = new URL(page.url()).searchParams.get("moves");
+  assert.match(line, /^2-3 \d+-\d+$/);
+  // Back: the position after 2-3, ply to move, the whole line kept in the link; ply does not move.
+  await page.goBack();
+  await toMove.filter({ hasText: "B to move (ply)" }).filter({ hasText: "Viewing move 1 of 2" }).waitFor();
+  assert.equal(await drawnCount(page), 1);
+  assert.equal(new URL(page.url()).searchParams.get("at"), "1");
+  assert.equal(new URL(page.url()).searchParams.get("moves"), line);
+  await page.goBack();
+  await toMove.filter({ hasText: "Viewing move 0" }).waitFor();
+  assert.equal(await drawnCount(page), 0);
+  await page.goForward();
+  await page.goForward();
+  await toMove.filter({ hasText: "A to move (you). Score: A 0, B 0." }).waitFor();
+  assert.equal(await drawnCount(page), 2);
+  // A typed move, then Undo back to it and Redo.
+  await page.getByTestId("move-input").fill("4 5");
+  await page.getByTestId("play-move").click();
+  await page.locator('[data-drawn="true"]').nth(3).waitFor({ state: "attached" });
+  await toMove.filter({ hasText: "A to move (you)" }).waitFor();
+  await page.getByTestId("undo").click();
+  await toMove.filter({ hasText: "Viewing move 2 of" }).waitFor();
+  assert.equal(await drawnCount(page), 2);
+  await page.getByTestId("redo").click();
+  await toMove.filter({ hasText: "A to move (you)", hasNotText: "Viewing" }).waitFor();
+  assert.ok(await edge(page, "4-5").getAttribute("data-drawn") === "true");
+  // The moves as `ply dots` takes them.
+  const text = await page.getByTestId("moves-text").inputValue();
+  assert.equal(text, new URL(page.url()).searchParams.get("moves"));
+  assert.equal(await page.getByTestId("command").textContent(), `ply dots triangles --size 3 --moves "${text}"`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("dots: a game to its end gets a summary per side", async () => {
+  const { page, errors } = await open("game=triangles&size=2&first=both&moves=1-2+1-3+2-4+3-6+4-5+5-6+2-5");
+  await page.getByTestId("to-move").filter({ hasText: "to move." }).waitFor();
+  await edge(page, "2-3").click();
+  await page.getByTestId("to-move").filter({ hasText: "to move." }).waitFor();
+  await edge(page, "3-5").click();
+  await page.getByTestId("to-move").filter({ hasText: "Game over" }).waitFor();
+  const review = (await api("/api/dots/review", { game: "triangles", size: 2, moves: "1-2 1-3 2-4 3-6 4-5 5-6 2-5 2-3 3-5" })).body;
+  const summary = page.getByTestId("game-summary-table");
+  await summary.waitFor();
+  for (const p of ["A", "B"]) {
+    const lost = review.moves.filter((g) => g.player === p).reduce((s, g) => s + g.loss, 0);
+    assert.equal(await summary.locator(`tr[data-player="${p}"] [data-lost]`).getAttribute("data-lost"), String(lost), p);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("dots: a 390×844 phone shows the whole board, no horizontal scroll", async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  page.setDefaultTimeout(WAIT);
+  const errors = [];
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${base}/?game=boxes&rows=4&cols=4&first=ply&values=1&moves=${BOXES_18_FREE.replaceAll(" ", "+")}`);
+  await page.locator("[data-value]").nth(17).waitFor({ state: "attached" });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390);
+  const box = await page.getByTestId("dots-board").boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, JSON.stringify(box));
+  for (const corner of ["1-2", "24-25"]) {
+    const e = await edge(page, corner).boundingBox();
+    assert.ok(e.x >= 0 && e.x + e.width <= 390, corner);
+  }
+  await page.locator("[data-testid=value-chart]").waitFor();
+  const chart = await page.getByTestId("value-chart").boundingBox();
+  assert.ok(chart.x >= 0 && chart.x + chart.width <= 390, JSON.stringify(chart));
+  // A tap plays.
+  await edge(page, "11-16").tap();
+  await page.locator('[data-edge="11-16"][data-drawn="true"]').waitFor({ state: "attached" });
+  await page.getByTestId("to-move").filter({ hasText: /\(you\)|Game over/ }).waitFor();
+  await page.locator("svg[data-testid=value-chart]").waitFor();
+  await page.screenshot({ path: join(shots, "dots-phone.png"), fullPage: true });
+  // A 5×5 position with 26 free edges: every value proved, every label inside the screen.
+  await page.goto(`${base}/?game=boxes&rows=5&cols=5&first=both&values=1&moves=${BOXES_5X5_26_FREE.replaceAll(" ", "+")}`);
+  await page.locator("[data-value]").nth(25).waitFor({ state: "attached" });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390);
+  const labels = await page.locator(".value-label").evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect()).map((r) => [r.left, r.right]));
+  assert.equal(labels.length, 26);
+  assert.ok(labels.every(([l, r]) => l >= 0 && r <= 390), JSON.stringify(labels));
+  await page.locator("svg[data-testid=value-chart]").waitFor();
+  await page.getByTestId("board").screenshot({ path: join(shots, "dots-phone-5x5-board.png") });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -207,6 +207,78 @@ pub fn app(state: AppState) -> Router {
             }),
         )
         .route(
+            "/common.js",
+            get(|| async {
+                static_file(
+                    "text/javascript; charset=utf-8",
+                    include_str!("../static/common.js"),
+                )
+            }),
+        )
+        .route(
+            "/dots-draw.js",
+            get(|| async {
+                static_file(
+                    "text/javascript; charset=utf-8",
+                    include_str!("../static/dots-draw.js"),
+                )
+            }),
+        )
+        .route(
+            "/dots-layout.js",
+            get(|| async {
+                static_file(
+                    "text/javascript; charset=utf-8",
+                    include_str!("../static/dots-layout.js"),
+                )
+            }),
+        )
+        .route(
+            "/dots.js",
+            get(|| async {
+                static_file(
+                    "text/javascript; charset=utf-8",
+                    include_str!("../static/dots.js"),
+                )
+            }),
+        )
+        .route(
+            "/solitaire.js",
+            get(|| async {
+                static_file(
+                    "text/javascript; charset=utf-8",
+                    include_str!("../static/solitaire.js"),
+                )
+            }),
+        )
+        .route(
+            "/dice-race.js",
+            get(|| async {
+                static_file(
+                    "text/javascript; charset=utf-8",
+                    include_str!("../static/dice-race.js"),
+                )
+            }),
+        )
+        .route(
+            "/magic-board.js",
+            get(|| async {
+                static_file(
+                    "text/javascript; charset=utf-8",
+                    include_str!("../static/magic-board.js"),
+                )
+            }),
+        )
+        .route(
+            "/heaps.js",
+            get(|| async {
+                static_file(
+                    "text/javascript; charset=utf-8",
+                    include_str!("../static/heaps.js"),
+                )
+            }),
+        )
+        .route(
             "/style.css",
             get(|| async {
                 static_file(

@@ -1,0 +1,124 @@
+// ply's page, shared helpers: DOM and SVG builders, the JSON API, the address, number formats and
+// charts. Each game has its own file (dots.js, solitaire.js, …); app.js opens the one picked.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const COLOURS = { good: "#009E73", even: "#E69F00", bad: "#D55E00", best: "#0072B2", a: "#0072B2", b: "#CC79A7", sky: "#56B4E9" };
+const main = document.getElementById("main");
+const picker = document.getElementById("game");
+const errorBox = document.getElementById("error");
+const share = document.getElementById("share");
+
+// ---------- helpers ----------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c);
+  return node;
+}
+
+function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function showError(message) {
+  errorBox.textContent = message;
+  errorBox.hidden = false;
+}
+
+function clearError() {
+  errorBox.textContent = "";
+  errorBox.hidden = true;
+}
+
+// POSTs a request; returns {body, ms} (ms: the server's solve time) or throws an Error with the
+// server's one-line message and its status. `signal` aborts it (the server then stops the solve).
+async function api(path, request, signal) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(request),
+    signal,
+  });
+  const body = await response.json();
+  if (!response.ok) {
+    const e = new Error(body.error || response.statusText);
+    e.status = response.status;
+    throw e;
+  }
+  const timing = response.headers.get("server-timing") || "";
+  const solve = /solve;dur=([0-9.]+)/.exec(timing);
+  return { body, ms: solve ? Number(solve[1]) : null };
+}
+
+// Whether a failed request was aborted on purpose (its answer is no longer wanted).
+function aborted(e) {
+  return e && e.name === "AbortError";
+}
+
+// Puts `params` in the address (and the share link): a new history entry when `push`, so that the
+// browser's Back returns to the address before.
+function setLink(params, push = false) {
+  const query = new URLSearchParams(params).toString();
+  const url = "/?" + query;
+  share.href = url;
+  if (push) history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+}
+
+function signed(v) {
+  return v > 0 ? "+" + v : String(v);
+}
+
+function valueColour(v) {
+  return v > 0 ? COLOURS.good : v < 0 ? COLOURS.bad : COLOURS.even;
+}
+
+function numberList(text) {
+  return text.split(/[\s,]+/).filter((t) => t !== "").map(Number);
+}
+
+// The seed that breaks ties between equally good moves of the perfect player: the link's, else a new
+// one (put in the link, so the game can be shared and replayed).
+function seedOf(params) {
+  const given = params.get("seed");
+  return given !== null && /^\d+$/.test(given) ? Number(given) : Math.floor(Math.random() * 1000000);
+}
+
+let limitsCache = null;
+
+// What the server answers (GET /api/limits), read once.
+async function serverLimits() {
+  if (!limitsCache) limitsCache = await (await fetch("/api/limits")).json();
+  return limitsCache;
+}
+
+function panel(title, ...children) {
+  return el("section", { class: "panel" }, el("h2", { text: title }), ...children);
+}
+
+// A bar chart of {label, value, text} items.
+function barChart(items, { width = 440, height = 170, colour = COLOURS.sky, testid } = {}) {
+  const chart = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img" });
+  if (testid) chart.setAttribute("data-testid", testid);
+  const top = Math.max(...items.map((i) => i.value), 1e-12);
+  const band = (width - 20) / Math.max(items.length, 1);
+  items.forEach((item, i) => {
+    const h = (item.value / top) * (height - 45);
+    const x = 10 + i * band;
+    chart.append(svg("rect", { x: x + band * 0.1, y: height - 22 - h, width: band * 0.8, height: h, fill: colour }));
+    chart.append(svg("title", {}, item.text || String(item.value)));
+    if (items.length <= 30 || i % Math.ceil(items.length / 30) === 0) {
+      chart.append(svg("text", { x: x + band / 2, y: height - 6, "text-anchor": "middle", "font-size": 11 }, item.label));
+    }
+  });
+  return chart;
+}

@@ -1,0 +1,110 @@
+// The dice race: exact outcomes, the sums, a replay roll by roll and the unbeaten list.
+"use strict";
+
+function diceGame(params) {
+  const first = el("input", { type: "text", id: "first", "data-testid": "first", value: params.get("first") || "5,6,7,8,9" });
+  const second = el("input", { type: "text", id: "second", "data-testid": "second", value: params.get("second") || "5,6,7,8,7" });
+  const dice = el("input", { type: "number", min: 1, id: "dice", value: params.get("dice") || 2 });
+  const sides = el("input", { type: "number", min: 1, id: "sides", value: params.get("sides") || 6 });
+  const outcome = el("div", { "data-testid": "outcome" });
+  const sums = el("div");
+  const race = el("div", { "data-testid": "race" });
+  const unbeaten = el("div", { "data-testid": "unbeaten" });
+  let current = null;
+  main.replaceChildren(
+    panel("Dice race",
+      el("p", { class: "small", text: "Each player picks sums; the dice are rolled and each crosses off one occurrence of the sum rolled. The first to cross off everything wins; finishing on the same roll is a tie." }),
+      el("div", { class: "controls" }, el("label", { text: "first " }, first), el("label", { text: "second " }, second)),
+      el("div", { class: "controls" }, el("label", { text: "dice " }, dice), el("label", { text: "sides " }, sides),
+        el("button", { text: "Compare", "data-testid": "compare", onclick: run })),
+      outcome,
+      panel("Replay: roll the dice", el("div", { class: "controls" },
+        el("button", { text: "Roll", "data-testid": "roll", onclick: roll }),
+        el("button", { text: "Restart", onclick: restart })), race)),
+    el("div", { class: "side" },
+      panel("Distribution of the sum", sums),
+      panel("The unbeaten list for these dice", unbeaten)));
+
+  function chances(r) {
+    return el("table", {},
+      el("tr", {}, el("td", { text: "P(first wins)" }), el("td", { class: "fraction", text: r.exact.p_first }), el("td", { text: r.p_first.toFixed(6) })),
+      el("tr", {}, el("td", { text: "P(second wins)" }), el("td", { class: "fraction", text: r.exact.p_second }), el("td", { text: r.p_second.toFixed(6) })),
+      el("tr", {}, el("td", { text: "P(tie)" }), el("td", { class: "fraction", text: r.exact.p_tie }), el("td", { text: r.p_tie.toFixed(6) })));
+  }
+
+  function diceRequest() {
+    return { dice: Number(dice.value), sides: Number(sides.value) };
+  }
+
+  async function run() {
+    clearError();
+    setLink({ game: "dice-race", first: first.value, second: second.value, dice: dice.value, sides: sides.value });
+    try {
+      const { body } = await api("/api/dice-race/compare", { first: first.value, second: second.value, ...diceRequest() });
+      outcome.replaceChildren(chances(body), el("p", { text: `Expected rolls ${body.exact.expected_rolls} ≈ ${body.expected_rolls.toFixed(3)}` }));
+      const d = await api("/api/dice-race/sums", diceRequest());
+      current = { distribution: d.body };
+      sums.replaceChildren(barChart(d.body.map((s) => ({ label: String(s.sum), value: s.p, text: `${s.sum}: ${s.probability}` })), { testid: "sums-chart" }));
+      restart();
+      const picks = body.first.length;
+      try {
+        const b = await api("/api/dice-race/best", { picks, ...diceRequest() });
+        unbeaten.replaceChildren(el("p", {}, b.body.unbeaten
+          ? `With ${picks} picks no list beats ${JSON.stringify(b.body.best)} head to head` + (b.body.all_unbeaten.length > 1 ? ` (unbeaten: ${b.body.all_unbeaten.map((l) => JSON.stringify(l)).join(", ")})` : "") + "."
+          : `With ${picks} picks every list is beaten by some other list; see the equilibrium.`),
+          el("p", { class: "small", text: `The seed's greedy substitution gives ${JSON.stringify(b.body.greedy)} (${b.body.greedy_agrees ? "unbeaten too" : "beaten"}); ${b.body.multisets} lists searched, ${b.body.races} exact races.` }));
+      } catch (e) {
+        unbeaten.replaceChildren(el("p", { class: "small", text: e.message }));
+      }
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  function restart() {
+    if (!current) return;
+    current.left = [numberList(first.value), numberList(second.value)];
+    current.rolls = [];
+    current.over = false;
+    race.replaceChildren(el("p", { class: "small", "data-placeholder": "", text: "Press Roll." }));
+  }
+
+  function rollSum() {
+    const total = current.distribution.reduce((s, d) => s + d.ways, 0);
+    let r = Math.floor(Math.random() * total);
+    for (const d of current.distribution) {
+      if (r < d.ways) return d.sum;
+      r -= d.ways;
+    }
+    return current.distribution[current.distribution.length - 1].sum;
+  }
+
+  async function roll() {
+    if (!current || current.over) return;
+    clearError();
+    const sum = rollSum();
+    current.rolls.push(sum);
+    for (const list of current.left) {
+      const i = list.indexOf(sum);
+      if (i >= 0) list.splice(i, 1);
+    }
+    const [a, b] = current.left;
+    const line = el("div", { "data-testid": "roll" }, el("strong", { text: `roll ${current.rolls.length}: ${sum}` }),
+      ` — first needs ${a.length ? a.join(",") : "nothing"}, second needs ${b.length ? b.join(",") : "nothing"}`);
+    if (!a.length || !b.length) {
+      current.over = true;
+      line.append(el("p", { class: "status", text: !a.length && !b.length ? "A tie." : !a.length ? "The first list wins." : "The second list wins." }));
+    } else {
+      try {
+        const { body } = await api("/api/dice-race/compare", { first: a, second: b, ...diceRequest() });
+        line.append(chances(body));
+      } catch (e) {
+        showError(e.message);
+      }
+    }
+    race.querySelector("[data-placeholder]")?.remove();
+    race.prepend(line);
+  }
+
+  run();
+}

@@ -1,0 +1,163 @@
+// Dots and Triangles, Dots and Boxes: the page's parts (controls, board, status lines, move list,
+// chart, strategies) and their wiring to a DotsSession (dots.js).
+"use strict";
+
+function dotsSizeInputs(spec) {
+  const number = (id, label, value, max) => el("label", { text: `${label} ` },
+    el("input", { type: "number", min: 1, max, value, id, "data-testid": id }));
+  return spec.game === "triangles"
+    ? [number("size", "size", spec.size, 6)]
+    : [number("rows", "rows", spec.rows, 7), number("cols", "cols", spec.cols, 7)];
+}
+
+function dotsControls(session, ui) {
+  const spec = session.spec;
+  const sizes = dotsSizeInputs(spec);
+  ui.first = el("select", { id: "first", "data-testid": "first", "aria-label": "who plays" },
+    el("option", { value: "me", text: "you are A (first), ply is B" }),
+    el("option", { value: "ply", text: "ply is A (first), you are B" }),
+    el("option", { value: "both", text: "you play both sides (analysis)" }));
+  ui.think = el("input", { type: "number", min: 0.1, max: 60, step: 0.5, id: "think", "data-testid": "think", placeholder: "3", value: session.think ?? "" });
+  ui.first.addEventListener("change", () => session.setSide(ui.first.value));
+  ui.think.addEventListener("change", () => session.setThink(ui.think.value));
+  ui.specInputs = () => spec.game === "triangles"
+    ? { game: spec.game, size: Number(document.getElementById("size").value) }
+    : { game: spec.game, rows: Number(document.getElementById("rows").value), cols: Number(document.getElementById("cols").value) };
+  // The note under the sizes follows the inputs: the board the API builds for them, or its refusal.
+  let asked = 0;
+  const noteFor = async () => {
+    const mine = ++asked;
+    try {
+      const [limits, board] = await Promise.all([serverLimits(), api("/api/dots/board", ui.specInputs())]);
+      if (mine === asked) ui.sizeNote.textContent = exactNote(board.body, limits);
+    } catch (e) {
+      if (mine === asked) ui.sizeNote.textContent = e.message;
+    }
+  };
+  for (const label of sizes) label.querySelector("input").addEventListener("change", noteFor);
+  return [
+    el("div", { class: "controls" }, ui.first, el("label", { text: "ply thinks " }, ui.think, " s")),
+    el("div", { class: "controls" }, ...sizes, el("button", { text: "New game", "data-testid": "new-game", onclick: () => session.newGame() })),
+  ];
+}
+
+function dotsNavigation(session, ui) {
+  const button = (text, testid, label, onclick) => el("button", { type: "button", text, "data-testid": testid, "aria-label": label, title: label, onclick });
+  ui.values = el("input", { type: "checkbox", id: "show-values", "data-testid": "show-values" });
+  ui.values.checked = session.showValues;
+  ui.values.addEventListener("change", () => {
+    session.showValues = ui.values.checked;
+    session.link(false);
+    session.render();
+  });
+  ui.nav = {
+    first: button("|◀", "nav-first", "the start of the game", () => session.go(0)),
+    prev: button("◀", "nav-prev", "one move back", () => session.go(session.at - 1)),
+    next: button("▶", "nav-next", "one move forward", () => session.go(session.at + 1)),
+    last: button("▶|", "nav-last", "the end of the line", () => session.go(session.line.length)),
+    undo: button("Undo", "undo", "undo your last move", () => session.undo()),
+    redo: button("Redo", "redo", "redo: forward to your next turn", () => session.redo()),
+    ply: button("ply moves here", "ply-move", "let ply make the next move here", () => session.plyHere()),
+    again: button("Analyse again", "analyse-again", "analyse this position again, starting from what was proved", () => {
+      session.review(true);
+      session.go(session.at, null);
+    }),
+  };
+  return el("div", { class: "controls" }, el("label", {}, ui.values, " Show values"),
+    ui.nav.first, ui.nav.prev, ui.nav.next, ui.nav.last, ui.nav.undo, ui.nav.redo, ui.nav.ply, ui.nav.again);
+}
+
+function dotsMoveForm(session, ui) {
+  const input = el("input", { type: "text", id: "move-input", "data-testid": "move-input", size: 7, placeholder: "2-5", "aria-label": "type a move, such as 2-5", autocomplete: "off" });
+  const form = el("form", { class: "controls" }, el("label", { for: "move-input", text: "Move " }), input,
+    el("button", { type: "submit", text: "Play", "data-testid": "play-move" }));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (!session.board) return;
+    const edge = typedEdge(session.board, input.value);
+    if (!edge) {
+      session.say(`No edge “${input.value.trim()}” on this board: name its two dots, such as 2-5.`);
+      return;
+    }
+    if (session.play(edge)) input.value = "";
+  });
+  return form;
+}
+
+function dotsMovesPanel(session, ui) {
+  ui.moveList = el("div", { class: "scroll" });
+  ui.movesText = el("input", { type: "text", readonly: "", "data-testid": "moves-text", "aria-label": "the moves to this position", class: "wide" });
+  ui.command = el("code", { "data-testid": "command" });
+  const copy = el("button", { type: "button", text: "Copy moves", "data-testid": "copy-moves" });
+  copy.addEventListener("click", async () => {
+    ui.movesText.select();
+    try {
+      await navigator.clipboard.writeText(ui.movesText.value);
+      session.say("The moves are copied.");
+    } catch (e) {
+      session.say("Select the moves shown and copy them.");
+    }
+  });
+  return panel("Moves", ui.moveList,
+    el("div", { class: "controls" }, ui.movesText, copy),
+    el("p", { class: "small" }, "The same position on the command line: ", ui.command));
+}
+
+function dotsStrategiesPanel(session, ui) {
+  ui.strategies = el("div", { "data-testid": "strategies" }, el("p", { class: "small", text: "Runs when opened." }));
+  const details = el("details", { class: "panel", "data-testid": "strategies-panel" },
+    el("summary", { text: "Strategies on this position (seed 004's lesson)" }), ui.strategies);
+  details.addEventListener("toggle", () => {
+    if (details.open) session.compareStrategies(session.gen);
+  });
+  ui.strategiesOpen = () => details.open;
+  ui.showStrategies = (moves, rows) => ui.strategies.replaceChildren(
+    el("table", { "data-moves": moves },
+      el("tr", {}, el("th", { text: "strategy" }), el("th", { text: "states visited" }), el("th", { text: "time" }), el("th", { text: "" })), ...rows),
+    el("p", { class: "small", text: `The value of this position by each of the seed's three programs, ${DOTS_TIME.strategy} s each. Recursion revisits positions; memo visits each reachable position once; the table holds every position of the board.` }));
+  return details;
+}
+
+function dotsLegend() {
+  const swatch = (colour, text) => el("span", {}, el("span", { class: "swatch", style: `background:${colour}` }), text);
+  return el("div", { class: "legend small" },
+    swatch(COLOURS.good, "gains (value > 0)"), swatch(COLOURS.even, "even (0)"), swatch(COLOURS.bad, "loses (value < 0)"),
+    swatch(UNDECIDED, "not proved: a range, or no label"), el("span", { text: "thick, filled: a best move (★: the best found)" }),
+    swatch(COLOURS.a, "A's last turn"), swatch(COLOURS.b, "B's last turn"));
+}
+
+// Builds the page for `session`; returns its parts.
+function dotsLayout(session) {
+  const ui = {};
+  ui.title = el("h2", { text: session.spec.game === "triangles" ? "Dots and Triangles" : "Dots and Boxes" });
+  ui.sizeNote = el("p", { class: "small", "data-testid": "size-note" });
+  ui.status = el("p", { class: "status", "data-testid": "to-move" });
+  ui.summary = el("p", { "data-testid": "summary" });
+  ui.board = el("div", { class: "dots-board", "data-testid": "board" });
+  ui.lastMoves = el("div", { class: "last-moves", "data-testid": "last-moves" });
+  ui.live = el("div", { class: "live small", "aria-live": "polite", "data-testid": "announce" });
+  ui.chart = el("div");
+  ui.gameSummary = el("div", { "data-testid": "game-summary" });
+  const controls = dotsControls(session, ui);
+  ui.first.value = session.side === "B" ? "ply" : session.side === "both" ? "both" : "me";
+  ui.summaryPanel = panel("Game over: how each side played", ui.gameSummary);
+  ui.summaryPanel.hidden = true;
+  main.replaceChildren(
+    el("section", { class: "panel board-panel" }, ui.title, ui.status, ui.board, dotsNavigation(session, ui),
+      dotsMoveForm(session, ui), ui.summary, ui.lastMoves, ui.live,
+      el("p", { class: "small", text: "Click an edge, or Tab to it and press Enter. ← and → step through the game; Back and Forward too." }),
+      dotsLegend(),
+      el("section", { class: "setup", "aria-label": "players and board" }, el("h3", { text: "Players, and a new board" }), ...controls, ui.sizeNote)),
+    el("div", { class: "side" }, ui.summaryPanel, dotsMovesPanel(session, ui),
+      panel("Value chart", ui.chart), dotsStrategiesPanel(session, ui)));
+  ui.buttons = (s, here) => {
+    const f = here.facts;
+    ui.nav.first.disabled = ui.nav.prev.disabled = s.at === 0;
+    ui.nav.next.disabled = ui.nav.last.disabled = s.at === s.line.length;
+    ui.nav.undo.disabled = s.at === 0;
+    ui.nav.redo.disabled = s.at === s.line.length;
+    ui.nav.ply.disabled = !f || f.over || s.thinking;
+    ui.nav.again.hidden = !(here.analysis && !here.analysis.exact) || s.analysing;
+  };
+  return ui;
+}

@@ -1,0 +1,642 @@
+// Dots and Triangles, Dots and Boxes: play ply or analyse any board the API takes. Everything shown
+// comes from the API — the board's drawing (/api/dots/board), each position's facts and move values
+// (/api/dots), ply's replies (/api/play/dots) and the grades of the game's moves with the value
+// chart (/api/dots/review, one request for the whole line, in the background). No rule of the game
+// is re-derived here: whose turn it is, who owns a cell and what a move is worth are the server's.
+//
+// The address holds the whole game line and the position shown (`moves=…&at=k`); every move and
+// every step through the line is a history entry, so Back and Forward walk through the game.
+"use strict";
+
+// Seconds each kind of request may take; the server caps them at its own limit.
+const DOTS_TIME = { facts: 0.05, analysis: 5, review: 4, strategy: 1 };
+const STRATEGY_NAMES = ["recursion", "memo", "table"];
+
+function dotsGame(params) {
+  const session = new DotsSession(params);
+  session.start();
+  return session;
+}
+
+// The board a link names: the game and its size (the classic boards by default). Sizes are not
+// checked here: the API refuses a board it does not have, with its own message.
+function dotsSpec(params) {
+  const whole = (key, fallback) => {
+    const v = params.get(key);
+    return v !== null && /^\d+$/.test(v) ? Number(v) : fallback;
+  };
+  return params.get("game") === "boxes"
+    ? { game: "boxes", rows: whole("rows", 3), cols: whole("cols", 3) }
+    : { game: "triangles", size: whole("size", 3) };
+}
+
+function sameSpec(a, b) {
+  return a.game === b.game && a.size === b.size && a.rows === b.rows && a.cols === b.cols;
+}
+
+// `ply dots …` options naming the board.
+function specOptions(spec) {
+  return spec.game === "boxes" ? `--rows ${spec.rows} --cols ${spec.cols}` : `--size ${spec.size}`;
+}
+
+// A typed move (`2-5`, `5 2`, `2,5`) as the board names it, or null when no edge of `board` joins
+// the two dots.
+function typedEdge(board, text) {
+  const m = /^\s*(\d+)\s*[-\s,]\s*(\d+)\s*$/.exec(text);
+  if (!m) return null;
+  const [a, b] = [Number(m[1]), Number(m[2])].sort((x, y) => x - y);
+  const edge = board.edges.find((e) => e.a === a && e.b === b);
+  return edge ? edge.name : null;
+}
+
+class DotsSession {
+  constructor(params) {
+    this.readLink(params);
+    this.seed = seedOf(params);
+    this.board = null;
+    this.limits = null;
+    // What is known of each position, by its moves: {facts, analysis, toMove, failure}.
+    this.positions = new Map();
+    // Reviews by game line.
+    this.reviews = new Map();
+    this.reviewing = null;
+    this.gen = 0;
+    this.work = null;
+    this.thinking = false;
+    this.analysing = false;
+    // Moves played on this page (by their position), and those whose grade was announced.
+    this.fresh = new Set();
+    this.announced = new Set();
+    this.closed = false;
+    this.ui = dotsLayout(this);
+  }
+
+  // ---------- the address ----------
+
+  readLink(params) {
+    this.spec = dotsSpec(params);
+    this.line = (params.get("moves") || "").split(/[\s+,]+/).filter((m) => m !== "");
+    const at = params.get("at");
+    this.at = at !== null && /^\d+$/.test(at) ? Math.min(Number(at), this.line.length) : this.line.length;
+    const first = params.get("first");
+    this.side = first === "ply" ? "B" : first === "both" ? "both" : "A";
+    this.showValues = params.get("values") === "1";
+    const think = Number(params.get("think"));
+    this.think = params.get("think") !== null && think > 0 ? think : null;
+  }
+
+  linkParams() {
+    const p = { ...this.spec, moves: this.line.join(" ") };
+    if (this.at < this.line.length) p.at = this.at;
+    if (this.side !== "A") p.first = this.side === "B" ? "ply" : "both";
+    if (this.showValues) p.values = "1";
+    if (this.think !== null) p.think = this.think;
+    p.seed = this.seed;
+    return p;
+  }
+
+  link(push) {
+    setLink(this.linkParams(), push);
+  }
+
+  // Back/Forward: the same board follows the address; another board is opened afresh.
+  follow(params) {
+    if (params.get("game") !== this.spec.game || !sameSpec(dotsSpec(params), this.spec)) return false;
+    const line = this.line.join(" ");
+    this.readLink(params);
+    if (this.line.join(" ") !== line) this.dropReview();
+    this.syncControls();
+    this.go(this.at, null);
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    this.work?.abort();
+    this.dropReview();
+    this.strategyWork?.abort();
+  }
+
+  // ---------- positions ----------
+
+  entry(k, line = this.line) {
+    const key = line.slice(0, k).join(" ");
+    let e = this.positions.get(key);
+    if (!e) {
+      e = {};
+      this.positions.set(key, e);
+    }
+    return e;
+  }
+
+  // Who drew the k-th move of the line (from 0), when known.
+  moverOf(k) {
+    return this.entry(k).toMove;
+  }
+
+  request(k, extra) {
+    return { ...this.spec, moves: this.line.slice(0, k).join(" "), ...extra };
+  }
+
+  atEnd() {
+    return this.at === this.line.length;
+  }
+
+  yourTurn(player) {
+    return this.side === "both" || player === this.side;
+  }
+
+  who(player) {
+    if (this.side === "both") return "";
+    return player === this.side ? "you" : "ply";
+  }
+
+  seconds(kind) {
+    const limit = this.limits ? this.limits.time_limit_seconds : 10;
+    return Math.max(0.5, Math.min(DOTS_TIME[kind], limit - 1));
+  }
+
+  // ---------- moving through the game ----------
+
+  async start() {
+    try {
+      const [limits, board] = await Promise.all([serverLimits(), api("/api/dots/board", this.spec)]);
+      if (this.closed) return;
+      this.limits = limits;
+      this.board = board.body;
+    } catch (e) {
+      showError(e.message);
+      this.ui.status.textContent = "No board to show.";
+      return;
+    }
+    this.ui.title.textContent = this.board.title;
+    this.ui.sizeNote.textContent = exactNote(this.board, this.limits);
+    this.ui.think.placeholder = String(this.limits.think_seconds);
+    this.go(this.at, false);
+  }
+
+  // Shows the position after k moves of the line (a history entry when `push`; none when null), and
+  // starts what it needs: its facts, then ply's reply or its analysis and the review.
+  go(k, push = true) {
+    if (!this.board) return;
+    this.at = Math.max(0, Math.min(k, this.line.length));
+    if (push !== null) this.link(push);
+    this.work?.abort();
+    this.strategyWork?.abort();
+    this.work = new AbortController();
+    this.early = null;
+    const gen = ++this.gen;
+    this.thinking = false;
+    this.analysing = false;
+    this.render();
+    this.settle(gen, this.work.signal).catch((e) => this.failed(e, gen));
+  }
+
+  failed(e, gen) {
+    if (aborted(e) || gen !== this.gen) return;
+    this.thinking = false;
+    this.analysing = false;
+    showError(e.message);
+    this.render();
+  }
+
+  async settle(gen, signal) {
+    const here = this.entry(this.at);
+    if (!here.facts) {
+      const { body } = await api("/api/dots", this.request(this.at, { detail: "value", time: DOTS_TIME.facts }), signal);
+      here.facts = body;
+      here.toMove = body.to_move;
+      if (gen !== this.gen) return;
+      clearError();
+      this.render();
+    }
+    // An edge clicked before the position's facts came is played now.
+    const early = this.early;
+    this.early = null;
+    if (early && this.play(early)) return;
+    const facts = here.facts;
+    if (!facts.over && this.atEnd() && this.side !== "both" && facts.to_move !== this.side) {
+      await this.plyMoves(gen, signal);
+      return;
+    }
+    this.review();
+    if (facts.over) return;
+    await this.analyse(gen, signal);
+    if (gen === this.gen) this.compareStrategies(gen);
+  }
+
+  // Every move's value (and a best line) for the position shown, within the analysis time; what was
+  // proved by then when the position is too large.
+  async analyse(gen, signal) {
+    const here = this.entry(this.at);
+    if (here.analysis && here.analysis.exact) return;
+    this.analysing = true;
+    this.render();
+    try {
+      const { body } = await api("/api/dots", this.request(this.at, { detail: "line", time: this.seconds("analysis") }), signal);
+      if (gen !== this.gen) return;
+      here.analysis = body;
+      here.facts = body;
+      here.failure = null;
+    } catch (e) {
+      if (aborted(e) || gen !== this.gen) return;
+      here.failure = e.message;
+    }
+    this.analysing = false;
+    this.render();
+  }
+
+  // ply's move in the position shown (its time to think: the link's `think`, else the server's);
+  // the line continues with it.
+  async plyMoves(gen, signal) {
+    this.thinking = true;
+    this.render();
+    const extra = { seed: this.seed + this.at };
+    if (this.think !== null) extra.time = this.think;
+    const { body: reply } = await api("/api/play/dots", this.request(this.at, extra), signal);
+    if (gen !== this.gen) return;
+    this.thinking = false;
+    this.entry(this.at).toMove = reply.player;
+    const how = reply.choice === "exact" ? `, value ${shown(reply.value)}` : ", its best estimate (not proved)";
+    this.say(`ply (${reply.player}) played ${reply.move}${how}.`);
+    this.extend(reply.move);
+  }
+
+  // The line goes on with `move` after the position shown (kept when it already does), and the page
+  // goes there. The entry of the position left keeps the new line, so that Back returns to it
+  // without ply moving again.
+  extend(move) {
+    if (this.line[this.at] !== move) this.setLine(this.line.slice(0, this.at).concat(move));
+    this.link(false);
+    this.go(this.at + 1);
+  }
+
+  // A move by the person: on their turn (either side when they play both), a free edge.
+  play(edge) {
+    const facts = this.entry(this.at).facts;
+    if (!this.board) return false;
+    if (!facts) {
+      this.early = edge;
+      return false;
+    }
+    const refusal = this.thinking ? "ply is thinking." : facts.over ? "The game is over."
+      : this.line.slice(0, this.at).includes(edge) ? `Edge ${edge} is already drawn.`
+      : !this.yourTurn(facts.to_move) ? `It is ply's turn (${facts.to_move}): step forward, or press “ply moves here”.`
+      : null;
+    if (refusal) {
+      this.say(refusal);
+      return false;
+    }
+    this.fresh.add(this.line.slice(0, this.at).concat(edge).join(" "));
+    this.extend(edge);
+    return true;
+  }
+
+  // ply makes the next move here, whoever's turn it is (the line after this position is dropped).
+  plyHere() {
+    const facts = this.entry(this.at).facts;
+    if (!facts || facts.over || this.thinking) return;
+    this.setLine(this.line.slice(0, this.at));
+    this.link(false);
+    this.work?.abort();
+    this.work = new AbortController();
+    const gen = ++this.gen;
+    this.plyMoves(gen, this.work.signal).catch((e) => this.failed(e, gen));
+  }
+
+  setLine(line) {
+    if (line.join(" ") === this.line.join(" ")) return;
+    this.line = line;
+    this.dropReview();
+  }
+
+  // Back to the position before your last move (and ply's replies), or one move in analysis.
+  undo() {
+    let k = this.at - 1;
+    if (this.side !== "both") while (k > 0 && this.moverOf(k) !== undefined && this.moverOf(k) !== this.side) k--;
+    if (k >= 0) this.go(k);
+  }
+
+  // Forward to your next turn along the line (or its end).
+  redo() {
+    let k = this.at + 1;
+    if (this.side !== "both") while (k < this.line.length && this.moverOf(k) !== undefined && this.moverOf(k) !== this.side) k++;
+    if (k <= this.line.length) this.go(k);
+  }
+
+  key(event) {
+    const t = event.target;
+    if (t && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)) return;
+    if (event.key === "ArrowLeft" && this.at > 0) this.go(this.at - 1);
+    else if (event.key === "ArrowRight" && this.at < this.line.length) this.go(this.at + 1);
+    else return;
+    event.preventDefault();
+  }
+
+  // ---------- the review ----------
+
+  // Grades every move of the line and gives the value chart, once per line, in the background (its
+  // own request, not stopped by moving through the line).
+  review(again = false) {
+    const line = this.line.slice();
+    const text = line.join(" ");
+    if (!line.length || (this.reviews.has(text) && !again) || this.reviewing?.text === text) return;
+    this.dropReview();
+    const controller = new AbortController();
+    this.reviewing = { text, controller };
+    this.render();
+    api("/api/dots/review", { ...this.spec, moves: text, time: this.seconds("review") }, controller.signal)
+      .then(({ body }) => {
+        this.reviews.set(text, body);
+        body.moves.forEach((g, i) => { this.entry(i, line).toMove = g.player; });
+        this.reviewDone(text);
+      })
+      .catch((e) => {
+        if (aborted(e)) return;
+        this.reviews.set(text, { failure: e.message });
+        this.reviewDone(text);
+      });
+  }
+
+  reviewDone(text) {
+    if (this.reviewing?.text === text) this.reviewing = null;
+    if (this.closed || this.line.join(" ") !== text) return;
+    this.render();
+    this.announceGrades();
+  }
+
+  dropReview() {
+    this.reviewing?.controller.abort();
+    this.reviewing = null;
+  }
+
+  currentReview() {
+    const r = this.reviews.get(this.line.join(" "));
+    return r && !r.failure ? r : null;
+  }
+
+  // Says how good the person's last move was, once it is graded.
+  announceGrades() {
+    const review = this.currentReview();
+    if (!review) return;
+    for (let k = this.at - 1; k >= 0; k--) {
+      const g = review.moves[k];
+      if (this.side !== "both" && g.player !== this.side) continue;
+      const key = this.line.slice(0, k + 1).join(" ");
+      if (this.fresh.has(key) && !this.announced.has(key)) {
+        this.announced.add(key);
+        const words = gradeWords(g);
+        this.say(`Your move ${g.move}: ${words.badge}, ${words.detail}.`);
+      }
+      return;
+    }
+  }
+
+  say(text) {
+    const live = this.ui.live;
+    live.append(el("p", { text }));
+    while (live.childElementCount > 3) live.firstElementChild.remove();
+  }
+
+  // ---------- the strategies panel ----------
+
+  // The three strategies of the seed on the position shown, one after the other, each given
+  // DOTS_TIME.strategy seconds; only while the panel is open.
+  async compareStrategies(gen) {
+    if (!this.ui.strategiesOpen() || this.entry(this.at).facts?.over) return;
+    this.strategyWork?.abort();
+    const controller = new AbortController();
+    this.strategyWork = controller;
+    const moves = this.line.slice(0, this.at).join(" ");
+    const rows = [];
+    for (const name of STRATEGY_NAMES) {
+      try {
+        const { body, ms } = await api("/api/dots", this.request(this.at, { strategy: name, detail: "value", time: DOTS_TIME.strategy }), controller.signal);
+        rows.push(strategyRow(name, body, ms));
+      } catch (e) {
+        if (aborted(e) || gen !== this.gen) return;
+        rows.push(strategyRow(name, null, null, e.message));
+      }
+    }
+    if (gen === this.gen) this.ui.showStrategies(moves, rows);
+  }
+
+  // ---------- drawing ----------
+
+  render() {
+    if (!this.board || this.closed) return;
+    const here = this.entry(this.at);
+    this.renderBoard(here);
+    this.renderStatus(here);
+    this.renderLastMoves();
+    this.renderMoveList();
+    this.renderChart();
+    this.renderSummary(here);
+    this.ui.buttons(this, here);
+  }
+
+  // The owners of the nearest position along the line whose facts are known (cells won stay won).
+  ownersNear() {
+    for (let k = this.at; k >= 0; k--) {
+      const f = this.entry(k).facts;
+      if (f) return f.owners;
+    }
+    return null;
+  }
+
+  // The moves of the last two turns: the latest turn badged with their numbers.
+  marks() {
+    const marks = new Map();
+    let turn = 0;
+    let player = this.moverOf(this.at - 1);
+    for (let k = this.at - 1; k >= 0; k--) {
+      const p = this.moverOf(k);
+      if (p === undefined) {
+        if (k === this.at - 1) marks.set(this.line[k], { player: null, number: k + 1, latest: true });
+        break;
+      }
+      if (p !== player) {
+        if (++turn === 2) break;
+        player = p;
+      }
+      marks.set(this.line[k], { player: p, number: k + 1, latest: turn === 0 });
+    }
+    return marks;
+  }
+
+  renderBoard(here) {
+    const facts = here.facts;
+    const owners = facts ? facts.owners : this.ownersNear();
+    const analysis = this.showValues && here.analysis && !here.analysis.over ? here.analysis : null;
+    const best = new Set();
+    if (analysis && analysis.exact) analysis.moves.filter((m) => m.value === analysis.value).forEach((m) => best.add(m.move));
+    else if (analysis && analysis.best_move) best.add(analysis.best_move);
+    const pos = {
+      drawn: new Set(this.line.slice(0, this.at)),
+      owners,
+      toMove: facts ? facts.to_move : "",
+      values: analysis ? new Map(analysis.moves.map((m) => [m.move, m])) : null,
+      best,
+      cellsLeft: owners ? owners.filter((o) => o === null).length : 0,
+      marks: this.marks(),
+      playable: Boolean(facts && !facts.over && !this.thinking && this.yourTurn(facts.to_move)),
+    };
+    const holder = this.ui.board;
+    const focused = holder.contains(document.activeElement) ? document.activeElement.closest("[data-edge]") : null;
+    holder.replaceChildren(dotsBoardSvg(this.board, pos, (e) => this.play(e)));
+    if (focused) holder.querySelector(`[data-edge="${focused.getAttribute("data-edge")}"]`)?.focus();
+  }
+
+  renderStatus(here) {
+    const f = here.facts;
+    const ui = this.ui;
+    const viewing = this.atEnd() ? "" : ` Viewing move ${this.at} of ${this.line.length}.`;
+    if (!f) {
+      ui.status.textContent = "Reading the position…";
+      ui.status.setAttribute("data-player", "none");
+      return;
+    }
+    const score = `Score: A ${f.score.A}, B ${f.score.B}.`;
+    ui.status.setAttribute("data-player", f.over ? "none" : f.to_move);
+    if (f.over) {
+      const who = (p) => (this.who(p) ? ` (${this.who(p)})` : "");
+      ui.status.textContent = `Game over: A ${f.score.A}, B ${f.score.B}` + (f.winner === "tie" ? ": a tie." : `: ${f.winner}${who(f.winner)} wins.`) + viewing;
+    } else if (this.thinking) {
+      const t = this.think !== null ? this.think : this.limits.think_seconds;
+      ui.status.textContent = `${f.to_move} to move (ply, thinking up to ${t} s…). ${score}`;
+    } else {
+      const who = this.who(f.to_move);
+      ui.status.textContent = `${f.to_move} to move${who ? ` (${who})` : ""}. ${score}${viewing}`;
+    }
+    ui.summary.textContent = f.over ? "" : this.valueWords(here);
+  }
+
+  // What is known of the position's value, in words.
+  valueWords(here) {
+    const a = here.analysis;
+    if (this.thinking) return "";
+    if (!a) {
+      if (here.failure) return `Not analysed: ${here.failure}`;
+      return this.analysing ? `Analysing (up to ${this.seconds("analysis")} s)…` : "";
+    }
+    if (a.exact) {
+      const outcome = a.winner === "tie" ? "a tie" : `${a.winner} wins`;
+      return `Value ${shown(a.value)} for ${a.to_move}: with perfect play ${outcome}, ${a.final_score.A}–${a.final_score.B}. Best move ${a.best_move}.` +
+        (a.line.length ? ` Best line: ${a.line.slice(0, 12).join(" ")}${a.line.length > 12 ? " …" : ""}` : "");
+    }
+    const found = a.best_move ? ` Best move found: ${a.best_move}` + (a.estimate ? ` (estimated ${shown(a.estimate.score)}, ${a.estimate.depth} turns ahead).` : ".") : "";
+    const why = a.reason ? ` (${a.reason})` : "";
+    return `Not proved${why}: the value for ${a.to_move} is ${rangeWords(rangeOf(a))}.${found}` +
+      (this.analysing ? " Analysing again…" : "");
+  }
+
+  // The grades of the moves of the last two turns (the ones highlighted on the board).
+  renderLastMoves() {
+    const review = this.currentReview();
+    const marks = [...this.marks().values()].sort((x, y) => y.number - x.number);
+    this.ui.lastMoves.replaceChildren(...marks.map((m) => {
+      const k = m.number - 1;
+      const g = review ? review.moves[k] : null;
+      const who = m.player && this.who(m.player) ? ` (${this.who(m.player)})` : "";
+      const head = `${m.number}. ${m.player ? `${m.player}${who} ` : ""}${this.line[k]}: `;
+      if (!g) return el("p", { text: head + (this.reviewing ? "grading…" : "not graded") });
+      return el("p", { "data-ply": String(m.number) }, head, verdictBadge(g), " " + gradeWords(g).detail);
+    }));
+  }
+
+  renderMoveList() {
+    const review = this.currentReview();
+    const rows = this.line.map((move, i) => {
+      const g = review ? review.moves[i] : null;
+      const player = g ? g.player : this.moverOf(i);
+      return { move, player, who: player ? this.who(player) : "", points: g ? g.points : 0, grade: g };
+    });
+    const note = this.reviewing ? "Grading the moves…" : this.reviews.get(this.line.join(" "))?.failure || "";
+    const list = this.ui.moveList;
+    list.replaceChildren(moveListTable(rows, this.at, (k) => this.go(k)), el("p", { class: "small", text: note }));
+    // The current move in view, inside the list only (the page does not scroll).
+    const row = list.querySelector(`tr[data-ply="${this.at}"]`);
+    if (row && (row.offsetTop < list.scrollTop || row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight)) {
+      list.scrollTop = row.offsetTop - list.clientHeight / 2;
+    }
+    this.ui.movesText.value = this.line.slice(0, this.at).join(" ");
+    this.ui.command.textContent = `ply dots ${this.spec.game} ${specOptions(this.spec)} --moves "${this.ui.movesText.value}"`;
+  }
+
+  renderChart() {
+    const review = this.currentReview();
+    const cells = this.board.cells.length;
+    if (!this.line.length) {
+      this.ui.chart.replaceChildren(el("p", { class: "small", text: "No moves yet." }));
+      return;
+    }
+    if (!review) {
+      const failure = this.reviews.get(this.line.join(" "))?.failure;
+      this.ui.chart.replaceChildren(el("p", { class: "small", text: this.reviewing ? "Reviewing the game…" : failure ? `No review: ${failure}` : "No review." }));
+      return;
+    }
+    const gaps = review.margins.filter((v) => v === null).length;
+    this.ui.chart.replaceChildren(valueChartSvg(review.margins, this.at, cells, (k) => this.go(k)),
+      el("p", { class: "small", text: "A's final margin if both play perfectly from there, after each number of moves played (above 0 A wins, below B wins)." +
+        (gaps ? ` “?”: ${gaps} positions not proved within ${this.seconds("review")} s.` : "") }));
+  }
+
+  renderSummary(here) {
+    const review = this.currentReview();
+    const over = here.facts && here.facts.over && this.atEnd();
+    this.ui.summaryPanel.hidden = !over;
+    if (!over) return;
+    this.ui.gameSummary.replaceChildren(review ? gameSummaryTable(review, (p) => this.who(p)) : el("p", { class: "small", text: "Reviewing the game…" }));
+  }
+
+  // Who plays whom, changed during a game: ply takes its side from the position shown.
+  setSide(value) {
+    this.side = value === "ply" ? "B" : value === "both" ? "both" : "A";
+    this.go(this.at, false);
+  }
+
+  setThink(value) {
+    const think = Number(value);
+    this.think = value !== "" && think > 0 ? think : null;
+    this.link(false);
+  }
+
+  syncControls() {
+    this.ui.values.checked = this.showValues;
+    this.ui.first.value = this.side === "B" ? "ply" : this.side === "both" ? "both" : "me";
+  }
+
+  // A new game on the board the inputs name, with the chosen sides.
+  newGame() {
+    const p = { ...this.ui.specInputs(), moves: "" };
+    const side = this.ui.first.value;
+    if (side !== "me") p.first = side;
+    if (this.showValues) p.values = "1";
+    const think = Number(this.ui.think.value);
+    if (think > 0) p.think = think;
+    p.seed = this.seed;
+    setLink(p, true);
+    open(new URLSearchParams(p));
+  }
+}
+
+// What the size inputs mean for exactness: every position proved, or from how many free edges on.
+function exactNote(board, limits) {
+  const edges = board.edges.length;
+  const free = limits.dots_exact_free;
+  if (edges <= free) return `${board.title}: ${edges} edges, every position exact.`;
+  return `${board.title}: ${edges} edges. Exact from ${free} free edges on (after move ${edges - free}); before that ply plays its best estimate and values may be bounds.`;
+}
+
+function strategyRow(name, body, ms, failure) {
+  const cells = [el("td", { text: name })];
+  if (!body) {
+    cells.push(el("td", { text: "—" }), el("td", { text: "" }), el("td", { class: "small", text: failure }));
+  } else {
+    const time = ms === null ? "" : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
+    cells.push(el("td", { "data-states": body.states_visited, text: body.states_visited.toLocaleString("en") }),
+      el("td", { style: "white-space:nowrap", text: time }),
+      el("td", { class: "small", text: body.exact ? `value ${shown(body.value)}` : `not finished in ${DOTS_TIME.strategy} s` }));
+  }
+  return el("tr", { "data-strategy": name, "data-exact": String(Boolean(body && body.exact)) }, ...cells);
+}

@@ -1,0 +1,99 @@
+// MagicBoard: a generated or typed board and the shortest path from each corner.
+"use strict";
+
+function magicGame(params) {
+  const size = el("input", { type: "number", min: 5, max: 20, id: "size", "data-testid": "size", value: params.get("size") || 8 });
+  const seed = el("input", { type: "number", min: 0, id: "seed", "data-testid": "seed", value: params.get("seed") || 1 });
+  const text = el("textarea", { rows: 8, cols: 36, id: "board-text", "data-testid": "board-text" });
+  const result = el("div", { "data-testid": "verdicts" });
+  const board = el("div", { "data-testid": "board" });
+  const step = el("input", { type: "range", min: 0, max: 0, value: 0, id: "step", "data-testid": "step" });
+  const stepLabel = el("span");
+  let report = null;
+  let rows = null;
+  main.replaceChildren(
+    panel("MagicBoard",
+      el("p", { class: "small", text: "From a square holding n, move exactly n squares up, down, left or right. Reach the 0 from a corner." }),
+      el("div", { class: "controls" }, el("label", { text: "size " }, size), el("label", { text: "seed " }, seed),
+        el("button", { text: "Generate", "data-testid": "generate", onclick: generate })),
+      el("div", { class: "controls" }, text, el("button", { text: "Solve this board", "data-testid": "solve", onclick: () => solve(false) })),
+      el("div", { class: "controls" }, el("label", { text: "step " }, step), stepLabel),
+      board),
+    el("div", { class: "side" }, panel("Shortest paths from the corners", result)));
+  step.addEventListener("input", draw);
+
+  async function generate() {
+    clearError();
+    try {
+      const { body } = await api("/api/magic-board/generate", { size: Number(size.value), seed: Number(seed.value) });
+      text.value = body.text;
+      setLink({ game: "magic-board", size: size.value, seed: seed.value });
+      await solve(true);
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  async function solve(generated) {
+    clearError();
+    try {
+      const { body } = await api("/api/magic-board", { board: text.value, any_size: true });
+      report = body;
+      rows = text.value.trim().split(/\n/).map((l) => l.trim().split(/\s+/).map(Number));
+      if (!generated) setLink({ game: "magic-board", board: text.value.trim().split(/\n/).map((l) => l.trim().split(/\s+/).join(".")).join("_") });
+      const longest = Math.max(0, ...report.corners.map((c) => c.moves || 0));
+      step.max = longest;
+      step.value = longest;
+      result.replaceChildren(...report.corners.map((c, i) => el("p", { "data-corner": c.start.join(",") },
+        el("span", { class: "swatch", style: `background:${CORNER_COLOURS[i]}` }),
+        `(${c.start.join(",")}): ` + (c.is_goal ? "is the goal" : c.solvable ? `solvable in ${c.moves} moves: ${c.path.map((p) => `(${p.join(",")})`).join(" ")}` : "not solvable"))));
+      draw();
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  function draw() {
+    if (!report) return;
+    const d = report.d;
+    const cell = Math.max(18, Math.min(64, Math.floor(560 / d)));
+    const w = d * cell + 20;
+    const picture = svg("svg", { width: w, height: w, viewBox: `0 0 ${w} ${w}`, "data-testid": "magic-board" });
+    const k = Number(step.value);
+    stepLabel.textContent = `${k} of ${step.max}`;
+    for (let r = 0; r < d; r++) {
+      for (let c = 0; c < d; c++) {
+        const goal = r === report.goal[0] && c === report.goal[1];
+        picture.append(svg("rect", { x: 10 + c * cell, y: 10 + r * cell, width: cell, height: cell, fill: goal ? "#fff3c4" : "#fff", stroke: "#bbb" }));
+      }
+    }
+    const numbers = [];
+    for (let r = 0; r < d; r++) {
+      for (let c = 0; c < d; c++) {
+        const goal = r === report.goal[0] && c === report.goal[1];
+        // Drawn over the paths, with a white halo, so every number stays readable.
+        numbers.push(svg("text", { x: 10 + c * cell + cell / 2, y: 10 + r * cell + cell / 2 + 5, "text-anchor": "middle", "font-size": Math.min(16, cell / 2.2), "font-weight": goal ? 700 : 400, stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, String(rows[r][c])));
+      }
+    }
+    report.corners.forEach((corner, i) => {
+      if (!corner.path) return;
+      const shift = (i - 1.5) * 3;
+      const pts = corner.path.slice(0, k + 1).map(([r, c]) => `${10 + c * cell + cell / 2 + shift},${10 + r * cell + cell / 2 + shift}`);
+      if (pts.length > 1) picture.append(svg("polyline", { points: pts.join(" "), fill: "none", stroke: CORNER_COLOURS[i], "stroke-width": 3, "stroke-opacity": 0.85, "data-path": corner.start.join(",") }));
+      const [r, c] = corner.path[Math.min(k, corner.path.length - 1)];
+      picture.append(svg("circle", { cx: 10 + c * cell + cell / 2 + shift, cy: 10 + r * cell + cell / 2 + shift, r: 5, fill: CORNER_COLOURS[i] }));
+    });
+    picture.append(...numbers);
+    board.replaceChildren(picture);
+  }
+
+  const boardParam = params.get("board");
+  if (boardParam) {
+    text.value = boardParam.split("_").map((l) => l.split(".").join(" ")).join("\n") + "\n";
+    solve(false);
+  } else {
+    generate();
+  }
+}
+
+const CORNER_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
