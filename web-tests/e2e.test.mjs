@@ -312,7 +312,7 @@ test("dots: a 390×844 phone shows the whole board, no horizontal scroll", async
   await page.close();
 });
 
-test("solitaire: best path, the seed's table, the distribution", async () => {
+test("solitaire: best path, the original program's table, the distribution", async () => {
   const { page, errors } = await open("game=solitaire&squares=1,-2,0,9,-1,-2&die=6");
   await page.getByTestId("result").filter({ hasText: "Best total 8: path 0 → 3 → 5 (throws 3, 2)" }).waitFor();
   assert.equal(await page.getByTestId("expected").textContent(), "11/10");

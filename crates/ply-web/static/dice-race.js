@@ -52,7 +52,7 @@ function diceGame(params) {
         unbeaten.replaceChildren(el("p", {}, b.body.unbeaten
           ? `With ${picks} picks no list beats ${JSON.stringify(b.body.best)} head to head` + (b.body.all_unbeaten.length > 1 ? ` (unbeaten: ${b.body.all_unbeaten.map((l) => JSON.stringify(l)).join(", ")})` : "") + "."
           : `With ${picks} picks every list is beaten by some other list; see the equilibrium.`),
-          el("p", { class: "small", text: `The seed's greedy substitution gives ${JSON.stringify(b.body.greedy)} (${b.body.greedy_agrees ? "unbeaten too" : "beaten"}); ${b.body.multisets} lists searched, ${b.body.races} exact races.` }));
+          el("p", { class: "small", text: `The original program's greedy substitution gives ${JSON.stringify(b.body.greedy)} (${b.body.greedy_agrees ? "unbeaten too" : "beaten"}); ${b.body.multisets} lists searched, ${b.body.races} exact races.` }));
       } catch (e) {
         unbeaten.replaceChildren(el("p", { class: "small", text: e.message }));
       }

@@ -106,7 +106,7 @@ function dotsMovesPanel(session, ui) {
 function dotsStrategiesPanel(session, ui) {
   ui.strategies = el("div", { "data-testid": "strategies" }, el("p", { class: "small", text: "Runs when opened." }));
   const details = el("details", { class: "panel", "data-testid": "strategies-panel" },
-    el("summary", { text: "Strategies on this position (seed 004's lesson)" }), ui.strategies);
+    el("summary", { text: "Strategies on this position (the original program's lesson)" }), ui.strategies);
   details.addEventListener("toggle", () => {
     if (details.open) session.compareStrategies(session.gen);
   });
@@ -114,7 +114,7 @@ function dotsStrategiesPanel(session, ui) {
   ui.showStrategies = (moves, rows) => ui.strategies.replaceChildren(
     el("table", { "data-moves": moves },
       el("tr", {}, el("th", { text: "strategy" }), el("th", { text: "states visited" }), el("th", { text: "time" }), el("th", { text: "" })), ...rows),
-    el("p", { class: "small", text: `The value of this position by each of the seed's three programs, ${DOTS_TIME.strategy} s each. Recursion revisits positions; memo visits each reachable position once; the table holds every position of the board.` }));
+    el("p", { class: "small", text: `The value of this position by each of the original program's three techniques, ${DOTS_TIME.strategy} s each. Recursion revisits positions; memo visits each reachable position once; the table holds every position of the board.` }));
   return details;
 }
 

@@ -400,7 +400,7 @@ class DotsSession {
 
   // ---------- the strategies panel ----------
 
-  // The three strategies of the seed on the position shown, one after the other, each given
+  // The original program's three strategies on the position shown, one after the other, each given
   // DOTS_TIME.strategy seconds; only while the panel is open.
   async compareStrategies(gen) {
     if (!this.ui.strategiesOpen() || this.entry(this.at).facts?.over) return;

@@ -1,4 +1,4 @@
-// Number Solitaire: the best path, the seed's table and the distribution of fair throws.
+// Number Solitaire: the best path, the original program's table and the distribution of fair throws.
 "use strict";
 
 function solitaireGame(params) {
@@ -15,7 +15,7 @@ function solitaireGame(params) {
       el("div", { class: "controls" }, el("label", { text: "squares " }, squares), el("label", { text: "die " }, die), go),
       result, board),
     el("div", { class: "side" },
-      panel("The seed's table: best total reaching each square", table),
+      panel("The original program's table: best total reaching each square", table),
       panel("Fair throws (overshooting throws are thrown again)", distribution)));
 
   async function run() {
