@@ -44,7 +44,7 @@ impl From<SolveError> for Failure {
 impl Failure {
     /// A dots solve error, with the dots home's hint at what could still work.
     pub fn solve(e: SolveError, strategy: Strategy) -> Self {
-        Failure::BadInput(ply::games::dots::answer::fault(&e, strategy))
+        Failure::BadInput(ply::games::dots::answer::fault(&e, strategy, true))
     }
 }
 

@@ -497,7 +497,7 @@ fn every_error_has_its_status_and_the_cli_message() {
     // one answer's tables).
     assert_eq!(
         server.post("/api/dots", r#"{"game":"triangles","size":4,"strategy":"table"}"#),
-        error(422, "a table of 2^30 states (one byte each) needs 1.0 GiB (1073741824 bytes) but the memory budget is 512.0 MiB (536870912 bytes); try --strategy memo, or a larger --memory")
+        error(422, "a table of 2^30 states (one byte each) needs 1.0 GiB (1073741824 bytes) but the memory budget is 512.0 MiB (536870912 bytes); try --strategy memo")
     );
     assert_eq!(
         server.post("/api/dots", r#"{"game":"triangles","strategy":"fast"}"#),

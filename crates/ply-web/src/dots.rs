@@ -71,8 +71,8 @@ fn bad_request(e: RequestError) -> ApiError {
 
 fn solve_error(e: SolveError, strategy: ply::engine::scored::Strategy) -> ApiError {
     match e {
-        SolveError::Memory(_) => ApiError::over_budget(fault(&e, strategy)),
-        _ => ApiError::bad(fault(&e, strategy)),
+        SolveError::Memory(_) => ApiError::over_budget(fault(&e, strategy, false)),
+        _ => ApiError::bad(fault(&e, strategy, false)),
     }
 }
 

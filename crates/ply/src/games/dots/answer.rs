@@ -36,19 +36,18 @@ pub struct Hooks<'a> {
 /// A solve error with a hint at what could still work, naming the options (the request's keys and
 /// the command line's long options): a memory refusal of the whole table suggests memo (which only
 /// visits reachable states), of the free-edge table the search (whose table has a fixed size); a
-/// larger budget only when `--memory` was the limit.
-pub fn fault(e: &SolveError, strategy: Strategy) -> String {
-    let hint = match (e, strategy) {
-        (SolveError::Memory(m), Strategy::Table) if m.caller_limited() => {
-            "; try --strategy memo, or a larger --memory"
-        }
-        (SolveError::Memory(_), Strategy::Table) => "; try --strategy memo",
-        (SolveError::Memory(m), Strategy::FreeTable) if m.caller_limited() => {
-            "; try --strategy search, or a larger --memory"
-        }
-        (SolveError::Memory(_), Strategy::FreeTable) => "; try --strategy search",
-        (SolveError::Memory(m), _) if m.caller_limited() => "; try a larger --memory",
+/// larger budget only when the asker sets it (`memory_option`: the command line's `--memory`, not a
+/// server's) and it was the limit.
+pub fn fault(e: &SolveError, strategy: Strategy, memory_option: bool) -> String {
+    let larger = match e {
+        SolveError::Memory(m) if memory_option && m.caller_limited() => ", or a larger --memory",
         _ => "",
+    };
+    let hint = match (e, strategy) {
+        (SolveError::Memory(_), Strategy::Table) => format!("; try --strategy memo{larger}"),
+        (SolveError::Memory(_), Strategy::FreeTable) => format!("; try --strategy search{larger}"),
+        (SolveError::Memory(_), _) if !larger.is_empty() => "; try a larger --memory".to_string(),
+        _ => String::new(),
     };
     format!("{e}{hint}")
 }
