@@ -49,7 +49,10 @@ pub enum StrategyChoice {
 /// Moves as written: one text (`"2-4 4-5"`, as `ply dots --moves` takes it) or a list of moves (as a
 /// report's `played` gives them back).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "moves as one text (\"2-4 4-5\") or a list of texts ([\"2-4\", \"4-5\"])"
+)]
 pub enum MoveList {
     /// Moves separated by spaces, commas or newlines.
     Text(String),
@@ -75,7 +78,10 @@ impl MoveList {
 
 /// A time: seconds as a number (`2.5`), or a text with units (`"30s"`, `"500ms"`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a time as seconds (2.5) or a text with units (\"30s\", \"500ms\")"
+)]
 pub enum TimeText {
     /// Seconds.
     Seconds(f64),
@@ -257,6 +263,16 @@ mod tests {
         assert!(e.starts_with("unknown field `colour`"), "{e}");
         let e = from_json(r#"{"game":"boxes","strategy":"fast"}"#).unwrap_err();
         assert!(e.contains("unknown variant `fast`"), "{e}");
+        let e = from_json(r#"{"game":"boxes","moves":[1,2]}"#).unwrap_err();
+        assert!(
+            e.starts_with("moves as one text (\"2-4 4-5\") or a list of texts"),
+            "{e}"
+        );
+        let e = from_json(r#"{"game":"boxes","time":true}"#).unwrap_err();
+        assert!(
+            e.starts_with("a time as seconds (2.5) or a text with units"),
+            "{e}"
+        );
         let r = from_json(r#"{"game":"boxes","strategy":"free-table","tie_order":"high-first","detail":"value","time":"2s"}"#)
             .unwrap()
             .validate()
