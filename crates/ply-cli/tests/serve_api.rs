@@ -3,79 +3,8 @@
 
 mod common;
 
+use common::server::Server;
 use common::stdout_of;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
-/// A running `ply serve --port 0`, stopped when dropped.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Server {
-    fn start() -> Self {
-        Self::start_with(&[])
-    }
-
-    /// `ply serve --port 0` with more options.
-    fn start_with(options: &[&str]) -> Self {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("ply"))
-            .args(["serve", "--port", "0"])
-            .args(options)
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("ply serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped stdout"))
-            .read_line(&mut line)
-            .expect("the first line names the address");
-        let base = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://127.0.0.1:"))
-            .expect("an address on 127.0.0.1")
-            .trim_end_matches('/')
-            .to_string();
-        Server { child, base }
-    }
-
-    /// POSTs `body`; returns the status and the body text.
-    fn post(&self, path: &str, body: &str) -> (u16, String) {
-        let (status, text, _) = self.post_timed(path, body);
-        (status, text)
-    }
-
-    /// POSTs `body`; returns the status, the body text and the `Server-Timing` header.
-    fn post_timed(&self, path: &str, body: &str) -> (u16, String, String) {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .build()
-            .into();
-        let mut response = agent
-            .post(&format!("{}{path}", self.base))
-            .header("content-type", "application/json")
-            .send(body)
-            .expect("the server answers");
-        let status = response.status().as_u16();
-        let timing = response
-            .headers()
-            .get("server-timing")
-            .map(|v| v.to_str().expect("an ASCII header").to_string())
-            .unwrap_or_default();
-        (
-            status,
-            response.body_mut().read_to_string().expect("a text body"),
-            timing,
-        )
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn every_endpoint_answers_what_the_cli_prints() {
