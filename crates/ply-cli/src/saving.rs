@@ -5,7 +5,9 @@
 //! the temporary file; Ctrl-C or SIGTERM during the write removes it too (the interrupt handler
 //! removes every temporary file still being written, then exits with status 130). Temporary names
 //! carry the writer's process id, so a directory of ply's own (the cache) is cleared of those a
-//! process killed outright left behind ([`remove_stale_partial_files`]).
+//! process killed outright left behind ([`remove_stale_partial_files`]). A write past the file size
+//! limit (`ulimit -f`) fails like any other instead of killing the process
+//! ([`fail_writes_over_the_size_limit`]), so its temporary file is removed too.
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -39,6 +41,18 @@ pub fn remove_partial_files_on_interrupt() {
         eprintln!("ply: interrupted");
         std::process::exit(130);
     });
+}
+
+/// Makes a write past the file size limit (`RLIMIT_FSIZE`, `ulimit -f`) fail with `EFBIG` ("File too
+/// large") instead of killing the process with SIGXFSZ: the save then fails like any other, naming
+/// its file, and its temporary file is removed. Called once, at the start.
+pub fn fail_writes_over_the_size_limit() {
+    // SAFETY: setting a signal's disposition to "ignore" installs no code to run; `signal` is safe
+    // to call from any thread, and nothing else in ply sets SIGXFSZ.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
 }
 
 /// Refuses a target that cannot be written before any work is done: a directory, or a path whose

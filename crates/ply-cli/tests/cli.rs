@@ -1279,27 +1279,49 @@ fn saving_touches_no_other_file() {
     );
 }
 
+/// `ply` as a plain process (cache home `cache`) whose files may grow to `bytes` at most
+/// (`RLIMIT_FSIZE`, what `ulimit -f` sets), with SIGXFSZ left as it comes: killing the process.
+fn ply_with_file_size_limit(cache: &std::path::Path, bytes: u64) -> std::process::Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = ply_process(cache);
+    // SAFETY: the closure runs in the child between fork and exec and only calls `setrlimit`, which
+    // is async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes as libc::rlim_t,
+                rlim_max: bytes as libc::rlim_t,
+            };
+            match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    command
+}
+
 #[test]
-fn a_save_failing_midway_leaves_nothing() {
+fn a_save_over_the_file_size_limit_fails_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.plytable");
     let path = file.to_str().unwrap();
-    // Files may grow to 8 blocks (at most 8 KiB); the table of 2^18 values fails part-way, and with
-    // SIGXFSZ ignored the write reports the error instead of killing the process.
-    ply_after_shell("trap '' XFSZ; ulimit -f 8")
+    std::fs::write(&file, "an older table").unwrap();
+    // Files may grow to 8 KiB: the table of 2^18 values fails part-way. ply itself ignores SIGXFSZ,
+    // so the write reports the error instead of the signal killing the process.
+    let output = ply_with_file_size_limit(cache.path(), 8 << 10)
         .args(["dots", "solve", "triangles", "--size", "3", "--save", path])
-        .assert()
-        .failure()
-        .code(2)
-        .stdout("")
-        .stderr(format!(
-            "ply: cannot save the table to {path}: File too large (os error 27)\n"
-        ));
-    assert!(
-        files_in(dir.path()).is_empty(),
-        "{:?}",
-        files_in(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("ply: cannot save the table to {path}: File too large (os error 27)\n")
     );
+    assert_eq!(output.status.code(), Some(2), "{:?}", output.status);
+    assert_eq!(output.stdout, b"");
+    assert_eq!(files_in(dir.path()), ["t.plytable"]);
+    assert_eq!(std::fs::read(&file).unwrap(), b"an older table");
 }
 
 /// Starts `ply dots solve triangles --size 3 --save FILE` with the test hook that pauses the save
