@@ -1386,6 +1386,61 @@ fn interrupted_saves_leave_nothing_behind() {
 }
 
 #[test]
+fn a_killed_save_leaves_a_partial_file_that_the_next_save_removes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.plytable");
+    let (mut child, temp) = paused_save(&file, cache.path());
+    let killed = child.id();
+    // SIGKILL: no handler runs, the temporary file stays.
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
+    );
+    let partial = std::path::Path::new(&temp)
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(files_in(dir.path()), std::slice::from_ref(&partial));
+    // Beside it: a save of the same target still running (this test's process), another target's
+    // partial file, and the user's own files.
+    let live = format!(".t.plytable.XyZ789.{}.partial", std::process::id());
+    let other = format!(".u.plytable.AbC123.{killed}.partial");
+    for name in [&live, &other, &"t.plytable.partial".to_string()] {
+        std::fs::write(dir.path().join(name), "half a table").unwrap();
+    }
+    let solved = stdout_of(
+        &[
+            "dots",
+            "solve",
+            "triangles",
+            "--size",
+            "3",
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(solved.starts_with("Dots and Triangles"), "{solved}");
+    let mut expected = vec![
+        live,
+        other,
+        "t.plytable".to_string(),
+        "t.plytable.partial".to_string(),
+    ];
+    if std::path::Path::new(&format!("/proc/{killed}")).exists() {
+        // The killed process's id was taken again meanwhile: its file is rightly kept.
+        expected.push(partial);
+    }
+    expected.sort();
+    assert_eq!(files_in(dir.path()), expected);
+}
+
+#[test]
 fn stale_partial_files_in_the_cache_are_removed() {
     let mut cmd = ply();
     let dir = cmd.cache_home().join("ply");
