@@ -191,6 +191,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
                 symmetries,
                 options.use_symmetries,
                 theory,
+                game.move_ranks(),
             ),
             memory,
             nodes: AtomicU64::new(0),
