@@ -104,9 +104,9 @@ struct PositionArgs {
     /// Read the moves from a file (`-` for stdin), in the same notation.
     #[arg(long, value_name = "FILE")]
     moves_file: Option<PathBuf>,
-    /// How values are computed; auto = the whole table for boards of up to 24 edges (or an empty
-    /// board whose table fits, up to 4 GiB), else the table of the position's free edges if it fits
-    /// (up to 256 MiB: 28 free edges), else the search.
+    /// How values are computed; auto = a table kept in the cache for the board, else the whole
+    /// table for boards of up to 24 edges, else the table of the position's free edges up to 18 of
+    /// them, else the search.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Also show a best line of play to the end of the game.
@@ -208,14 +208,12 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         .validate()
         .map_err(Failure::bad)?;
     let budget = position.memory.budget()?;
-    // A table from a file, or from the cache when the policy would fill the whole table anyway.
+    // A table from a file, or one solved before and kept in the cache (unless another strategy is
+    // asked for): it answers every position of the board at once.
+    let table_asked = matches!(position.strategy, StrategyArg::Auto | StrategyArg::Table);
     let table = match &position.table {
         Some(path) => Some(cache::load(path, &built, budget).map_err(table_failure)?),
-        None if Policy::new(budget, None).strategy(&query, None) == Strategy::Table
-            && !position.no_cache =>
-        {
-            cache::cached_table(&built, budget)
-        }
+        None if table_asked && !position.no_cache => cache::cached_table(&built, budget),
         None => None,
     };
     // A table read takes its part of the budget; the answer has the rest.

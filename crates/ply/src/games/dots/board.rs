@@ -414,7 +414,10 @@ mod tests {
             assert_eq!(rank(a, b), 0, "{a}-{b}");
         }
         assert!(rank(1, 2) > 0 && rank(1, 2) == rank(8, 9));
-        let classic = crate::games::dots::Geometry::CLASSIC_TRIANGLES.build().unwrap().board;
+        let classic = crate::games::dots::Geometry::CLASSIC_TRIANGLES
+            .build()
+            .unwrap()
+            .board;
         // On the classic board the six edges nearest the middle (around dot 5) share the first rank.
         let r = classic.move_ranks().unwrap();
         assert_eq!(r.iter().filter(|&&x| x == 0).count(), 6);

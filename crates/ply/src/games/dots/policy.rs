@@ -125,8 +125,9 @@ impl Policy {
     }
 
     /// Free edges up to which every position is answered exactly under this policy: with a time
-    /// limit, those whose table of free edges fits the budget and [`TIMED_TABLE_LIMIT`] (the search
-    /// proves most positions of a few more within seconds, but promises nothing); without, all.
+    /// limit, as many as a table of the free edges within the budget and [`TIMED_TABLE_LIMIT`]
+    /// could hold (the search proves these in well under a second, and most positions of a few more
+    /// within seconds, but promises nothing past them); without, all.
     pub fn exact_free(&self) -> u32 {
         match self.time {
             None => 63,
