@@ -260,7 +260,7 @@ fn seed_puzzle_text() {
     ));
     assert!(text.contains("\nScore: A 0, B 0. A to move.\n"));
     assert!(text.contains(
-        "\nValue: +3 for A (net triangles still to gain under perfect play, by table)\n"
+        "\nValue: +3 for A (net triangles still to gain under perfect play, by free-table)\n"
     ));
     assert!(
         text.contains("\nResult with perfect play: A wins by 3, 6-3 (final margin for A: +3)\n")
@@ -355,8 +355,8 @@ fn empty_classic_board_with_every_strategy() {
     assert_eq!(reports[0]["strategy"], "memo");
     assert_eq!(reports[1]["strategy"], "table");
     assert_eq!(
-        reports[2]["strategy"], "table",
-        "auto picks the table on 18 edges"
+        reports[2]["strategy"], "free-table",
+        "auto picks the free-edge table on a board of 18 edges"
     );
     assert_eq!(reports[1]["states_visited"], 1 << 18);
     let memo = without_strategy(reports[0].clone());
@@ -1079,7 +1079,17 @@ fn saved_tables_answer_later_queries_and_bad_files_are_refused() {
     );
     let fresh = stdout_of(
         &[
-            "dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-2", "--json",
+            "dots",
+            "boxes",
+            "--rows",
+            "2",
+            "--cols",
+            "2",
+            "--moves",
+            "1-2",
+            "--json",
+            "--strategy",
+            "table",
         ],
         None,
     );
@@ -1609,7 +1619,19 @@ fn a_table_file_changed_while_it_is_read_is_refused_never_a_signal() {
     assert_eq!(std::fs::read(&file).unwrap(), whole);
     // Replaced by renaming a new file over it (what `--save` does): the read goes on in the old
     // file, whole, and the answer is the table's.
-    let fresh = stdout_of(&["dots", "boxes", "--rows", "2", "--cols", "4"], None);
+    let fresh = stdout_of(
+        &[
+            "dots",
+            "boxes",
+            "--rows",
+            "2",
+            "--cols",
+            "4",
+            "--strategy",
+            "table",
+        ],
+        None,
+    );
     let renamed = query_while(&file, || {
         let new = dir.path().join("new.plytable");
         std::fs::write(&new, b"not even a table").unwrap();

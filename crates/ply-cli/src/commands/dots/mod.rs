@@ -104,9 +104,9 @@ struct PositionArgs {
     /// Read the moves from a file (`-` for stdin), in the same notation.
     #[arg(long, value_name = "FILE")]
     moves_file: Option<PathBuf>,
-    /// How values are computed; auto = a table kept in the cache for the board, else the whole
-    /// table for boards of up to 24 edges, else the table of the position's free edges up to 18 of
-    /// them, else the search.
+    /// How values are computed; auto = a table kept in the cache for the board, else the table
+    /// of the position's free edges up to 18 of them (any number on boards of up to 24 edges),
+    /// else the search.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Also show a best line of play to the end of the game.
