@@ -82,6 +82,7 @@ fn search_with(
             endgame,
             use_theory: capture_rules,
             halt: &NEVER,
+            node_limit: None,
             tie_order: TieOrder::default(),
         },
     )
@@ -281,6 +282,52 @@ fn search_handing_endgames_to_free_tables_agrees() {
                 plain.value(&EdgeSet(mask)).unwrap(),
                 "{geometry:?} {mask:b}"
             );
+        }
+    }
+}
+
+/// The search that gives way to the free-edge table (the automatic choice's): stopped by a node
+/// limit of 0 (at its first node) the table answers, and says so; with no limit the search answers, alone. Both give the free-edge table's values,
+/// of the position and of every move.
+#[test]
+fn a_search_that_gives_way_answers_from_the_free_table() {
+    use ply::engine::scored::fallback::SearchOrTable;
+    use ply::engine::scored::Strategy;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(29);
+    let board = board(Geometry::Boxes { rows: 3, cols: 3 });
+    let edges = board.edge_count() as u32;
+    for drawn in [4, 5, 6] {
+        let drawn = EdgeSet(random_position(&mut rng, edges, drawn));
+        let children: Vec<EdgeSet> = (0..edges)
+            .filter(|&e| drawn.0 >> e & 1 == 0)
+            .map(|e| EdgeSet(drawn.0 | 1 << e))
+            .collect();
+        let table = FreeTable::build(&board, &drawn, budget(), Watch::default()).unwrap();
+        let mut truth = table.solver(&board);
+        let value = truth.value(&drawn).unwrap();
+        let child_values = truth.values(&children).unwrap();
+        for (limit, answered_by) in [(Some(0), Some(Strategy::FreeTable)), (None, None)] {
+            let search = SearchSolver::new(
+                &board,
+                SearchOptions {
+                    table_bytes: 1 << 20,
+                    budget: budget(),
+                    progress: None,
+                    status: None,
+                    use_symmetries: true,
+                    endgame: 0,
+                    use_theory: true,
+                    halt: &NEVER,
+                    node_limit: limit,
+                    tie_order: TieOrder::default(),
+                },
+            )
+            .unwrap();
+            let mut solver = SearchOrTable::new(&board, drawn, search, budget(), Watch::default());
+            assert_eq!(solver.value(&drawn).unwrap(), value, "{drawn:?} {limit:?}");
+            assert_eq!(solver.values(&children).unwrap(), child_values);
+            assert_eq!(solver.answered_by(), answered_by, "{drawn:?} {limit:?}");
+            assert_eq!(solver.halted(), None);
         }
     }
 }

@@ -40,6 +40,7 @@ fn check_random_positions(geometry: Geometry, seed: u64, known_value: i32) {
                 endgame: 8,
                 use_theory: true,
                 halt: &NEVER,
+                node_limit: None,
                 tie_order,
             },
         )

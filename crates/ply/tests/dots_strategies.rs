@@ -539,6 +539,7 @@ fn free_tables_and_search_agree_with_brute_force() {
                 endgame: 4,
                 use_theory: true,
                 halt: &NEVER,
+                node_limit: None,
                 tie_order: TieOrder::default(),
             },
         )

@@ -8,7 +8,7 @@ use crate::failure::Failure;
 use clap::Args;
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Strategy;
-use ply::games::dots::measured::{value_by, FreeSeriesRow, SeriesRun};
+use ply::games::dots::measured::{value_by, value_by_auto, FreeSeriesRow, SeriesRun};
 use ply::games::dots::notation::format_edge;
 use ply::games::dots::openings::random_position;
 use ply::games::dots::policy::Policy;
@@ -118,15 +118,33 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
                 skipped: None,
             });
         }
-        let Some(value) = value else {
-            continue;
-        };
+        let started = Instant::now();
+        let (auto_value, auto_states, answered_by) =
+            value_by_auto(board, budget, drawn).map_err(|e| Failure::solve(e, auto))?;
+        let seconds = started.elapsed().as_secs_f64();
+        if value.is_some_and(|known| known != auto_value) {
+            return Err(Failure::Internal(
+                "the strategies disagree; please report this".into(),
+            ));
+        }
+        let fastest = runs
+            .iter()
+            .filter_map(|r| r.seconds)
+            .fold(f64::INFINITY, f64::min);
         rows.push(FreeSeriesRow {
             free,
             moves: moves_text(board, drawn.0),
-            value,
+            value: auto_value,
             runs,
             auto: auto.name(),
+            auto_run: SeriesRun {
+                strategy: "auto",
+                states_visited: Some(auto_states),
+                seconds: Some(seconds),
+                time_ratio: fastest.is_finite().then(|| seconds / fastest),
+                skipped: None,
+            },
+            auto_answered_by: answered_by.name(),
         });
     }
     if args.json {
@@ -182,12 +200,14 @@ fn render(rows: &[FreeSeriesRow], geometry: &Geometry, seed: u64) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: one position per count of free edges (seed {seed}); * marks auto's pick",
+        "{}: one position per count of free edges (seed {seed}); * marks auto's pick; the auto \
+         row runs it as `ply dots` does (its search giving way to the free-edge table when it runs \
+         long), its ratio against the fastest",
         geometry.title()
     );
     let _ = writeln!(
         out,
-        "{:>5} {:>6}  {:<12} {:>14} {:>11} {:>8}",
+        "{:>5} {:>6}  {:<18} {:>14} {:>11} {:>8}",
         "free", "value", "strategy", "states", "time", "ratio"
     );
     for row in rows {
@@ -209,10 +229,23 @@ fn render(rows: &[FreeSeriesRow], geometry: &Geometry, seed: u64) -> String {
             };
             let _ = writeln!(
                 out,
-                "{:>5} {:>6}  {:<12} {:>14} {:>11} {:>8}",
+                "{:>5} {:>6}  {:<18} {:>14} {:>11} {:>8}",
                 row.free, row.value, name, states, time, ratio
             );
         }
+        let auto = &row.auto_run;
+        let _ = writeln!(
+            out,
+            "{:>5} {:>6}  {:<18} {:>14} {:>11} {:>8}",
+            row.free,
+            row.value,
+            format!("auto ({})", row.auto_answered_by),
+            auto.states_visited.unwrap_or_default(),
+            format!("{:.3} s", auto.seconds.unwrap_or_default()),
+            auto.time_ratio
+                .map(|x| format!("{x:.2}x"))
+                .unwrap_or_default()
+        );
     }
     out
 }

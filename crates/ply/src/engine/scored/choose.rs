@@ -1,5 +1,6 @@
 //! Picking and running a strategy: one entry point for front ends, whatever the user chose.
 
+use super::fallback::{nodes_before_table, SearchOrTable};
 use super::memo::{DenseStore, HashStore, MemoSolver, DENSE_MEMO_LIMIT};
 use super::recursion::RecursionSolver;
 use super::restrict::FreeTable;
@@ -43,6 +44,9 @@ pub struct SolveOptions<'a> {
     pub search_memory: Option<&'a Arc<SearchMemory>>,
     /// The size of the search's own table (`None`: [`SearchOptions::table_bytes_for`] the root).
     pub search_table_bytes: Option<u64>,
+    /// Whether the search of a root with at most [`AUTO_SMALL_ITEMS`] free elements gives way to
+    /// their table when it runs long ([`SearchOrTable`]): the automatic choice's search.
+    pub search_gives_way: bool,
 }
 
 impl SolveOptions<'_> {
@@ -56,6 +60,7 @@ impl SolveOptions<'_> {
             halt: &NEVER,
             search_memory: None,
             search_table_bytes: None,
+            search_gives_way: false,
         }
     }
 }
@@ -105,7 +110,9 @@ impl Strategy {
 /// halves the states on the boards measured but costs more time than it saves; see BENCHMARKS.md.)
 /// The table strategies refuse, before allocating, a table over the budget; the free-element table
 /// holds only the `2^free` states of `root`'s free elements. The search sizes its table for `root`
-/// unless it is given a memory to share.
+/// unless it is given a memory to share; asked to give way (`search_gives_way`, for a root with at
+/// most [`AUTO_SMALL_ITEMS`] free elements whose table fits the budget) it stops after
+/// [`nodes_before_table`] nodes and the table of the free elements answers instead.
 pub fn with_solver<G: SubsetIndexed, T>(
     game: &G,
     strategy: Strategy,
@@ -142,6 +149,9 @@ pub fn with_solver<G: SubsetIndexed, T>(
             body(&mut table.solver(game))
         }
         Strategy::Search => {
+            let gives_way = options.search_gives_way
+                && free <= AUTO_SMALL_ITEMS
+                && FreeTable::bytes_needed(free) <= options.budget.bytes() as u128;
             let search = SearchOptions {
                 table_bytes: options
                     .search_table_bytes
@@ -154,12 +164,24 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 use_theory: true,
                 tie_order: options.tie_order,
                 halt: options.halt,
+                node_limit: gives_way.then(|| nodes_before_table(free)),
             };
-            let mut solver = match options.search_memory {
+            let solver = match options.search_memory {
                 Some(memory) => SearchSolver::with_memory(game, search, memory.clone())?,
                 None => SearchSolver::new(game, search)?,
             };
-            body(&mut solver)
+            if gives_way {
+                body(&mut SearchOrTable::new(
+                    game,
+                    *root,
+                    solver,
+                    options.budget,
+                    watch,
+                ))
+            } else {
+                let mut solver = solver;
+                body(&mut solver)
+            }
         }
     }
 }

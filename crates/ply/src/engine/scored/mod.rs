@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod bounds;
 pub mod choose;
+pub mod fallback;
 pub mod heuristic;
 pub mod memo;
 pub mod recursion;
@@ -274,6 +275,11 @@ pub trait Solver<G: ScoredGame> {
     /// Why the solver stopped before its answers, once its halt came (only a solver that gives
     /// bounds, the search, stops without failing).
     fn halted(&self) -> Option<Halted> {
+        None
+    }
+    /// The strategy that gave the answers when it is not the one the solver was built as (the
+    /// search that gave way to the table, [`fallback`]); `None` otherwise.
+    fn answered_by(&self) -> Option<Strategy> {
         None
     }
     /// [`Self::range`] for several states (e.g. every child of a position).

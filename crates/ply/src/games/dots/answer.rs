@@ -7,7 +7,7 @@ use super::kept::Kept;
 use super::notation::format_edge;
 use super::policy::{Plan, Policy};
 use super::report::{report_from, report_unproved, DotsReport, Estimated, MoveReport};
-use super::request::{Detail, Query};
+use super::request::{Detail, Query, StrategyChoice};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::heuristic::best_estimate;
 pub use crate::engine::scored::search::status::{SearchStatus, StatusHook};
@@ -148,6 +148,7 @@ fn prove(
                 halt: &halt,
                 search_memory: memory.as_ref(),
                 search_table_bytes: Some(policy.search_table_bytes(query)),
+                search_gives_way: query.strategy == StrategyChoice::Auto,
                 ..SolveOptions::new(policy.budget)
             };
             with_solver(&built.board, strategy, options, &position.drawn(), report)

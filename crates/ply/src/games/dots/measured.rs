@@ -24,6 +24,27 @@ pub fn value_by(
     )
 }
 
+/// The value of the position `drawn` on `board` as the automatic choice gives it
+/// ([`Strategy::auto`] for the budget, its search giving way to the free-edge table when it runs
+/// long), the states visited and the strategy that answered.
+pub fn value_by_auto(
+    board: &DotsBoard,
+    budget: MemoryBudget,
+    drawn: EdgeSet,
+) -> Result<(i32, u64, Strategy), SolveError> {
+    let free = board.edge_count() as u32 - drawn.0.count_ones();
+    let strategy = Strategy::auto(board, free, budget);
+    let options = SolveOptions {
+        search_gives_way: true,
+        ..SolveOptions::new(budget)
+    };
+    with_solver(board, strategy, options, &drawn, |solver| {
+        let value = solver.value(&drawn)?;
+        let by = solver.answered_by().unwrap_or(strategy);
+        Ok((value, solver.states_visited(), by))
+    })
+}
+
 /// The values of several positions of `board` from one whole table, built once, and the states it
 /// holds.
 pub fn values_by_table(
@@ -116,6 +137,11 @@ pub struct FreeSeriesRow {
     /// The strategy the policy's automatic choice picks for the position (with the budget and no
     /// time limit, as `ply dots` does).
     pub auto: &'static str,
+    /// The automatic choice run as `ply dots` runs it (its search giving way to the free-edge
+    /// table when it runs long); its `time_ratio` is against the fastest run of `runs`.
+    pub auto_run: SeriesRun,
+    /// The strategy that gave the automatic choice's answer.
+    pub auto_answered_by: &'static str,
 }
 
 /// One strategy on one position of a series.

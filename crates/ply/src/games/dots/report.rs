@@ -210,7 +210,7 @@ pub fn report_from(
         position,
         analysis,
         solver.states_visited(),
-        strategy,
+        solver.answered_by().unwrap_or(strategy),
         detail,
         reason,
     )

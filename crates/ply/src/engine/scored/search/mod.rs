@@ -108,6 +108,10 @@ pub struct SearchOptions<'a> {
     pub tie_order: TieOrder,
     /// When to stop and give what is proved ([`Solver::ranges`]).
     pub halt: &'a Halt,
+    /// Nodes after which the search gives up, halted ([`SearchSolver::gave_up`]): a caller with a
+    /// bounded alternative (the table of the free elements) takes over from a search that runs
+    /// long. `None`: no limit.
+    pub node_limit: Option<u64>,
 }
 
 impl SearchOptions<'_> {
@@ -159,6 +163,10 @@ pub struct SearchSolver<'a, G> {
     halt: &'a Halt,
     /// Why the searches stopped, once the halt came.
     halted: OnceLock<Halted>,
+    /// Nodes after which the searches give up (`u64::MAX`: never).
+    node_limit: u64,
+    /// Set when the searches passed the node limit (and so halted).
+    gave_up: AtomicBool,
 }
 
 impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
@@ -222,7 +230,15 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             tie_order: options.tie_order,
             halt: options.halt,
             halted: OnceLock::new(),
+            node_limit: options.node_limit.unwrap_or(u64::MAX),
+            gave_up: AtomicBool::new(false),
         })
+    }
+
+    /// Whether the searches gave up at the node limit ([`SearchOptions::node_limit`]): their
+    /// answers are then bounds, or [`SolveError::Halted`], like a halted search's.
+    pub fn gave_up(&self) -> bool {
+        self.gave_up.load(Ordering::Relaxed)
     }
 
     /// Bytes of the table of bounds.
@@ -265,6 +281,8 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             stop,
             halt: self.halt,
             halted: &self.halted,
+            node_limit: self.node_limit,
+            gave_up: &self.gave_up,
         }
     }
 

@@ -57,6 +57,10 @@ pub(super) struct Shared<'a> {
     pub(super) halt: &'a Halt,
     /// Why the solver's searches halted, once one did.
     pub(super) halted: &'a OnceLock<Halted>,
+    /// Nodes after which the searches give up, halted (`u64::MAX`: never).
+    pub(super) node_limit: u64,
+    /// Set when they did.
+    pub(super) gave_up: &'a AtomicBool,
 }
 
 /// One thread's view: the shared state, its own node count and room for endgame tables.
@@ -83,10 +87,15 @@ impl<'a> Worker<'a> {
     /// Counts `n` more states, adding them to the shared count (and telling progress) in batches.
     fn count(&mut self, n: u64) {
         self.nodes += n;
-        if self.nodes >= NODE_BATCH {
+        // A node limit below a batch is checked at it (a test's limit of 0: at the first node).
+        if self.nodes >= NODE_BATCH.min(self.shared.node_limit.saturating_add(1)) {
             let added = self.nodes;
             let before = self.shared.nodes.fetch_add(added, Ordering::Relaxed);
             self.nodes = 0;
+            if before + added > self.shared.node_limit {
+                self.shared.gave_up.store(true, Ordering::Relaxed);
+                let _ = self.shared.halted.set(Halted::Cancelled);
+            }
             self.check_halt();
             if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
                 let shared = self.shared;
