@@ -64,7 +64,8 @@ fn request<T: DeserializeOwned>(json: &str) -> PyResult<T> {
 }
 
 fn to_json(value: &impl Serialize) -> PyResult<String> {
-    serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(format!("cannot write JSON: {e}")))
+    serde_json::to_string(value)
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot write JSON: {e}")))
 }
 
 /// The memory budget `memory` asks for (`"4G"`, `"512M"`; `None`: what the system allows), as
@@ -172,7 +173,9 @@ fn dots(
     progress: Option<PyObject>,
     threads: Option<usize>,
 ) -> PyResult<String> {
-    let query = self::request::<DotsRequest>(request)?.validate().map_err(bad)?;
+    let query = self::request::<DotsRequest>(request)?
+        .validate()
+        .map_err(bad)?;
     let policy = Policy::new(budget(memory)?, None);
     let strategy = policy.strategy(&query, Some(tables()));
     let report = run(py, progress, threads, |cancel, progress| {
@@ -209,9 +212,8 @@ fn dots_batch(
                 cancel: Some(cancel),
                 ..Hooks::default()
             };
-            let report = answer(query, &policy, Some(tables()), hooks).map_err(|e| {
-                fault(&e, policy.strategy(query, Some(tables())), true)
-            });
+            let report = answer(query, &policy, Some(tables()), hooks)
+                .map_err(|e| fault(&e, policy.strategy(query, Some(tables())), true));
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some(tell) = progress {
                 tell(n);
@@ -245,7 +247,9 @@ fn dots_batch(
 #[pyfunction]
 #[pyo3(signature = (request, seed=1, memory=None))]
 fn dots_move(py: Python<'_>, request: &str, seed: u64, memory: Option<&str>) -> PyResult<String> {
-    let query = self::request::<DotsRequest>(request)?.validate().map_err(bad)?;
+    let query = self::request::<DotsRequest>(request)?
+        .validate()
+        .map_err(bad)?;
     let policy = Policy::new(budget(memory)?, None);
     let kept = player_kept();
     let strategy = policy.strategy(&query, Some(kept));
@@ -254,7 +258,14 @@ fn dots_move(py: Python<'_>, request: &str, seed: u64, memory: Option<&str>) -> 
             cancel: Some(cancel),
             ..Hooks::default()
         };
-        think(&query, &policy, Some(kept), &mut Chooser::new(seed), seed, hooks)
+        think(
+            &query,
+            &policy,
+            Some(kept),
+            &mut Chooser::new(seed),
+            seed,
+            hooks,
+        )
     })?
     .map_err(|e| bad(fault(&e, strategy, true)))?;
     let (played, _) = played
@@ -266,7 +277,9 @@ fn dots_move(py: Python<'_>, request: &str, seed: u64, memory: Option<&str>) -> 
 /// cells and distinct children (`ply::games::dots::jobs::expand`).
 #[pyfunction]
 fn dots_expand(request: &str) -> PyResult<String> {
-    let query = self::request::<DotsRequest>(request)?.validate().map_err(bad)?;
+    let query = self::request::<DotsRequest>(request)?
+        .validate()
+        .map_err(bad)?;
     to_json(&expand(&query))
 }
 

@@ -70,7 +70,9 @@ pub fn expand(query: &Query) -> JobNode {
     let drawn = query.position.drawn().0;
     let full = board.full().0;
     let mut free = full & !drawn;
-    let rules = board.completion().expect("dots boards state completion rules");
+    let rules = board
+        .completion()
+        .expect("dots boards state completion rules");
     if let Some(kept) = board
         .theory()
         .and_then(|t| t.candidates(rules, drawn, free))
@@ -162,7 +164,9 @@ fn open_cells(query: &Query) -> u32 {
 
 fn twins(board: &DotsBoard) -> Twins {
     Twins::new(
-        board.completion().expect("dots boards state completion rules"),
+        board
+            .completion()
+            .expect("dots boards state completion rules"),
         board.items(),
     )
 }
