@@ -1,0 +1,264 @@
+"""ply: exact solvers for small games, from Python.
+
+Every function asks the same question as a ``ply`` command and returns the same data as its
+``--json`` output, parsed into plain dicts and lists (the keys identical): the request is built
+from the keyword arguments (named after the command's long options), answered by the same library
+call, and faults raise ``ValueError`` with the command's one-line message (without ``ply: ``).
+
+Solves release the GIL, stop on Ctrl-C (``KeyboardInterrupt``) and can report progress to a
+callable (``progress=print``: it is called with the states visited so far, from the calling
+thread; an exception it raises stops the solve and propagates).
+
+Submodules: :mod:`ply.openspiel` (an exact bridge and bot for OpenSpiel's ``dots_and_boxes``) and
+:mod:`ply.distributed` (a job-level search on Ray, resumable from a SQLite store).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+from . import _ply
+
+__version__: str = _ply.__version__
+
+__all__ = [
+    "dots",
+    "dots_batch",
+    "dots_move",
+    "solitaire",
+    "heaps",
+    "dice_race_compare",
+    "dice_race_best",
+    "magic_board",
+]
+
+Moves = Union[str, Sequence[str]]
+Numbers = Union[str, Sequence[int]]
+Time = Union[None, float, int, str]
+Progress = Optional[Callable[[int], Any]]
+
+
+def _request(**keys: Any) -> str:
+    """The request as JSON, keys left out where the caller gave ``None`` (the library's default)."""
+    return json.dumps({k: v for k, v in keys.items() if v is not None})
+
+
+def _moves(moves: Moves) -> Union[str, List[str]]:
+    return moves if isinstance(moves, str) else list(moves)
+
+
+def _numbers(numbers: Numbers) -> Union[str, List[int]]:
+    return numbers if isinstance(numbers, str) else list(numbers)
+
+
+def _dots_request(
+    game: str,
+    rows: Optional[int],
+    cols: Optional[int],
+    size: Optional[int],
+    moves: Moves,
+    detail: Optional[str],
+    strategy: Optional[str],
+    tie_order: Optional[str],
+    time: Time,
+) -> str:
+    return _request(
+        game=game,
+        rows=rows,
+        cols=cols,
+        size=size,
+        moves=_moves(moves),
+        detail=detail,
+        strategy=strategy,
+        tie_order=tie_order,
+        time=time,
+    )
+
+
+def dots(
+    game: str,
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    size: Optional[int] = None,
+    moves: Moves = "",
+    detail: str = "line",
+    strategy: str = "auto",
+    memory: Optional[str] = "4G",
+    time: Time = None,
+    tie_order: str = "low-first",
+    progress: Progress = None,
+) -> Dict[str, Any]:
+    """A dots position explained: ``ply dots GAME … --json``.
+
+    Args:
+        game: ``"boxes"`` (Dots and Boxes) or ``"triangles"`` (Dots and Triangles).
+        rows, cols: boxes per column and row (default 3×3).
+        size: rows of triangles, 1 to 6 (default 3, the classic 10-dot board).
+        moves: the moves played, A first: ``"1-2 2-3"`` or ``["1-2", "2-3"]`` (dots numbered
+            from 1, row by row); a report's ``played`` list can be passed back.
+        detail: ``"value"`` (the value alone, one proof on every core: the largest positions),
+            ``"moves"`` (every move's value) or ``"line"`` (and a best line; what ``--json`` gives).
+        strategy: ``"auto"``, ``"recursion"``, ``"memo"``, ``"table"``, ``"free-table"`` or
+            ``"search"``.
+        memory: the most memory the solver may take (``"4G"``, ``"512M"``; ``None``: what the
+            system allows less 512 MiB), as ``--memory``.
+        time: the most time to take (seconds, or ``"30s"``, ``"2m"``); past it the report says
+            what was proved (``exact`` false, bounds, the best move found).
+        tie_order: ``"low-first"`` or ``"high-first"``: the search's order among equal moves.
+        progress: called with the states visited (or nodes searched) now and then.
+
+    Returns:
+        The report: ``value`` (net cells still to gain for the player to move under perfect
+        play), ``moves`` (each legal move's value, best first), ``best_move``, ``line``,
+        ``final_score``, ``winner``, ``picture``, … as documented in the README.
+
+    Raises:
+        ValueError: a bad board, move, time or memory, or a table over the memory budget.
+        KeyboardInterrupt: Ctrl-C during the solve (the solve is stopped first).
+    """
+    text = _ply.dots(
+        _dots_request(game, rows, cols, size, moves, detail, strategy, tie_order, time),
+        memory,
+        progress,
+    )
+    return json.loads(text)
+
+
+def dots_batch(
+    positions: Sequence[Dict[str, Any]],
+    memory: Optional[str] = "4G",
+    progress: Progress = None,
+) -> List[Dict[str, Any]]:
+    """Reports of many dots positions at once, each as :func:`dots` gives it.
+
+    Each position is a dict of :func:`dots`'s keyword arguments (``game``, ``rows``, ``cols``,
+    ``size``, ``moves``, ``detail``, ``strategy``, ``time``, ``tie_order``). Positions with at most
+    24 free edges are answered in parallel, the others one after another, each on every core.
+    ``progress`` is told how many positions are answered.
+    """
+    requests = []
+    for p in positions:
+        unknown = set(p) - {
+            "game", "rows", "cols", "size", "moves", "detail", "strategy", "time", "tie_order",
+        }
+        if unknown:
+            raise ValueError(f"unknown keys {sorted(unknown)} in a position")
+        requests.append(
+            _dots_request(
+                p["game"],
+                p.get("rows"),
+                p.get("cols"),
+                p.get("size"),
+                p.get("moves", ""),
+                p.get("detail", "line"),
+                p.get("strategy", "auto"),
+                p.get("tie_order", "low-first"),
+                p.get("time"),
+            )
+        )
+    return [json.loads(t) for t in _ply.dots_batch(requests, memory, progress)]
+
+
+def dots_move(
+    game: str,
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    size: Optional[int] = None,
+    moves: Moves = "",
+    seed: int = 1,
+    think: Time = None,
+    memory: Optional[str] = "4G",
+) -> Dict[str, Any]:
+    """ply's move in a dots position: the reply of ``ply play`` and ``POST /api/play/dots``.
+
+    Exact (a best move, ties drawn by ``seed``) where ``think`` (seconds or ``"2s"``; ``None``:
+    no limit) proves the position; otherwise the strongest move found among those the proof
+    allows. The search memory is kept between calls, for two boards at a time.
+
+    Returns:
+        ``{"seed", "player", "move", "choice": "exact"|"estimated", "value", "points",
+        "equal_moves", "seconds", …}``.
+
+    Raises:
+        ValueError: a bad position, or a game already over.
+    """
+    request = _dots_request(game, rows, cols, size, moves, "moves", "auto", None, think)
+    return json.loads(_ply.dots_move(request, seed, memory))
+
+
+def solitaire(
+    squares: Numbers,
+    die: Optional[int] = None,
+    no_path: bool = False,
+    path: bool = False,
+    expected: bool = False,
+    distribution: bool = False,
+    explain: bool = False,
+) -> Dict[str, Any]:
+    """Number Solitaire: ``ply solitaire SQUARES … --json``.
+
+    ``squares`` is the board from square 0 (a list of integers, or one text of numbers separated
+    by spaces or commas); ``die`` its faces (default 6). ``expected``/``distribution`` add the
+    game under fair throws, ``explain`` the table of best totals.
+    """
+    return json.loads(
+        _ply.solitaire(
+            _request(
+                squares=_numbers(squares),
+                die=die,
+                no_path=no_path,
+                path=path,
+                expected=expected,
+                distribution=distribution,
+                explain=explain,
+            )
+        )
+    )
+
+
+def heaps(heaps: Numbers, misere: bool = False, grundy: bool = False) -> Dict[str, Any]:
+    """Lowest-heap Nim: ``ply heaps SIZES … --json`` (the winner, a winning move, remoteness,
+    and with ``grundy`` the Grundy value)."""
+    return json.loads(
+        _ply.heaps(_request(heaps=_numbers(heaps), misere=misere, grundy=grundy))
+    )
+
+
+def dice_race_compare(
+    first: Numbers, second: Numbers, dice: Optional[int] = None, sides: Optional[int] = None
+) -> Dict[str, Any]:
+    """The dice race: ``ply dice-race compare FIRST SECOND … --json`` (exact probabilities that
+    each list wins or that they tie, and the expected rolls; default two six-sided dice)."""
+    return json.loads(
+        _ply.dice_race_compare(
+            _request(first=_numbers(first), second=_numbers(second), dice=dice, sides=sides)
+        )
+    )
+
+
+def dice_race_best(
+    picks: int, dice: Optional[int] = None, sides: Optional[int] = None
+) -> Dict[str, Any]:
+    """The pick game's best list: ``ply dice-race best --picks M … --json``."""
+    return json.loads(_ply.dice_race_best(_request(picks=picks, dice=dice, sides=sides)))
+
+
+def magic_board(
+    board: str,
+    start: Optional[Sequence[int]] = None,
+    any_size: bool = False,
+    memory: Optional[str] = None,
+) -> Dict[str, Any]:
+    """MagicBoard: ``ply magic-board FILE … --json`` for the board's text (d lines of d numbers):
+    every corner's verdict and shortest path, or the corner ``start`` = ``(row, col)``."""
+    return json.loads(
+        _ply.magic_board(
+            _request(
+                board=board,
+                start=None if start is None else list(start),
+                any_size=any_size,
+            ),
+            memory,
+        )
+    )

@@ -1,0 +1,357 @@
+//! `ply._ply`: the native half of the Python package, a front end like the command line and the
+//! server. Each function takes its game home's request as JSON (the body `POST /api/…` takes, keys
+//! = the command line's long options), makes the same library call the CLI makes, and returns the
+//! report as JSON text — exactly what `ply … --json` prints. The Python half (`ply/__init__.py`)
+//! builds the request from keyword arguments and parses the answer; nothing here knows a rule.
+//!
+//! Solves run on a thread of their own, the GIL released; the calling thread waits with the GIL
+//! released, and every 50 ms takes it to check Python's signals (Ctrl-C raises the solve's cancel
+//! flag, waits for it to stop, and raises `KeyboardInterrupt`) and to tell a progress callback the
+//! latest count (an exception from the callback stops the solve the same way).
+
+use ply::engine::scored::ValueRange;
+use ply::engine::util::chooser::Chooser;
+use ply::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
+use ply::games::dice_race::request::{CompareRequest, PicksRequest};
+use ply::games::dots::answer::{answer, fault, Hooks};
+use ply::games::dots::jobs::{combine, expand};
+use ply::games::dots::kept::Kept;
+use ply::games::dots::player::think;
+use ply::games::dots::policy::Policy;
+use ply::games::dots::request::DotsRequest;
+use ply::games::heaps::request::HeapsRequest;
+use ply::games::magic_board::request::MagicBoardRequest;
+use ply::games::solitaire::request::SolitaireRequest;
+use ply::input::memory_size::parse_memory_size;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt::Display;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::time::Duration;
+
+/// How often the waiting thread looks at Python's signals and the progress count.
+const POLL: Duration = Duration::from_millis(50);
+
+/// The search memory the player keeps per board (as a server does), for at most
+/// [`PLAYER_BOARDS`] boards.
+const PLAYER_MEMORY: u64 = 256 << 20;
+const PLAYER_BOARDS: usize = 2;
+
+/// Whole tables of small boards, kept for every later answer of the process (what `ply dots` reads
+/// from its cache): the values, strategy and states reported are the same as a new table's.
+fn tables() -> &'static Kept {
+    static KEPT: OnceLock<Kept> = OnceLock::new();
+    KEPT.get_or_init(Kept::default)
+}
+
+/// What the player keeps between moves and games: small tables and search memories.
+fn player_kept() -> &'static Kept {
+    static KEPT: OnceLock<Kept> = OnceLock::new();
+    KEPT.get_or_init(|| Kept::new(PLAYER_MEMORY, PLAYER_BOARDS))
+}
+
+fn bad(e: impl Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The request in `json`, as the server reads it: unknown keys and wrong types refused.
+fn request<T: DeserializeOwned>(json: &str) -> PyResult<T> {
+    serde_json::from_str(json).map_err(bad)
+}
+
+fn to_json(value: &impl Serialize) -> PyResult<String> {
+    serde_json::to_string(value)
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot write JSON: {e}")))
+}
+
+/// The memory budget `memory` asks for (`"4G"`, `"512M"`; `None`: what the system allows), as
+/// `--memory` sets it.
+fn budget(memory: Option<&str>) -> PyResult<MemoryBudget> {
+    let given = memory.map(parse_memory_size).transpose().map_err(bad)?;
+    MemoryBudget::with_system(given).map_err(|e| match e {
+        MemoryError::MoreThanMachine { given, physical } => bad(format!(
+            "memory {} is more than this machine's {} of memory",
+            Bytes(given.into()),
+            Bytes(physical.into())
+        )),
+        e => bad(e),
+    })
+}
+
+/// Runs `work` on a thread of its own (in a pool of `threads` threads when given, else on the
+/// global pool's cores) while this thread, the GIL released, waits; see the module's docs for
+/// signals and progress.
+fn run<T: Send>(
+    py: Python<'_>,
+    progress: Option<PyObject>,
+    threads: Option<usize>,
+    work: impl FnOnce(&Arc<AtomicBool>, Option<&(dyn Fn(u64) + Sync)>) -> T + Send,
+) -> PyResult<T> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let latest = AtomicU64::new(u64::MAX);
+    let done: (Mutex<Option<T>>, Condvar) = (Mutex::new(None), Condvar::new());
+    let pool = match threads {
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build()
+                .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
+        ),
+        None => None,
+    };
+    let wants_progress = progress.is_some();
+    std::thread::scope(|scope| {
+        let solving = scope.spawn(|| {
+            let tell = |n: u64| latest.store(n, Ordering::Relaxed);
+            let hook: Option<&(dyn Fn(u64) + Sync)> = wants_progress.then_some(&tell);
+            let result = match &pool {
+                Some(pool) => pool.install(|| work(&cancel, hook)),
+                None => work(&cancel, hook),
+            };
+            *done.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+            done.1.notify_all();
+        });
+        let mut failure: Option<PyErr> = None;
+        let mut told = u64::MAX;
+        loop {
+            let finished = py.allow_threads(|| {
+                let guard = done.0.lock().unwrap_or_else(|e| e.into_inner());
+                let (mut guard, _) = done
+                    .1
+                    .wait_timeout_while(guard, POLL, |r| r.is_none())
+                    .unwrap_or_else(|e| e.into_inner());
+                guard.take()
+            });
+            if let Some(result) = finished {
+                if let Some(e) = failure {
+                    return Err(e);
+                }
+                // The last count, which may have come after the last look.
+                let n = latest.load(Ordering::Relaxed);
+                if let (Some(callback), true) = (&progress, n != u64::MAX && n != told) {
+                    callback.call1(py, (n,))?;
+                }
+                return Ok(result);
+            }
+            if solving.is_finished() {
+                // The solve's thread ended without a result: it panicked.
+                return Err(PyRuntimeError::new_err("the solve failed (a panic in ply)"));
+            }
+            if failure.is_some() {
+                continue;
+            }
+            if let Err(e) = py.check_signals() {
+                cancel.store(true, Ordering::Relaxed);
+                failure = Some(e);
+                continue;
+            }
+            if let Some(callback) = &progress {
+                let n = latest.load(Ordering::Relaxed);
+                if n != u64::MAX && n != told {
+                    told = n;
+                    if let Err(e) = callback.call1(py, (n,)) {
+                        cancel.store(true, Ordering::Relaxed);
+                        failure = Some(e);
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// `ply dots boxes|triangles … --json`: the report of a position (a JSON `DotsRequest`).
+#[pyfunction]
+#[pyo3(signature = (request, memory=None, progress=None, threads=None))]
+fn dots(
+    py: Python<'_>,
+    request: &str,
+    memory: Option<&str>,
+    progress: Option<PyObject>,
+    threads: Option<usize>,
+) -> PyResult<String> {
+    let query = self::request::<DotsRequest>(request)?
+        .validate()
+        .map_err(bad)?;
+    let policy = Policy::new(budget(memory)?, None);
+    let strategy = policy.strategy(&query, Some(tables()));
+    let report = run(py, progress, threads, |cancel, progress| {
+        let hooks = Hooks {
+            progress,
+            status: None,
+            cancel: Some(cancel),
+        };
+        answer(&query, &policy, Some(tables()), hooks)
+    })?;
+    to_json(&report.map_err(|e| bad(fault(&e, strategy, true)))?)
+}
+
+/// Reports of many positions (JSON `DotsRequest`s), as [`dots`] gives each: positions of up to
+/// 24 free edges in parallel (each a small table), the others one after the other, each on every
+/// core.
+#[pyfunction]
+#[pyo3(signature = (requests, memory=None, progress=None))]
+fn dots_batch(
+    py: Python<'_>,
+    requests: Vec<String>,
+    memory: Option<&str>,
+    progress: Option<PyObject>,
+) -> PyResult<Vec<String>> {
+    let queries = requests
+        .iter()
+        .map(|r| self::request::<DotsRequest>(r)?.validate().map_err(bad))
+        .collect::<PyResult<Vec<_>>>()?;
+    let policy = Policy::new(budget(memory)?, None);
+    let reports = run(py, progress, None, |cancel, progress| {
+        let done = AtomicU64::new(0);
+        let one = |query: &ply::games::dots::request::Query| {
+            let hooks = Hooks {
+                cancel: Some(cancel),
+                ..Hooks::default()
+            };
+            let report = answer(query, &policy, Some(tables()), hooks)
+                .map_err(|e| fault(&e, policy.strategy(query, Some(tables())), true));
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some(tell) = progress {
+                tell(n);
+            }
+            report
+        };
+        let small = |q: &ply::games::dots::request::Query| q.free() <= 24;
+        let mut found: Vec<Option<Result<_, String>>> = vec![None; queries.len()];
+        let parallel: Vec<(usize, Result<_, String>)> = queries
+            .par_iter()
+            .enumerate()
+            .filter(|(_, q)| small(q))
+            .map(|(i, q)| (i, one(q)))
+            .collect();
+        for (i, r) in parallel {
+            found[i] = Some(r);
+        }
+        for (i, q) in queries.iter().enumerate().filter(|(_, q)| !small(q)) {
+            found[i] = Some(one(q));
+        }
+        found
+    })?;
+    reports
+        .into_iter()
+        .map(|r| to_json(&r.expect("every position answered").map_err(bad)?))
+        .collect()
+}
+
+/// The player's move (`POST /api/play/dots`, `ply play`'s reply): a JSON `DotsRequest` whose
+/// `time` is the time to think (none: prove everything), ties broken by `seed`.
+#[pyfunction]
+#[pyo3(signature = (request, seed=1, memory=None))]
+fn dots_move(py: Python<'_>, request: &str, seed: u64, memory: Option<&str>) -> PyResult<String> {
+    let query = self::request::<DotsRequest>(request)?
+        .validate()
+        .map_err(bad)?;
+    let policy = Policy::new(budget(memory)?, None);
+    let kept = player_kept();
+    let strategy = policy.strategy(&query, Some(kept));
+    let played = run(py, None, None, |cancel, _| {
+        let hooks = Hooks {
+            cancel: Some(cancel),
+            ..Hooks::default()
+        };
+        think(
+            &query,
+            &policy,
+            Some(kept),
+            &mut Chooser::new(seed),
+            seed,
+            hooks,
+        )
+    })?
+    .map_err(|e| bad(fault(&e, strategy, true)))?;
+    let (played, _) = played
+        .ok_or_else(|| bad("the game is over: every edge is drawn, there is no move to make"))?;
+    to_json(&played)
+}
+
+/// The position of a JSON `DotsRequest` as a split search sees it: its key, free edges, open
+/// cells and distinct children (`ply::games::dots::jobs::expand`).
+#[pyfunction]
+fn dots_expand(request: &str) -> PyResult<String> {
+    let query = self::request::<DotsRequest>(request)?
+        .validate()
+        .map_err(bad)?;
+    to_json(&expand(&query))
+}
+
+/// What is proved of a position with `cells` open cells from its distinct children's (points,
+/// (lower, upper) or `None`): `ply::games::dots::jobs::combine`.
+#[pyfunction]
+fn dots_combine(cells: u32, children: Vec<(u32, Option<(i32, i32)>)>) -> (i32, i32) {
+    let children: Vec<(u32, Option<ValueRange>)> = children
+        .into_iter()
+        .map(|(points, r)| (points, r.map(|(lower, upper)| ValueRange { lower, upper })))
+        .collect();
+    let r = combine(cells, &children);
+    (r.lower, r.upper)
+}
+
+/// `ply solitaire … --json` (a JSON `SolitaireRequest`).
+#[pyfunction]
+fn solitaire(py: Python<'_>, request: &str) -> PyResult<String> {
+    let request: SolitaireRequest = self::request(request)?;
+    let report = run(py, None, None, |_, _| request.answer())?.map_err(bad)?;
+    to_json(&report)
+}
+
+/// `ply heaps … --json` (a JSON `HeapsRequest`).
+#[pyfunction]
+fn heaps(request: &str) -> PyResult<String> {
+    let request: HeapsRequest = self::request(request)?;
+    to_json(&request.answer().map_err(bad)?)
+}
+
+/// `ply dice-race compare … --json` (a JSON `CompareRequest`).
+#[pyfunction]
+fn dice_race_compare(py: Python<'_>, request: &str) -> PyResult<String> {
+    let request: CompareRequest = self::request(request)?;
+    let query = request.validate().map_err(bad)?;
+    let report = run(py, None, None, |_, _| query.compare())?.map_err(bad)?;
+    to_json(&report.0)
+}
+
+/// `ply dice-race best … --json` (a JSON `PicksRequest`).
+#[pyfunction]
+fn dice_race_best(py: Python<'_>, request: &str) -> PyResult<String> {
+    let request: PicksRequest = self::request(request)?;
+    let query = request.validate().map_err(bad)?;
+    let report = run(py, None, None, |_, _| query.best())?.map_err(bad)?;
+    to_json(&report)
+}
+
+/// `ply magic-board FILE … --json` (a JSON `MagicBoardRequest`, the board as text).
+#[pyfunction]
+#[pyo3(signature = (request, memory=None))]
+fn magic_board(py: Python<'_>, request: &str, memory: Option<&str>) -> PyResult<String> {
+    let request: MagicBoardRequest = self::request(request)?;
+    let query = request.validate().map_err(bad)?;
+    let budget = budget(memory)?;
+    let report = run(py, None, None, |_, _| query.answer(budget))?.map_err(bad)?;
+    to_json(&report)
+}
+
+/// The native module.
+#[pymodule]
+fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(dots, m)?)?;
+    m.add_function(wrap_pyfunction!(dots_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(dots_move, m)?)?;
+    m.add_function(wrap_pyfunction!(dots_expand, m)?)?;
+    m.add_function(wrap_pyfunction!(dots_combine, m)?)?;
+    m.add_function(wrap_pyfunction!(solitaire, m)?)?;
+    m.add_function(wrap_pyfunction!(heaps, m)?)?;
+    m.add_function(wrap_pyfunction!(dice_race_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(dice_race_best, m)?)?;
+    m.add_function(wrap_pyfunction!(magic_board, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

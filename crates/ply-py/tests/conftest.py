@@ -1,0 +1,61 @@
+"""Shared helpers: the `ply` binary the bindings are checked against."""
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def ply_binary() -> str:
+    """$PLY_BIN, else the debug build of the workspace ($CARGO_TARGET_DIR or target/)."""
+    if os.environ.get("PLY_BIN"):
+        return os.environ["PLY_BIN"]
+    target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    path = target / "debug" / "ply"
+    if not path.exists():
+        raise RuntimeError(f"no ply binary at {path}: run `cargo build -p ply-cli` or set PLY_BIN")
+    return str(path)
+
+
+class Cli:
+    """Runs `ply` with a cache directory of its own (no table from another run)."""
+
+    def __init__(self) -> None:
+        self.binary = ply_binary()
+        self.cache = tempfile.mkdtemp(prefix="ply-py-cache-")
+
+    def run(self, *args: str) -> subprocess.CompletedProcess:
+        env = dict(os.environ, XDG_CACHE_HOME=self.cache)
+        env.pop("PLY_PROGRESS", None)
+        return subprocess.run(
+            [self.binary, *args], capture_output=True, text=True, env=env, timeout=600
+        )
+
+    def json(self, *args: str):
+        done = self.run(*args, "--json")
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    def fault(self, *args: str) -> str:
+        """The one-line message of a refused command, without `ply: `."""
+        done = self.run(*args)
+        assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+        line = done.stderr.strip()
+        assert "\n" not in line and line.startswith("ply: "), line
+        return line[len("ply: "):]
+
+    def close(self) -> None:
+        shutil.rmtree(self.cache, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def cli():
+    c = Cli()
+    yield c
+    c.close()

@@ -1,0 +1,239 @@
+"""Every function of `ply` against the CLI's `--json` on the same input, its faults against the
+CLI's one-line messages, and the solve's behaviour under Ctrl-C, a failing progress callback and
+other Python threads."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import pytest
+
+import ply
+
+# Positions answered by tables, whose reports are the same to the last field.
+DOTS_CASES = [
+    (dict(game="triangles"), []),
+    (dict(game="triangles", moves="2-3 4-5 5-6 7-8 8-9 9-10"), ["--moves", "2-3 4-5 5-6 7-8 8-9 9-10"]),
+    (dict(game="boxes", rows=2, cols=2, moves="1-2 2-3 4-5"), ["--rows", "2", "--cols", "2", "--moves", "1-2 2-3 4-5"]),
+    (dict(game="boxes", rows=3, cols=3, moves="1-2 5-6 6-10 3-4"), ["--rows", "3", "--cols", "3", "--moves", "1-2 5-6 6-10 3-4"]),
+    (dict(game="boxes", rows=1, cols=5), ["--rows", "1", "--cols", "5"]),
+    (dict(game="triangles", size=4, moves="1-2 2-3 4-7 7-8 11-12 12-13 13-14 14-15"),
+     ["--size", "4", "--moves", "1-2 2-3 4-7 7-8 11-12 12-13 13-14 14-15"]),
+    (dict(game="boxes", rows=2, cols=2, detail="value"), ["--rows", "2", "--cols", "2", "--value-only"]),
+    (dict(game="boxes", rows=2, cols=3, strategy="memo", moves=["1-2", "2-3"]),
+     ["--rows", "2", "--cols", "3", "--strategy", "memo", "--moves", "1-2 2-3"]),
+    (dict(game="boxes", rows=2, cols=2, moves="1-2 2-3 3-6 6-9 8-9 7-8 4-7 1-4 2-5 4-5 5-6 5-8"),
+     ["--rows", "2", "--cols", "2", "--moves", "1-2 2-3 3-6 6-9 8-9 7-8 4-7 1-4 2-5 4-5 5-6 5-8"]),
+]
+
+
+@pytest.mark.parametrize("kwargs,args", DOTS_CASES)
+def test_dots_equals_the_cli(cli, kwargs, args):
+    got = ply.dots(**kwargs)
+    expected = cli.json("dots", kwargs["game"], *args, "--memory", "4G")
+    assert got == expected
+    assert list(got) == list(expected)  # the keys in the same order
+
+
+# 4×4 positions: the free-edge table (same to the last field) and the search (whose node count
+# depends on how the threads met: every other field the same).
+FOUR = "1-2 2-3 3-4 4-5 6-7 7-8 8-9 9-10 11-12 12-13 13-14 14-15 16-17 17-18 18-19 19-20 1-6 5-10 16-21 20-25"
+
+
+def test_dots_equals_the_cli_on_four_by_four(cli):
+    kwargs = dict(game="boxes", rows=4, cols=4, moves=FOUR, detail="moves")
+    got = ply.dots(**kwargs)
+    expected = cli.json("dots", "boxes", "--rows", "4", "--cols", "4", "--moves", FOUR, "--memory", "4G")
+    assert got["strategy"] == "free-table"
+    expected_moves_only = dict(expected, line=[], line_steps=[])
+    assert got == expected_moves_only
+    searched = ply.dots(**kwargs, strategy="search")
+    by_cli = cli.json("dots", "boxes", "--rows", "4", "--cols", "4", "--moves", FOUR,
+                      "--strategy", "search", "--memory", "4G")
+    assert searched["strategy"] == by_cli["strategy"] == "search"
+    for report in (searched, by_cli):
+        report.pop("states_visited")
+        report.update(line=[], line_steps=[])
+    assert searched == by_cli
+    assert searched["value"] == got["value"]
+
+
+def test_a_time_limited_answer_says_what_was_proved():
+    report = ply.dots("boxes", rows=4, cols=4, time=0.3)
+    assert report["exact"] is False and report["value"] is None
+    assert report["lower"] <= report["upper"]
+    assert report["reason"] and report["best_move"]
+
+
+def test_the_other_games_equal_the_cli(cli):
+    assert ply.solitaire([0, 3, -2, 5, 1, -4, 2, 7], die=3, expected=True, distribution=True) == cli.json(
+        "solitaire", "0", "3", "-2", "5", "1", "-4", "2", "7", "--die", "3", "--expected", "--distribution")
+    assert ply.solitaire("5 -1 2, 8", explain=True) == cli.json("solitaire", "5", "-1", "2,", "8", "--explain")
+    assert ply.heaps([3, 4, 5], grundy=True) == cli.json("heaps", "3", "4", "5", "--grundy")
+    assert ply.heaps("1 1 2", misere=True) == cli.json("heaps", "1", "1", "2", "--misere")
+    assert ply.dice_race_compare([5, 6, 7, 8], [6, 7, 8, 9]) == cli.json(
+        "dice-race", "compare", "5,6,7,8", "6,7,8,9")
+    assert ply.dice_race_compare("5 6", "7", dice=3, sides=4) == cli.json(
+        "dice-race", "compare", "5 6", "7", "--dice", "3", "--sides", "4")
+    assert ply.dice_race_best(3) == cli.json("dice-race", "best", "--picks", "3")
+    assert ply.dice_race_best(2, dice=1, sides=6) == cli.json(
+        "dice-race", "best", "--picks", "2", "--dice", "1", "--sides", "6")
+    board = cli.json("magic-board", "generate", "--size", "7", "--seed", "3", "--solvable")["text"]
+    path = os.path.join(cli.cache, "board.txt")
+    with open(path, "w") as f:
+        f.write(board)
+    assert ply.magic_board(board) == cli.json("magic-board", path)
+    assert ply.magic_board(board, start=(0, 6)) == cli.json("magic-board", path, "--start", "0,6")
+
+
+FAULTS = [
+    (lambda: ply.dots("triangles", size=9), ["dots", "triangles", "--size", "9"], None),
+    (lambda: ply.dots("boxes", moves="1-2 1-2"), ["dots", "boxes", "--moves", "1-2 1-2"], None),
+    (lambda: ply.dots("boxes", rows=2, cols=2, moves="1-9"), ["dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-9"], None),
+    (lambda: ply.dots("boxes", moves="1-2 x"), ["dots", "boxes", "--moves", "1-2 x"], None),
+    (lambda: ply.dots("boxes", rows=4, cols=4, strategy="table", memory="64M"),
+     ["dots", "boxes", "--rows", "4", "--cols", "4", "--strategy", "table", "--memory", "64M"], None),
+    (lambda: ply.solitaire([]), ["solitaire"], None),
+    (lambda: ply.solitaire([1, 2], die=0), ["solitaire", "1", "2", "--die", "0"], None),
+    (lambda: ply.heaps([3, 0]), ["heaps", "3", "0"], None),
+    (lambda: ply.heaps("3 x"), ["heaps", "3", "x"], None),
+    (lambda: ply.dice_race_compare([1], [5]), ["dice-race", "compare", "1", "5"], None),
+    (lambda: ply.dice_race_best(0), ["dice-race", "best", "--picks", "0"], None),
+    (lambda: ply.magic_board("1 2\n3"), ["magic-board", "-"], "1 2\n3"),
+]
+
+
+@pytest.mark.parametrize("call,args,stdin", FAULTS)
+def test_faults_raise_value_error_with_the_cli_message(cli, call, args, stdin):
+    with pytest.raises(ValueError) as raised:
+        call()
+    if stdin is None:
+        assert str(raised.value) == cli.fault(*args)
+    else:
+        env = dict(os.environ, XDG_CACHE_HOME=cli.cache)
+        done = subprocess.run([cli.binary, *args], input=stdin, capture_output=True, text=True, env=env)
+        assert done.returncode == 2
+        assert str(raised.value) == done.stderr.strip()[len("ply: "):]
+
+
+def test_faults_of_the_bindings_own_arguments():
+    # The command line refuses an unknown game as a subcommand; this is the API's word for it.
+    with pytest.raises(ValueError) as raised:
+        ply.dots("hexes")
+    assert str(raised.value) == "unrecognized game `hexes` (the games are triangles and boxes)"
+    with pytest.raises(ValueError, match="unknown variant `fast`"):
+        ply.dots("boxes", strategy="fast")
+    with pytest.raises(ValueError, match="is not a time"):
+        ply.dots("boxes", time="later")
+    with pytest.raises(ValueError, match="more than this machine's"):
+        ply.dots("boxes", memory="64T")
+    with pytest.raises(ValueError):
+        ply.dots("boxes", memory="lots")
+    with pytest.raises(ValueError, match="moves as one text"):
+        ply.dots("boxes", moves=[1, 2])
+
+
+def test_dots_batch_equals_one_at_a_time():
+    positions = [
+        dict(game="boxes", rows=2, cols=3, moves="1-2", detail="moves"),
+        dict(game="triangles", moves="2-3 4-5"),
+        dict(game="boxes", rows=4, cols=4, moves=FOUR, detail="moves"),
+    ]
+    told = []
+    batch = ply.dots_batch(positions, progress=told.append)
+    assert batch == [ply.dots(**p) for p in positions]
+    assert told and told[-1] <= 3
+    with pytest.raises(ValueError, match="unknown keys"):
+        ply.dots_batch([dict(game="boxes", colour=1)])
+
+
+def test_dots_move_is_a_best_move_and_the_game_over_is_refused():
+    report = ply.dots("triangles", moves="2-3 4-5 5-6 7-8 8-9 9-10", detail="moves")
+    best = {m["move"] for m in report["moves"] if m["value"] == report["value"]}
+    for seed in range(1, 6):
+        played = ply.dots_move("triangles", moves="2-3 4-5 5-6 7-8 8-9 9-10", seed=seed)
+        assert played["move"] in best and played["choice"] == "exact"
+        assert played["value"] == report["value"] == 3 and played["seed"] == seed
+    every = "1-2 1-3 2-3 2-4 2-5 3-5 3-6 4-5 5-6 4-7 4-8 5-8 5-9 6-9 6-10 7-8 8-9 9-10"
+    with pytest.raises(ValueError, match="the game is over"):
+        ply.dots_move("triangles", moves=every)
+
+
+def test_progress_reaches_a_python_callback():
+    told = []
+    # A 4×4 position of 30 free edges: 2.4 million nodes (whatever the machine's load).
+    moves = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8 9-10"
+    report = ply.dots("boxes", rows=4, cols=4, moves=moves, strategy="search", progress=told.append)
+    assert report["value"] == 4
+    # Told every 2^20 nodes at most, the latest count each time the caller looks.
+    assert told and told == sorted(told) and 1 << 20 <= told[-1] <= report["states_visited"]
+
+
+def test_an_exception_in_the_callback_stops_the_solve():
+    class Enough(Exception):
+        pass
+
+    def progress(n):
+        raise Enough(n)
+
+    started = time.monotonic()
+    with pytest.raises(Enough):
+        ply.dots("boxes", rows=4, cols=4, detail="value", progress=progress)
+    assert time.monotonic() - started < 20
+
+
+def test_the_gil_is_released_during_a_solve():
+    ticks = 0
+    stop = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        before = ticks
+        ply.dots("boxes", rows=4, cols=4, detail="value", time=1.0)
+        during = ticks - before
+    finally:
+        stop.set()
+        counter.join()
+    assert during > 100, during
+
+
+def test_ctrl_c_interrupts_a_solve():
+    """A solve of the empty 4×4 board (about an hour) stops within seconds of SIGINT and raises
+    KeyboardInterrupt."""
+    script = textwrap.dedent(
+        """
+        import sys, ply
+        def progress(n):
+            print("progress", n, flush=True)
+        try:
+            ply.dots("boxes", rows=4, cols=4, detail="value", progress=progress)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(3)
+        print("finished", flush=True)
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().startswith("progress")
+        child.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        rest = child.communicate(timeout=30)[0]
+        assert child.returncode == 3, rest
+        assert "interrupted" in rest
+        assert time.monotonic() - sent < 10
+    finally:
+        if child.poll() is None:
+            child.kill()

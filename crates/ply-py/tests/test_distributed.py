@@ -1,0 +1,207 @@
+"""The distributed solve (`ply.distributed`) on one local Ray of 2 CPUs for the whole session: the
+value of the single-machine search, every proved job in the store, a run stopped by its job budget
+and a run SIGKILLed mid-way both resumed without redoing a stored job, and the faults of the store
+and the command line as one line."""
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+import ply
+from ply import distributed
+
+FOUR = dict(game="boxes", rows=4, cols=4)
+# 4×4 positions (from baselines/generators), their values for the player to move by `ply dots`.
+BOXES_24 = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8 9-10 1-6 20-25 4-5 11-16 6-7 22-23"
+BOXES_24_B = "4-5 7-8 19-24 4-9 13-14 24-25 21-22 17-18 3-4 23-24 1-2 11-12 15-20 6-11 2-7 10-15"
+# One move to search (a capture): the expansion goes a second ply.
+BOXES_24_FORCED = "19-20 18-23 15-20 11-12 4-9 11-16 6-7 1-2 19-24 17-22 3-8 14-15 21-22 5-10 12-13 8-9"
+BOXES_26 = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8 9-10 1-6 20-25 4-5 11-16"
+CASES = [
+    (FOUR, BOXES_24, 4),
+    (FOUR, BOXES_24_B, -6),
+    (FOUR, BOXES_24_FORCED, 4),
+    (dict(game="triangles", size=4), "1-2 2-3 4-5 5-6 7-8 8-9", 6),
+]
+
+
+@pytest.fixture(scope="module")
+def small_ray():
+    import ray
+
+    ray.init(num_cpus=2, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
+             log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def job_rows(path):
+    """key → written of the jobs in the store at `path`."""
+    if not os.path.exists(path):
+        return {}
+    try:
+        with sqlite3.connect(path, timeout=5) as db:
+            return dict(db.execute("SELECT key, written FROM proved WHERE kind = 'job'"))
+    except sqlite3.OperationalError:
+        return {}
+
+
+@pytest.mark.parametrize("board, moves, value", CASES)
+def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, board, moves, value):
+    moves = moves.split()
+    assert ply.dots(**board, moves=moves)["value"] == value
+    store = distributed.Store(str(tmp_path / "run.sqlite"))
+    report = distributed.solve(board, moves, store, workers=2)
+    assert report["value"] == value and report["exact"] and report["bounds"] == [value, value]
+    assert report["jobs"]["run"] >= 2 and report["jobs"]["from_store"] == 0
+    # The best move's own value is the position's.
+    mv = ply.dots(**board, moves=moves, detail="moves")
+    assert report["best_move"] in {m["move"] for m in mv["moves"] if m["value"] == value}
+    # Asked again, the store answers at once (no Ray call).
+    again = distributed.solve(board, moves, store, workers=2)
+    assert again["value"] == value and again["best_move"] == report["best_move"]
+    assert again["jobs"] == {"run": 0, "from_store": 1, "cancelled": 0, "leaves": 0}
+    rows = sqlite3.connect(store.path).execute(
+        "SELECT kind, lower, upper, nodes, seconds FROM proved").fetchall()
+    assert {r[0] for r in rows} == {"job", "expanded"}
+    assert all(r[1] == r[2] and r[3] > 0 and r[4] > 0 for r in rows)
+    store.close()
+
+
+def test_a_run_stopped_by_its_job_budget_resumes_without_redoing_a_job(small_ray, tmp_path):
+    path = str(tmp_path / "budget.sqlite")
+    moves = BOXES_24.split()
+    store = distributed.Store(path)
+    first = distributed.solve(FOUR, moves, store, workers=2, max_jobs=3)
+    assert first["value"] is None and not first["exact"]
+    assert first["jobs"]["run"] == 3 and first["jobs"]["leaves"] == 24
+    lower, upper = first["bounds"]
+    assert -16 <= lower <= 4 <= upper <= 16
+    stored = job_rows(path)
+    assert set(stored) == {s["key"] for s in first["job_sizes"]} and len(stored) == 3
+    store.close()
+
+    store = distributed.Store(path)
+    second = distributed.solve(FOUR, moves, store, workers=2)
+    assert second["value"] == 4 == ply.dots(**FOUR, moves=moves)["value"]
+    assert second["jobs"]["from_store"] == 3
+    assert second["jobs"]["run"] + second["jobs"]["from_store"] + second["jobs"]["cancelled"] <= 24
+    # No stored job was run again, nor written again.
+    assert not set(stored) & {s["key"] for s in second["job_sizes"]}
+    after = job_rows(path)
+    assert all(after[k] == w for k, w in stored.items())
+    assert len(after) == 3 + second["jobs"]["run"]
+    store.close()
+
+
+def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
+    path = str(tmp_path / "killed.sqlite")
+    address = small_ray.get_runtime_context().gcs_address
+    # One job at a time on the session's Ray: 26 jobs of about 0.4 s each.
+    child = subprocess.Popen(
+        [sys.executable, "-m", "ply.distributed", "boxes", "--rows", "4", "--cols", "4",
+         "--moves", BOXES_26, "--workers", "1", "--store", path, "--address", address],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while len(job_rows(path)) < 2:
+            assert child.poll() is None, child.communicate()
+            assert time.monotonic() < deadline, "no job was stored in time"
+            time.sleep(0.05)
+        assert child.poll() is None, "the run ended before it was killed"
+    finally:
+        child.kill()
+        child.communicate(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+    stored = job_rows(path)
+    assert len(stored) >= 2
+
+    store = distributed.Store(path)
+    report = distributed.solve(FOUR, BOXES_26.split(), store, workers=2)
+    store.close()
+    assert report["value"] == 4 == ply.dots(**FOUR, moves=BOXES_26)["value"]
+    assert report["jobs"]["from_store"] >= len(stored) and report["jobs"]["leaves"] == 26
+    assert not set(stored) & {s["key"] for s in report["job_sizes"]}
+
+    # The command line on the same store: the position itself is proved there (Ray not needed).
+    done = subprocess.run(
+        [sys.executable, "-m", "ply.distributed", "boxes", "--rows", "4", "--cols", "4",
+         "--moves", BOXES_26, "--store", path, "--quiet"], capture_output=True, text=True,
+        timeout=120)
+    assert done.returncode == 0, done.stderr
+    again = json.loads(done.stdout)
+    assert again["value"] == 4 and again["jobs"] == {
+        "run": 0, "from_store": 1, "cancelled": 0, "leaves": 0}
+    assert again["best_move"] == report["best_move"] and done.stderr == ""
+
+
+def foreign_files(tmp_path):
+    text = tmp_path / "notes.sqlite"
+    text.write_text("not a database\n" * 100)
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE proved (key TEXT, value INTEGER)")
+    damaged = tmp_path / "damaged.sqlite"
+    good = distributed.Store(str(damaged))
+    good.put("k", 1, 1, None, [], 1, 0.1, "job")
+    good.close()
+    data = bytearray(damaged.read_bytes())
+    data[100:2000] = b"\xff" * 1900
+    damaged.write_bytes(data)
+    return {
+        text: "is not a SQLite database ply can use: file is not a database",
+        other: "is a SQLite database of another application, not a ply.distributed store",
+        damaged: "is not a SQLite database ply can use: database disk image is malformed",
+        tmp_path: "is a directory, not a SQLite file",
+    }
+
+
+def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
+    for path, message in foreign_files(tmp_path).items():
+        before = path.read_bytes() if path.is_file() else None
+        with pytest.raises(ValueError) as e:
+            distributed.Store(str(path))
+        assert str(e.value) == f"store {str(path)!r} {message}"
+        assert path.is_dir() or path.read_bytes() == before
+        done = subprocess.run(
+            [sys.executable, "-m", "ply.distributed", "boxes", "--store", str(path)],
+            capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == f"ply.distributed: store {str(path)!r} {message}\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["boxes", "--rows", "4"], "the following arguments are required: --store"),
+    # (argparse's own words, which differ between Python versions after this)
+    (["chess", "--store", "s"], "argument game: invalid choice: 'chess'"),
+    (["boxes", "--rows", "x", "--store", "s"], "argument --rows: invalid int value: 'x'"),
+    (["boxes", "--rows", "0", "--store", "s"],
+     "a board of 0×3 boxes has 3 edges; boards need at least one box and at most 63 edges"),
+    (["boxes", "--moves", "1-99", "--store", "s"],
+     "move 1 `1-99`: dot 99 does not exist (this board has dots 1 to 16)"),
+    (["boxes", "--size", "4", "--store", "s"], "--size is for triangles; boxes take --rows and --cols"),
+    (["triangles", "--rows", "4", "--store", "s"], "--rows and --cols are for boxes; triangles take --size"),
+    (["boxes", "--workers", "0", "--store", "s"], "--workers must be at least 1"),
+    (["boxes", "--max-jobs", "-1", "--store", "s"], "--max-jobs must be at least 0"),
+])
+def test_bad_arguments_exit_2_with_one_line(tmp_path, args, message):
+    done = subprocess.run([sys.executable, "-m", "ply.distributed", *args], capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith(f"ply.distributed: {message}") and done.stderr.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_input_to_solve_is_a_value_error(tmp_path):
+    store = distributed.Store(str(tmp_path / "s.sqlite"))
+    with pytest.raises(ValueError, match="^move 1 `1-99`: dot 99 does not exist"):
+        distributed.solve(FOUR, ["1-99"], store)
+    with pytest.raises(ValueError, match="^workers and threads must be at least 1$"):
+        distributed.solve(FOUR, [], store, workers=0)
+    store.close()

@@ -1,0 +1,143 @@
+"""ply.openspiel against OpenSpiel's own rules: action ids, values checked by playing on in
+OpenSpiel, labels, and PlyBot against the uniform random bot."""
+
+import random
+
+import pyspiel
+import pytest
+
+from ply import openspiel as bridge
+
+
+def game(rows, cols):
+    return pyspiel.load_game(f"dots_and_boxes(num_rows={rows},num_cols={cols},utility_margin=true)")
+
+
+def margin_now(state):
+    """(boxes of player 0) − (boxes of player 1) so far, read from OpenSpiel's own drawing."""
+    text = str(state)
+    return text.count("1") - text.count("2")
+
+
+def test_action_ids_are_openspiels_lines():
+    """Each action's line, as OpenSpiel names it (`P1(h,row,col)`, `P1(v,row,col)`), joins the two
+    dots ply names, and every line is one action."""
+    for rows, cols in [(1, 1), (2, 3), (3, 4), (4, 4)]:
+        state = game(rows, cols).new_initial_state()
+        seen = set()
+        for action in state.legal_actions():
+            kind, r, c = state.action_to_string(action)[3:-1].split(",")
+            r, c = int(r), int(c)
+            a = r * (cols + 1) + c + 1
+            b = a + 1 if kind == "h" else a + cols + 1
+            assert bridge.action_to_move(rows, cols, action) == f"{a}-{b}"
+            assert bridge.move_to_action(rows, cols, f"{b}-{a}") == action
+            seen.add((a, b))
+        assert len(seen) == (rows + 1) * cols + rows * (cols + 1)
+
+
+def check_random_games(rows, cols, games, seed):
+    """At every state of random games: the actions are the legal ones, the value is the best
+    action's, each action's value agrees with OpenSpiel's next state (who moves, boxes scored),
+    and playing ply's best moves on to the end in OpenSpiel ends at the margin ply predicted."""
+    rng = random.Random(seed)
+    g = game(rows, cols)
+    states = 0
+    final = {}  # history → player 0's final margin under ply's best play (OpenSpiel's returns)
+
+    def play_on(state):
+        key = tuple(state.history())
+        if key not in final:
+            if state.is_terminal():
+                final[key] = state.returns()[0]
+            else:
+                a = bridge.analyse(state)
+                best = max(a["actions"], key=lambda x: a["actions"][x])
+                final[key] = play_on(state.child(best))
+        return final[key]
+
+    for _ in range(games):
+        state = g.new_initial_state()
+        while not state.is_terminal():
+            mover = state.current_player()
+            a = bridge.analyse(state)
+            assert a["exact"] is True
+            assert sorted(a["actions"]) == sorted(state.legal_actions())
+            assert a["value"] == max(a["actions"].values())
+            sign = 1 if mover == 0 else -1
+            # Under perfect play from here the mover ends `value` ahead of where it stands now.
+            assert sign * (play_on(state) - margin_now(state)) == a["value"]
+            for action, value in a["actions"].items():
+                child = state.child(action)
+                scored = sign * (margin_now(child) - margin_now(state))
+                if child.is_terminal():
+                    assert value == scored
+                    continue
+                after = bridge.analyse(child)["value"]
+                same = child.current_player() == mover
+                assert same == (scored > 0)
+                assert value == (scored + after if same else scored - after)
+            states += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    return states
+
+
+@pytest.mark.parametrize("rows,cols,games", [(2, 2, 30), (2, 3, 15), (3, 3, 6)])
+def test_analyse_agrees_with_openspiel_on_every_state_of_random_games(rows, cols, games):
+    assert check_random_games(rows, cols, games, seed=rows * 10 + cols) >= games * 12
+
+
+def test_label_equals_analyse_and_win_loss_games_are_read_too():
+    rng = random.Random(5)
+    g = pyspiel.load_game("dots_and_boxes(num_rows=3,num_cols=3)")
+    states = []
+    for _ in range(20):
+        s = g.new_initial_state()
+        for _ in range(rng.randrange(0, 20)):
+            s.apply_action(rng.choice(s.legal_actions()))
+        states.append(s)
+    told = []
+    labels = bridge.label(states, progress=told.append)
+    assert labels == [bridge.analyse(s) for s in states]
+    assert told[-1] == len(states)
+    with pytest.raises(ValueError, match="dots_and_boxes"):
+        bridge.analyse(pyspiel.load_game("tic_tac_toe").new_initial_state())
+
+
+@pytest.mark.parametrize("rows,cols,opening", [(3, 3, 0), (3, 4, 8)])
+def test_plybot_never_finishes_below_the_exact_value(rows, cols, opening):
+    """200 seeded games against OpenSpiel's uniform random bot, 100 in each seat, from the empty
+    board (3×3) or after `opening` random moves (3×4: its empty board takes a 2 GiB table, 13 s a
+    move): the bot ends at least the position's exact value ahead from its seat, and on 3×3 every
+    move it makes keeps the value."""
+    g = game(rows, cols)
+    below = []
+    moves = 0
+    for seed in range(200):
+        seat = seed % 2
+        rng = random.Random(seed)
+        state = g.new_initial_state()
+        for _ in range(opening):
+            state.apply_action(rng.choice(state.legal_actions()))
+        value = bridge.analyse(state)["value"]
+        sign = 1 if seat == 0 else -1
+        # What the seat is sure to end with: its margin now, and the value for it from here.
+        exact = sign * margin_now(state) + (value if state.current_player() == seat else -value)
+        ours = bridge.PlyBot(g, seat, seed=seed)
+        random_bot = pyspiel.make_uniform_random_bot(1 - seat, seed)
+        while not state.is_terminal():
+            if state.current_player() != seat:
+                state.apply_action(random_bot.step(state))
+                continue
+            value = bridge.analyse(state)["value"] if rows * cols <= 9 else None
+            action = ours.step(state)
+            moves += 1
+            assert ours.last["choice"] == "exact"
+            if value is not None:
+                assert ours.last["value"] == value
+            state.apply_action(action)
+        mine = state.returns()[seat]
+        if mine < exact:
+            below.append((seed, seat, mine, exact))
+    assert below == []
+    assert moves >= 200 * 4
