@@ -9,8 +9,6 @@ use ply::engine::MemoryBudget;
 use ply::games::dice_race::request::{
     CompareRequest, PicksQuery, PicksRequest, RequestError as RaceRequestError, SumsRequest,
 };
-use ply::games::dice_race::search::SearchError;
-use ply::games::dice_race::RaceError;
 use ply::games::heaps::request::{HeapsRequest, PlayHeapsRequest};
 use ply::games::magic_board::request::{
     GenerateRequest, MagicBoardRequest, RequestError as BoardRequestError,
@@ -45,15 +43,13 @@ pub fn play_heaps(r: &PlayHeapsRequest) -> Result<String, ApiError> {
     json(&r.answer().map_err(ApiError::bad)?)
 }
 
-/// A dice race refusal: 422 for a race or a search too big for any machine, 400 otherwise.
+/// A dice race refusal: 422 for work over its limit (too many states or lists, an estimate past the
+/// time allowed) or stopped by the request's halt, 400 otherwise.
 fn race_error(e: RaceRequestError) -> ApiError {
-    match e {
-        RaceRequestError::Race(RaceError::TooBig { .. })
-        | RaceRequestError::Search(SearchError::TooMany { .. })
-        | RaceRequestError::Search(SearchError::Race(RaceError::TooBig { .. })) => {
-            ApiError::over_budget(e)
-        }
-        _ => ApiError::bad(e),
+    if e.is_over_budget() {
+        ApiError::over_budget(e)
+    } else {
+        ApiError::bad(e)
     }
 }
 
