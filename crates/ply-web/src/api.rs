@@ -98,10 +98,16 @@ pub fn sums(r: &SumsRequest) -> Result<String, ApiError> {
     json(&r.answer().map_err(race_error)?)
 }
 
-/// A MagicBoard refusal: 422 when a search is over the server's memory, 400 otherwise.
+/// A MagicBoard refusal: 422 when a search is over the server's memory or its work limit, or was
+/// halted; 400 otherwise.
 fn board_error(e: BoardRequestError) -> ApiError {
     match e {
-        BoardRequestError::Solve(SolveBoardError::Memory(_)) => ApiError::over_budget(e),
+        BoardRequestError::Solve(
+            SolveBoardError::Memory(_)
+            | SolveBoardError::CornerShare { .. }
+            | SolveBoardError::TooSlow(_)
+            | SolveBoardError::Halted(_),
+        ) => ApiError::over_budget(e),
         _ => ApiError::bad(e),
     }
 }
