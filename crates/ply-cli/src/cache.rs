@@ -1,28 +1,40 @@
 //! Where solved tables are kept between runs: `$XDG_CACHE_HOME/ply`, or `~/.cache/ply`. Tables are
 //! written whole or not at all ([`crate::saving`]); every use first clears the directory of partial
-//! files that killed processes left behind.
+//! files that killed processes left behind. Every table file the CLI reads, cached or given with
+//! `--table`, is read here ([`load`]): whole, into memory within the budget.
 
 use crate::saving;
 use ply::engine::scored::table::SubsetTable;
+use ply::engine::scored::table_file::TableFileError;
 use ply::engine::scored::ScoredGame;
+use ply::engine::util::progress::Progress;
+use ply::engine::MemoryBudget;
 use ply::games::dots::geometry::BuiltBoard;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Test hook (undocumented for users): when this variable is set, reading a table stops after its
+/// first chunk of values, says so on stderr and waits for a line on stdin — so tests can change the
+/// file in the middle of the read without depending on timing.
+const PAUSE_HOOK: &str = "PLY_TEST_PAUSE_TABLE";
 
 /// The cache file of `built`'s table, if the system has a cache directory.
 pub fn table_path(built: &BuiltBoard) -> Option<PathBuf> {
     Some(dirs::cache_dir()?.join("ply").join(built.table_file_name()))
 }
 
-/// The cached table of `built`, if there is a valid one. A file that is not valid is left alone and
-/// reported on stderr; the caller solves anew.
-pub fn cached_table(built: &BuiltBoard) -> Option<SubsetTable> {
+/// The cached table of `built`, if there is a valid one that fits `budget`. A file that is not valid
+/// is left alone and reported on stderr; the caller solves anew. One over the budget is passed over
+/// in silence: solving anew needs as much, and its refusal says so.
+pub fn cached_table(built: &BuiltBoard, budget: MemoryBudget) -> Option<SubsetTable> {
     let path = table_path(built)?;
     saving::remove_stale_partial_files(path.parent()?);
     if !path.exists() {
         return None;
     }
-    match load(&path, built) {
+    match load(&path, built, budget) {
         Ok(table) => Some(table),
+        Err(TableFileError::Memory(_)) => None,
         Err(e) => {
             eprintln!("ply: ignoring the cached table: {e}");
             None
@@ -30,16 +42,31 @@ pub fn cached_table(built: &BuiltBoard) -> Option<SubsetTable> {
     }
 }
 
-/// The table of `built` saved at `path`, checked against the board (identity and value range).
+/// The table of `built` saved at `path`, checked against the board (identity and value range) and
+/// read whole into memory within `budget` (see [`SubsetTable::load`]).
 pub fn load(
-    path: &std::path::Path,
+    path: &Path,
     built: &BuiltBoard,
-) -> Result<SubsetTable, ply::engine::scored::table_file::TableFileError> {
+    budget: MemoryBudget,
+) -> Result<SubsetTable, TableFileError> {
+    let paused = AtomicBool::new(false);
+    let pause = |read: u64| {
+        if !paused.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "ply: test hook: reading paused after {read} bytes of {}",
+                path.display()
+            );
+            let _ = std::io::stdin().lines().next();
+        }
+    };
+    let progress: Option<Progress> = std::env::var_os(PAUSE_HOOK).is_some().then_some(&pause);
     SubsetTable::load(
         path,
         &built.identity(),
         built.board.edge_count() as u32,
         built.board.max_points(),
+        budget,
+        progress,
     )
 }
 

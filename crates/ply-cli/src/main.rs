@@ -78,6 +78,7 @@ fn main() -> ExitCode {
         }
     };
     progress::ask_for_plain_lines(cli.progress);
+    saving::fail_writes_over_the_size_limit();
     saving::remove_partial_files_on_interrupt();
     let result = match cli.command {
         Command::Dots(args) => commands::dots::run(args),

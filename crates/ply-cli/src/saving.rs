@@ -4,8 +4,11 @@
 //! file has, so nothing else is touched), synced to disk and renamed into place. A failure removes
 //! the temporary file; Ctrl-C or SIGTERM during the write removes it too (the interrupt handler
 //! removes every temporary file still being written, then exits with status 130). Temporary names
-//! carry the writer's process id, so a directory of ply's own (the cache) is cleared of those a
-//! process killed outright left behind ([`remove_stale_partial_files`]).
+//! carry the writer's process id, so those a process killed outright left behind are removed: every
+//! one in a directory of ply's own (the cache, [`remove_stale_partial_files`]), and beside any other
+//! target those of the same target, on its next save ([`remove_stale_partials_of`]). A write past the
+//! file size limit (`ulimit -f`) fails like any other instead of killing the process
+//! ([`fail_writes_over_the_size_limit`]), so its temporary file is removed too.
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -39,6 +42,18 @@ pub fn remove_partial_files_on_interrupt() {
         eprintln!("ply: interrupted");
         std::process::exit(130);
     });
+}
+
+/// Makes a write past the file size limit (`RLIMIT_FSIZE`, `ulimit -f`) fail with `EFBIG` ("File too
+/// large") instead of killing the process with SIGXFSZ: the save then fails like any other, naming
+/// its file, and its temporary file is removed. Called once, at the start.
+pub fn fail_writes_over_the_size_limit() {
+    // SAFETY: setting a signal's disposition to "ignore" installs no code to run; `signal` is safe
+    // to call from any thread, and nothing else in ply sets SIGXFSZ.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
 }
 
 /// Refuses a target that cannot be written before any work is done: a directory, or a path whose
@@ -75,6 +90,7 @@ pub fn write_whole(
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     check_target(path)?;
+    remove_stale_partials_of(path);
     let name = path
         .file_name()
         .unwrap_or(path.as_os_str())
@@ -147,16 +163,45 @@ impl Write for PauseAfterFirstWrite<'_> {
 /// a process killed outright (or by an older ply, whose names carry no process id). Files of a
 /// process still running are left to it.
 pub fn remove_stale_partial_files(dir: &Path) {
+    remove_files_of_gone_writers(dir, |name| {
+        let stem = name.strip_suffix(PARTIAL)?;
+        Some(stem.rsplit_once('.').and_then(|(_, pid)| pid.parse().ok()))
+    });
+}
+
+/// Removes the temporary files a save of `target` left beside it when its process was killed
+/// outright (SIGKILL, a crash): exactly the names `.NAME.<random>.<pid>.partial` of `target`'s
+/// name whose process no longer runs. Nothing else in the directory is touched — not another
+/// target's partial files, not a user's file, not a save of `target` still running.
+pub fn remove_stale_partials_of(target: &Path) {
+    let Some(name) = target.file_name() else {
+        return;
+    };
+    // The prefix `write_whole` gives the temporary files of this target.
+    let prefix = format!(".{}.", name.to_string_lossy());
+    remove_files_of_gone_writers(directory_of(target), |file| {
+        let (random, pid) = file
+            .strip_prefix(&prefix)?
+            .strip_suffix(PARTIAL)?
+            .split_once('.')?;
+        let random_part = !random.is_empty() && random.bytes().all(|b| b.is_ascii_alphanumeric());
+        let pid_part = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
+        (random_part && pid_part).then(|| pid.parse().ok())
+    });
+}
+
+/// Removes the files in `dir` that `writer` says are temporary files (`Some`) whose writer — the
+/// process id in the name, if it has one — no longer runs.
+fn remove_files_of_gone_writers(dir: &Path, writer: impl Fn(&str) -> Option<Option<u32>>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(PARTIAL)) else {
+        let Some(pid) = name.to_str().and_then(&writer) else {
             continue;
         };
-        let writer = stem.rsplit_once('.').and_then(|(_, pid)| pid.parse().ok());
-        if writer.is_none_or(process_is_gone) {
+        if pid.is_none_or(process_is_gone) {
             let _ = std::fs::remove_file(entry.path());
         }
     }
@@ -209,6 +254,43 @@ mod tests {
     }
 
     #[test]
+    fn a_save_removes_only_its_own_target_stale_partials() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        let live = std::process::id();
+        let stale = format!(".t.plytable.AbC123.{gone}.partial");
+        let names = [
+            stale.clone(),
+            format!(".t.plytable.XyZ789.{live}.partial"),
+            // Another target's (`t.plytable.b`), one without a process id, and the user's own.
+            format!(".t.plytable.b.AbC123.{gone}.partial"),
+            format!(".u.plytable.AbC123.{gone}.partial"),
+            ".t.plytable.AbC123.partial".to_string(),
+            format!(".t.plytable.A-C123.{gone}.partial"),
+            "t.plytable.partial".to_string(),
+        ];
+        for name in &names {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        let target = dir.path().join("t.plytable");
+        write_whole(&target, |out| out.write_all(b"new")).unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        let mut expected: Vec<String> = names[1..].to_vec();
+        expected.push("t.plytable".to_string());
+        if !process_is_gone(gone) {
+            expected.push(stale);
+        }
+        expected.sort();
+        assert_eq!(left, expected);
+    }
+
+    #[test]
     fn a_failed_write_leaves_nothing_and_keeps_the_target() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("t.plytable");
@@ -225,11 +307,12 @@ mod tests {
             b"user's"
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
-        assert!(pending().is_empty());
+        // Other tests write files at the same time: only this directory's entries must be gone.
+        assert!(!pending().iter().any(|p| p.starts_with(dir.path())));
         write_whole(&target, |out| out.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
-        assert!(pending().is_empty());
+        assert!(!pending().iter().any(|p| p.starts_with(dir.path())));
     }
 
     #[test]

@@ -260,7 +260,7 @@ fn seed_puzzle_text() {
     ));
     assert!(text.contains("\nScore: A 0, B 0. A to move.\n"));
     assert!(text.contains(
-        "\nValue: +3 for A (net triangles still to gain under perfect play, by table)\n"
+        "\nValue: +3 for A (net triangles still to gain under perfect play, by free-table)\n"
     ));
     assert!(
         text.contains("\nResult with perfect play: A wins by 3, 6-3 (final margin for A: +3)\n")
@@ -355,8 +355,8 @@ fn empty_classic_board_with_every_strategy() {
     assert_eq!(reports[0]["strategy"], "memo");
     assert_eq!(reports[1]["strategy"], "table");
     assert_eq!(
-        reports[2]["strategy"], "table",
-        "auto picks the table on 18 edges"
+        reports[2]["strategy"], "free-table",
+        "auto picks the free-edge table on a board of 18 edges"
     );
     assert_eq!(reports[1]["states_visited"], 1 << 18);
     let memo = without_strategy(reports[0].clone());
@@ -991,10 +991,6 @@ fn bench_dots_free_bad_ranges() {
             &["--from", "8", "--to", "25"][..],
             "ply: free edges 8..25 are not a range within the board's 24 edges",
         ),
-        (
-            &["--from", "8", "--to", "8"][..],
-            "ply: no position with 8 free edges and no box one edge short on this board",
-        ),
         (&["--step", "0"][..], "ply: --step must be at least 1"),
     ] {
         let all = [
@@ -1083,7 +1079,17 @@ fn saved_tables_answer_later_queries_and_bad_files_are_refused() {
     );
     let fresh = stdout_of(
         &[
-            "dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-2", "--json",
+            "dots",
+            "boxes",
+            "--rows",
+            "2",
+            "--cols",
+            "2",
+            "--moves",
+            "1-2",
+            "--json",
+            "--strategy",
+            "table",
         ],
         None,
     );
@@ -1279,27 +1285,49 @@ fn saving_touches_no_other_file() {
     );
 }
 
+/// `ply` as a plain process (cache home `cache`) whose files may grow to `bytes` at most
+/// (`RLIMIT_FSIZE`, what `ulimit -f` sets), with SIGXFSZ left as it comes: killing the process.
+fn ply_with_file_size_limit(cache: &std::path::Path, bytes: u64) -> std::process::Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = ply_process(cache);
+    // SAFETY: the closure runs in the child between fork and exec and only calls `setrlimit`, which
+    // is async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes as libc::rlim_t,
+                rlim_max: bytes as libc::rlim_t,
+            };
+            match libc::setrlimit(libc::RLIMIT_FSIZE, &limit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    command
+}
+
 #[test]
-fn a_save_failing_midway_leaves_nothing() {
+fn a_save_over_the_file_size_limit_fails_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.plytable");
     let path = file.to_str().unwrap();
-    // Files may grow to 8 blocks (at most 8 KiB); the table of 2^18 values fails part-way, and with
-    // SIGXFSZ ignored the write reports the error instead of killing the process.
-    ply_after_shell("trap '' XFSZ; ulimit -f 8")
+    std::fs::write(&file, "an older table").unwrap();
+    // Files may grow to 8 KiB: the table of 2^18 values fails part-way. ply itself ignores SIGXFSZ,
+    // so the write reports the error instead of the signal killing the process.
+    let output = ply_with_file_size_limit(cache.path(), 8 << 10)
         .args(["dots", "solve", "triangles", "--size", "3", "--save", path])
-        .assert()
-        .failure()
-        .code(2)
-        .stdout("")
-        .stderr(format!(
-            "ply: cannot save the table to {path}: File too large (os error 27)\n"
-        ));
-    assert!(
-        files_in(dir.path()).is_empty(),
-        "{:?}",
-        files_in(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("ply: cannot save the table to {path}: File too large (os error 27)\n")
     );
+    assert_eq!(output.status.code(), Some(2), "{:?}", output.status);
+    assert_eq!(output.stdout, b"");
+    assert_eq!(files_in(dir.path()), ["t.plytable"]);
+    assert_eq!(std::fs::read(&file).unwrap(), b"an older table");
 }
 
 /// Starts `ply dots solve triangles --size 3 --save FILE` with the test hook that pauses the save
@@ -1361,6 +1389,61 @@ fn interrupted_saves_leave_nothing_behind() {
         assert_eq!(files_in(dir.path()), ["t.plytable"], "{signal}");
         assert_eq!(std::fs::read(&file).unwrap(), b"an older table");
     }
+}
+
+#[test]
+fn a_killed_save_leaves_a_partial_file_that_the_next_save_removes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.plytable");
+    let (mut child, temp) = paused_save(&file, cache.path());
+    let killed = child.id();
+    // SIGKILL: no handler runs, the temporary file stays.
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
+    );
+    let partial = std::path::Path::new(&temp)
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(files_in(dir.path()), std::slice::from_ref(&partial));
+    // Beside it: a save of the same target still running (this test's process), another target's
+    // partial file, and the user's own files.
+    let live = format!(".t.plytable.XyZ789.{}.partial", std::process::id());
+    let other = format!(".u.plytable.AbC123.{killed}.partial");
+    for name in [&live, &other, &"t.plytable.partial".to_string()] {
+        std::fs::write(dir.path().join(name), "half a table").unwrap();
+    }
+    let solved = stdout_of(
+        &[
+            "dots",
+            "solve",
+            "triangles",
+            "--size",
+            "3",
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(solved.starts_with("Dots and Triangles"), "{solved}");
+    let mut expected = vec![
+        live,
+        other,
+        "t.plytable".to_string(),
+        "t.plytable.partial".to_string(),
+    ];
+    if std::path::Path::new(&format!("/proc/{killed}")).exists() {
+        // The killed process's id was taken again meanwhile: its file is rightly kept.
+        expected.push(partial);
+    }
+    expected.sort();
+    assert_eq!(files_in(dir.path()), expected);
 }
 
 #[test]
@@ -1437,5 +1520,142 @@ fn progress_lines_appear_only_when_asked() {
         search.lines().next(),
         Some("ply: allocating the search table (64.0 MiB), then searching, for at most 1 s"),
         "{search}"
+    );
+}
+
+/// A saved table of 2×4 boxes (22 edges: 4 MiB of values, four chunks of reading) in `dir`.
+fn saved_boxes_2x4(dir: &std::path::Path) -> std::path::PathBuf {
+    let file = dir.join("boxes-2x4.plytable");
+    stdout_of(
+        &[
+            "dots",
+            "solve",
+            "boxes",
+            "--rows",
+            "2",
+            "--cols",
+            "4",
+            "--save",
+            file.to_str().unwrap(),
+        ],
+        None,
+    );
+    file
+}
+
+/// `ply dots boxes --rows 2 --cols 4 --table FILE` paused by the test hook after reading the first
+/// 1 MiB of values; `meddle` then does something to the file and the query goes on. Returns the
+/// exit status, stdout, and stderr after the hook's line.
+fn query_while(table: &std::path::Path, meddle: impl FnOnce()) -> (Option<i32>, String, String) {
+    use std::io::{BufRead, Read, Write};
+    use std::process::Stdio;
+    let cache = tempfile::tempdir().unwrap();
+    let mut child = ply_process(cache.path())
+        .env("PLY_TEST_PAUSE_TABLE", "1")
+        .args(["dots", "boxes", "--rows", "2", "--cols", "4", "--table"])
+        .arg(table)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert_eq!(
+        line,
+        format!(
+            "ply: test hook: reading paused after 1048576 bytes of {}\n",
+            table.display()
+        )
+    );
+    meddle();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"\n").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stdout).unwrap(),
+        rest,
+    )
+}
+
+#[test]
+fn a_table_file_changed_while_it_is_read_is_refused_never_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = saved_boxes_2x4(dir.path());
+    let path = file.to_str().unwrap();
+    let whole = std::fs::read(&file).unwrap();
+    let copy = dir.path().join("copy.plytable");
+    std::fs::write(&copy, &whole).unwrap();
+    let changed = format!(
+        "ply: the table file {path} changed while it was read; replace a table by renaming a new \
+         file over it, never by writing into it\n"
+    );
+    let refused = (Some(2), String::new(), changed);
+    // Truncated mid-read: once a memory-mapped table died of SIGBUS here (exit 135, no message).
+    let truncated = query_while(&file, || {
+        let out = std::fs::OpenOptions::new().write(true).open(&file).unwrap();
+        out.set_len(whole.len() as u64 / 2).unwrap();
+    });
+    assert_eq!(truncated, refused);
+    std::fs::write(&file, &whole).unwrap();
+    // Written over in place by `cp` (truncated, then written again, here with the very same bytes):
+    // what was read may be two tables' halves, so nothing of it is used. The pause puts the write on
+    // another tick of the file system's clock than the read's start.
+    let overwritten = query_while(&file, || {
+        std::thread::sleep(std::time::Duration::from_millis(30));
+        let cp = std::process::Command::new("cp")
+            .arg(&copy)
+            .arg(&file)
+            .status()
+            .unwrap();
+        assert!(cp.success());
+    });
+    assert_eq!(overwritten, refused);
+    assert_eq!(std::fs::read(&file).unwrap(), whole);
+    // Replaced by renaming a new file over it (what `--save` does): the read goes on in the old
+    // file, whole, and the answer is the table's.
+    let fresh = stdout_of(
+        &[
+            "dots",
+            "boxes",
+            "--rows",
+            "2",
+            "--cols",
+            "4",
+            "--strategy",
+            "table",
+        ],
+        None,
+    );
+    let renamed = query_while(&file, || {
+        let new = dir.path().join("new.plytable");
+        std::fs::write(&new, b"not even a table").unwrap();
+        std::fs::rename(&new, &file).unwrap();
+    });
+    assert_eq!(renamed, (Some(0), fresh, String::new()));
+    // And a table read whole is the process's own: the query above answered from it although the
+    // file now holds something else.
+    assert_eq!(std::fs::read(&file).unwrap(), b"not even a table");
+}
+
+#[test]
+fn a_table_over_the_memory_budget_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, _) = saved_boxes_2x2(dir.path());
+    let path = file.to_str().unwrap();
+    assert_bad_input(
+        &[
+            "dots", "boxes", "--rows", "2", "--cols", "2", "--table", path, "--memory", "1K",
+        ],
+        None,
+        &format!(
+            "ply: the table in {path} (2^12 states, one byte each) needs 4.0 KiB (4096 bytes) but \
+             the memory budget is 1.0 KiB (1024 bytes); try a larger --memory"
+        ),
     );
 }

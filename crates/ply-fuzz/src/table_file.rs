@@ -2,6 +2,7 @@
 
 use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::{ScoredGame, SubsetIndexed};
+use ply::engine::MemoryBudget;
 use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::Geometry;
 use std::sync::OnceLock;
@@ -19,6 +20,12 @@ fn board() -> &'static (BuiltBoard, String) {
     })
 }
 
+/// Room for the board's table (512 bytes) and more: a fuzzed file is refused for what it holds,
+/// not for its size.
+fn budget() -> MemoryBudget {
+    MemoryBudget::new(1 << 20)
+}
+
 /// Checks a table file made of `data` followed by its own xxh3 checksum (so that a forged body
 /// reaches the checks after the checksum): loading never panics, a loaded table is one of the board's
 /// (as many elements) holding only values a game on it can have (at most its number of cells either
@@ -32,7 +39,8 @@ pub fn check_table_file(data: &[u8]) {
     std::fs::write(&path, &bytes).expect("the temporary file is written");
     let board = &built.board;
     let items = board.items();
-    let table = match SubsetTable::load(&path, identity, items, board.max_points()) {
+    let table = match SubsetTable::load(&path, identity, items, board.max_points(), budget(), None)
+    {
         Ok(table) => table,
         Err(fault) => return drop(fault.to_string()),
     };
@@ -57,8 +65,8 @@ pub fn check_table_file(data: &[u8]) {
         .write_to(&mut saved, identity)
         .expect("a loaded table writes");
     std::fs::write(&copy, &saved).expect("the copy is written");
-    let again =
-        SubsetTable::load(&copy, identity, items, board.max_points()).expect("a saved table loads");
+    let again = SubsetTable::load(&copy, identity, items, board.max_points(), budget(), None)
+        .expect("a saved table loads");
     let reloaded: Vec<i32> = (0..1u64 << board.items())
         .map(|mask| again.value_of_mask(mask))
         .collect();

@@ -3,7 +3,8 @@
 //! MagicBoard, the perfect player) are sent all at once, first on a fresh server (cold: the shared
 //! dots tables are built by the first requests that need them), then again (warm: most answers come
 //! from the server's answer cache), then again with every body made new by trailing spaces (warm
-//! tables, but no answer kept: every request is solved); the same requests one at a time are the
+//! tables, but no answer kept: every request is solved), then again with new bodies while two
+//! expensive solves (the empty 4×5 board, 5 s each) run; the same requests one at a time are the
 //! baseline. Every answer must be 200; latencies are p50 / p99 / max.
 //!
 //! Run: `nice -n 19 cargo run --release -p ply-web --example load [REQUESTS]` (figures in
@@ -250,20 +251,27 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
         .await
         .expect("a free port on 127.0.0.1");
-    let base = format!("http://{}", listener.local_addr().expect("bound"));
+    let bound = listener.local_addr().expect("bound");
+    let base = format!("http://{bound}");
     let solvers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let settings = ply_web::limits::Settings {
         solvers,
+        cores: solvers,
         ..ply_web::limits::Settings::default()
     };
     let server = tokio::spawn(async move {
-        axum::serve(listener, ply_web::app(ply_web::AppState::new(settings))).await
+        axum::serve(
+            listener,
+            ply_web::app(ply_web::AppState::new(settings), bound),
+        )
+        .await
     });
     let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
     // A board for the MagicBoard requests, from the server itself (this is not a timed request).
     let generated = client
         .request(
             Request::post(format!("{base}/api/magic-board/generate"))
+                .header("content-type", "application/json")
                 .body(Full::new(Bytes::from(r#"{"size":8,"seed":1}"#)))
                 .expect("a request"),
         )
@@ -293,10 +301,34 @@ async fn main() {
         Some(0),
     )
     .await;
+    // Two expensive solves (the empty 4×5 board, each asked for every move's value for 5 s) run
+    // while the cheap mix is sent again with new bodies.
+    let expensive: Vec<_> = (0..2)
+        .map(|k| {
+            let (client, base) = (client.clone(), base.clone());
+            let body = format!(r#"{{"game":"boxes","rows":4,"cols":5,"detail":"moves","time":5,"tie_order":"{}"}}"#, ["low-first", "high-first"][k]);
+            tokio::spawn(async move { send(&client, &base, "/api/dots", body).await })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let beside = phase(
+        "warm tables, all at once, every body new, two expensive solves running",
+        true,
+        Some(2 * count),
+    )
+    .await;
+    let mut beside = beside;
+    for solve in expensive {
+        match solve.await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => beside.errors.push(format!("an expensive solve: {e}")),
+            Err(e) => beside.errors.push(format!("an expensive solve: {e}")),
+        }
+    }
     let one_by_one = phase(
         "warm tables, one at a time, every body new (baseline)",
         false,
-        Some(count),
+        Some(3 * count),
     )
     .await;
     server.abort();
@@ -306,17 +338,18 @@ async fn main() {
     );
     println!("| phase | requests | errors | wall | p50 | p99 | max | requests/s |");
     println!("|---|---|---|---|---|---|---|---|");
-    let phases = [&cold, &warm, &fresh, &one_by_one];
+    let phases = [&cold, &warm, &fresh, &beside, &one_by_one];
     for phase in phases {
         println!("{}", phase.line());
     }
     let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
     let p99 = |p: &Phase| p.quantile(0.99);
     println!(
-        "\np99 against warm with answers kept: cold {:.1}x, every body new {:.1}x; every body new, all at once vs one at a time: throughput {:.2}x",
+        "\np99 against warm with answers kept: cold {:.1}x, every body new {:.1}x; every body new, all at once vs one at a time: throughput {:.2}x; every body new beside two expensive solves against without: p99 {:.2}x",
         ratio(p99(&cold), p99(&warm)),
         ratio(p99(&fresh), p99(&warm)),
         ratio(one_by_one.wall, fresh.wall),
+        ratio(p99(&beside), p99(&fresh)),
     );
     println!("\nThe baseline by kind of request:\n\n| request | p50 | max |\n|---|---|---|");
     for kind in 0..KINDS {

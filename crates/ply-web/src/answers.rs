@@ -55,6 +55,11 @@ impl Answers {
         }
     }
 
+    /// The answer given before to `body` on `path`, if it is kept (no waiting).
+    pub fn get(&self, path: &'static str, body: &Bytes) -> Option<Arc<Answer>> {
+        self.cache.get(&(path, body.clone()))
+    }
+
     /// The answer given before to `body` on `path`, waiting for it while an identical request is
     /// being solved; otherwise a [`Pending`] slot for the caller to fill (others wait on it until it
     /// is filled or dropped).

@@ -5,7 +5,9 @@
 //! kept between requests ([`Kept`]), so later questions start from what earlier ones proved.
 
 use crate::error::ApiError;
+use crate::gate::Cost;
 use ply::engine::scored::SolveError;
+use ply::engine::scored::Strategy;
 use ply::engine::util::chooser::Chooser;
 use ply::games::dots::answer::{answer, fault, Hooks};
 use ply::games::dots::kept::Kept;
@@ -41,6 +43,24 @@ impl<'de> Deserialize<'de> for PlayDotsRequest {
     }
 }
 
+/// A body that states a dots position: what its cost is estimated from.
+pub trait DotsBody {
+    /// The position's request.
+    fn dots(&self) -> &DotsRequest;
+}
+
+impl DotsBody for DotsRequest {
+    fn dots(&self) -> &DotsRequest {
+        self
+    }
+}
+
+impl DotsBody for PlayDotsRequest {
+    fn dots(&self) -> &DotsRequest {
+        &self.position
+    }
+}
+
 /// An answer as served: its JSON, and whether it may be kept for an identical request (an answer cut
 /// short by the time limit is not: asked again, the server may prove more).
 pub struct Served {
@@ -69,7 +89,7 @@ fn bad_request(e: RequestError) -> ApiError {
     ApiError::bad(e)
 }
 
-fn solve_error(e: SolveError, strategy: ply::engine::scored::Strategy) -> ApiError {
+fn solve_error(e: SolveError, strategy: Strategy) -> ApiError {
     match e {
         SolveError::Memory(_) => ApiError::over_budget(fault(&e, strategy, false)),
         _ => ApiError::bad(fault(&e, strategy, false)),
@@ -84,6 +104,32 @@ impl DotsService {
             policy,
             think,
             kept,
+        }
+    }
+
+    /// Which lane of the gate `request` to the endpoint `method` (`answer`, `reply`, `review`)
+    /// takes: cheap when the board's table is at hand (or small) or the position is a few edges
+    /// from its end; expensive otherwise (a search, a player thinking). A request that does not
+    /// validate is cheap: it is refused at once.
+    pub fn cost(&self, method: &str, request: &DotsRequest) -> Cost {
+        let Ok(query) = request.validate() else {
+            return Cost::Cheap;
+        };
+        let edges = query.built.board.edge_count() as u32;
+        let small_board = edges <= 18 || self.kept.has_table(&query.built);
+        let cheap = match method {
+            "answer" => match self.policy.plan(&query, Some(&self.kept)).strategy {
+                Strategy::Table => small_board,
+                Strategy::FreeTable => query.free() <= 20,
+                Strategy::Search => query.free() <= 14,
+                Strategy::Memo | Strategy::Recursion => query.free() <= 10,
+            },
+            _ => small_board || query.free() <= 12,
+        };
+        if cheap {
+            Cost::Cheap
+        } else {
+            Cost::Expensive
         }
     }
 

@@ -1,16 +1,24 @@
 //! `ply serve`: one web page (embedded in the binary, nothing to build) and a JSON API whose answers
 //! are the `ply` command's `--json` outputs, produced by the same library calls.
 //!
-//! Every solve passes a [`limits::Gate`]: a bounded number run at once (the rest queue) and each
-//! request has a time limit; sizes are checked before any work (422). Bodies over 1 MiB get 413. The
-//! server reads no file: the page is compiled in and no request names a path on the server. A request
-//! asked before is answered from [`answers::Answers`] without solving again.
+//! Under hostile or careless use every part is bounded: connections (a cap, a header and idle
+//! timeout, small headers: [`connections`]), bodies (1 MiB each, a timeout between their pieces, a
+//! cap on all bodies in flight, JSON from the server's own page only: [`guard`]), and work: every
+//! solve passes the [`gate::Gate`] in the lane of its estimated cost, with a time limit, and is told
+//! to stop when its client leaves; a solve that finishes is kept in [`answers::Answers`] all the
+//! same, so a retry is free. The server reads no file: the page is compiled in ([`page`]) and no
+//! request names a path on the server. Every refusal is `{"error": …}`.
 
 pub mod answers;
 pub mod api;
+pub mod connections;
+pub mod costs;
 pub mod dots;
 pub mod error;
+pub mod gate;
+pub mod guard;
 pub mod limits;
+pub mod page;
 
 use answers::{Answer, Answers};
 use axum::body::Bytes;
@@ -22,15 +30,17 @@ use axum::routing::{get, post};
 use axum::Router;
 use dots::{DotsService, Served};
 use error::ApiError;
-use limits::{Gate, Settings, MAX_BODY};
+use gate::{Cost, Gate, Timed};
+use guard::Guard;
+use limits::{Settings, MAX_BODY};
 use ply::engine::MemoryBudget;
 use ply::games::dots::kept::Kept;
 use ply::games::dots::policy::Policy;
 use serde::de::DeserializeOwned;
 use std::net::SocketAddr;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What every request shares: the solve gate, the dots service (its policy and what it keeps), the
 /// answers given and the settings.
@@ -45,19 +55,29 @@ pub struct AppState {
 
 impl AppState {
     /// A server set up as `settings` say. Each answer's tables may take a quarter of its memory
-    /// (two answers at once); the dots search memories kept between requests take the other half,
-    /// a quarter for each of two boards.
+    /// (two answers at once); the dots search memories kept between requests take at most the
+    /// other half, [`SEARCH_MEMORY`](limits::SEARCH_MEMORY) for each of two boards.
     pub fn new(settings: Settings) -> Self {
         let quarter = settings.memory / 4;
         let policy = Policy::new(MemoryBudget::new(quarter), Some(settings.time_limit));
-        let kept = Kept::new(quarter, 2);
+        let kept = Kept::new(quarter.min(limits::SEARCH_MEMORY), 2);
         AppState {
-            gate: Gate::new(settings.solvers, settings.time_limit),
+            gate: Gate::new(settings.solvers, settings.cores, settings.time_limit),
             dots: Arc::new(DotsService::new(policy, settings.think, kept)),
             answers: Arc::new(Answers::default()),
             settings,
             policy,
         }
+    }
+}
+
+/// Raises its flag when dropped: the request it belongs to has ended, answered or not (its client
+/// may have left).
+struct RaiseOnDrop(Arc<AtomicBool>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -78,46 +98,90 @@ fn report_response(answer: &Answer, cached: bool) -> Response {
         .into_response()
 }
 
-/// Answers `body` on `path`: from the answers kept if it was asked before, else by parsing it and
-/// running `work` through the gate with the time left and the cancel flag (and keeping a successful
-/// answer that may be kept).
+/// Answers `body` on `path`: from the answers kept if it was asked before, else by parsing it,
+/// estimating its cost and running `work` with the time left and a cancel flag. Cheap work runs at
+/// once on this thread (it takes less than a thread hand-off would); expensive work runs on its
+/// own through the gate: if the client leaves, it is told to stop (its flag is raised), and
+/// whatever it finishes is kept all the same for the next identical request.
 async fn handle<R: DeserializeOwned + Send + 'static>(
     state: &AppState,
     path: &'static str,
     body: Result<Bytes, BytesRejection>,
+    cost: impl FnOnce(&R) -> Cost + Send + 'static,
     work: impl FnOnce(R, Duration, &Arc<AtomicBool>) -> Result<Served, ApiError> + Send + 'static,
 ) -> Response {
     let body = match body {
         Ok(b) => b,
         Err(rejection) => {
             let status = rejection.status();
-            let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                format!(
-                    "the request body is over {} bytes, the server's limit",
-                    MAX_BODY
-                )
+            let text = rejection.body_text();
+            let (status, message) = if status == StatusCode::PAYLOAD_TOO_LARGE {
+                let over = format!("the request body is over {MAX_BODY} bytes, the server's limit");
+                (status, over)
+            } else if text.contains("timeout") {
+                let timeout = state.settings.body_timeout.as_millis() as u64;
+                let stalled = format!(
+                    "the request body stopped coming: nothing for {}",
+                    ply::engine::util::halt::millis_text(timeout)
+                );
+                (StatusCode::REQUEST_TIMEOUT, stalled)
             } else {
-                rejection.body_text()
+                (status, text)
             };
-            return ApiError { status, message }.into_response();
+            return ApiError::status(status, message).into_response();
         }
     };
+    if let Some(answer) = state.answers.get(path, &body) {
+        return report_response(&answer, true);
+    }
+    let request: R = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => return ApiError::invalid(&e, &body).into_response(),
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _raise = RaiseOnDrop(cancel.clone());
     let deadline = state.gate.deadline();
+    if cost(&request) == Cost::Cheap {
+        let limit = state.settings.time_limit;
+        let job = async move {
+            let started = Instant::now();
+            let value = work(request, limit, &cancel)?;
+            Ok(Timed {
+                value,
+                solve: started.elapsed(),
+            })
+        };
+        return settle(state, path, body, deadline, job).await;
+    }
+    let (answered, answer) = tokio::sync::oneshot::channel();
+    let state = state.clone();
+    tokio::spawn(async move {
+        let job = state.gate.run(deadline, cancel, move |left, cancel| {
+            work(request, left, cancel)
+        });
+        let _ = answered.send(settle(&state, path, body, deadline, job).await);
+    });
+    answer.await.unwrap_or_else(|_| {
+        ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the solve was lost").into_response()
+    })
+}
+
+/// Runs `job` for `body` on `path` unless an identical request in flight gives its answer first
+/// (then this one waits for it, within `deadline`), and keeps its answer when it may be kept.
+async fn settle(
+    state: &AppState,
+    path: &'static str,
+    body: Bytes,
+    deadline: tokio::time::Instant,
+    job: impl std::future::Future<Output = Result<Timed<Served>, ApiError>>,
+) -> Response {
     let pending =
         match tokio::time::timeout_at(deadline, state.answers.get_or_pending(path, &body)).await {
             Err(_) => return state.gate.too_long().into_response(),
             Ok(Ok(answer)) => return report_response(&answer, true),
             Ok(Err(pending)) => pending,
         };
-    let request: R = match serde_json::from_slice(&body) {
-        Ok(r) => r,
-        Err(e) => return ApiError::bad(format!("the request is not valid: {e}")).into_response(),
-    };
-    match state
-        .gate
-        .run(deadline, move |left, cancel| work(request, left, cancel))
-        .await
-    {
+    match job.await {
         Ok(timed) => {
             let answer = Arc::new(Answer {
                 text: timed.value.text,
@@ -140,14 +204,15 @@ fn plain<R: 'static>(
     move |r, _, _| f(&r).map(|text| Served { text, keep: true })
 }
 
-/// Routes `POST $path` to an endpoint function that needs nothing but its request.
+/// Routes `POST $path` to an endpoint function that needs nothing but its request, its cost
+/// estimated by `$cost`.
 macro_rules! endpoint {
-    ($router:expr, $path:literal, $f:path) => {
+    ($router:expr, $path:literal, $f:path, $cost:expr) => {
         $router.route(
             $path,
             post(
                 |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
-                    handle(&s, $path, body, plain($f)).await
+                    handle(&s, $path, body, $cost, plain($f)).await
                 },
             ),
         )
@@ -155,7 +220,7 @@ macro_rules! endpoint {
 }
 
 /// Routes `POST $path` to a method of the dots service taking the request, the time left and the
-/// cancel flag.
+/// cancel flag, its cost estimated by the service.
 macro_rules! dots_endpoint {
     ($router:expr, $path:literal, $method:ident) => {
         $router.route(
@@ -163,9 +228,14 @@ macro_rules! dots_endpoint {
             post(
                 |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
                     let service = s.dots.clone();
-                    handle(&s, $path, body, move |r, left, cancel| {
-                        service.$method(&r, left, cancel)
-                    })
+                    let estimate = s.dots.clone();
+                    handle(
+                        &s,
+                        $path,
+                        body,
+                        move |r| estimate.cost(stringify!($method), dots::DotsBody::dots(r)),
+                        move |r, left, cancel| service.$method(&r, left, cancel),
+                    )
                     .await
                 },
             ),
@@ -173,120 +243,23 @@ macro_rules! dots_endpoint {
     };
 }
 
-fn static_file(content_type: &'static str, body: &'static str) -> Response {
-    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+async fn not_found() -> Response {
+    ApiError::status(StatusCode::NOT_FOUND, "no such page").into_response()
 }
 
-async fn not_found() -> Response {
-    ApiError {
-        status: StatusCode::NOT_FOUND,
-        message: "no such page".into(),
-    }
+async fn wrong_method() -> Response {
+    ApiError::status(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this path answers another method (the API takes POST with a JSON body; the page, GET)",
+    )
     .into_response()
 }
 
-/// The whole application: the page, its script and style, and the API.
-pub fn app(state: AppState) -> Router {
-    let router = Router::new()
-        .route(
-            "/",
-            get(|| async {
-                static_file(
-                    "text/html; charset=utf-8",
-                    include_str!("../static/index.html"),
-                )
-            }),
-        )
-        .route(
-            "/app.js",
-            get(|| async {
-                static_file(
-                    "text/javascript; charset=utf-8",
-                    include_str!("../static/app.js"),
-                )
-            }),
-        )
-        .route(
-            "/common.js",
-            get(|| async {
-                static_file(
-                    "text/javascript; charset=utf-8",
-                    include_str!("../static/common.js"),
-                )
-            }),
-        )
-        .route(
-            "/dots-draw.js",
-            get(|| async {
-                static_file(
-                    "text/javascript; charset=utf-8",
-                    include_str!("../static/dots-draw.js"),
-                )
-            }),
-        )
-        .route(
-            "/dots-layout.js",
-            get(|| async {
-                static_file(
-                    "text/javascript; charset=utf-8",
-                    include_str!("../static/dots-layout.js"),
-                )
-            }),
-        )
-        .route(
-            "/dots.js",
-            get(|| async {
-                static_file(
-                    "text/javascript; charset=utf-8",
-                    include_str!("../static/dots.js"),
-                )
-            }),
-        )
-        .route(
-            "/solitaire.js",
-            get(|| async {
-                static_file(
-                    "text/javascript; charset=utf-8",
-                    include_str!("../static/solitaire.js"),
-                )
-            }),
-        )
-        .route(
-            "/dice-race.js",
-            get(|| async {
-                static_file(
-                    "text/javascript; charset=utf-8",
-                    include_str!("../static/dice-race.js"),
-                )
-            }),
-        )
-        .route(
-            "/magic-board.js",
-            get(|| async {
-                static_file(
-                    "text/javascript; charset=utf-8",
-                    include_str!("../static/magic-board.js"),
-                )
-            }),
-        )
-        .route(
-            "/heaps.js",
-            get(|| async {
-                static_file(
-                    "text/javascript; charset=utf-8",
-                    include_str!("../static/heaps.js"),
-                )
-            }),
-        )
-        .route(
-            "/style.css",
-            get(|| async {
-                static_file(
-                    "text/css; charset=utf-8",
-                    include_str!("../static/style.css"),
-                )
-            }),
-        )
+/// The whole application: the page and the API, the API behind its [`guard`] (checking every
+/// request for a server bound to `addr`).
+pub fn app(state: AppState, addr: SocketAddr) -> Router {
+    let guard = Guard::new(addr, state.settings.body_bytes);
+    let api = Router::new()
         .route(
             "/api/limits",
             get(|State(s): State<AppState>| async move {
@@ -298,26 +271,53 @@ pub fn app(state: AppState) -> Router {
             post(
                 |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
                     let service = s.dots.clone();
-                    handle(&s, "/api/dots/board", body, move |r, _, _| {
-                        service.board(&r)
-                    })
+                    handle(
+                        &s,
+                        "/api/dots/board",
+                        body,
+                        |_: &_| Cost::Cheap,
+                        move |r, _, _| service.board(&r),
+                    )
                     .await
                 },
             ),
         );
-    let router = dots_endpoint!(router, "/api/dots", answer);
-    let router = dots_endpoint!(router, "/api/play/dots", reply);
-    let router = dots_endpoint!(router, "/api/dots/review", review);
-    let router = endpoint!(router, "/api/solitaire", api::solitaire);
-    let router = endpoint!(router, "/api/heaps", api::heaps);
-    let router = endpoint!(router, "/api/play/heaps", api::play_heaps);
-    let router = endpoint!(router, "/api/dice-race/compare", api::compare);
-    let router = endpoint!(router, "/api/dice-race/best", api::best_list);
-    let router = endpoint!(router, "/api/dice-race/equilibrium", api::equilibrium_of);
-    let router = endpoint!(router, "/api/dice-race/sums", api::sums);
-    let router = endpoint!(router, "/api/magic-board", api::magic_board);
-    let router = endpoint!(router, "/api/magic-board/generate", api::generate);
-    router
+    let api = dots_endpoint!(api, "/api/dots", answer);
+    let api = dots_endpoint!(api, "/api/play/dots", reply);
+    let api = dots_endpoint!(api, "/api/dots/review", review);
+    let api = endpoint!(api, "/api/solitaire", api::solitaire, costs::solitaire);
+    let api = endpoint!(api, "/api/heaps", api::heaps, |_: &_| Cost::Cheap);
+    let api = endpoint!(api, "/api/play/heaps", api::play_heaps, |_: &_| Cost::Cheap);
+    let api = endpoint!(api, "/api/dice-race/compare", api::compare, costs::compare);
+    let api = endpoint!(api, "/api/dice-race/best", api::best_list, costs::picks);
+    let api = endpoint!(
+        api,
+        "/api/dice-race/equilibrium",
+        api::equilibrium_of,
+        costs::picks
+    );
+    let api = endpoint!(api, "/api/dice-race/sums", api::sums, |_: &_| Cost::Cheap);
+    let api = endpoint!(
+        api,
+        "/api/magic-board",
+        api::magic_board,
+        costs::magic_board
+    );
+    let api = endpoint!(
+        api,
+        "/api/magic-board/generate",
+        api::generate,
+        costs::generate
+    );
+    let api = api
+        .method_not_allowed_fallback(wrong_method)
+        .layer(axum::middleware::from_fn_with_state(guard, guard::guard))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
+            state.settings.body_timeout,
+        ));
+    page::routes(Router::new())
+        .method_not_allowed_fallback(wrong_method)
+        .merge(api)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
@@ -335,12 +335,17 @@ pub fn serve(
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
+        let bound = listener.local_addr()?;
         let state = AppState::new(settings);
-        ready(listener.local_addr()?);
-        axum::serve(listener, app(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
+        ready(bound);
+        let limits = connections::ConnectionLimits {
+            max_connections: settings.max_connections,
+            header_timeout: settings.header_timeout,
+        };
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        connections::serve(listener, app(state, bound), limits, shutdown).await;
+        Ok(())
     })
 }

@@ -1,11 +1,7 @@
-//! What one request may cost, checked before any work starts, and the gate every solve passes:
-//! a bounded number at a time (the others queue) and a time limit per request.
+//! What one request may cost, checked before any work starts, and how a server is set up
+//! (`ply serve`'s options, with their defaults).
 
-use crate::error::ApiError;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
+use std::time::Duration;
 
 /// Largest request body (1 MiB); larger bodies get 413.
 pub const MAX_BODY: usize = 1 << 20;
@@ -24,8 +20,23 @@ pub const THINK: Duration = Duration::from_secs(3);
 /// Memory the server's solvers may take in all (the default of `ply serve --memory`, or what the
 /// system allows if less).
 pub const MEMORY: u64 = 2 << 30;
-/// Time a solve that stops at its deadline is given to hand in what it proved.
-pub const GRACE: Duration = Duration::from_secs(2);
+/// Time a solve that stops at its deadline is given to hand in what it proved (more than it needs
+/// on a quiet machine: a busy one may give the solver a small share of a core).
+pub const GRACE: Duration = Duration::from_secs(5);
+/// The search memory kept for each dots board: a request's search fills its table's pages as it
+/// goes (about a second of a core per GiB, once per board), so a larger one costs the first
+/// request more than later ones gain.
+pub const SEARCH_MEMORY: u64 = 128 << 20;
+/// Most connections open at once (the default of `ply serve --max-connections`).
+pub const MAX_CONNECTIONS: usize = 1024;
+/// Time to send a request's headers, and the longest a kept-alive connection stays idle (the default
+/// of `ply serve --header-timeout`).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Longest wait for the next piece of a request's body (the default of `ply serve --body-timeout`).
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Bytes of request bodies in flight at once (the default of `ply serve --body-bytes`): 32 bodies
+/// of the largest size, each of which may take ten times its size once parsed.
+pub const BODY_BYTES: u64 = 32 << 20;
 
 /// How a server is set up: what `ply serve`'s options say.
 #[derive(Debug, Clone, Copy)]
@@ -37,8 +48,18 @@ pub struct Settings {
     pub time_limit: Duration,
     /// Time the player thinks per move by default.
     pub think: Duration,
-    /// Solves run at once.
+    /// Expensive solves run at once (cheap ones are answered where they arrive).
     pub solvers: usize,
+    /// The machine's cores: expensive solves use one fewer, leaving one to cheap work.
+    pub cores: usize,
+    /// Most connections open at once.
+    pub max_connections: usize,
+    /// Time to send a request's headers (and the idle keep-alive timeout).
+    pub header_timeout: Duration,
+    /// Longest wait for the next piece of a request's body.
+    pub body_timeout: Duration,
+    /// Bytes of request bodies in flight at once.
+    pub body_bytes: u64,
 }
 
 impl Default for Settings {
@@ -48,6 +69,11 @@ impl Default for Settings {
             time_limit: TIME_LIMIT,
             think: THINK,
             solvers: 2,
+            cores: 2,
+            max_connections: MAX_CONNECTIONS,
+            header_timeout: HEADER_TIMEOUT,
+            body_timeout: BODY_TIMEOUT,
+            body_bytes: BODY_BYTES,
         }
     }
 }
@@ -87,90 +113,5 @@ impl Limits {
             time_limit_seconds: settings.time_limit.as_secs_f64(),
             think_seconds: settings.think.as_secs_f64(),
         }
-    }
-}
-
-/// Bounds concurrent solves and times them out.
-#[derive(Clone)]
-pub struct Gate {
-    permits: Arc<Semaphore>,
-    limit: Duration,
-}
-
-/// What a solve took, for the `Server-Timing` header.
-pub struct Timed<T> {
-    /// The answer.
-    pub value: T,
-    /// Time spent solving (not queueing).
-    pub solve: Duration,
-}
-
-impl Gate {
-    /// A gate letting `solvers` solves run at once, each request answered within `limit`.
-    pub fn new(solvers: usize, limit: Duration) -> Self {
-        Gate {
-            permits: Arc::new(Semaphore::new(solvers.max(1))),
-            limit,
-        }
-    }
-
-    /// The moment a request arriving now must be answered by.
-    pub fn deadline(&self) -> tokio::time::Instant {
-        tokio::time::Instant::now() + self.limit
-    }
-
-    /// The answer when a request's `deadline` passed: 422, naming the limit.
-    pub fn too_long(&self) -> ApiError {
-        ApiError::over_budget(format!(
-            "the request took over {} s, the server's limit for one request",
-            self.limit.as_secs_f64()
-        ))
-    }
-
-    /// Runs `work` on a blocking thread once a permit is free, telling it the time left before
-    /// `deadline` and a flag raised when nobody waits for it any more (the client left, or the
-    /// deadline passed): a solve that honours them hands in what it proved in time. 422 when the
-    /// deadline passes while queueing, or [`GRACE`] after it while solving.
-    pub async fn run<T: Send + 'static>(
-        &self,
-        deadline: tokio::time::Instant,
-        work: impl FnOnce(Duration, &Arc<AtomicBool>) -> Result<T, ApiError> + Send + 'static,
-    ) -> Result<Timed<T>, ApiError> {
-        let permits = self.permits.clone();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let _raise = RaiseOnDrop(cancel.clone());
-        let job = async move {
-            let permit = permits
-                .acquire_owned()
-                .await
-                .map_err(|_| ApiError::over_budget("the server is shutting down"))?;
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            tokio::task::spawn_blocking(move || {
-                let _permit = permit;
-                let started = Instant::now();
-                let value = work(left, &cancel)?;
-                Ok(Timed {
-                    value,
-                    solve: started.elapsed(),
-                })
-            })
-            .await
-            .map_err(|e| ApiError {
-                status: axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                message: format!("the solve failed: {e}"),
-            })?
-        };
-        tokio::time::timeout_at(deadline + GRACE, job)
-            .await
-            .unwrap_or_else(|_| Err(self.too_long()))
-    }
-}
-
-/// Raises its flag when dropped: the request it belongs to has ended, answered or not.
-struct RaiseOnDrop(Arc<AtomicBool>);
-
-impl Drop for RaiseOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
     }
 }

@@ -10,8 +10,10 @@ use ply::engine::scored::table::SubsetTable;
 use ply::engine::scored::Strategy;
 use ply::games::dots::measured::{value_by, FreeSeriesRow, SeriesRun};
 use ply::games::dots::notation::format_edge;
-use ply::games::dots::openings::random_opening;
-use ply::games::dots::{DotsBoard, Edge, Geometry};
+use ply::games::dots::openings::random_position;
+use ply::games::dots::policy::Policy;
+use ply::games::dots::request::{Detail, Query};
+use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry, Position};
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -19,11 +21,14 @@ use std::time::Instant;
 #[derive(Args)]
 pub struct BenchFreeArgs {
     /// Rows of boxes.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, conflicts_with = "size")]
     rows: u32,
     /// Columns of boxes.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, conflicts_with = "size")]
     cols: u32,
+    /// A triangle board of this size instead of boxes.
+    #[arg(long)]
+    size: Option<u32>,
     /// Fewest free edges.
     #[arg(long, default_value_t = 20)]
     from: u32,
@@ -54,9 +59,12 @@ const STRATEGIES: [Strategy; 3] = [Strategy::Memo, Strategy::FreeTable, Strategy
 
 /// Runs `ply bench dots-free`.
 pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
-    let geometry = Geometry::Boxes {
-        rows: args.rows,
-        cols: args.cols,
+    let geometry = match args.size {
+        Some(size) => Geometry::Triangles { size },
+        None => Geometry::Boxes {
+            rows: args.rows,
+            cols: args.cols,
+        },
     };
     let built = geometry.build().map_err(Failure::bad)?;
     let board = &built.board;
@@ -73,11 +81,10 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
     let budget = args.memory.budget()?;
     let mut rows = Vec::new();
     for free in (args.from..=args.to).step_by(args.step as usize) {
-        let drawn = random_opening(board, edges - free, args.seed).ok_or_else(|| {
-            Failure::bad(format!(
-                "no position with {free} free edges and no box one edge short on this board"
-            ))
-        })?;
+        let drawn = random_position(board, edges - free, args.seed)
+            .expect("the range was checked against the board's edges");
+        let query = Query::at(&built, position_of(board, drawn), Detail::Value);
+        let auto = Policy::new(budget, None).strategy(&query, None);
         let mut runs: Vec<SeriesRun> = Vec::new();
         let mut value = None;
         let mut first: Option<f64> = None;
@@ -119,12 +126,13 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
             moves: moves_text(board, drawn.0),
             value,
             runs,
+            auto: auto.name(),
         });
     }
     if args.json {
         return Ok(serde_json::to_string(&rows)? + "\n");
     }
-    Ok(render(&rows, args.rows, args.cols, args.seed))
+    Ok(render(&rows, &geometry, args.seed))
 }
 
 /// Why `strategy` does not run on a position with `free` free edges, if it does not.
@@ -155,15 +163,31 @@ fn moves_text(board: &DotsBoard, mask: u64) -> String {
         .join(" ")
 }
 
-fn render(rows: &[FreeSeriesRow], r: u32, c: u32, seed: u64) -> String {
+/// The position of the edges of `drawn`, drawn in edge order (its score and turn are those of that
+/// order: the series needs only its edges).
+fn position_of(board: &DotsBoard, drawn: EdgeSet) -> Position {
+    let mut position = Position::new(board);
+    for e in (0..board.edge_count() as u8)
+        .map(Edge)
+        .filter(|&e| drawn.contains(e))
+    {
+        position
+            .play(board, e)
+            .expect("an edge of the board, drawn once");
+    }
+    position
+}
+
+fn render(rows: &[FreeSeriesRow], geometry: &Geometry, seed: u64) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Dots and Boxes {r}×{c}: one position per count of free edges (seed {seed})"
+        "{}: one position per count of free edges (seed {seed}); * marks auto's pick",
+        geometry.title()
     );
     let _ = writeln!(
         out,
-        "{:>5} {:>6}  {:<11} {:>14} {:>11} {:>8}",
+        "{:>5} {:>6}  {:<12} {:>14} {:>11} {:>8}",
         "free", "value", "strategy", "states", "time", "ratio"
     );
     for row in rows {
@@ -178,10 +202,15 @@ fn render(rows: &[FreeSeriesRow], r: u32, c: u32, seed: u64) -> String {
                     String::new(),
                 ),
             };
+            let name = if run.strategy == row.auto {
+                format!("{}*", run.strategy)
+            } else {
+                run.strategy.to_string()
+            };
             let _ = writeln!(
                 out,
-                "{:>5} {:>6}  {:<11} {:>14} {:>11} {:>8}",
-                row.free, row.value, run.strategy, states, time, ratio
+                "{:>5} {:>6}  {:<12} {:>14} {:>11} {:>8}",
+                row.free, row.value, name, states, time, ratio
             );
         }
     }

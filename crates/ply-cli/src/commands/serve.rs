@@ -3,11 +3,14 @@
 use crate::args::MemoryArg;
 use crate::failure::Failure;
 use clap::Args;
-use ply_web::limits::{Settings, MEMORY, THINK, TIME_LIMIT};
+use ply_web::limits::{
+    Settings, BODY_BYTES, BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MEMORY, THINK, TIME_LIMIT,
+};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
-/// `ply serve [--port 8080] [--bind 127.0.0.1] [--memory SIZE] [--time-limit TIME] [--think TIME]`
+/// `ply serve [--port 8080] [--bind 127.0.0.1] [--memory SIZE] [--time-limit TIME] [--think TIME]
+/// [--max-connections N] [--header-timeout TIME] [--body-timeout TIME] [--body-bytes SIZE]`
 #[derive(Args)]
 pub struct ServeArgs {
     /// Port to listen on (0: any free port, printed at start).
@@ -23,6 +26,19 @@ pub struct ServeArgs {
     /// How long the player thinks per move unless a request says less (default 3s).
     #[arg(long, value_name = "TIME", value_parser = parse_time)]
     think: Option<Duration>,
+    /// The most connections open at once (default 1024); past it a new one takes the place of the
+    /// oldest idle one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: Option<u64>,
+    /// The most time to send a request's headers, and to stay idle between requests (default 10s).
+    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    header_timeout: Option<Duration>,
+    /// The most time between two pieces of a request's body (default 10s).
+    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    body_timeout: Option<Duration>,
+    /// The most bytes of request bodies in flight at once, e.g. 32M (default); past it, 503.
+    #[arg(long, value_name = "SIZE", value_parser = crate::input::parse_memory)]
+    body_bytes: Option<u64>,
     #[command(flatten)]
     memory: MemoryArg,
 }
@@ -41,11 +57,17 @@ pub fn run(args: ServeArgs) -> Result<String, Failure> {
         None => args.memory.budget()?.bytes().min(MEMORY),
     };
     let time_limit = args.time_limit.unwrap_or(TIME_LIMIT);
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let settings = Settings {
         memory,
         time_limit,
         think: args.think.unwrap_or(THINK).min(time_limit),
-        solvers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        solvers: cores,
+        cores,
+        max_connections: args.max_connections.map_or(MAX_CONNECTIONS, |n| n as usize),
+        header_timeout: args.header_timeout.unwrap_or(HEADER_TIMEOUT),
+        body_timeout: args.body_timeout.unwrap_or(BODY_TIMEOUT),
+        body_bytes: args.body_bytes.unwrap_or(BODY_BYTES),
     };
     ply_web::serve(addr, settings, |bound| {
         println!("ply serve: listening on http://{bound}/ (Ctrl-C to stop)");

@@ -2,6 +2,8 @@
 // Each test file uses some of these, and compiles this module on its own.
 #![allow(dead_code)]
 
+pub mod server;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};

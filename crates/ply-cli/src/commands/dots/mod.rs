@@ -7,6 +7,7 @@ use crate::failure::Failure;
 use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
+use ply::engine::scored::table_file::TableFileError;
 use ply::engine::scored::Strategy;
 use ply::engine::util::memory::{Bytes, SystemMemory};
 use ply::games::dots::answer::{answer_planned, Hooks, SearchStatus};
@@ -103,9 +104,9 @@ struct PositionArgs {
     /// Read the moves from a file (`-` for stdin), in the same notation.
     #[arg(long, value_name = "FILE")]
     moves_file: Option<PathBuf>,
-    /// How values are computed; auto = the whole table for boards of up to 24 edges (or an empty
-    /// board whose table fits, up to 4 GiB), else the table of the position's free edges if it fits
-    /// (up to 256 MiB: 28 free edges), else the search.
+    /// How values are computed; auto = a table kept in the cache for the board, else the table
+    /// of the position's free edges up to 18 of them (any number on boards of up to 24 edges),
+    /// else the search.
     #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
     strategy: StrategyArg,
     /// Also show a best line of play to the end of the game.
@@ -128,7 +129,7 @@ struct PositionArgs {
     json: bool,
     #[command(flatten)]
     memory: MemoryArg,
-    /// Answer from a table saved by `ply dots solve --save FILE` (memory-mapped, nothing solved).
+    /// Answer from a table saved by `ply dots solve --save FILE` (read into memory, nothing solved).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
     /// Do not use a table kept in the cache directory by `ply dots solve`.
@@ -206,16 +207,19 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
     let query = request(geometry, &position, moves)
         .validate()
         .map_err(Failure::bad)?;
-    let policy = Policy::new(position.memory.budget()?, None);
-    // A table from a file, or from the cache when the policy would fill the whole table anyway.
-    let kept = match &position.table {
-        Some(path) => Some(cache::load(path, &built).map_err(Failure::bad)?),
-        None if policy.strategy(&query, None) == Strategy::Table && !position.no_cache => {
-            cache::cached_table(&built)
-        }
+    let budget = position.memory.budget()?;
+    // A table from a file, or one solved before and kept in the cache (unless another strategy is
+    // asked for): it answers every position of the board at once.
+    let table_asked = matches!(position.strategy, StrategyArg::Auto | StrategyArg::Table);
+    let table = match &position.table {
+        Some(path) => Some(cache::load(path, &built, budget).map_err(table_failure)?),
+        None if table_asked && !position.no_cache => cache::cached_table(&built, budget),
         None => None,
-    }
-    .map(|table| Kept::default().with_table(&built, table));
+    };
+    // A table read takes its part of the budget; the answer has the rest.
+    let read = table.as_ref().map_or(0, |t| t.len() as u64);
+    let policy = Policy::new(budget.share(budget.bytes().saturating_sub(read)), None);
+    let kept = table.map(|table| Kept::default().with_table(&built, table));
     let plan = policy.plan(&query, kept.as_ref());
     let progress = StatesProgress::new(match plan.strategy {
         Strategy::Table | Strategy::FreeTable => "filled",
@@ -241,6 +245,17 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
             built.board.cell_count(),
             position.line,
         ))
+    }
+}
+
+/// The failure of `--table FILE`: the file's fault, or the memory it needs, with the option that
+/// helps when the caller's `--memory` was the limit.
+fn table_failure(e: TableFileError) -> Failure {
+    match &e {
+        TableFileError::Memory(m) if m.caller_limited() => {
+            Failure::BadInput(format!("{e}; try a larger --memory"))
+        }
+        _ => Failure::bad(e),
     }
 }
 

@@ -73,7 +73,7 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let start = Instant::now();
     let use_cache = !args.no_cache && board.edge_count() >= CACHE_FROM_ITEMS;
     let cached = if use_cache {
-        cache::cached_table(&built)
+        cache::cached_table(&built, budget)
     } else {
         None
     };

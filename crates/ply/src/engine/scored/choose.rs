@@ -15,12 +15,14 @@ use std::sync::Arc;
 /// Tables of up to 2^24 states (16 MiB, well under a second) are always worth building; so is memo
 /// for positions with at most this many free elements (at most 2^24 states to visit).
 pub const AUTO_SMALL_ITEMS: u32 = 24;
-/// The largest table the automatic choice builds for an early position: 2^32 states (4 GiB).
+/// The largest table the automatic choice builds for an early position of a game without completion
+/// rules: 2^32 states (4 GiB).
 pub const AUTO_TABLE_LIMIT: u128 = 1 << 32;
-/// The largest free-element table the automatic choice builds when the search is at hand: 2^28
-/// states (256 MiB). On 4×4 boxes the search is as fast at 28 free edges and 3× faster at 30 and
-/// 32 (`ply bench dots-free`, BENCHMARKS.md).
-pub const AUTO_FREE_TABLE_LIMIT: u128 = 1 << 28;
+/// The most free elements of a position whose free-element table the automatic choice builds when
+/// the search is at hand: 18 (256 KiB, a millisecond). From there up the search, with its table
+/// sized to the position, is faster: 5× at 22 free edges on 4×4 boxes, 30× at 26, 20× at 30
+/// (`ply bench dots-free`, BENCHMARKS.md).
+pub const AUTO_FREE_TABLE_FREE: u32 = 18;
 
 /// What a solve may use.
 #[derive(Clone, Copy)]
@@ -59,29 +61,31 @@ impl SolveOptions<'_> {
 }
 
 impl Strategy {
-    /// The automatic choice for positions with `free_items` free elements: the table when it is
-    /// small; memoized recursion when the position has few free elements (it visits only what is
+    /// The automatic choice for positions with `free_items` free elements of a game without
+    /// completion rules: the table when it is small; memoized recursion when the position has few free elements (it visits only what is
     /// reachable); the table again when it fits the budget and [`AUTO_TABLE_LIMIT`] (filling every
     /// state in parallel beats a memo search over nearly as many); memo otherwise.
     ///
-    /// A game stating completion rules has better choices past the small table: the whole table when
-    /// the position is the empty one and it fits (a table from the cache serves it too), the table of
-    /// the position's free elements when it fits the budget and [`AUTO_FREE_TABLE_LIMIT`], the search
-    /// otherwise.
+    /// A game stating completion rules has better choices: the table of the position's free
+    /// elements for at most [`AUTO_FREE_TABLE_FREE`] of them, or on a small game (at most
+    /// [`AUTO_SMALL_ITEMS`] elements, whose free-element table is never larger than its whole
+    /// table: 3×3 boxes at 12 free edges, 4 ms against the whole table's 130 ms), when it fits the
+    /// budget; the search otherwise — even for an empty board whose whole table would fit (the
+    /// empty 3×4 board: the search 4.7 s, the table 11 s; size-4 triangles: 1.0 s against 5.5 s).
+    /// (A front end that keeps whole tables between answers builds the small game's once instead:
+    /// the dots policy's choice.)
     pub fn auto<G: SubsetIndexed>(game: &G, free_items: u32, budget: MemoryBudget) -> Strategy {
         let table = SubsetTable::bytes_needed(game.items());
         let free_table = SubsetTable::bytes_needed(free_items);
-        let fits = |bytes: u128| bytes <= AUTO_TABLE_LIMIT && bytes <= budget.bytes() as u128;
-        if game.items() <= AUTO_SMALL_ITEMS {
-            Strategy::Table
-        } else if game.completion().is_some() {
-            if free_items == game.items() && fits(table) {
-                Strategy::Table
-            } else if fits(free_table) && free_table <= AUTO_FREE_TABLE_LIMIT {
+        if game.completion().is_some() {
+            let cheap = free_items <= AUTO_FREE_TABLE_FREE || game.items() <= AUTO_SMALL_ITEMS;
+            if cheap && free_table <= budget.bytes() as u128 {
                 Strategy::FreeTable
             } else {
                 Strategy::Search
             }
+        } else if game.items() <= AUTO_SMALL_ITEMS {
+            Strategy::Table
         } else if free_items <= AUTO_SMALL_ITEMS {
             Strategy::Memo
         } else if table <= AUTO_TABLE_LIMIT && table <= budget.bytes() as u128 {
@@ -166,17 +170,22 @@ mod tests {
     use crate::games::dots::Geometry;
 
     #[test]
-    fn auto_picks_the_free_table_up_to_28_free_edges_then_the_search() {
+    fn auto_picks_the_free_table_up_to_18_free_edges_then_the_search() {
         let boxes = |rows, cols| Geometry::Boxes { rows, cols }.build().unwrap().board;
         let plenty = MemoryBudget::new(16 << 30);
-        let (b33, b44) = (boxes(3, 3), boxes(4, 4));
-        assert_eq!(Strategy::auto(&b33, 24, plenty), Strategy::Table);
-        assert_eq!(Strategy::auto(&b44, 28, plenty), Strategy::FreeTable);
-        assert_eq!(Strategy::auto(&b44, 29, plenty), Strategy::Search);
+        let (b33, b34, b44) = (boxes(3, 3), boxes(3, 4), boxes(4, 4));
+        // A small board: the free-edge table at any number of free edges (never more than the
+        // whole table).
+        assert_eq!(Strategy::auto(&b33, 24, plenty), Strategy::FreeTable);
+        assert_eq!(Strategy::auto(&b33, 12, plenty), Strategy::FreeTable);
+        assert_eq!(Strategy::auto(&b44, 18, plenty), Strategy::FreeTable);
+        assert_eq!(Strategy::auto(&b44, 19, plenty), Strategy::Search);
         assert_eq!(Strategy::auto(&b44, 40, plenty), Strategy::Search);
+        // The empty 3×4 board: the search, though its whole table (2 GiB) fits.
+        assert_eq!(Strategy::auto(&b34, 31, plenty), Strategy::Search);
         // A free-edge table over the budget is not chosen either.
-        let small = MemoryBudget::new(1 << 20);
-        assert_eq!(Strategy::auto(&b44, 26, small), Strategy::Search);
-        assert_eq!(Strategy::auto(&b44, 20, small), Strategy::FreeTable);
+        let small = MemoryBudget::new(1 << 10);
+        assert_eq!(Strategy::auto(&b44, 16, small), Strategy::Search);
+        assert_eq!(Strategy::auto(&b44, 8, small), Strategy::FreeTable);
     }
 }

@@ -51,7 +51,14 @@ pub fn best_estimate<G: SubsetIndexed>(
         return None;
     }
     let mut search = Deepening {
-        rules: Rules::new(completion, game.items(), None, false, Some(theory)),
+        rules: Rules::new(
+            completion,
+            game.items(),
+            None,
+            false,
+            Some(theory),
+            game.move_ranks(),
+        ),
         halt,
         nodes: 0,
         stopped: false,

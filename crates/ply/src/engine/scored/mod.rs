@@ -148,6 +148,13 @@ pub trait SubsetIndexed: ScoredGame {
         None
     }
 
+    /// A further optional accelerator: a rank for each element (lower first) that a search tries
+    /// first among moves it otherwise holds equal — the dots boards rank their edges from the
+    /// centre out. `None` (the default): the elements' own order.
+    fn move_ranks(&self) -> Option<&[u8]> {
+        None
+    }
+
     /// A further optional accelerator for completion games: what the game knows beyond its rules
     /// ([`Theory`]), which a search may use to leave moves unsearched and value states without
     /// search. `None` (the default) searches every move of every state.

@@ -76,35 +76,14 @@ impl Layout {
     }
 }
 
-/// The value of every state of a [`SubsetIndexed`] game, computed once, then looked up — from
-/// memory, or from a file mapped into memory ([`super::table_file`]).
+/// The value of every state of a [`SubsetIndexed`] game, computed once, then looked up — built here,
+/// or read whole from a file ([`super::table_file`]), always in memory of the process's own: no file
+/// can change a table once it is made.
 #[derive(Debug)]
 pub struct SubsetTable {
     pub(super) layout: Layout,
     /// Values as the bit patterns of `i8`, in layout order.
-    pub(super) values: TableBytes,
-}
-
-/// Where a table's bytes live.
-#[derive(Debug)]
-pub(super) enum TableBytes {
-    /// Built in memory mapped from the system (zeroed, allocated fallibly).
-    Owned(ZeroedBytes),
-    /// A checked file mapped read-only; the values start at `offset` and run for `len` bytes.
-    Mapped {
-        map: memmap2::Mmap,
-        offset: usize,
-        len: usize,
-    },
-}
-
-impl TableBytes {
-    pub(super) fn as_slice(&self) -> &[u8] {
-        match self {
-            TableBytes::Owned(v) => v,
-            TableBytes::Mapped { map, offset, len } => &map[*offset..*offset + *len],
-        }
-    }
+    pub(super) values: ZeroedBytes,
 }
 
 impl SubsetTable {
@@ -134,10 +113,7 @@ impl SubsetTable {
                 fill_block(game, &layout, high, block, done)
             })?,
         }
-        Ok(SubsetTable {
-            layout,
-            values: TableBytes::Owned(values),
-        })
+        Ok(SubsetTable { layout, values })
     }
 
     /// Like [`Self::build`] but always on the general path (one state and one move at a time through
@@ -154,10 +130,7 @@ impl SubsetTable {
             Watch::default(),
             |high, block, done| fill_block(game, &layout, high, block, done),
         )?;
-        Ok(SubsetTable {
-            layout,
-            values: TableBytes::Owned(values),
-        })
+        Ok(SubsetTable { layout, values })
     }
 
     /// Checks the game and allocates its zeroed table, refusing before allocating if over `budget`.
@@ -177,17 +150,17 @@ impl SubsetTable {
     /// The value of the state with bitmask `mask`.
     #[inline]
     pub fn value_of_mask(&self, mask: u64) -> i32 {
-        self.values.as_slice()[self.layout.position(mask)] as i8 as i32
+        self.values[self.layout.position(mask)] as i8 as i32
     }
 
     /// Number of states in the table.
     pub fn len(&self) -> usize {
-        self.values.as_slice().len()
+        self.values.len()
     }
 
     /// Always false: a table holds at least the empty state.
     pub fn is_empty(&self) -> bool {
-        self.values.as_slice().is_empty()
+        self.values.is_empty()
     }
 
     /// Elements of the game (the table has `2^items` states).

@@ -1,4 +1,4 @@
-//! Solved tables on disk: written once, then answered from by mapping the file into memory.
+//! Solved tables on disk: written once, then read whole into memory to be answered from.
 //!
 //! Layout: the magic `PLYTABLE`, a format version (u32, little-endian), the length of a JSON header
 //! (u32) and the header — the game's identity (its rules and element numbering, as the game states
@@ -6,12 +6,22 @@
 //! then an xxh3-64 checksum of everything before it. A file for another game, another version or
 //! encoding, a truncated or a corrupt file, or one holding a value the game cannot have (checked in
 //! the checksum's pass over every byte) is refused; its bytes are never read as values.
+//!
+//! A table is read into memory of its own, never mapped: a mapped file that is truncated under its
+//! reader kills the process with SIGBUS, and one written over in place (`cp`) changes values the
+//! checksum was already checked on. A copy is checked once and stays as checked; a file that changes
+//! while it is being read is noticed (its length and modification time) and refused as
+//! [`TableFileError::Changed`]. Writers replace a table by renaming a new file over it
+//! (`saving::write_whole` in the CLI), which leaves a reader's open file whole.
 
-use super::table::{Layout, SubsetTable, TableBytes};
+use super::table::{Layout, SubsetTable};
+use crate::engine::util::memory::{MemoryBudget, MemoryError};
+use crate::engine::util::progress::Progress;
 use serde::{Deserialize, Serialize};
-use std::fs::File;
-use std::io::Write;
+use std::fs::{File, Metadata};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 use thiserror::Error;
 use xxhash_rust::xxh3::Xxh3;
 
@@ -19,6 +29,11 @@ use xxhash_rust::xxh3::Xxh3;
 pub const MAGIC: &[u8; 8] = b"PLYTABLE";
 /// The format version this build writes and reads.
 pub const VERSION: u32 = 1;
+/// Bytes of values read from a file at a time (and between two calls of a load's progress).
+pub const READ_CHUNK: usize = 1 << 20;
+/// The longest header read: a header states a game's identity and a few numbers, and a longer one
+/// is no table of this format (its length is read before it, so it is never allocated).
+const MAX_HEADER: usize = 1 << 20;
 /// How values are stored.
 const ENCODING: &str =
     "one signed byte per state: net points for the player to move; layered blocks";
@@ -107,29 +122,57 @@ pub enum TableFileError {
     /// The checksum does not match.
     #[error("{} is corrupt: its checksum does not match", .0.display())]
     Corrupt(PathBuf),
+    /// The file was truncated or written to while it was read: what was read may be parts of two
+    /// tables, so none of it is used.
+    #[error("the table file {} changed while it was read; replace a table by renaming a new file over it, never by writing into it", .0.display())]
+    Changed(PathBuf),
+    /// The table does not fit the memory budget (or the system refused its memory): nothing was read.
+    #[error("{0}")]
+    Memory(MemoryError),
 }
 
-/// The xxh3-64 digest of `bytes` and, in the same pass, the first value (a byte from `values_from`
-/// on) whose magnitude exceeds `max_points`, if any.
-fn digest_and_range(bytes: &[u8], values_from: usize, max_points: u32) -> (u64, Option<i8>) {
-    const CHUNK: usize = 1 << 16;
-    let (head, values) = bytes.split_at(values_from);
-    let mut hash = Xxh3::new();
-    hash.update(head);
-    let mut out_of_range = None;
-    for chunk in values.chunks(CHUNK) {
-        hash.update(chunk);
-        let largest = chunk
-            .iter()
-            .fold(0u8, |m, &b| m.max((b as i8).unsigned_abs()));
-        if out_of_range.is_none() && u32::from(largest) > max_points {
-            out_of_range = chunk
-                .iter()
-                .map(|&b| b as i8)
-                .find(|v| u32::from(v.unsigned_abs()) > max_points);
+/// The first value in `values` whose magnitude exceeds `max_points`, if any.
+fn first_beyond(values: &[u8], max_points: u32) -> Option<i8> {
+    let largest = values
+        .iter()
+        .fold(0u8, |m, &b| m.max((b as i8).unsigned_abs()));
+    if u32::from(largest) <= max_points {
+        return None;
+    }
+    values
+        .iter()
+        .map(|&b| b as i8)
+        .find(|v| u32::from(v.unsigned_abs()) > max_points)
+}
+
+/// What tells whether an open file was written to or truncated: its length and its modification
+/// time, which every write and truncation moves. (Not its status-change time: that moves too when
+/// the file is renamed over or removed, which leaves its contents whole.) Two looks at one open file
+/// compare equal unless it changed between them — or changed within one tick of the file system's
+/// clock, which leaves a mix of two tables to the checksum.
+#[derive(Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl Stamp {
+    fn of(meta: &Metadata) -> Self {
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
         }
     }
-    (hash.digest(), out_of_range)
+}
+
+/// Fills `buf` from `file`: `Ok(false)` when the file ends first, which a file of the length seen at
+/// the start only does when it was truncated since.
+fn fill(file: &mut File, buf: &mut [u8]) -> std::io::Result<bool> {
+    match file.read_exact(buf) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// A game's identity up to its first `;` (the name, without the numbering), for messages.
@@ -158,48 +201,53 @@ impl SubsetTable {
         put(&VERSION.to_le_bytes())?;
         put(&(header.len() as u32).to_le_bytes())?;
         put(&header)?;
-        put(self.values.as_slice())?;
+        put(&self.values)?;
         out.write_all(&hash.digest().to_le_bytes())?;
         out.flush()
     }
 
-    /// Maps the table at `path`, checking that it is a whole, uncorrupted table of this format for the
-    /// game described by `identity`, of `items` elements, whose values all lie within `±max_points`
-    /// (the game's [`ScoredGame::max_points`](super::ScoredGame::max_points)): a table of another
-    /// size would be indexed out of its bounds, and a value no position can have would reach score
-    /// arithmetic.
+    /// Reads the table at `path` into memory of its own (refused, before anything is allocated, when
+    /// its `2^items` bytes exceed `budget`), checking that it is a whole, uncorrupted table of this
+    /// format for the game described by `identity`, of `items` elements, whose values all lie within
+    /// `±max_points` (the game's [`ScoredGame::max_points`](super::ScoredGame::max_points)): a table
+    /// of another size would be indexed out of its bounds, and a value no position can have would
+    /// reach score arithmetic. A file truncated or written to while it is read is refused
+    /// ([`TableFileError::Changed`]); once read, nothing done to the file reaches the table.
+    /// `progress`, if given, is told the values read so far after each chunk of
+    /// [`READ_CHUNK`] bytes.
     pub fn load(
         path: &Path,
         identity: &str,
         items: u32,
         max_points: u32,
+        budget: MemoryBudget,
+        progress: Option<Progress<'_>>,
     ) -> Result<SubsetTable, TableFileError> {
         let owned = || path.to_path_buf();
         let io = |source| TableFileError::Io {
             path: owned(),
             source,
         };
+        let changed = || TableFileError::Changed(owned());
         if path.is_dir() {
             return Err(TableFileError::Directory(owned()));
         }
-        let file = File::open(path).map_err(io)?;
-        // Only a regular file can be a table (and be mapped): a device, a pipe or an empty file is
-        // refused by name before any mapping is tried.
+        let mut file = File::open(path).map_err(io)?;
+        // Only a regular file can be a table: a device, a pipe or an empty file is refused by name
+        // before anything is read.
         let regular = file.metadata().map_err(io)?;
         if !regular.is_file() || regular.len() < 16 {
             return Err(TableFileError::NotATable(owned()));
         }
-        // SAFETY: a map is unsound only if the file changes while mapped. ply never rewrites a
-        // table in place: a table is written to a fresh temporary file that is renamed over the
-        // old name, which leaves the inode mapped here untouched. The map is read-only.
-        #[allow(unsafe_code)]
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
-        let bytes: &[u8] = &map;
-        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        let start = Stamp::of(&regular);
+        let mut head = [0u8; 16];
+        if !fill(&mut file, &mut head).map_err(io)? {
+            return Err(changed());
+        }
+        if &head[..8] != MAGIC {
             return Err(TableFileError::NotATable(owned()));
         }
-        let word =
-            |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("four bytes"));
+        let word = |at: usize| u32::from_le_bytes(head[at..at + 4].try_into().expect("four bytes"));
         let version = word(8);
         if version != VERSION {
             return Err(TableFileError::Version {
@@ -207,11 +255,17 @@ impl SubsetTable {
                 found: version,
             });
         }
-        let header_end = 16 + word(12) as usize;
-        let header: Header = bytes
-            .get(16..header_end)
-            .and_then(|h| serde_json::from_slice(h).ok())
-            .ok_or_else(|| TableFileError::NotATable(owned()))?;
+        let header_len = word(12) as usize;
+        let header_end = 16 + header_len;
+        if header_end as u64 > start.len || header_len > MAX_HEADER {
+            return Err(TableFileError::NotATable(owned()));
+        }
+        let mut header_bytes = vec![0u8; header_len];
+        if !fill(&mut file, &mut header_bytes).map_err(io)? {
+            return Err(changed());
+        }
+        let header: Header = serde_json::from_slice(&header_bytes)
+            .map_err(|_| TableFileError::NotATable(owned()))?;
         if header.identity != identity {
             return Err(TableFileError::OtherGame {
                 path: owned(),
@@ -234,18 +288,52 @@ impl SubsetTable {
             });
         }
         let expected = header_end as u128 + (1u128 << header.items) + 8;
-        if bytes.len() as u128 != expected {
+        if start.len as u128 != expected {
             return Err(TableFileError::Length {
                 path: owned(),
                 expected: expected.min(u64::MAX as u128) as u64,
-                found: bytes.len() as u64,
+                found: start.len,
             });
         }
-        let len = 1usize << header.items;
-        let body = header_end + len;
-        let stored = u64::from_le_bytes(bytes[body..].try_into().expect("eight bytes"));
-        let (digest, out_of_range) = digest_and_range(&bytes[..body], header_end, max_points);
-        if digest != stored {
+        let mut values = budget
+            .zeroed_bytes(SubsetTable::bytes_needed(items), || {
+                format!(
+                    "the table in {} (2^{items} states, one byte each)",
+                    path.display()
+                )
+            })
+            .map_err(TableFileError::Memory)?;
+        let mut hash = Xxh3::new();
+        hash.update(&head);
+        hash.update(&header_bytes);
+        let mut out_of_range = None;
+        let mut read = 0u64;
+        for chunk in values.chunks_mut(READ_CHUNK) {
+            if !fill(&mut file, chunk).map_err(io)? {
+                return Err(changed());
+            }
+            // The checksum and the range in one pass, a piece that stays in cache at a time.
+            for piece in chunk.chunks(1 << 16) {
+                hash.update(piece);
+                if out_of_range.is_none() {
+                    out_of_range = first_beyond(piece, max_points);
+                }
+            }
+            read += chunk.len() as u64;
+            if let Some(progress) = progress {
+                progress(read);
+            }
+        }
+        let mut stored = [0u8; 8];
+        if !fill(&mut file, &mut stored).map_err(io)? {
+            return Err(changed());
+        }
+        // Every byte was read once, into this table; but if the file changed meanwhile, those bytes
+        // may be half of one table and half of another (or of nothing).
+        if Stamp::of(&file.metadata().map_err(io)?) != start {
+            return Err(changed());
+        }
+        if hash.digest() != u64::from_le_bytes(stored) {
             return Err(TableFileError::Corrupt(owned()));
         }
         if let Some(value) = out_of_range {
@@ -255,13 +343,6 @@ impl SubsetTable {
                 max_points,
             });
         }
-        Ok(SubsetTable {
-            layout,
-            values: TableBytes::Mapped {
-                map,
-                offset: header_end,
-                len,
-            },
-        })
+        Ok(SubsetTable { layout, values })
     }
 }

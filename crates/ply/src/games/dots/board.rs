@@ -109,6 +109,8 @@ pub struct DotsBoard {
     /// Whether the dots theory ([`DotsTheory`]) is known to hold on this board (the geometries'
     /// boards).
     theory: bool,
+    /// Each edge's rank from the board's centre out (0 nearest), when the geometry placed the dots.
+    centre_ranks: Option<Vec<u8>>,
 }
 
 impl DotsBoard {
@@ -163,6 +165,7 @@ impl DotsBoard {
             others,
             symmetries: None,
             theory: false,
+            centre_ranks: None,
         })
     }
 
@@ -199,6 +202,36 @@ impl DotsBoard {
         }
         self.symmetries = Some(Symmetries::new(self.edges.len() as u32, &edge_perms));
         Ok(self)
+    }
+
+    /// The same board with its edges ranked from the centre out, the dots placed at `points`: the
+    /// edge whose middle is nearest the middle of all the dots first (Barker and Korf's move order:
+    /// central edges decide the most). Edges at the same distance share a rank.
+    pub fn with_centre_order(mut self, points: &[(f64, f64)]) -> Self {
+        let n = points.len().max(1) as f64;
+        let centre = points
+            .iter()
+            .fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
+        let distance: Vec<f64> = self
+            .edges
+            .iter()
+            .map(|&(a, b)| {
+                let (p, q) = (points[a as usize], points[b as usize]);
+                let mid = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
+                (mid.0 - centre.0).hypot(mid.1 - centre.1)
+            })
+            .collect();
+        let mut sorted = distance.clone();
+        sorted.sort_by(f64::total_cmp);
+        sorted.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+        let rank = |d: f64| {
+            sorted
+                .iter()
+                .position(|&s| (s - d).abs() < 1e-9)
+                .unwrap_or(0) as u8
+        };
+        self.centre_ranks = Some(distance.into_iter().map(rank).collect());
+        self
     }
 
     /// The same board, declared to obey the dots theory ([`DotsTheory`]): the capture rules (a safe
@@ -343,6 +376,11 @@ impl SubsetIndexed for DotsBoard {
         self.symmetries.as_ref()
     }
 
+    /// The edges' ranks from the centre out, when [`DotsBoard::with_centre_order`] set them.
+    fn move_ranks(&self) -> Option<&[u8]> {
+        self.centre_ranks.as_deref()
+    }
+
     /// The dots theory, when [`DotsBoard::with_theory`] declared it.
     fn theory(&self) -> Option<&dyn Theory> {
         self.theory.then_some(&DotsTheory as &dyn Theory)
@@ -361,6 +399,28 @@ mod tests {
             vec![vec![Edge(0), Edge(1), Edge(2)]],
         )
         .unwrap()
+    }
+
+    #[test]
+    fn edges_are_ranked_from_the_centre_out() {
+        let built = crate::games::dots::Geometry::Boxes { rows: 2, cols: 2 }
+            .build()
+            .unwrap();
+        let board = &built.board;
+        let ranks = board.move_ranks().unwrap();
+        let rank = |a: u32, b: u32| ranks[board.edge_between(a - 1, b - 1).unwrap().0 as usize];
+        // The four edges at the centre dot (5) first, then the middle of each side, then the rest.
+        for (a, b) in [(2, 5), (4, 5), (5, 6), (5, 8)] {
+            assert_eq!(rank(a, b), 0, "{a}-{b}");
+        }
+        assert!(rank(1, 2) > 0 && rank(1, 2) == rank(8, 9));
+        let classic = crate::games::dots::Geometry::CLASSIC_TRIANGLES
+            .build()
+            .unwrap()
+            .board;
+        // On the classic board the six edges nearest the middle (around dot 5) share the first rank.
+        let r = classic.move_ranks().unwrap();
+        assert_eq!(r.iter().filter(|&&x| x == 0).count(), 6);
     }
 
     #[test]

@@ -178,7 +178,7 @@ fn boxes(rows: u32, cols: u32) -> Result<Shape, GeometryError> {
     let positions = (0..=rows)
         .flat_map(|r| (0..=cols).map(move |c| ((2 * r) as usize, step * c as usize)))
         .collect();
-    let points = (0..=rows)
+    let points: Vec<(f64, f64)> = (0..=rows)
         .flat_map(|r| (0..=cols).map(move |c| (c as f64, r as f64)))
         .collect();
     // Reflections of the rectangle; a square also turns and reflects across its diagonals.
@@ -210,6 +210,7 @@ fn boxes(rows: u32, cols: u32) -> Result<Shape, GeometryError> {
     let board = DotsBoard::new(dot(rows, cols) + 1, pairs, cells)
         .and_then(|b| b.with_symmetries(&perms))
         .map(DotsBoard::with_theory)
+        .map(|b| b.with_centre_order(&points))
         .expect("box geometry is a valid incidence with its symmetries");
     Ok((board, Canvas::new(positions, labels), points))
 }
@@ -266,7 +267,7 @@ fn triangles(size: u32) -> Result<Shape, GeometryError> {
         .map(|(r, c)| at(r, c));
     let canvas = Canvas::new(positions.collect(), labels);
     let height = 3f64.sqrt() / 2.0;
-    let points = (0..=size)
+    let points: Vec<(f64, f64)> = (0..=size)
         .flat_map(|r| (0..=r).map(move |c| (r, c)))
         .map(|(r, c)| {
             (
@@ -299,6 +300,7 @@ fn triangles(size: u32) -> Result<Shape, GeometryError> {
     let board = DotsBoard::new(dots, pairs, cells)
         .and_then(|b| b.with_symmetries(&perms))
         .map(DotsBoard::with_theory)
+        .map(|b| b.with_centre_order(&points))
         .expect("triangle geometry is a valid incidence with six symmetries");
     Ok((board, canvas, points))
 }

@@ -113,6 +113,9 @@ pub struct FreeSeriesRow {
     pub value: i32,
     /// Each strategy, in the order asked: run, or skipped and why.
     pub runs: Vec<SeriesRun>,
+    /// The strategy the policy's automatic choice picks for the position (with the budget and no
+    /// time limit, as `ply dots` does).
+    pub auto: &'static str,
 }
 
 /// One strategy on one position of a series.

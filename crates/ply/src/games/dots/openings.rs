@@ -30,6 +30,36 @@ pub fn random_opening(board: &DotsBoard, drawn: u32, seed: u64) -> Option<EdgeSe
     (set.len() == drawn).then_some(set)
 }
 
+/// A position of `board` with `drawn` edges for a speed series on any board: the random opening
+/// when there is one ([`random_opening`]); otherwise, once no edge can be added without leaving a cell
+/// one edge short (triangle boards run out early), the rest drawn in the same random order, as a
+/// game goes on past its opening. `None` only when `drawn` is more than the board's edges.
+pub fn random_position(board: &DotsBoard, drawn: u32, seed: u64) -> Option<EdgeSet> {
+    if drawn as usize > board.edge_count() {
+        return None;
+    }
+    if let Some(set) = random_opening(board, drawn, seed) {
+        return Some(set);
+    }
+    let mut order: Vec<Edge> = (0..board.edge_count() as u8).map(Edge).collect();
+    order.shuffle(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+    let mut set = random_opening(board, 0, seed).unwrap_or_default();
+    // The longest opening first, then any edges in order.
+    for n in (0..drawn).rev() {
+        if let Some(opening) = random_opening(board, n, seed) {
+            set = opening;
+            break;
+        }
+    }
+    for edge in order {
+        if set.len() == drawn {
+            break;
+        }
+        set = set.with(edge);
+    }
+    Some(set)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,6 +67,22 @@ mod tests {
 
     fn boxes(rows: u32, cols: u32) -> DotsBoard {
         Geometry::Boxes { rows, cols }.build().unwrap().board
+    }
+
+    #[test]
+    fn positions_go_on_past_the_opening() {
+        let triangles = Geometry::Triangles { size: 5 }.build().unwrap().board;
+        assert_eq!(random_opening(&triangles, 25, 1), None);
+        let set = random_position(&triangles, 25, 1).unwrap();
+        assert_eq!(set.len(), 25);
+        assert_eq!(random_position(&triangles, 25, 1), Some(set));
+        assert_eq!(random_position(&triangles, 46, 1), None);
+        // Where an opening exists, it is the position.
+        let board = boxes(4, 4);
+        assert_eq!(
+            random_position(&board, 10, 3),
+            random_opening(&board, 10, 3)
+        );
     }
 
     #[test]

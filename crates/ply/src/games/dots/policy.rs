@@ -92,9 +92,10 @@ impl Policy {
     }
 
     /// The strategy that answers `query`: the one it asks for, or the automatic choice — a table
-    /// kept for the board; else the engine's choice for the free edges and the budget
-    /// ([`Strategy::auto`]: the whole table of a small board, the table of the free edges while
-    /// it is cheap, the search beyond), except that a query with a time limit gets no table over
+    /// kept for the board, or one to keep when the front end keeps tables and the board is small
+    /// ([`AUTO_SMALL_ITEMS`] edges); else the engine's choice for the free edges and the budget
+    /// ([`Strategy::auto`]: the table of the free edges while it is cheap or the board small, the
+    /// search beyond), except that a query with a time limit gets no table over
     /// [`TIMED_TABLE_LIMIT`] states (the search can stop with what it proved; a table cannot).
     pub fn strategy(&self, query: &Query, kept: Option<&Kept>) -> Strategy {
         match query.strategy {
@@ -109,7 +110,10 @@ impl Policy {
 
     fn auto(&self, query: &Query, kept: Option<&Kept>) -> Strategy {
         let board = &query.built.board;
-        if kept.is_some_and(|k| k.has_table(&query.built)) {
+        // A front end that keeps tables (the server, `ply play`) builds a small board's whole table
+        // once (well under a second) and answers every later question from it.
+        let small = board.edge_count() as u32 <= AUTO_SMALL_ITEMS;
+        if kept.is_some_and(|k| small || k.has_table(&query.built)) {
             return Strategy::Table;
         }
         let choice = Strategy::auto(board, query.free(), self.budget);
@@ -125,8 +129,9 @@ impl Policy {
     }
 
     /// Free edges up to which every position is answered exactly under this policy: with a time
-    /// limit, those whose table of free edges fits the budget and [`TIMED_TABLE_LIMIT`] (the search
-    /// proves most positions of a few more within seconds, but promises nothing); without, all.
+    /// limit, as many as a table of the free edges within the budget and [`TIMED_TABLE_LIMIT`]
+    /// could hold (the search proves these in well under a second, and most positions of a few more
+    /// within seconds, but promises nothing past them); without, all.
     pub fn exact_free(&self) -> u32 {
         match self.time {
             None => 63,
@@ -191,4 +196,35 @@ fn timed_table_limit(time: Duration) -> u128 {
 /// Bytes of a table of `2^items` states, saturated.
 fn table_bytes(items: u32) -> u64 {
     u64::try_from(SubsetTable::bytes_needed(items)).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::dots::request::DotsRequest;
+    use crate::games::dots::Geometry;
+
+    fn query(rows: u32, cols: u32, moves: &str) -> Query {
+        DotsRequest::new(Geometry::Boxes { rows, cols }, moves)
+            .validate()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_small_board_gets_its_whole_table_only_where_tables_are_kept() {
+        let policy = Policy::new(MemoryBudget::new(4 << 30), None);
+        let kept = Kept::new(0, 0);
+        let opened = query(3, 3, "1-2 1-5 2-3 6-7 11-12");
+        assert_eq!(opened.free(), 19);
+        // One question from the command line: the table of its free edges, 2^19 states.
+        assert_eq!(policy.strategy(&opened, None), Strategy::FreeTable);
+        assert_eq!(policy.plan(&opened, None).new_bytes, 1 << 19);
+        // A server or a player: the whole table, built once for every later question.
+        assert_eq!(policy.strategy(&opened, Some(&kept)), Strategy::Table);
+        assert_eq!(policy.plan(&opened, Some(&kept)).new_bytes, 1 << 24);
+        // A larger board: the search, kept tables or not.
+        let larger = query(4, 4, "1-2");
+        assert_eq!(policy.strategy(&larger, Some(&kept)), Strategy::Search);
+        assert_eq!(policy.strategy(&larger, None), Strategy::Search);
+    }
 }

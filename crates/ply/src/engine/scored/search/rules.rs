@@ -28,17 +28,20 @@ pub(in crate::engine::scored) struct Rules<'a> {
     pub(super) twins: Twins,
     /// What the game knows beyond its rules (capture rules, endgames), when the search uses it.
     pub(in crate::engine::scored) theory: Option<&'a dyn Theory>,
+    /// Per element, its rank among moves of equal priority (the game's `move_ranks`, else 0).
+    ranks: Vec<u8>,
 }
 
 impl<'a> Rules<'a> {
     /// The rules of a completion game on `items` elements, keyed under `symmetries` (if any) and
-    /// twins (if `use_twins`), with the game's `theory` if the search uses it.
+    /// twins (if `use_twins`), with the game's `theory` if the search uses it and its move `ranks`.
     pub(in crate::engine::scored) fn new(
         rules: Completion<'a>,
         items: u32,
         symmetries: Option<&'a Symmetries>,
         use_twins: bool,
         theory: Option<&'a dyn Theory>,
+        ranks: Option<&[u8]>,
     ) -> Self {
         let cells_of = (0..items as usize)
             .map(|e| rules.others[e].iter().filter(|&&o| o != 1 << e).count() as u8)
@@ -80,6 +83,7 @@ impl<'a> Rules<'a> {
                 Twins::default()
             },
             theory,
+            ranks: ranks.map_or_else(|| vec![0; items as usize], <[u8]>::to_vec),
         }
     }
 
@@ -133,7 +137,8 @@ impl<'a> Rules<'a> {
 
     /// The moves of `drawn` to search, best first, as (priority, element, points): all free
     /// elements, or those the theory keeps (a safe capture; captures and their double-deals), one per
-    /// group of twins; `hint` (the table's best move) first, ties in `tie_order`.
+    /// group of twins; `hint` (the table's best move) first, then by priority, then by the game's
+    /// rank (the centre out), ties in `tie_order`.
     pub(in crate::engine::scored) fn ordered_moves(
         &self,
         drawn: u64,
@@ -166,7 +171,12 @@ impl<'a> Rules<'a> {
             TieOrder::LowFirst => |a: u32, b: u32| a.cmp(&b),
             TieOrder::HighFirst => |a: u32, b: u32| b.cmp(&a),
         };
-        moves[..count].sort_unstable_by(|a, b| b.0.cmp(&a.0).then(ties(a.1, b.1)));
+        let rank = |e: u32| self.ranks[e as usize];
+        moves[..count].sort_unstable_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then(rank(a.1).cmp(&rank(b.1)))
+                .then(ties(a.1, b.1))
+        });
         (moves, count)
     }
 }

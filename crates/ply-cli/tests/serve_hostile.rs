@@ -1,0 +1,199 @@
+//! `ply serve` under hostile and careless use, with short limits set by its options so that each
+//! probe runs in seconds: idle and half-sent connections, bodies that never come, many bodies at
+//! once, other pages, wrong methods, and a client that leaves while its solve runs. Every refusal is
+//! `{"error": …}`; RELIABILITY.md has the table of these probes.
+
+mod common;
+
+use common::server::Server;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+/// A raw request (`head` without its blank line, then `body`) on a new connection; what comes back
+/// before the server closes it or `wait` passes.
+fn raw(server: &Server, head: &str, body: &[u8], wait: Duration) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port())).expect("connects");
+    stream.set_read_timeout(Some(wait)).unwrap();
+    let _ = stream.write_all(format!("{head}\r\n\r\n").as_bytes());
+    let _ = stream.write_all(body);
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A POST head for `path` with a JSON body of `length` bytes.
+fn post_head(server: &Server, path: &str, length: usize) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nContent-Length: {length}",
+        server.port()
+    )
+}
+
+#[test]
+fn idle_and_half_sent_connections_are_closed_and_make_room() {
+    let server = Server::start_with(&["--header-timeout", "1s", "--max-connections", "20"]);
+    // Headers never finished: closed after the header timeout, unanswered.
+    let started = Instant::now();
+    let head = format!(
+        "POST /api/heaps HTTP/1.1\r\nHost: 127.0.0.1:{}",
+        server.port()
+    );
+    let mut half = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+    half.write_all(head.as_bytes()).unwrap();
+    half.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut rest = Vec::new();
+    let _ = half.read_to_end(&mut rest);
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(20),
+        "{waited:?}"
+    );
+    // Far more idle connections than the cap: a real request still gets its answer.
+    let idle: Vec<TcpStream> = (0..100)
+        .map(|_| TcpStream::connect(("127.0.0.1", server.port())).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(server.post("/api/heaps", r#"{"heaps":[2,3]}"#).0, 200);
+    drop(idle);
+}
+
+#[test]
+fn a_body_that_never_comes_and_too_many_bodies_at_once() {
+    let server = Server::start_with(&["--body-timeout", "1s", "--body-bytes", "2M"]);
+    // Declares a petabyte, sends two bytes: 408 after the body timeout.
+    let answer = raw(
+        &server,
+        &post_head(&server, "/api/heaps", 1_000_000_000_000_000),
+        b"{}",
+        Duration::from_secs(30),
+    );
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.ends_with(r#"{"error":"the request body stopped coming: nothing for 1 s"}"#),
+        "{answer}"
+    );
+    // A body over 1 MiB: 413.
+    let big = format!("{{\"heaps\":[{}1]}}", "1,".repeat(600_000));
+    assert_eq!(server.post("/api/heaps", &big).0, 413);
+    // Bodies in flight past the cap (2 MiB here): the ones that find no room get 503 with a
+    // Retry-After, and every one is answered.
+    let body = format!("{{\"squares\":[{}0],\"die\":6}}", "1,".repeat(400_000));
+    let statuses: Vec<String> = std::thread::scope(|scope| {
+        let requests: Vec<_> = (0..12)
+            .map(|i| {
+                let (server, body) = (&server, &body);
+                scope.spawn(move || {
+                    let padded = format!("{body}{}", " ".repeat(i));
+                    let answer = raw(
+                        server,
+                        &post_head(server, "/api/solitaire", padded.len()),
+                        padded.as_bytes(),
+                        Duration::from_secs(60),
+                    );
+                    answer.lines().next().unwrap_or("").to_string()
+                })
+            })
+            .collect();
+        requests.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert!(
+        statuses
+            .iter()
+            .all(|s| s == "HTTP/1.1 200 OK" || s == "HTTP/1.1 503 Service Unavailable"),
+        "{statuses:?}"
+    );
+    assert!(statuses.iter().any(|s| s.contains("200")), "{statuses:?}");
+    let busy = statuses.iter().filter(|s| s.contains("503")).count();
+    assert!(busy > 0, "{statuses:?}");
+}
+
+#[test]
+fn only_json_from_the_servers_own_page() {
+    let server = Server::start();
+    let port = server.port();
+    let body = r#"{"heaps":[2,3]}"#;
+    let ask = |extra: &str, content_type: &str| {
+        let head = format!(
+            "POST /api/heaps HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: {content_type}\r\nContent-Length: {}{extra}",
+            body.len()
+        );
+        raw(&server, &head, body.as_bytes(), Duration::from_secs(30))
+    };
+    let json = "application/json";
+    assert!(ask("", json).starts_with("HTTP/1.1 200"));
+    let own = ask(&format!("\r\nOrigin: http://127.0.0.1:{port}"), json);
+    assert!(own.starts_with("HTTP/1.1 200"), "{own}");
+    // A "simple" cross-site form post: no JSON type.
+    let form = ask("", "text/plain");
+    assert!(form.starts_with("HTTP/1.1 415"), "{form}");
+    assert!(form.ends_with(
+        r#"{"error":"the body must be JSON, sent with Content-Type: application/json"}"#
+    ));
+    let other = ask("\r\nOrigin: http://evil.example", json);
+    assert!(other.starts_with("HTTP/1.1 403"), "{other}");
+    assert!(other.ends_with(r#"{"error":"requests from the page at `http://evil.example` are refused: only this server's own page may ask"}"#));
+    // DNS rebinding: another name for this address.
+    let head = format!("POST /api/heaps HTTP/1.1\r\nHost: evil.example:{port}\r\nContent-Type: {json}\r\nContent-Length: {}", body.len());
+    let rebound = raw(&server, &head, body.as_bytes(), Duration::from_secs(30));
+    assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
+    // The wrong method: 405 with a JSON body.
+    let get = raw(
+        &server,
+        &format!("GET /api/heaps HTTP/1.1\r\nHost: 127.0.0.1:{port}"),
+        b"",
+        Duration::from_secs(30),
+    );
+    assert!(get.starts_with("HTTP/1.1 405"), "{get}");
+    assert!(
+        get.contains(r#"{"error":"this path answers another method"#),
+        "{get}"
+    );
+    // Numbers quoted as written.
+    let (status, text) = server.post("/api/dots", r#"{"game":"boxes","rows":1e3}"#);
+    assert_eq!(status, 400);
+    assert_eq!(
+        text,
+        r#"{"error":"the request is not valid: invalid type: floating point `1e3`, expected u32 at line 1 column 26"}"#
+    );
+}
+
+#[test]
+fn a_solve_whose_client_left_stops_and_a_finished_one_is_kept() {
+    let server = Server::start_with(&["--time-limit", "20s"]);
+    // Two long solves, their clients gone after half a second: the solver permits come free, so a
+    // third long question is answered in its own time, not after theirs.
+    let bodies = ["low-first", "high-first"].map(|order| {
+        format!(r#"{{"game":"boxes","rows":4,"cols":5,"detail":"moves","tie_order":"{order}"}}"#)
+    });
+    let streams: Vec<TcpStream> = bodies
+        .iter()
+        .map(|body| {
+            let mut s = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+            let head = post_head(&server, "/api/dots", body.len());
+            s.write_all(format!("{head}\r\n\r\n{body}").as_bytes())
+                .unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    drop(streams);
+    let started = Instant::now();
+    let (status, text) = server.post(
+        "/api/dots",
+        r#"{"game":"boxes","rows":4,"cols":5,"detail":"value","time":1}"#,
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    // A solve that finishes is kept: asked again, the same answer comes from the cache.
+    let body = r#"{"game":"boxes","rows":3,"cols":3,"moves":"1-2"}"#;
+    let first = server.post_timed("/api/dots", body);
+    let again = server.post_timed("/api/dots", body);
+    assert_eq!((first.0, &first.1), (again.0, &again.1));
+    assert!(again.2.ends_with("cache;desc=hit"), "{}", again.2);
+}
