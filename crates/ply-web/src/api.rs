@@ -5,6 +5,8 @@
 
 use crate::error::ApiError;
 use crate::limits::{MAGIC_MEMORY, MAX_LISTS, MAX_MAGIC_SIZE, MAX_PICKS};
+use ply::engine::util::cost::WorkLimit;
+use ply::engine::util::halt::Halt;
 use ply::engine::MemoryBudget;
 use ply::games::dice_race::request::{
     CompareRequest, PicksQuery, PicksRequest, RequestError as RaceRequestError, SumsRequest,
@@ -54,8 +56,9 @@ fn race_error(e: RaceRequestError) -> ApiError {
 }
 
 /// Answers `POST /api/dice-race/compare`: `ply dice-race compare FIRST SECOND [--dice N --sides K]
-/// --json`, for lists of up to [`MAX_PICKS`] sums.
-pub fn compare(r: &CompareRequest) -> Result<String, ApiError> {
+/// --json`, for lists of up to [`MAX_PICKS`] sums; refused with its estimate when it would not finish
+/// within the request's time, stopped when `halt` comes (the deadline, or a client that left).
+pub fn compare(r: &CompareRequest, halt: &Halt) -> Result<String, ApiError> {
     let race = r.validate().map_err(race_error)?;
     if race.longest() > MAX_PICKS {
         return Err(ApiError::over_budget(format!(
@@ -64,7 +67,7 @@ pub fn compare(r: &CompareRequest) -> Result<String, ApiError> {
         )));
     }
     let (report, _) = race
-        .compare()
+        .compare_within(WorkLimit::DEFAULT.within(halt), halt)
         .map_err(|e| race_error(RaceRequestError::Race(e)))?;
     json(&report)
 }
@@ -82,15 +85,20 @@ fn checked_picks(r: &PicksRequest) -> Result<PicksQuery, ApiError> {
     Ok(query)
 }
 
-/// Answers `POST /api/dice-race/best`: `ply dice-race best --picks M [--dice N --sides K] --json`.
-pub fn best_list(r: &PicksRequest) -> Result<String, ApiError> {
-    json(&checked_picks(r)?.best().map_err(race_error)?)
+/// Answers `POST /api/dice-race/best`: `ply dice-race best --picks M [--dice N --sides K] --json`,
+/// costed and halted as [`compare`].
+pub fn best_list(r: &PicksRequest, halt: &Halt) -> Result<String, ApiError> {
+    json(&checked_picks(r)?.best_until(halt).map_err(race_error)?)
 }
 
 /// Answers `POST /api/dice-race/equilibrium`: `ply dice-race equilibrium --picks M [--dice N --sides
-/// K] --json`.
-pub fn equilibrium_of(r: &PicksRequest) -> Result<String, ApiError> {
-    json(&checked_picks(r)?.equilibrium().map_err(race_error)?)
+/// K] --json`, costed and halted as [`compare`].
+pub fn equilibrium_of(r: &PicksRequest, halt: &Halt) -> Result<String, ApiError> {
+    json(
+        &checked_picks(r)?
+            .equilibrium_until(halt)
+            .map_err(race_error)?,
+    )
 }
 
 /// Answers `POST /api/dice-race/sums`: `ply dice-race sums [--dice N --sides K] --json`.
@@ -113,8 +121,9 @@ fn board_error(e: BoardRequestError) -> ApiError {
 }
 
 /// Answers `POST /api/magic-board`: `ply magic-board FILE [--start R,C] [--any-size] --json`, the
-/// board as text, up to [`MAX_MAGIC_SIZE`] squares a side, in [`MAGIC_MEMORY`].
-pub fn magic_board(r: &MagicBoardRequest) -> Result<String, ApiError> {
+/// board as text, up to [`MAX_MAGIC_SIZE`] squares a side, in [`MAGIC_MEMORY`]; costed and halted as
+/// [`compare`].
+pub fn magic_board(r: &MagicBoardRequest, halt: &Halt) -> Result<String, ApiError> {
     let query = r.validate().map_err(board_error)?;
     let size = query.board.size();
     if size > MAX_MAGIC_SIZE {
@@ -124,7 +133,7 @@ pub fn magic_board(r: &MagicBoardRequest) -> Result<String, ApiError> {
     }
     json(
         &query
-            .answer(MemoryBudget::new(MAGIC_MEMORY))
+            .answer_until(MemoryBudget::new(MAGIC_MEMORY), halt)
             .map_err(board_error)?,
     )
 }

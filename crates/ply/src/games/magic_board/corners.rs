@@ -74,7 +74,13 @@ const MOVES: u32 = 4;
 /// The cost of searching `board` from `corners` corners, in [`SOLVE_RATE`] units: a whole
 /// breadth-first search each (one that meets the goal early does less).
 pub fn solve_work(board: &Board, corners: usize) -> u128 {
-    shortest_path_work(board.states(), MOVES).saturating_mul(corners as u128)
+    solve_work_for(board.states(), corners)
+}
+
+/// [`solve_work`] for a board of `states` states (squares, rows padded to a power of two), for a
+/// front end that bounds them before the board is read.
+pub fn solve_work_for(states: usize, corners: usize) -> u128 {
+    shortest_path_work(states, MOVES).saturating_mul(corners as u128)
 }
 
 /// Why a board could not be solved as asked.

@@ -20,8 +20,8 @@ pub mod statistics;
 
 pub use board::Board;
 pub use corners::{
-    solve, solve_within, solve_work, BoardReport, CornerReport, SolveBoardError, StartError,
-    SOLVE_RATE,
+    solve, solve_within, solve_work, solve_work_for, BoardReport, CornerReport, SolveBoardError,
+    StartError, SOLVE_RATE,
 };
 pub use drawing::{draw, MAX_DRAWN};
 pub use generator::{generate, GenerateError, Wanted, MAX_ATTEMPTS};
