@@ -9,15 +9,15 @@
 //! makes of another) is as strong as the others, and two of them tie. The unbeaten lists are such
 //! an orbit (on one die, every list of the same shape; on 2d6, a list and its mirror), and each is
 //! raced against every list, tying — and so racing exactly — with the others of its orbit. The
-//! estimate takes the largest orbit as the unbeaten one; every other list is taken as beaten within
-//! [`BEATEN_WITHIN`] races by the strongest lists. The searches also count what they spend as they
-//! go and stop, refused, at the limit: a search that would outrun its estimate (an equilibrium whose
-//! mix grows past two lists) never runs past the limit.
+//! estimate takes the orbit of the list that picks each sum in proportion to its chance as the
+//! unbeaten one ([`likely_orbit`]); every other list is taken as beaten within [`BEATEN_WITHIN`]
+//! races by the strongest lists. The searches also count what they spend as they go and stop,
+//! refused, at the limit: a search that would outrun its estimate (an equilibrium whose mix grows
+//! past two lists, a best list of another orbit) never runs past the limit.
 
 use super::dice::Dice;
 use super::race::{PickList, Race, RaceError, EXACT_RATE, FAST_RATE};
 use crate::engine::util::cost::Rate;
-use std::collections::HashMap;
 
 /// Search units a second: float-race units (one sum looked at in one state of a race, plus
 /// [`RACE_OVERHEAD`] a race), exact work counted at its speed relative to floats. Measured on the
@@ -75,28 +75,53 @@ pub fn float_race_units(a: &PickList, b: &PickList) -> u128 {
         .saturating_add(RACE_OVERHEAD)
 }
 
-/// The lists of the largest orbit (see the module): indices into `lists`, in their order. Two lists
-/// are of one orbit when they pick the same counts of sums of the same numbers of ways.
-pub fn largest_orbit(dice: &Dice, lists: &[PickList]) -> Vec<usize> {
-    let mut orbits: HashMap<Vec<(u128, u32)>, Vec<usize>> = HashMap::new();
-    for (index, list) in lists.iter().enumerate() {
-        let mut key: Vec<(u128, u32)> = Vec::new();
-        let sums = list.sums();
-        let mut k = 0;
-        while k < sums.len() {
-            let run = sums[k..].iter().take_while(|&&s| s == sums[k]).count();
-            key.push((dice.ways(sums[k]), run as u32));
-            k += run;
-        }
-        key.sort_unstable();
-        orbits.entry(key).or_default().push(index);
+/// A list's orbit (see the module): the counts it picks of sums of each number of ways, sorted.
+fn orbit_key(dice: &Dice, sums: &[u32]) -> Vec<(u128, u32)> {
+    let mut key: Vec<(u128, u32)> = Vec::new();
+    let mut k = 0;
+    while k < sums.len() {
+        let run = sums[k..].iter().take_while(|&&s| s == sums[k]).count();
+        key.push((dice.ways(sums[k]), run as u32));
+        k += run;
     }
-    // The largest, the first in the lists' order among equals, so the estimate does not depend on
-    // the map's order.
-    orbits
-        .into_values()
-        .max_by(|a, b| a.len().cmp(&b.len()).then(b[0].cmp(&a[0])))
-        .unwrap_or_default()
+    key.sort_unstable();
+    key
+}
+
+/// The lists of the orbit taken as unbeaten (see the module): indices into `lists`, in their order.
+/// It is the orbit of the list that picks each sum in proportion to its chance (`picks · ways /
+/// outcomes`, rounded down, the picks left going to the largest remainders, then to the sums of
+/// more ways, then to the larger sums) — the shape of the strongest lists found (on 2d6 the 5 sums
+/// 5 to 9, alone of its orbit; on one die, every list of distinct sums).
+pub fn likely_orbit(dice: &Dice, lists: &[PickList], picks: u32) -> Vec<usize> {
+    let total = dice.total() as f64;
+    let mut shares: Vec<(u32, u32, f64)> = dice
+        .sums()
+        .map(|s| {
+            let quota = picks as f64 * dice.ways(s) as f64 / total;
+            (s, quota.floor() as u32, quota - quota.floor())
+        })
+        .collect();
+    let left = picks.saturating_sub(shares.iter().map(|&(_, c, _)| c).sum());
+    let mut order: Vec<usize> = (0..shares.len()).collect();
+    order.sort_by(|&i, &j| {
+        let (si, _, ri) = shares[i];
+        let (sj, _, rj) = shares[j];
+        rj.total_cmp(&ri)
+            .then(dice.ways(sj).cmp(&dice.ways(si)))
+            .then(sj.cmp(&si))
+    });
+    for &i in order.iter().take(left as usize) {
+        shares[i].1 += 1;
+    }
+    let likely: Vec<u32> = shares
+        .iter()
+        .flat_map(|&(s, count, _)| std::iter::repeat_n(s, count as usize))
+        .collect();
+    let key = orbit_key(dice, &likely);
+    (0..lists.len())
+        .filter(|&i| orbit_key(dice, lists[i].sums()) == key)
+        .collect()
 }
 
 /// Σ over `lists` of `f(list)`, saturating.
@@ -106,12 +131,12 @@ fn total(lists: &[PickList], f: impl Fn(&PickList) -> u128) -> u128 {
 
 /// The estimate of [`best`](super::search::best) over `lists` (every list of `picks` sums of
 /// `dice`), in search units: every list raced against itself (its time alone); every list raced
-/// [`BEATEN_WITHIN`] times against a list of the largest orbit; each list of that orbit raced against
+/// [`BEATEN_WITHIN`] times against a list of the likely orbit; each list of that orbit raced against
 /// every list, exactly against the others of its orbit; and the greedy substitution (`picks` positions,
 /// each tried against at most `picks` better sums). Refused, as the search would be, if a race of
 /// the orbit has too many states.
 pub fn best_work(dice: &Dice, lists: &[PickList], picks: u32) -> Result<u128, RaceError> {
-    let orbit = largest_orbit(dice, lists);
+    let orbit = likely_orbit(dice, lists, picks);
     let Some(&first) = orbit.first() else {
         return Ok(0);
     };
@@ -166,17 +191,20 @@ mod tests {
     }
 
     #[test]
-    fn orbits_are_lists_of_the_same_shape() {
-        // One die: every list of one pick is of one orbit.
+    fn the_likely_orbit_picks_sums_by_their_chances() {
+        // One die: every list of distinct sums is of one orbit.
         let die = Dice::new(1, 6).unwrap();
         let lists = all_lists(&die, 1).unwrap();
-        assert_eq!(largest_orbit(&die, &lists).len(), 6);
-        // Two picks: 15 of two sums against 6 of one sum twice.
+        assert_eq!(likely_orbit(&die, &lists, 1).len(), 6);
         let lists = all_lists(&die, 2).unwrap();
-        assert_eq!(largest_orbit(&die, &lists).len(), 15);
-        // 2d6, one pick: a sum and its mirror.
+        assert_eq!(likely_orbit(&die, &lists, 2).len(), 15);
+        // 2d6: 7 alone, then 5 to 9 (alone of their orbit).
         let dice = Dice::new(2, 6).unwrap();
         let lists = all_lists(&dice, 1).unwrap();
-        assert_eq!(largest_orbit(&dice, &lists), vec![0, 10]);
+        assert_eq!(likely_orbit(&dice, &lists, 1), vec![5]);
+        let lists = all_lists(&dice, 5).unwrap();
+        let orbit = likely_orbit(&dice, &lists, 5);
+        assert_eq!(orbit.len(), 1);
+        assert_eq!(lists[orbit[0]].sums(), &[5, 6, 7, 8, 9]);
     }
 }

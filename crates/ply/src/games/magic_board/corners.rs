@@ -62,8 +62,9 @@ pub struct BoardReport {
 
 /// State-visits a second of the corners' searches ([`shortest_path_work`]: each square cleared and
 /// visited once, each of its 4 moves looked at once), the corners searched in parallel on 2 cores:
-/// measured on 4096×4096 boards (release build, a busy 2-core machine); see BENCHMARKS.md.
-pub const SOLVE_RATE: Rate = Rate::per_second(400_000_000);
+/// 1.5·10^8 to 3.1·10^8 measured on 1000×1000 and 4096×4096 boards (release build, a busy 2-core
+/// machine, `ply bench costs`), the slower taken; see BENCHMARKS.md.
+pub const SOLVE_RATE: Rate = Rate::per_second(150_000_000);
 
 /// What solving a board is called in its refusal.
 pub const SOLVE_WHAT: &str = "searching this board from its corners";
