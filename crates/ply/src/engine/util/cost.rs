@@ -190,11 +190,6 @@ impl<'a> Meter<'a> {
             None => Ok(()),
         }
     }
-
-    /// The halt this meter checks.
-    pub fn halt(&self) -> &'a Halt {
-        self.halt
-    }
 }
 
 #[cfg(test)]

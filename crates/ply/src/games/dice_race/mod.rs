@@ -17,6 +17,6 @@ pub mod simulate;
 
 pub use dice::{Dice, DiceError};
 pub use race::{
-    compare, compare_fast, compare_fast_until, compare_within, parse_sums, Comparison,
-    ExactComparison, PickList, RaceError,
+    compare, compare_fast, compare_within, parse_sums, Comparison, ExactComparison, PickList,
+    RaceError,
 };

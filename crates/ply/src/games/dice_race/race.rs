@@ -398,17 +398,7 @@ pub fn compare_fast(
     first: &PickList,
     second: &PickList,
 ) -> Result<Comparison, RaceError> {
-    compare_fast_until(dice, first, second, &NEVER)
-}
-
-/// [`compare_fast`], stopped when `halt` comes.
-pub fn compare_fast_until(
-    dice: &Dice,
-    first: &PickList,
-    second: &PickList,
-    halt: &Halt,
-) -> Result<Comparison, RaceError> {
-    solve_fast(&Race::new(dice, first, second)?, halt)
+    solve_fast(&Race::new(dice, first, second)?, &NEVER)
 }
 
 /// The race solved in floats.
