@@ -718,18 +718,37 @@ fn bad_too_many_lists_past_128_bits() {
 
 #[test]
 fn bad_exact_answer_too_slow() {
-    // N sevens against one six: N live states, 2 moves each, N − i + 1 rolls deep: N(N + 3) units,
-    // 65 000 · 65 003 ≈ 4.2·10^9 over the limit of 3·10^7; the same for `simulate`, before any game.
+    // N sevens against one six: N live states whose fractions grow by about 7 bits a roll ahead
+    // (`Race::exact_work`), about 2.2·10^12 units for 65 000 sevens at 2.2·10^7 a second: over the
+    // default limit of a minute, refused before anything is solved; the same for `simulate`, before
+    // any game.
     let sevens = vec!["7"; 65_000].join(",");
-    let expected = "ply: the exact answer needs about 4.2e9 units of fraction arithmetic (130002 \
-                    states, up to 65001 rolls deep); the limit is 3.0e7, about a minute";
+    let expected = "ply: comparing these lists exactly would take about 28 hours here (2.2·10^12 \
+                    units of work; the limit is 1.3·10^9, about 60 s)";
     assert_bad(&["compare", &sevens, "6"], expected);
     assert_bad(&["simulate", &sevens, "6"], expected);
     let sevens = vec!["7"; 60_000].join(",");
     assert_bad(
-        &["simulate", &sevens, "6", "--max-games", "18446744073709551615"],
-        "ply: the exact answer needs about 3.6e9 units of fraction arithmetic (120002 states, up to \
-         60001 rolls deep); the limit is 3.0e7, about a minute",
+        &[
+            "simulate",
+            &sevens,
+            "6",
+            "--max-games",
+            "18446744073709551615",
+        ],
+        "ply: comparing these lists exactly would take about 22 hours here (1.7·10^12 units of \
+         work; the limit is 1.3·10^9, about 60 s)",
+    );
+}
+
+#[test]
+fn bad_search_too_slow() {
+    // 1365 lists of 4 sums of one die of 12 sides, 495 of them of the likely orbit (4 different
+    // sums), each raced against every list: about 1.1·10^11 search units at 10^8 a second.
+    assert_bad(
+        &["best", "--picks", "4", "--dice", "1", "--sides", "12"],
+        "ply: searching every list for the unbeaten one would take about 18 minutes here (1.1·10^11 \
+         units of work; the limit is 6·10^9, about 60 s)",
     );
 }
 
@@ -746,8 +765,8 @@ fn bad_simulation_too_long() {
             "--max-games",
             "1000000000000000000",
         ],
-        "ply: 1000000000000000000 games of about 1 roll each are 1.0e18 rolls; a simulation draws at \
-         most 4.0e9, a few minutes",
+        "ply: simulating these games would take over a century here (1·10^18 units of work; the \
+         limit is 4·10^9, about 60 s)",
     );
 }
 

@@ -438,6 +438,31 @@ fn every_error_has_its_status_and_the_cli_message() {
         server.post("/api/dice-race/best", r#"{"picks":6}"#),
         error(422, "6 picks make 8008 lists; the server searches at most 5000 (run `ply dice-race` on your machine)")
     );
+    // 422 at once: searches and races whose cost model says they would not finish within the
+    // time limit (10 s) are refused with the estimate before any race is run.
+    let refused = |path: &str, body: &str, what: &str| {
+        let (status, text) = server.post(path, body);
+        assert_eq!(status, 422, "{text}");
+        let message: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let message = message["error"].as_str().expect("an error");
+        assert!(message.starts_with(what), "{message}");
+        assert!(
+            message.contains(" units of work; the limit is "),
+            "{message}"
+        );
+    };
+    refused(
+        "/api/dice-race/best",
+        r#"{"picks":4,"dice":1,"sides":12}"#,
+        "searching every list for the unbeaten one would take about 18 minutes here (1.1·10^11 units",
+    );
+    // 20 sums twice against the same on 3d6: 59 049 states of fractions of thousands of bits.
+    let twice = "4,4,5,5,6,6,7,7,8,8,9,9,10,10,11,11,12,12,13,13";
+    refused(
+        "/api/dice-race/compare",
+        &format!(r#"{{"first":"{twice}","second":"{twice}","dice":3}}"#),
+        "comparing these lists exactly would take about 57 s here (1.3·10^9 units",
+    );
     // 413: a body over 1 MiB.
     let big = format!("{{\"heaps\":[{}1]}}", "1,".repeat(600_000));
     assert_eq!(

@@ -5,12 +5,12 @@
 
 use crate::error::ApiError;
 use crate::limits::{MAGIC_MEMORY, MAX_LISTS, MAX_MAGIC_SIZE, MAX_PICKS};
+use ply::engine::util::cost::WorkLimit;
+use ply::engine::util::halt::Halt;
 use ply::engine::MemoryBudget;
 use ply::games::dice_race::request::{
     CompareRequest, PicksQuery, PicksRequest, RequestError as RaceRequestError, SumsRequest,
 };
-use ply::games::dice_race::search::SearchError;
-use ply::games::dice_race::RaceError;
 use ply::games::heaps::request::{HeapsRequest, PlayHeapsRequest};
 use ply::games::magic_board::request::{
     GenerateRequest, MagicBoardRequest, RequestError as BoardRequestError,
@@ -45,21 +45,20 @@ pub fn play_heaps(r: &PlayHeapsRequest) -> Result<String, ApiError> {
     json(&r.answer().map_err(ApiError::bad)?)
 }
 
-/// A dice race refusal: 422 for a race or a search too big for any machine, 400 otherwise.
+/// A dice race refusal: 422 for work over its limit (too many states or lists, an estimate past the
+/// time allowed) or stopped by the request's halt, 400 otherwise.
 fn race_error(e: RaceRequestError) -> ApiError {
-    match e {
-        RaceRequestError::Race(RaceError::TooBig { .. })
-        | RaceRequestError::Search(SearchError::TooMany { .. })
-        | RaceRequestError::Search(SearchError::Race(RaceError::TooBig { .. })) => {
-            ApiError::over_budget(e)
-        }
-        _ => ApiError::bad(e),
+    if e.is_over_budget() {
+        ApiError::over_budget(e)
+    } else {
+        ApiError::bad(e)
     }
 }
 
 /// Answers `POST /api/dice-race/compare`: `ply dice-race compare FIRST SECOND [--dice N --sides K]
-/// --json`, for lists of up to [`MAX_PICKS`] sums.
-pub fn compare(r: &CompareRequest) -> Result<String, ApiError> {
+/// --json`, for lists of up to [`MAX_PICKS`] sums; refused with its estimate when it would not finish
+/// within the request's time, stopped when `halt` comes (the deadline, or a client that left).
+pub fn compare(r: &CompareRequest, halt: &Halt) -> Result<String, ApiError> {
     let race = r.validate().map_err(race_error)?;
     if race.longest() > MAX_PICKS {
         return Err(ApiError::over_budget(format!(
@@ -68,7 +67,7 @@ pub fn compare(r: &CompareRequest) -> Result<String, ApiError> {
         )));
     }
     let (report, _) = race
-        .compare()
+        .compare_within(WorkLimit::DEFAULT.within(halt), halt)
         .map_err(|e| race_error(RaceRequestError::Race(e)))?;
     json(&report)
 }
@@ -86,15 +85,20 @@ fn checked_picks(r: &PicksRequest) -> Result<PicksQuery, ApiError> {
     Ok(query)
 }
 
-/// Answers `POST /api/dice-race/best`: `ply dice-race best --picks M [--dice N --sides K] --json`.
-pub fn best_list(r: &PicksRequest) -> Result<String, ApiError> {
-    json(&checked_picks(r)?.best().map_err(race_error)?)
+/// Answers `POST /api/dice-race/best`: `ply dice-race best --picks M [--dice N --sides K] --json`,
+/// costed and halted as [`compare`].
+pub fn best_list(r: &PicksRequest, halt: &Halt) -> Result<String, ApiError> {
+    json(&checked_picks(r)?.best_until(halt).map_err(race_error)?)
 }
 
 /// Answers `POST /api/dice-race/equilibrium`: `ply dice-race equilibrium --picks M [--dice N --sides
-/// K] --json`.
-pub fn equilibrium_of(r: &PicksRequest) -> Result<String, ApiError> {
-    json(&checked_picks(r)?.equilibrium().map_err(race_error)?)
+/// K] --json`, costed and halted as [`compare`].
+pub fn equilibrium_of(r: &PicksRequest, halt: &Halt) -> Result<String, ApiError> {
+    json(
+        &checked_picks(r)?
+            .equilibrium_until(halt)
+            .map_err(race_error)?,
+    )
 }
 
 /// Answers `POST /api/dice-race/sums`: `ply dice-race sums [--dice N --sides K] --json`.
@@ -102,17 +106,24 @@ pub fn sums(r: &SumsRequest) -> Result<String, ApiError> {
     json(&r.answer().map_err(race_error)?)
 }
 
-/// A MagicBoard refusal: 422 when a search is over the server's memory, 400 otherwise.
+/// A MagicBoard refusal: 422 when a search is over the server's memory or its work limit, or was
+/// halted; 400 otherwise.
 fn board_error(e: BoardRequestError) -> ApiError {
     match e {
-        BoardRequestError::Solve(SolveBoardError::Memory(_)) => ApiError::over_budget(e),
+        BoardRequestError::Solve(
+            SolveBoardError::Memory(_)
+            | SolveBoardError::CornerShare { .. }
+            | SolveBoardError::TooSlow(_)
+            | SolveBoardError::Halted(_),
+        ) => ApiError::over_budget(e),
         _ => ApiError::bad(e),
     }
 }
 
 /// Answers `POST /api/magic-board`: `ply magic-board FILE [--start R,C] [--any-size] --json`, the
-/// board as text, up to [`MAX_MAGIC_SIZE`] squares a side, in [`MAGIC_MEMORY`].
-pub fn magic_board(r: &MagicBoardRequest) -> Result<String, ApiError> {
+/// board as text, up to [`MAX_MAGIC_SIZE`] squares a side, in [`MAGIC_MEMORY`]; costed and halted as
+/// [`compare`].
+pub fn magic_board(r: &MagicBoardRequest, halt: &Halt) -> Result<String, ApiError> {
     let query = r.validate().map_err(board_error)?;
     let size = query.board.size();
     if size > MAX_MAGIC_SIZE {
@@ -122,7 +133,7 @@ pub fn magic_board(r: &MagicBoardRequest) -> Result<String, ApiError> {
     }
     json(
         &query
-            .answer(MemoryBudget::new(MAGIC_MEMORY))
+            .answer_until(MemoryBudget::new(MAGIC_MEMORY), halt)
             .map_err(board_error)?,
     )
 }

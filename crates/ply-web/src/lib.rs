@@ -33,6 +33,7 @@ use error::ApiError;
 use gate::{Cost, Gate, Timed};
 use guard::Guard;
 use limits::{Settings, MAX_BODY};
+use ply::engine::util::halt::Halt;
 use ply::engine::MemoryBudget;
 use ply::games::dots::kept::Kept;
 use ply::games::dots::policy::Policy;
@@ -204,6 +205,35 @@ fn plain<R: 'static>(
     move |r, _, _| f(&r).map(|text| Served { text, keep: true })
 }
 
+/// Wraps an endpoint function that obeys a halt: the time left (named, when it comes, as the
+/// server's time limit `whole`) and the cancel flag raised when the client leaves, so that work past
+/// the time is refused up front by the game's cost model and abandoned work stops.
+fn halted<R: 'static>(
+    f: fn(&R, &Halt) -> Result<String, ApiError>,
+    whole: Duration,
+) -> impl FnOnce(R, Duration, &Arc<AtomicBool>) -> Result<Served, ApiError> + Send + 'static {
+    move |r, left, cancel| {
+        let halt = Halt::after_part(left, whole).with_flag(cancel.clone());
+        f(&r, &halt).map(|text| Served { text, keep: true })
+    }
+}
+
+/// Routes `POST $path` to an endpoint function taking its request and a [`Halt`], its cost
+/// estimated by `$cost`.
+macro_rules! halted_endpoint {
+    ($router:expr, $path:literal, $f:path, $cost:expr) => {
+        $router.route(
+            $path,
+            post(
+                |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
+                    let work = halted($f, s.settings.time_limit);
+                    handle(&s, $path, body, $cost, work).await
+                },
+            ),
+        )
+    };
+}
+
 /// Routes `POST $path` to an endpoint function that needs nothing but its request, its cost
 /// estimated by `$cost`.
 macro_rules! endpoint {
@@ -288,16 +318,16 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
     let api = endpoint!(api, "/api/solitaire", api::solitaire, costs::solitaire);
     let api = endpoint!(api, "/api/heaps", api::heaps, |_: &_| Cost::Cheap);
     let api = endpoint!(api, "/api/play/heaps", api::play_heaps, |_: &_| Cost::Cheap);
-    let api = endpoint!(api, "/api/dice-race/compare", api::compare, costs::compare);
-    let api = endpoint!(api, "/api/dice-race/best", api::best_list, costs::picks);
-    let api = endpoint!(
+    let api = halted_endpoint!(api, "/api/dice-race/compare", api::compare, costs::compare);
+    let api = halted_endpoint!(api, "/api/dice-race/best", api::best_list, costs::best);
+    let api = halted_endpoint!(
         api,
         "/api/dice-race/equilibrium",
         api::equilibrium_of,
-        costs::picks
+        costs::equilibrium
     );
     let api = endpoint!(api, "/api/dice-race/sums", api::sums, |_: &_| Cost::Cheap);
-    let api = endpoint!(
+    let api = halted_endpoint!(
         api,
         "/api/magic-board",
         api::magic_board,

@@ -11,16 +11,21 @@ mod reference {
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use ply::engine::conformance;
-use ply::games::dice_race::race::{Race, MAX_EXACT_WORK};
+use ply::engine::util::cost::WorkLimit;
+use ply::engine::util::halt::{Halt, Halted};
+use ply::games::dice_race::race::{Race, EXACT_RATE};
 use ply::games::dice_race::report::CompareReport;
 use ply::games::dice_race::request::{CompareRequest, RequestError};
 use ply::games::dice_race::search::all_lists;
-use ply::games::dice_race::{compare, compare_fast, Dice, ExactComparison, PickList, RaceError};
+use ply::games::dice_race::{
+    compare, compare_fast, compare_within, Dice, ExactComparison, PickList, RaceError,
+};
 use ply::input::number_list::NumberList;
 use reference::dice_race::{
     all_sums, assert_close, enumerate_dice, exact_race, fraction, multisets, race, ratio, Outcome,
     SEED_FIRST, SEED_ROLLS, SEED_SECOND, SEED_TIE,
 };
+use std::time::Duration;
 
 fn list(text: &str, dice: &Dice) -> PickList {
     PickList::parse(text, dice).unwrap()
@@ -414,10 +419,13 @@ fn sum_chances_match_the_enumeration() {
 // Exact work: estimated, and refused past the limit.
 // ---------------------------------------------------------------------------------------------
 
-/// The exact work of a race by brute force over its states: nested loops over the capped counts.
-fn brute_work(a: &[u32], b: &[u32]) -> u128 {
+/// The exact work of a race by brute force over its states, nested loops over the capped counts,
+/// with the model of `Race::exact_work` written out again: for each live state, its open sums × the
+/// bits `b` of its fractions × (1 + b / 4000), the bits being 64 plus the smaller of the two bounds
+/// (every set of open sums dividing by its weight, every denominator dividing lcm(1..=W)^depth).
+fn brute_work(a: &[u32], b: &[u32], ways: &[f64]) -> u128 {
     let caps: Vec<u32> = a.iter().zip(b).map(|(x, y)| *x.max(y)).collect();
-    let mut work = 0u128;
+    let mut work = 0f64;
     let mut digits = vec![0u32; caps.len()];
     loop {
         let left = |list: &[u32]| -> u32 {
@@ -427,12 +435,17 @@ fn brute_work(a: &[u32], b: &[u32]) -> u128 {
                 .sum()
         };
         if left(a) > 0 && left(b) > 0 {
-            let moves = digits.iter().zip(&caps).filter(|(d, c)| d < c).count() as u128;
+            let open: Vec<usize> = (0..caps.len()).filter(|&j| digits[j] < caps[j]).collect();
+            let weight: f64 = open.iter().map(|&j| ways[j]).sum();
+            let extra: u32 = open.iter().map(|&j| caps[j] - digits[j] - 1).sum();
             let depth: u32 = digits.iter().zip(&caps).map(|(d, c)| c - d).sum();
-            work += moves * depth as u128;
+            let u = open.len() as i32;
+            let sets = weight.log2() * (2f64.powi(u - 1) * extra as f64 + 2f64.powi(u) - 1.0);
+            let bits = 64.0 + sets.min(1.5 * weight * depth as f64);
+            work += u as f64 * bits * (1.0 + bits / 4000.0);
         }
         let Some(j) = (0..caps.len()).find(|&j| digits[j] < caps[j]) else {
-            return work;
+            return work as u128;
         };
         digits[j] += 1;
         digits[..j].iter_mut().for_each(|d| *d = 0);
@@ -446,11 +459,17 @@ fn repeated(sum: u32, times: usize) -> String {
 #[test]
 fn exact_work_is_estimated_and_limited() {
     let dice = Dice::new(2, 6).unwrap();
-    // N sevens against one six: N live states, 2 moves each, N − i + 1 rolls deep: N(N + 3).
-    for n in [1usize, 2, 10, 300] {
-        let (a, b) = (list(&repeated(7, n), &dice), list("6", &dice));
+    // Ways of 6, 7 and 8 on 2d6.
+    let ways = [5.0, 6.0, 5.0];
+    // N sevens against one six: N live states, both sums open, 11 ways between them.
+    for n in [1u32, 2, 10, 300] {
+        let (a, b) = (list(&repeated(7, n as usize), &dice), list("6", &dice));
         let race = Race::new(&dice, &a, &b).unwrap();
-        assert_eq!(race.exact_work(), (n * (n + 3)) as u128);
+        assert_eq!(
+            race.exact_work(),
+            brute_work(&[0, n], &[1, 0], &ways[..2]),
+            "{n}"
+        );
     }
     // Counts per sum 6, 7, 8: brute force over the states.
     for (a, b, counts_a, counts_b) in [
@@ -460,24 +479,30 @@ fn exact_work_is_estimated_and_limited() {
         let race = Race::new(&dice, &list(a, &dice), &list(b, &dice)).unwrap();
         assert_eq!(
             race.exact_work(),
-            brute_work(&counts_a, &counts_b),
+            brute_work(&counts_a, &counts_b, &ways),
             "{a} {b}"
         );
     }
-    // 5476 · 5479 = 30 003 004 is just over the limit; nothing is solved.
-    const { assert!(5475 * 5478 <= MAX_EXACT_WORK && 5476 * 5479 > MAX_EXACT_WORK) };
-    let (a, b) = (list(&repeated(7, 5476), &dice), list("6", &dice));
+    // 6000 sevens against a six are over the default limit of a minute (22·10^6 units a second);
+    // nothing is solved, and the refusal tells the estimate in time.
+    let (a, b) = (list(&repeated(7, 6000), &dice), list("6", &dice));
+    let work = Race::new(&dice, &a, &b).unwrap().exact_work();
+    assert_eq!(work, brute_work(&[0, 6000], &[1, 0], &ways[..2]));
+    assert!(work > 60 * EXACT_RATE.per_second as u128);
+    let Err(RaceError::TooSlow(over)) = compare(&dice, &a, &b) else {
+        panic!("6000 sevens are refused");
+    };
+    assert_eq!((over.work, over.limit), (work, 1_320_000_000));
     assert_eq!(
-        compare(&dice, &a, &b),
-        Err(RaceError::TooSlow {
-            states: 10_954,
-            depth: 5477,
-            work: 30_003_004
-        })
+        over.to_string(),
+        "comparing these lists exactly would take about 90 s here (2·10^9 units of work; the limit \
+         is 1.3·10^9, about 60 s)"
     );
+    // A past deadline stops the solve itself (3 000 sevens are under the limit).
+    let (a, b) = (list(&repeated(7, 3000), &dice), list("6", &dice));
+    let past = Halt::after(Duration::ZERO);
     assert_eq!(
-        compare(&dice, &a, &b).unwrap_err().to_string(),
-        "the exact answer needs about 3.0e7 units of fraction arithmetic (10954 states, up to 5477 \
-         rolls deep); the limit is 3.0e7, about a minute"
+        compare_within(&dice, &a, &b, WorkLimit::DEFAULT, &past),
+        Err(RaceError::Halted(Halted::TimeLimit { millis: 0 }))
     );
 }

@@ -7,14 +7,19 @@ mod reference {
 }
 
 use num_traits::ToPrimitive;
+use ply::engine::util::cost::WorkLimit;
+use ply::engine::util::halt::{Halt, Halted, NEVER};
 use ply::games::dice_race::report::{CompareReport, SimulateReport};
 use ply::games::dice_race::request::{CompareRequest, RequestError};
-use ply::games::dice_race::simulate::{simulate, SimulateError, Stop, MAX_DRAWS};
+use ply::games::dice_race::simulate::{
+    simulate, simulate_within, Run, SimulateError, Stop, MAX_DRAWS,
+};
 use ply::games::dice_race::{compare, Dice, ExactComparison, PickList};
 use ply::input::number_list::NumberList;
 use reference::dice_race::{
     assert_close, exact_race, fraction, wilson, SEED_FIRST, SEED_SECOND, SEED_TIE,
 };
+use std::time::Duration;
 
 fn list(text: &str, dice: &Dice) -> PickList {
     PickList::parse(text, dice).unwrap()
@@ -273,12 +278,14 @@ fn a_first_round_past_the_roll_limit_is_refused() {
     let dice = Dice::new(2, 6).unwrap();
     // [7] against [6]: every draw (of a 6 or a 7) ends the game, one roll a game.
     let (seven, six) = (list("7", &dice), list("6", &dice));
+    let Err(SimulateError::TooLong(over)) =
+        simulate(&dice, &seven, &six, MAX_DRAWS + 1, u64::MAX, 1, None)
+    else {
+        panic!("a first round past the limit is refused");
+    };
     assert_eq!(
-        simulate(&dice, &seven, &six, MAX_DRAWS + 1, u64::MAX, 1, None),
-        Err(SimulateError::TooLong {
-            games: MAX_DRAWS + 1,
-            draws_per_game: 1
-        })
+        (over.work, over.limit),
+        (MAX_DRAWS as u128 + 1, MAX_DRAWS as u128)
     );
     assert_eq!(
         simulate(
@@ -292,7 +299,31 @@ fn a_first_round_past_the_roll_limit_is_refused() {
         )
         .unwrap_err()
         .to_string(),
-        "1000000000000000000 games of about 1 roll each are 1.0e18 rolls; a simulation draws at \
-         most 4.0e9, a few minutes"
+        "simulating these games would take over a century here (1·10^18 units of work; the limit \
+         is 4·10^9, about 60 s)"
+    );
+    // A lower limit, as a server's time limit gives: 10^6 games are refused under 10 ms.
+    let run = Run {
+        start: 1_000_000,
+        cap: u64::MAX,
+        seed: 1,
+        limit: WorkLimit::of(Duration::from_millis(10)),
+    };
+    assert_eq!(
+        simulate_within(&dice, (&seven, &six), run, None, &NEVER)
+            .unwrap_err()
+            .to_string(),
+        "simulating these games would take under a second here (1·10^6 units of work; the limit \
+         is 6.7·10^5, under a second)"
+    );
+    // A past deadline stops a run that the limit allows.
+    let run = Run {
+        limit: WorkLimit::DEFAULT,
+        ..run
+    };
+    let past = Halt::after(Duration::ZERO);
+    assert_eq!(
+        simulate_within(&dice, (&seven, &six), run, None, &past),
+        Err(SimulateError::Halted(Halted::TimeLimit { millis: 0 }))
     );
 }

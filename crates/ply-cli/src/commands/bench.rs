@@ -27,6 +27,8 @@ pub enum BenchCommand {
     DotsFree(super::bench_series::BenchFreeArgs),
     /// ply's player against a random and a greedy opponent, over seeded games.
     DotsPlayer(super::bench_player::BenchPlayerArgs),
+    /// The cost models: each model's estimate beside the time its work takes here.
+    Costs,
 }
 
 /// Options of `ply bench dots`.
@@ -49,6 +51,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
         BenchCommand::Dots(args) => args,
         BenchCommand::DotsFree(args) => return super::bench_series::run(args),
         BenchCommand::DotsPlayer(args) => return super::bench_player::run(args),
+        BenchCommand::Costs => return super::bench_costs::run(),
     };
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
     let positions = match &args.games {

@@ -6,7 +6,12 @@
 //! Outcomes that change nothing are conditioned away: from a node whose moving outcomes weigh `w` of
 //! `total`, the next move goes to a child with probability `weight / w`, after `total / w` steps on
 //! average.
+//!
+//! [`absorb_until`] obeys a [`Halt`]: it checks it every few moves (every move for exact rationals,
+//! whose moves grow with the size of their fractions), so a long exact solve stops within
+//! milliseconds of its deadline or its cancel flag.
 
+use super::util::halt::{Halt, Halted, NEVER};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use std::ops::{Add, Div, Mul};
@@ -17,15 +22,23 @@ pub trait Probability:
 {
     /// The value of a non-negative integer.
     fn from_count(count: u128) -> Self;
+    /// Moves between two checks of a halt: a few microseconds of work at most.
+    const MOVES_PER_CHECK: u64;
 }
 
 impl Probability for f64 {
+    /// A float move is a few nanoseconds.
+    const MOVES_PER_CHECK: u64 = 1024;
+
     fn from_count(count: u128) -> Self {
         count as f64
     }
 }
 
 impl Probability for BigRational {
+    /// An exact move takes a microsecond or much more: the clock read is nothing beside it.
+    const MOVES_PER_CHECK: u64 = 1;
+
     fn from_count(count: u128) -> Self {
         BigRational::from_integer(BigInt::from(count))
     }
@@ -61,10 +74,25 @@ pub enum ChainError {
     /// A live node from which no outcome moves: the game would never end.
     #[error("node {0} is live but no outcome moves it on; the game would never end")]
     Stuck(usize),
+    /// The halt came before the answer.
+    #[error(transparent)]
+    Halted(#[from] Halted),
 }
 
 /// Solves the chain backward from the last node, in the number type `T`.
 pub fn absorb<T: Probability, D: AbsorbingDag>(dag: &D) -> Result<Absorption<T>, ChainError> {
+    absorb_until(dag, &NEVER)
+}
+
+/// [`absorb`], stopped with [`ChainError::Halted`] when `halt` comes (checked every
+/// [`Probability::MOVES_PER_CHECK`] moves).
+pub fn absorb_until<T: Probability, D: AbsorbingDag>(
+    dag: &D,
+    halt: &Halt,
+) -> Result<Absorption<T>, ChainError> {
+    let watched = halt.can_halt();
+    let mut moves_left = T::MOVES_PER_CHECK;
+    let mut halted: Option<Halted> = None;
     let zero = || T::from_count(0);
     let total = T::from_count(dag.total());
     let mut values: Vec<Option<Absorption<T>>> = vec![None; dag.nodes()];
@@ -81,6 +109,16 @@ pub fn absorb<T: Probability, D: AbsorbingDag>(dag: &D) -> Result<Absorption<T>,
                 let mut classes: Vec<T> = vec![zero(); dag.classes()];
                 let mut steps = zero();
                 dag.for_each_move(node, |child, weight| {
+                    if halted.is_some() {
+                        return;
+                    }
+                    if watched {
+                        moves_left -= 1;
+                        if moves_left == 0 {
+                            moves_left = T::MOVES_PER_CHECK;
+                            halted = halt.check();
+                        }
+                    }
                     moving += weight;
                     let child = values[child]
                         .as_ref()
@@ -91,6 +129,9 @@ pub fn absorb<T: Probability, D: AbsorbingDag>(dag: &D) -> Result<Absorption<T>,
                     }
                     steps = steps.clone() + w * child.expected_steps.clone();
                 });
+                if let Some(why) = halted {
+                    return Err(ChainError::Halted(why));
+                }
                 if moving == 0 {
                     return Err(ChainError::Stuck(node));
                 }
@@ -137,5 +178,17 @@ mod tests {
         assert_eq!(exact.expected_steps, BigRational::from_integer(2.into()));
         let fast: Absorption<f64> = absorb(&Coin).unwrap();
         assert_eq!(fast.classes, vec![1.0]);
+    }
+
+    #[test]
+    fn a_halt_stops_the_solve() {
+        let past = Halt::after(std::time::Duration::ZERO);
+        let exact = absorb_until::<BigRational, _>(&Coin, &past);
+        assert_eq!(
+            exact,
+            Err(ChainError::Halted(Halted::TimeLimit { millis: 0 }))
+        );
+        // Floats check every 1024 moves: the coin's one move finishes first.
+        assert!(absorb_until::<f64, _>(&Coin, &past).is_ok());
     }
 }

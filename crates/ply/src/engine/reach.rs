@@ -5,10 +5,15 @@
 //! - [`shortest_path`]: breadth-first search forward from the start, one layer at a time, the layers
 //!   kept as bitsets and visited in state order. Each state's parent is the first state of the previous
 //!   layer (in state order) that reaches it, so the path is canonical: read backward from the goal,
-//!   every step goes to the smallest-numbered state one move closer to the start.
+//!   every step goes to the smallest-numbered state one move closer to the start. Each layer also
+//!   keeps the list of its words that hold a state, so a layer costs the states in it, not the whole
+//!   bitset: the search is O(states + moves) however many layers the path has
+//!   ([`shortest_path_work`]), and it obeys a halt ([`shortest_path_until`]).
 //! - [`Verdicts`]: depth-first searches forward from each start that share what they learn (states that
 //!   reach the goal, states that cannot), for millions of small puzzles a second.
 
+use super::util::cost::Meter;
+use super::util::halt::{Halt, Halted, NEVER};
 use super::util::memory::{try_grow, try_vec, MemoryBudget, MemoryError};
 
 /// A one-player puzzle on states `0..states()`, moves given by their successors.
@@ -40,8 +45,28 @@ pub trait Predecessors: Puzzle {
     fn predecessors(&self, state: usize, visit: impl FnMut(usize));
 }
 
-/// Bytes per state one [`shortest_path`] search needs: a 4-byte parent and three bits of layers.
+/// Bytes per state one [`shortest_path`] search needs: a 4-byte parent, three bits of layers, and
+/// the lists of the words of two layers that hold a state (4 bytes a word of 64 states: a bit a
+/// state) — 36 bits, counted as 40.
 pub const BYTES_PER_STATE: u128 = 5;
+
+/// The work of one [`shortest_path`] search on a puzzle of `states` states with at most `moves`
+/// moves a state, in state-visits: each state cleared and visited at most once, each move looked
+/// at once. Its speed is the puzzle's to measure.
+pub fn shortest_path_work(states: usize, moves: u32) -> u128 {
+    states as u128 * (2 + moves as u128)
+}
+
+/// Why a search gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchStop {
+    /// Over the memory budget, or refused by the system.
+    #[error(transparent)]
+    Memory(#[from] MemoryError),
+    /// The halt came first.
+    #[error(transparent)]
+    Halted(#[from] Halted),
+}
 
 /// The canonical shortest path from `start` to `goal` (both included), or `None` if the goal cannot
 /// be reached. Refuses first if the search would exceed `budget`.
@@ -51,6 +76,23 @@ pub fn shortest_path<P: Puzzle>(
     goal: usize,
     budget: MemoryBudget,
 ) -> Result<Option<Vec<usize>>, MemoryError> {
+    shortest_path_until(puzzle, start, goal, budget, &NEVER).map_err(|e| match e {
+        SearchStop::Memory(e) => e,
+        SearchStop::Halted(_) => unreachable!("a search without a halt is never halted"),
+    })
+}
+
+/// States visited between two checks of the halt: well under a millisecond.
+const STATES_PER_CHECK: u64 = 1 << 14;
+
+/// [`shortest_path`], stopped when `halt` comes (checked every few thousand states).
+pub fn shortest_path_until<P: Puzzle>(
+    puzzle: &P,
+    start: usize,
+    goal: usize,
+    budget: MemoryBudget,
+    halt: &Halt,
+) -> Result<Option<Vec<usize>>, SearchStop> {
     let n = puzzle.states();
     let what = || format!("a search over {n} states");
     budget.check(n as u128 * BYTES_PER_STATE, what)?;
@@ -59,34 +101,49 @@ pub fn shortest_path<P: Puzzle>(
     let mut layer = try_vec(words, 0u64, what)?;
     let mut next = try_vec(words, 0u64, what)?;
     let mut parent = try_vec(n, 0u32, what)?;
+    // The words of `layer` and `next` that hold a state (room for every word, asked for up front).
+    let mut layer_words = try_vec(words, 0u32, what)?;
+    let mut next_words = try_vec(words, 0u32, what)?;
+    layer_words.clear();
+    next_words.clear();
     let mark = |set: &mut [u64], s: usize| set[s >> 6] |= 1 << (s & 63);
     mark(&mut seen, start);
     mark(&mut layer, start);
+    layer_words.push((start >> 6) as u32);
+    let mut meter = Meter::new(halt, STATES_PER_CHECK);
     let mut found = start == goal;
-    let mut any = true;
-    while !found && any {
-        any = false;
-        'scan: for (w, &word) in layer.iter().enumerate() {
-            let mut bits = word;
+    while !found && !layer_words.is_empty() {
+        'scan: for &w in &layer_words {
+            let w = w as usize;
+            let mut bits = layer[w];
             while bits != 0 {
                 let s = w << 6 | bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 puzzle.successors(s, |t| {
                     if seen[t >> 6] >> (t & 63) & 1 == 0 {
                         mark(&mut seen, t);
+                        if next[t >> 6] == 0 {
+                            next_words.push((t >> 6) as u32);
+                        }
                         mark(&mut next, t);
                         parent[t] = s as u32;
-                        any = true;
                         found |= t == goal;
                     }
                 });
                 if found {
                     break 'scan;
                 }
+                meter.spend(1)?;
             }
         }
+        for &w in &layer_words {
+            layer[w as usize] = 0;
+        }
         std::mem::swap(&mut layer, &mut next);
-        next.iter_mut().for_each(|w| *w = 0);
+        std::mem::swap(&mut layer_words, &mut next_words);
+        next_words.clear();
+        // In state order, so that a state's parent is the first state before it that reaches it.
+        layer_words.sort_unstable();
     }
     if !found {
         return Ok(None);
@@ -303,6 +360,41 @@ mod tests {
             vec![false, true, true, true]
         );
         assert!(shortest_path(&Toy, 5, 3, MemoryBudget::new(10)).is_err());
+    }
+
+    /// A line of a million states: as many layers as states, each of one state.
+    struct LongLine;
+
+    impl Puzzle for LongLine {
+        fn states(&self) -> usize {
+            1_000_000
+        }
+        fn successors(&self, s: usize, mut visit: impl FnMut(usize)) {
+            // Forward one, and back to the start from the odd states (a second way in, later).
+            if s + 1 < self.states() {
+                visit(s + 1);
+            }
+            if s % 2 == 1 {
+                visit(0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_path_of_a_million_layers() {
+        // The whole bitset scanned for each layer would be 10^6 · 15 625 words; the layers' own
+        // words are one each.
+        let budget = MemoryBudget::new(1 << 30);
+        let path = shortest_path(&LongLine, 0, 999_999, budget)
+            .unwrap()
+            .unwrap();
+        assert_eq!(path.len(), 1_000_000);
+        assert!(path.iter().enumerate().all(|(i, &s)| i == s));
+        let past = Halt::after(std::time::Duration::ZERO);
+        assert_eq!(
+            shortest_path_until(&LongLine, 0, 999_999, budget, &past),
+            Err(SearchStop::Halted(Halted::TimeLimit { millis: 0 }))
+        );
     }
 
     /// The line 0→1→2 (goal 2). Before predecessors became a trait of their own, a puzzle could

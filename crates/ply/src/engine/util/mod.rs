@@ -1,6 +1,7 @@
 //! Utilities every shape and game may use: nothing here is a game shape or a solver.
 
 pub mod chooser;
+pub mod cost;
 pub mod estimate;
 pub mod fraction;
 pub mod halt;

@@ -7,6 +7,7 @@
 //! found by an exhaustive search, and the pick game's equilibrium by linear programming. [`request`]
 //! holds the questions as every front end asks them.
 
+pub mod cost;
 pub mod dice;
 pub mod race;
 pub mod report;
@@ -16,5 +17,6 @@ pub mod simulate;
 
 pub use dice::{Dice, DiceError};
 pub use race::{
-    compare, compare_fast, parse_sums, Comparison, ExactComparison, PickList, RaceError,
+    compare, compare_fast, compare_within, parse_sums, Comparison, ExactComparison, PickList,
+    RaceError,
 };

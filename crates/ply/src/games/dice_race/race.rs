@@ -3,7 +3,9 @@
 //! the same rolls). Rolls that change nothing are conditioned away.
 
 use super::dice::Dice;
-use crate::engine::absorbing::{absorb, AbsorbingDag, Absorption};
+use crate::engine::absorbing::{absorb_until, AbsorbingDag, Absorption, ChainError};
+use crate::engine::util::cost::{OverLimit, Rate, WorkLimit};
+use crate::engine::util::halt::{Halt, Halted, NEVER};
 use crate::input::number::{items, parse_unsigned};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -13,11 +15,23 @@ use thiserror::Error;
 /// Most states one race may have.
 pub const MAX_RACE_STATES: u64 = 1_000_000;
 
-/// Most work an exact solution may take, in [`Race::exact_work`] units (one unit: one move of one
-/// state, times the rolls still ahead of it). Exact fractions grow with the rolls ahead, so the cost of
-/// a state is its moves times its depth; measured at 0.7 to 2.2 µs a unit (release build, a busy
-/// 2-core machine), this limit is about a minute. 3 000 picks of 7 against \[6\] are 9·10^6 units.
-pub const MAX_EXACT_WORK: u128 = 30_000_000;
+/// The speed of exact races in [`Race::exact_work`] units (one unit: one move of one state on a
+/// fraction of one bit, more as the fractions outgrow a few machine words; see there). Measured on
+/// the hardest races found (release build, a busy 2-core machine): 49d6 with 7 sums twice on each
+/// list, 3000 sevens against a six on 2d6, 3d6 with 10 sums twice; see BENCHMARKS.md.
+pub const EXACT_RATE: Rate = Rate::per_second(22_000_000);
+
+/// The speed of float races in [`Race::fast_work`] units (one unit: one sum looked at in one state).
+pub const FAST_RATE: Rate = Rate::per_second(100_000_000);
+
+/// Bits below which a fraction's arithmetic costs about the same whatever its size (allocation,
+/// a few machine words), added to every estimate of a fraction's size.
+const SMALL_FRACTION_BITS: f64 = 64.0;
+
+/// Bits of a fraction at which its arithmetic costs twice what its size alone says: past a few
+/// thousand bits the greatest common divisors that keep fractions reduced cost the square of their
+/// size (measured: the time per bit-move grows fivefold from 4·10^3 to 4·10^4 bits).
+const QUADRATIC_FROM_BITS: f64 = 4000.0;
 
 /// A player's picks: a multiset of sums, kept sorted.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -55,22 +69,16 @@ pub enum RaceError {
         /// States it would have.
         states: u128,
     },
-    /// A race whose exact fractions would take too long.
-    #[error(
-        "the exact answer needs about {:.1e} units of fraction arithmetic ({states} states, up to \
-         {depth} rolls deep); the limit is {:.1e}, about a minute",
-        *work as f64,
-        MAX_EXACT_WORK as f64
-    )]
-    TooSlow {
-        /// States of the race.
-        states: u64,
-        /// Most rolls from the start to the end.
-        depth: u64,
-        /// Its [`Race::exact_work`].
-        work: u128,
-    },
+    /// A race whose exact fractions would take too long: its estimate over the limit.
+    #[error(transparent)]
+    TooSlow(#[from] OverLimit),
+    /// The halt came before the answer.
+    #[error(transparent)]
+    Halted(#[from] Halted),
 }
+
+/// What an exact race is called in its refusal.
+pub const EXACT_WHAT: &str = "comparing these lists exactly";
 
 impl PickList {
     /// A list of sums the `dice` can make.
@@ -198,47 +206,74 @@ impl<'a> Race<'a> {
     }
 
     /// The cost of solving the race exactly, for refusing it up front: over the live states, moves ×
-    /// rolls still possible (the sum of every capped count not reached yet), since a state's fractions
-    /// have as many digits as rolls lie ahead of it. One pass over the states, no fractions.
+    /// the bits of the state's fractions `b` × `(1 + b / 4000)` (greatest common divisors cost the
+    /// square of the size once it passes a few thousand bits). One pass over the states, no
+    /// fractions.
+    ///
+    /// A state's fractions have denominators dividing the product, over the rolls still possible,
+    /// of the weight `W` of the sums still to be rolled (rolls of other sums are conditioned away),
+    /// and their least common multiple over every order of the rolls. Two bounds on its bits, the
+    /// smaller taken:
+    /// - every set `S` of the `u` sums still open can be the open set for up to `Σ_S (left − 1) + 1`
+    ///   rolls, each dividing by `W(S) ≤ W`: at most `log2 W · (2^(u−1) · Σ (left − 1) + 2^u − 1)`
+    ///   bits — what big dice (weights of a hundred bits or more, with few common factors) reach;
+    /// - every weight is at most `W`, so every denominator divides `lcm(1..=W)^depth`, of at most
+    ///   `1.5 · W · depth` bits (ψ(x) < 1.04 x) — what small dice stay under.
+    ///
+    /// Plus 64 bits for the cost of any fraction, however small.
     pub fn exact_work(&self) -> u128 {
-        let caps: Vec<u32> = self
-            .first
+        let caps = self.caps();
+        let ways: Vec<f64> = self
+            .sums
             .iter()
-            .zip(&self.second)
-            .map(|(a, b)| *a.max(b))
+            .map(|&s| self.dice.ways(s) as f64)
             .collect();
         let mut digits = vec![0u32; caps.len()];
-        let mut work: u128 = 0;
+        let mut work = 0f64;
         for _ in 0..self.len {
-            let (mut first_left, mut second_left, mut depth, mut moves) = (0u64, 0u64, 0u64, 0u64);
+            let (mut first_left, mut second_left, mut depth, mut open) = (0u64, 0u64, 0u64, 0i32);
+            let (mut weight, mut extra) = (0f64, 0u64);
             for (j, &d) in digits.iter().enumerate() {
                 first_left += self.first[j].saturating_sub(d) as u64;
                 second_left += self.second[j].saturating_sub(d) as u64;
-                depth += (caps[j] - d) as u64;
-                moves += (d < caps[j]) as u64;
+                let left = caps[j] - d;
+                depth += left as u64;
+                if left > 0 {
+                    open += 1;
+                    weight += ways[j];
+                    extra += left as u64 - 1;
+                }
             }
             if first_left > 0 && second_left > 0 {
-                work += moves as u128 * depth as u128;
+                let sets = weight.log2().max(0.0)
+                    * (2f64.powi(open - 1) * extra as f64 + 2f64.powi(open) - 1.0);
+                let lcm = 1.5 * weight * depth as f64;
+                let bits = SMALL_FRACTION_BITS + sets.min(lcm);
+                work += open as f64 * bits * (1.0 + bits / QUADRATIC_FROM_BITS);
             }
-            // The next node: add one to the mixed-radix number `digits`.
-            for (d, &cap) in digits.iter_mut().zip(&caps) {
-                if *d < cap {
-                    *d += 1;
-                    break;
-                }
-                *d = 0;
-            }
+            next_digits(&mut digits, &caps);
         }
-        work
+        work.min(u128::MAX as f64) as u128
     }
 
-    /// Most rolls from the start to the end: every capped count reached.
-    fn depth(&self) -> u64 {
+    /// The cost of solving the race in floats: over every state, the sums looked at (once to see
+    /// whether it ends, once for its moves), plus one for the state.
+    pub fn fast_work(&self) -> u128 {
+        self.len as u128 * (2 * self.sums.len() as u128 + 1)
+    }
+
+    /// States of the race.
+    pub fn states(&self) -> usize {
+        self.len
+    }
+
+    /// Each sum's cap: the larger of the two counts.
+    fn caps(&self) -> Vec<u32> {
         self.first
             .iter()
             .zip(&self.second)
-            .map(|(a, b)| *a.max(b) as u64)
-            .sum()
+            .map(|(a, b)| *a.max(b))
+            .collect()
     }
 
     /// Roll counts of each sum at `node`.
@@ -302,22 +337,51 @@ pub struct Comparison<T = f64> {
 /// The exact result of a race.
 pub type ExactComparison = Comparison<BigRational>;
 
-/// Solves a race exactly; refused first, with its estimate, over [`MAX_EXACT_WORK`].
+/// The next node: adds one to the mixed-radix number `digits` whose digits go up to `caps`.
+fn next_digits(digits: &mut [u32], caps: &[u32]) {
+    for (d, &cap) in digits.iter_mut().zip(caps) {
+        if *d < cap {
+            *d += 1;
+            return;
+        }
+        *d = 0;
+    }
+}
+
+/// A chain that cannot fail but by its halt: every live race state has a move.
+fn halted(e: ChainError) -> RaceError {
+    match e {
+        ChainError::Halted(why) => RaceError::Halted(why),
+        ChainError::Stuck(node) => unreachable!("race state {node} is live without a move"),
+    }
+}
+
+/// Solves a race exactly; refused first, with its estimate, over [`WorkLimit::DEFAULT`].
 pub fn compare(
     dice: &Dice,
     first: &PickList,
     second: &PickList,
 ) -> Result<ExactComparison, RaceError> {
+    compare_within(dice, first, second, WorkLimit::DEFAULT, &NEVER)
+}
+
+/// Solves a race exactly: refused first, with its estimate ([`Race::exact_work`] at
+/// [`EXACT_RATE`]), over `limit`; stopped when `halt` comes.
+pub fn compare_within(
+    dice: &Dice,
+    first: &PickList,
+    second: &PickList,
+    limit: WorkLimit,
+    halt: &Halt,
+) -> Result<ExactComparison, RaceError> {
     let race = Race::new(dice, first, second)?;
-    let work = race.exact_work();
-    if work > MAX_EXACT_WORK {
-        return Err(RaceError::TooSlow {
-            states: race.len as u64,
-            depth: race.depth(),
-            work,
-        });
-    }
-    let a: Absorption<BigRational> = absorb(&race).expect("every live race state has a move");
+    limit.check(|| EXACT_WHAT, race.exact_work(), EXACT_RATE)?;
+    solve_exact(&race, halt)
+}
+
+/// The race solved exactly, without a cost check (the caller has made it).
+pub(crate) fn solve_exact(race: &Race, halt: &Halt) -> Result<ExactComparison, RaceError> {
+    let a: Absorption<BigRational> = absorb_until(race, halt).map_err(halted)?;
     let mut classes = a.classes.into_iter();
     Ok(ExactComparison {
         p_first: classes.next().expect("three classes"),
@@ -327,14 +391,19 @@ pub fn compare(
     })
 }
 
-/// Solves a race in floats (for searches over many races).
+/// Solves a race in floats (for searches over many races). Never refused for its work: at most
+/// [`MAX_RACE_STATES`] states, a fraction of a second.
 pub fn compare_fast(
     dice: &Dice,
     first: &PickList,
     second: &PickList,
 ) -> Result<Comparison, RaceError> {
-    let race = Race::new(dice, first, second)?;
-    let a: Absorption<f64> = absorb(&race).expect("every live race state has a move");
+    solve_fast(&Race::new(dice, first, second)?, &NEVER)
+}
+
+/// The race solved in floats.
+pub(crate) fn solve_fast(race: &Race, halt: &Halt) -> Result<Comparison, RaceError> {
+    let a: Absorption<f64> = absorb_until(race, halt).map_err(halted)?;
     Ok(Comparison {
         p_first: a.classes[FIRST],
         p_second: a.classes[SECOND],

@@ -4,12 +4,23 @@
 //! `first`, `second`, the lists). `ply dice-race` builds them from its arguments and `POST
 //! /api/dice-race/…` reads them from JSON; each is checked once (`validate`) into what the race and
 //! the searches take, and its faults name the option that asked (`--picks must be at least 1`).
+//!
+//! Every answer is costed before it starts and refused over a [`WorkLimit`] (`*_within`), and obeys
+//! a [`Halt`] as it runs; `*_until(halt)` is the front ends' call: the default limit, or less when
+//! the halt's deadline leaves less time ([`WorkLimit::within`]).
 
-use super::dice::{Dice, DiceError, SumChance};
-use super::race::{checked_sums, compare, parse_sums, ExactComparison, PickList, RaceError};
+use super::dice::{Dice, DiceError, SumChance, DICE_RATE, DICE_WHAT};
+use super::race::{
+    checked_sums, compare_within, parse_sums, ExactComparison, PickList, Race, RaceError,
+    EXACT_RATE,
+};
 use super::report::{CompareReport, SimulateReport};
-use super::search::{best, equilibrium, multiset_count, BestReport, Equilibrium, SearchError};
-use super::simulate::{simulate, SimulateError, SimulationProgress};
+use super::search::{
+    best_within, equilibrium_within, multiset_count, BestReport, Equilibrium, SearchError,
+};
+use super::simulate::{simulate_within, Run, SimulateError, SimulationProgress};
+use crate::engine::util::cost::{OverLimit, WorkLimit};
+use crate::engine::util::halt::{Halt, NEVER};
 use crate::input::number_list::{json_integer, NumberList};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -132,6 +143,35 @@ pub enum RequestError {
     /// A simulation of no games.
     #[error("--games and --max-games must be at least 1")]
     NoGames,
+    /// Dice whose sums would take too long to count.
+    #[error(transparent)]
+    TooSlow(#[from] OverLimit),
+}
+
+impl RequestError {
+    /// Whether this is work refused over its limit or stopped by its halt (a server's 422), rather
+    /// than a bad request.
+    pub fn is_over_budget(&self) -> bool {
+        matches!(
+            self,
+            RequestError::TooSlow(_)
+                | RequestError::Race(RaceError::TooBig { .. } | RaceError::TooSlow(_))
+                | RequestError::Race(RaceError::Halted(_))
+                | RequestError::Search(
+                    SearchError::TooMany { .. }
+                        | SearchError::Race(
+                            RaceError::TooBig { .. } | RaceError::TooSlow(_) | RaceError::Halted(_)
+                        )
+                )
+                | RequestError::Simulate(
+                    SimulateError::TooLong(_)
+                        | SimulateError::Halted(_)
+                        | SimulateError::Race(
+                            RaceError::TooBig { .. } | RaceError::TooSlow(_) | RaceError::Halted(_)
+                        )
+                )
+        )
+    }
 }
 
 /// A search's fault worded with the option at fault, where there is one.
@@ -204,9 +244,20 @@ impl RaceQuery {
         self.first.written.len().max(self.second.written.len())
     }
 
-    /// The race solved exactly: its report, and the fractions themselves.
+    /// The race solved exactly: its report, and the fractions themselves; refused over
+    /// [`WorkLimit::DEFAULT`].
     pub fn compare(&self) -> Result<(CompareReport, ExactComparison), RaceError> {
-        let exact = compare(&self.dice, &self.first.list, &self.second.list)?;
+        self.compare_within(WorkLimit::DEFAULT, &NEVER)
+    }
+
+    /// [`RaceQuery::compare`], refused first over `limit` ([`Race::exact_work`]), stopped when `halt`
+    /// comes.
+    pub fn compare_within(
+        &self,
+        limit: WorkLimit,
+        halt: &Halt,
+    ) -> Result<(CompareReport, ExactComparison), RaceError> {
+        let exact = compare_within(&self.dice, &self.first.list, &self.second.list, limit, halt)?;
         let report = CompareReport::new(
             &self.dice,
             self.first.written.clone(),
@@ -225,7 +276,14 @@ impl CompareRequest {
 
     /// The report: what `ply dice-race compare --json` prints.
     pub fn answer(&self) -> Result<CompareReport, RequestError> {
-        Ok(self.validate()?.compare()?.0)
+        self.answer_until(&NEVER)
+    }
+
+    /// [`CompareRequest::answer`] under `halt`: refused over the default limit, or what the halt's
+    /// deadline leaves.
+    pub fn answer_until(&self, halt: &Halt) -> Result<CompareReport, RequestError> {
+        let limit = WorkLimit::DEFAULT.within(halt);
+        Ok(self.validate()?.compare_within(limit, halt)?.0)
     }
 }
 
@@ -246,12 +304,25 @@ impl PicksQuery {
 
     /// The list no other list beats, by exhaustive search, and the greedy substitution.
     pub fn best(&self) -> Result<BestReport, RequestError> {
-        Ok(best(&self.dice, self.picks)?)
+        self.best_until(&NEVER)
+    }
+
+    /// [`PicksQuery::best`] under `halt`: refused over the default limit, or what the halt's
+    /// deadline leaves ([`super::cost::best_work`]), stopped when it comes.
+    pub fn best_until(&self, halt: &Halt) -> Result<BestReport, RequestError> {
+        let limit = WorkLimit::DEFAULT.within(halt);
+        Ok(best_within(&self.dice, self.picks, limit, halt)?)
     }
 
     /// The pick game's optimal strategy.
     pub fn equilibrium(&self) -> Result<Equilibrium, RequestError> {
-        Ok(equilibrium(&self.dice, self.picks)?)
+        self.equilibrium_until(&NEVER)
+    }
+
+    /// [`PicksQuery::equilibrium`] under `halt`, as [`PicksQuery::best_until`].
+    pub fn equilibrium_until(&self, halt: &Halt) -> Result<Equilibrium, RequestError> {
+        let limit = WorkLimit::DEFAULT.within(halt);
+        Ok(equilibrium_within(&self.dice, self.picks, limit, halt)?)
     }
 }
 
@@ -273,6 +344,15 @@ impl SumsRequest {
 
     /// Every sum with its chances: what `ply dice-race sums --json` prints.
     pub fn answer(&self) -> Result<Vec<SumChance>, RequestError> {
+        self.answer_until(&NEVER)
+    }
+
+    /// [`SumsRequest::answer`], its cost ([`Dice::work`]) checked first against the default limit
+    /// or what `halt`'s deadline leaves. (Counting the sums is a fraction of a second at most:
+    /// the dice are bounded by their sums and outcomes.)
+    pub fn answer_until(&self, halt: &Halt) -> Result<Vec<SumChance>, RequestError> {
+        let limit = WorkLimit::DEFAULT.within(halt);
+        limit.check(|| DICE_WHAT, Dice::work(self.dice, self.sides), DICE_RATE)?;
         Ok(self.validate()?.chances())
     }
 }
@@ -292,29 +372,44 @@ pub struct SimulateQuery {
 
 impl SimulateQuery {
     /// The exact answer first (a race too slow to solve is refused before any game is played), then
-    /// the simulation, telling `progress` the games of each round; each timed.
+    /// the simulation, telling `progress` the games of each round; each timed. Refused over
+    /// [`WorkLimit::DEFAULT`].
     pub fn answer(
         &self,
         progress: Option<SimulationProgress<'_>>,
+    ) -> Result<SimulateReport, RequestError> {
+        self.answer_until(progress, &NEVER)
+    }
+
+    /// [`SimulateQuery::answer`] under `halt`: the exact race refused over the default limit (or what
+    /// the halt's deadline leaves), the simulation's rolls limited to what the limit leaves after the
+    /// exact race; stopped when the halt comes.
+    pub fn answer_until(
+        &self,
+        progress: Option<SimulationProgress<'_>>,
+        halt: &Halt,
     ) -> Result<SimulateReport, RequestError> {
         let RaceQuery {
             dice,
             first,
             second,
         } = &self.race;
+        let limit = WorkLimit::DEFAULT.within(halt);
+        let exact_time =
+            EXACT_RATE.seconds(Race::new(dice, &first.list, &second.list)?.exact_work());
         let started = Instant::now();
-        let exact = compare(dice, &first.list, &second.list)?;
+        let exact = compare_within(dice, &first.list, &second.list, limit, halt)?;
         let exact_seconds = started.elapsed().as_secs_f64();
         let started = Instant::now();
-        let sim = simulate(
-            dice,
-            &first.list,
-            &second.list,
-            self.games,
-            self.max_games,
-            self.seed,
-            progress,
-        )?;
+        let exact_time = std::time::Duration::try_from_secs_f64(exact_time).unwrap_or(limit.time());
+        let left = limit.time().saturating_sub(exact_time);
+        let run = Run {
+            start: self.games,
+            cap: self.max_games,
+            seed: self.seed,
+            limit: WorkLimit::of(left),
+        };
+        let sim = simulate_within(dice, (&first.list, &second.list), run, progress, halt)?;
         let simulated_seconds = started.elapsed().as_secs_f64();
         Ok(SimulateReport::new(
             (first.written.clone(), second.written.clone()),

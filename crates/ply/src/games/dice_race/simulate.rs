@@ -1,12 +1,16 @@
 //! The original program's method, kept for comparison: Monte Carlo games with its sequential stopping rule.
 //!
 //! Two guards keep every run finite: a race whose games (almost) all tie is called a tie once the
-//! decisive games are shown to be rarer than [`TIE_BELOW`], and no run draws more than [`MAX_DRAWS`]
-//! rolls (a first round that would is refused before it starts; a cap beyond it is lowered to it).
+//! decisive games are shown to be rarer than [`TIE_BELOW`], and no run draws more rolls than its
+//! limit allows ([`MAX_DRAWS`] under [`WorkLimit::DEFAULT`]; a first round that would is refused
+//! before it starts, with its estimate; a cap beyond it is lowered to it). A run obeys its halt,
+//! checked every 10⁵ rolls or so.
 
 use super::dice::Dice;
-use super::race::{compare_fast, sums_and_counts, PickList, RaceError};
+use super::race::{solve_fast, sums_and_counts, PickList, Race, RaceError};
+use crate::engine::util::cost::{OverLimit, Rate, WorkLimit};
 use crate::engine::util::estimate::Estimate;
+use crate::engine::util::halt::{Halt, Halted, NEVER};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
@@ -20,9 +24,19 @@ pub const DECISIVE_SHARE: f64 = 0.6;
 /// at all this takes 10⁶ games (the interval's upper end is about 3.84 / games).
 pub const TIE_BELOW: f64 = 1e-5;
 
-/// Most rolls one simulation draws (games × expected rolls per game): about a minute and a half at the
-/// 4.3·10⁷ draws a second measured on one core (release build, 3·10⁶ games of the original's lists).
+/// Rolls drawn a second, on one core: 6.8·10⁷ measured (release build, 10⁸ games of [6, 7] against
+/// [8, 7], CPU time on a busy machine), rounded so that a minute is [`MAX_DRAWS`].
+pub const DRAW_RATE: Rate = Rate::per_second(66_666_667);
+
+/// Most rolls one simulation draws (games × expected rolls per game) under [`WorkLimit::DEFAULT`]:
+/// about a minute.
 pub const MAX_DRAWS: u64 = 4_000_000_000;
+
+/// What a simulation is called in its refusal.
+pub const SIMULATE_WHAT: &str = "simulating these games";
+
+/// Rolls between two checks of the halt (a few milliseconds).
+const CHECK_EVERY_DRAWS: f64 = 1e5;
 
 /// Why a run stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -34,7 +48,7 @@ pub enum Stop {
     Tie,
     /// The cap on games was reached.
     Cap,
-    /// [`MAX_DRAWS`] would have been passed by the next round.
+    /// The next round would have passed the limit on rolls ([`MAX_DRAWS`] under the default limit).
     WorkLimit,
 }
 
@@ -61,26 +75,18 @@ pub struct Simulation {
     pub stopped: Stop,
 }
 
-/// A simulation refused before it starts.
+/// A simulation refused before it starts, or stopped.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SimulateError {
-    /// The first round alone would draw more than [`MAX_DRAWS`] rolls.
-    #[error(
-        "{games} games of about {draws_per_game} roll{} each are {:.1e} rolls; a simulation draws \
-         at most {:.1e}, a few minutes",
-        if *draws_per_game == 1 { "" } else { "s" },
-        *games as f64 * *draws_per_game as f64,
-        MAX_DRAWS as f64
-    )]
-    TooLong {
-        /// Games of the first round.
-        games: u64,
-        /// Expected rolls per game, rounded up.
-        draws_per_game: u64,
-    },
+    /// The first round alone would draw more rolls than the limit allows: its estimate (rolls).
+    #[error(transparent)]
+    TooLong(OverLimit),
     /// The race itself cannot be solved (its expected length is needed for the estimate).
     #[error(transparent)]
     Race(#[from] RaceError),
+    /// The halt came before the end of the run.
+    #[error(transparent)]
+    Halted(#[from] Halted),
 }
 
 /// Told, after every block of games, how many games have been played and how many the current round
@@ -92,13 +98,8 @@ const PROGRESS_EVERY: f64 = 1e6;
 
 /// Expected draws per game: the exact expected rolls (in floats) of which only the rolls of a listed
 /// sum are drawn.
-fn draws_per_game(
-    dice: &Dice,
-    first: &PickList,
-    second: &PickList,
-    listed: u128,
-) -> Result<f64, RaceError> {
-    let rolls = compare_fast(dice, first, second)?.expected_rolls;
+fn draws_per_game(race: &Race, listed: u128, dice: &Dice, halt: &Halt) -> Result<f64, RaceError> {
+    let rolls = solve_fast(race, halt)?.expected_rolls;
     Ok(rolls * listed as f64 / dice.total() as f64)
 }
 
@@ -115,6 +116,42 @@ pub fn simulate(
     seed: u64,
     progress: Option<SimulationProgress<'_>>,
 ) -> Result<Simulation, SimulateError> {
+    let run = Run {
+        start,
+        cap,
+        seed,
+        limit: WorkLimit::DEFAULT,
+    };
+    simulate_within(dice, (first, second), run, progress, &NEVER)
+}
+
+/// The games a simulation plays and what it may spend: `start` games, at most `cap`, from `seed`;
+/// rolls drawn up to what `limit` allows at [`DRAW_RATE`] (never more than [`MAX_DRAWS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// Games of the first round.
+    pub start: u64,
+    /// Most games in all.
+    pub cap: u64,
+    /// Seed of the random generator.
+    pub seed: u64,
+    /// The work the run may do.
+    pub limit: WorkLimit,
+}
+
+/// The rolls a run may draw under `limit`.
+pub fn draw_limit(limit: WorkLimit) -> u64 {
+    limit.units(DRAW_RATE).min(MAX_DRAWS as u128) as u64
+}
+
+/// [`simulate`] as `run` says, stopped when `halt` comes (checked every 10⁵ rolls or so).
+pub fn simulate_within(
+    dice: &Dice,
+    (first, second): (&PickList, &PickList),
+    run: Run,
+    progress: Option<SimulationProgress<'_>>,
+    halt: &Halt,
+) -> Result<Simulation, SimulateError> {
     let (sums, a, b) = sums_and_counts(first, second);
     // Rolls of other sums change nothing: draw among the listed sums only, by the running totals of
     // their weights (the first running total above the draw names the sum).
@@ -126,19 +163,26 @@ pub fn simulate(
         })
         .collect();
     let total = *running.last().expect("lists are not empty");
-    let per_game = draws_per_game(dice, first, second, total)?;
-    let cap = cap.max(1);
-    let first_round = start.max(1).min(cap);
-    if first_round as f64 * per_game > MAX_DRAWS as f64 {
-        return Err(SimulateError::TooLong {
-            games: first_round,
-            draws_per_game: per_game.ceil() as u64,
-        });
+    let race = Race::new(dice, first, second)?;
+    let per_game = draws_per_game(&race, total, dice, halt)?;
+    let cap = run.cap.max(1);
+    let first_round = run.start.max(1).min(cap);
+    let max_draws = draw_limit(run.limit);
+    let first_draws = first_round as f64 * per_game;
+    if first_draws > max_draws as f64 {
+        return Err(SimulateError::TooLong(OverLimit {
+            what: SIMULATE_WHAT.into(),
+            work: first_draws.min(u128::MAX as f64) as u128,
+            limit: max_draws as u128,
+            rate: DRAW_RATE,
+        }));
     }
-    // The most games MAX_DRAWS allows: rounds stop short of it.
-    let affordable = (MAX_DRAWS as f64 / per_game.max(1.0)) as u64;
+    // The most games the limit allows: rounds stop short of it.
+    let affordable = (max_draws as f64 / per_game.max(1.0)) as u64;
     let report_every = (PROGRESS_EVERY / per_game.max(1.0)).max(1.0) as u64;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let check_every = (CHECK_EVERY_DRAWS / per_game.max(1.0)).max(1.0) as u64;
+    let watched = halt.can_halt();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(run.seed);
     let (mut games, mut wins, mut target) = (0u64, [0u64; 3], first_round);
     let mut left_a = a.clone();
     let mut left_b = b.clone();
@@ -169,6 +213,11 @@ pub fn simulate(
             if let Some(progress) = progress.filter(|_| games % report_every == 0) {
                 progress(games, target);
             }
+            if watched && games % check_every == 0 {
+                if let Some(why) = halt.check() {
+                    return Err(SimulateError::Halted(why));
+                }
+            }
         }
         let next = games.saturating_mul(10).min(cap);
         if let Some(stopped) = stop(wins, cap, next, affordable) {
@@ -189,7 +238,7 @@ pub fn simulate(
 }
 
 /// Whether a run stops after a round, given its `[first, second, tie]` counts, the cap, the next
-/// round's target and the most games [`MAX_DRAWS`] allows; `None` to play on.
+/// round's target and the most games the limit on rolls allows; `None` to play on.
 fn stop(wins: [u64; 3], cap: u64, next: u64, affordable: u64) -> Option<Stop> {
     let games = wins.iter().sum();
     let decisive = wins[0] + wins[1];

@@ -2,7 +2,9 @@
 //! `ply magic-board`).
 
 use super::Board;
-use crate::engine::reach::shortest_path;
+use crate::engine::reach::{shortest_path_until, shortest_path_work, Puzzle, SearchStop};
+use crate::engine::util::cost::{OverLimit, Rate, WorkLimit};
+use crate::engine::util::halt::{Halt, Halted, NEVER};
 use crate::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -58,6 +60,30 @@ pub struct BoardReport {
     pub corners: Vec<CornerReport>,
 }
 
+/// State-visits a second of the corners' searches ([`shortest_path_work`]: each square cleared and
+/// visited once, each of its 4 moves looked at once), the corners searched in parallel on 2 cores:
+/// 1.5·10^8 to 3.1·10^8 measured on 1000×1000 and 4096×4096 boards (release build, a busy 2-core
+/// machine, `ply bench costs`), the slower taken; see BENCHMARKS.md.
+pub const SOLVE_RATE: Rate = Rate::per_second(150_000_000);
+
+/// What solving a board is called in its refusal.
+pub const SOLVE_WHAT: &str = "searching this board from its corners";
+
+/// Moves a square has at most: north, south, east, west.
+const MOVES: u32 = 4;
+
+/// The cost of searching `board` from `corners` corners, in [`SOLVE_RATE`] units: a whole
+/// breadth-first search each (one that meets the goal early does less).
+pub fn solve_work(board: &Board, corners: usize) -> u128 {
+    solve_work_for(board.states(), corners)
+}
+
+/// [`solve_work`] for a board of `states` states (squares, rows padded to a power of two), for a
+/// front end that bounds them before the board is read.
+pub fn solve_work_for(states: usize, corners: usize) -> u128 {
+    shortest_path_work(states, MOVES).saturating_mul(corners as u128)
+}
+
 /// Why a board could not be solved as asked.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SolveBoardError {
@@ -77,14 +103,32 @@ pub enum SolveBoardError {
         /// Corners searched.
         corners: usize,
     },
+    /// The searches would take longer than allowed: the estimate over the limit.
+    #[error(transparent)]
+    TooSlow(#[from] OverLimit),
+    /// The halt came before the answer.
+    #[error(transparent)]
+    Halted(#[from] Halted),
 }
 
 /// Solves every corner, or only `start` (which must be a corner other than the goal): one
-/// breadth-first search per corner, the corners in parallel.
+/// breadth-first search per corner, the corners in parallel. Refused over [`WorkLimit::DEFAULT`].
 pub fn solve(
     board: &Board,
     start: Option<(usize, usize)>,
     budget: MemoryBudget,
+) -> Result<BoardReport, SolveBoardError> {
+    solve_within(board, start, budget, WorkLimit::DEFAULT, &NEVER)
+}
+
+/// [`solve`], refused first when its estimate ([`solve_work`]) passes `limit`, stopped when `halt`
+/// comes.
+pub fn solve_within(
+    board: &Board,
+    start: Option<(usize, usize)>,
+    budget: MemoryBudget,
+    limit: WorkLimit,
+    halt: &Halt,
 ) -> Result<BoardReport, SolveBoardError> {
     let corners: Vec<(usize, usize)> = match start {
         None => board.corners().to_vec(),
@@ -104,6 +148,7 @@ pub fn solve(
         }
     };
     let corners_asked = corners.len();
+    limit.check(|| SOLVE_WHAT, solve_work(board, corners_asked), SOLVE_RATE)?;
     let per_search = budget.share(budget.bytes() / corners_asked as u64);
     let corners = corners
         .into_par_iter()
@@ -112,7 +157,7 @@ pub fn solve(
             let is_goal = s == board.goal;
             let path = match is_goal {
                 true => None,
-                false => shortest_path(board, s, board.goal, per_search)?,
+                false => shortest_path_until(board, s, board.goal, per_search, halt)?,
             };
             Ok(CornerReport {
                 start: [row, col],
@@ -122,10 +167,11 @@ pub fn solve(
                 path: path.map(|p| p.into_iter().map(|s| board.place(s).into()).collect()),
             })
         })
-        .collect::<Result<Vec<_>, MemoryError>>()
-        .map_err(|source| match corners_asked {
-            1 => SolveBoardError::Memory(source),
-            corners => SolveBoardError::CornerShare {
+        .collect::<Result<Vec<_>, SearchStop>>()
+        .map_err(|stop| match (stop, corners_asked) {
+            (SearchStop::Halted(why), _) => SolveBoardError::Halted(why),
+            (SearchStop::Memory(source), 1) => SolveBoardError::Memory(source),
+            (SearchStop::Memory(source), corners) => SolveBoardError::CornerShare {
                 source,
                 total: budget.bytes(),
                 corners,
@@ -163,6 +209,39 @@ mod tests {
             vec![4, 5, 3, 3]
         );
         assert_eq!(board.to_text(), EXAMPLE);
+    }
+
+    #[test]
+    fn work_over_the_limit_is_refused_and_a_halt_stops_the_search() {
+        let board = Board::parse(EXAMPLE, SizeRule::Seed).unwrap();
+        // Every square cleared and visited, 4 moves each, 4 corners.
+        let work = 4 * board.states() as u128 * 6;
+        assert_eq!(solve_work(&board, 4), work);
+        let budget = MemoryBudget::new(1 << 30);
+        let tiny = WorkLimit::of(std::time::Duration::from_nanos(1));
+        let e = solve_within(&board, None, budget, tiny, &NEVER).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "searching this board from its corners would take under a second here ({work} \
+                 units of work; the limit is 0, under a second)"
+            )
+        );
+        // A 256×256 board of ones with the goal in a corner: the search from the opposite corner
+        // visits every square, and a past deadline stops it at its first check.
+        let mut rows = vec![vec!["1"; 256]; 256];
+        rows[255][255] = "0";
+        let text: String = rows.iter().map(|r| r.join(" ") + "\n").collect();
+        let board = Board::parse(&text, SizeRule::Any).unwrap();
+        let past = Halt::after(std::time::Duration::ZERO);
+        assert_eq!(
+            solve_within(&board, Some((0, 0)), budget, WorkLimit::DEFAULT, &past),
+            Err(SolveBoardError::Halted(Halted::TimeLimit { millis: 0 }))
+        );
+        assert_eq!(
+            solve(&board, Some((0, 0)), budget).unwrap().corners[0].moves,
+            Some(510)
+        );
     }
 
     #[test]

@@ -19,7 +19,10 @@ pub mod request;
 pub mod statistics;
 
 pub use board::Board;
-pub use corners::{solve, BoardReport, CornerReport, SolveBoardError, StartError};
+pub use corners::{
+    solve, solve_within, solve_work, solve_work_for, BoardReport, CornerReport, SolveBoardError,
+    StartError, SOLVE_RATE,
+};
 pub use drawing::{draw, MAX_DRAWN};
 pub use generator::{generate, GenerateError, Wanted, MAX_ATTEMPTS};
 pub use parse::{ParseBoardError, SizeFault, SizeRule, ANY_SIZES, SEED_SIZES};

@@ -7,9 +7,11 @@
 
 use super::generated::{generated, GeneratedBoard};
 use super::{
-    solve, Board, BoardReport, GenerateError, ParseBoardError, SizeFault, SizeRule,
+    solve_within, Board, BoardReport, GenerateError, ParseBoardError, SizeFault, SizeRule,
     SolveBoardError, Wanted,
 };
+use crate::engine::util::cost::WorkLimit;
+use crate::engine::util::halt::{Halt, NEVER};
 use crate::engine::util::memory::MemoryBudget;
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
@@ -71,7 +73,7 @@ pub enum RequestError {
     /// A board's text and a stream both.
     #[error("give the board once: as text or from a file, not both")]
     TwoBoards,
-    /// A start refused, or a search over the memory budget.
+    /// A start refused, a search over the memory budget or its work limit, or halted.
     #[error(transparent)]
     Solve(#[from] SolveBoardError),
     /// No board generated: a size outside the rule, or none with the property in the attempts made.
@@ -113,7 +115,18 @@ impl MagicBoardQuery {
     /// Every corner's verdict and shortest path (or the one corner asked), the searches sharing
     /// `budget`: a front end's memory (`--memory`, or a server's share).
     pub fn answer(&self, budget: MemoryBudget) -> Result<BoardReport, RequestError> {
-        Ok(solve(&self.board, self.start, budget)?)
+        self.answer_until(budget, &NEVER)
+    }
+
+    /// [`MagicBoardQuery::answer`] under `halt`: refused first over the default limit, or what the
+    /// halt's deadline leaves ([`super::solve_work`]), stopped when it comes.
+    pub fn answer_until(
+        &self,
+        budget: MemoryBudget,
+        halt: &Halt,
+    ) -> Result<BoardReport, RequestError> {
+        let limit = WorkLimit::DEFAULT.within(halt);
+        Ok(solve_within(&self.board, self.start, budget, limit, halt)?)
     }
 }
 

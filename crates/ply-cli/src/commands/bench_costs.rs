@@ -1,0 +1,141 @@
+//! `ply bench costs`: the cost models measured — for a few hard shapes of each model, its estimate
+//! (units, and seconds at its rate) beside the time the work really takes here, so that the rates in
+//! the library can be checked on any machine (and the ratios recorded in BENCHMARKS.md).
+
+use crate::failure::Failure;
+use ply::engine::util::cost::{Rate, WorkLimit};
+use ply::engine::util::halt::NEVER;
+use ply::engine::MemoryBudget;
+use ply::games::dice_race::cost::{best_work, equilibrium_work, SEARCH_RATE};
+use ply::games::dice_race::dice::DICE_RATE;
+use ply::games::dice_race::race::{Race, EXACT_RATE};
+use ply::games::dice_race::search::{all_lists, best_within, equilibrium_within};
+use ply::games::dice_race::{compare_within, Dice, PickList};
+use ply::games::magic_board::{generate, solve_within, solve_work, SizeRule, Wanted, SOLVE_RATE};
+use std::fmt::Write;
+use std::time::{Duration, Instant};
+
+/// No limit to speak of: the shapes measured are run whatever their estimate.
+const NO_LIMIT: WorkLimit = WorkLimit::of(Duration::from_secs(86_400));
+
+/// One shape measured.
+struct Row {
+    model: &'static str,
+    shape: String,
+    units: u128,
+    rate: Rate,
+    seconds: f64,
+}
+
+/// `f`'s time, in seconds.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let started = Instant::now();
+    let value = f();
+    (value, started.elapsed().as_secs_f64())
+}
+
+/// A list of sums written `text`, on `dice`.
+fn list(text: &str, dice: &Dice) -> Result<PickList, Failure> {
+    PickList::parse(text, dice).map_err(Failure::bad)
+}
+
+/// Runs `ply bench costs`: each shape once, a table of estimate against measure.
+pub fn run() -> Result<String, Failure> {
+    let mut rows = Vec::new();
+    // Counting sums.
+    for (count, sides) in [(2, 5000), (10, 1000)] {
+        let (dice, seconds) = timed(|| Dice::new(count, sides));
+        dice.map_err(Failure::bad)?;
+        rows.push(Row {
+            model: "dice",
+            shape: format!("{count}d{sides}"),
+            units: Dice::work(count, sides),
+            rate: DICE_RATE,
+            seconds,
+        });
+    }
+    // Exact races.
+    let two = Dice::new(2, 6).map_err(Failure::bad)?;
+    let three = Dice::new(3, 6).map_err(Failure::bad)?;
+    let sevens = vec!["7"; 3000].join(",");
+    let twice = "5,5,6,6,7,7,8,8,9,9,10,10,11,11,12,12";
+    for (name, dice, a, b) in [
+        ("2d6 3000 sevens / 6", &two, sevens.as_str(), "6"),
+        ("2d6 300 sevens / 6", &two, &sevens[..599], "6"),
+        ("3d6 5..12 twice / same", &three, twice, twice),
+    ] {
+        let (a, b) = (list(a, dice)?, list(b, dice)?);
+        let units = Race::new(dice, &a, &b).map_err(Failure::bad)?.exact_work();
+        let (done, seconds) = timed(|| compare_within(dice, &a, &b, NO_LIMIT, &NEVER));
+        done.map_err(Failure::bad)?;
+        rows.push(Row {
+            model: "exact race",
+            shape: name.to_string(),
+            units,
+            rate: EXACT_RATE,
+            seconds,
+        });
+    }
+    // Searches.
+    for (count, sides, picks) in [(2, 6, 3), (2, 6, 4), (3, 6, 3), (1, 8, 3)] {
+        let dice = Dice::new(count, sides).map_err(Failure::bad)?;
+        let lists = all_lists(&dice, picks).map_err(Failure::bad)?;
+        let units = best_work(&dice, &lists, picks).map_err(Failure::bad)?;
+        let (done, seconds) = timed(|| best_within(&dice, picks, NO_LIMIT, &NEVER));
+        done.map_err(Failure::bad)?;
+        rows.push(Row {
+            model: "best",
+            shape: format!("{count}d{sides} {picks} picks"),
+            units,
+            rate: SEARCH_RATE,
+            seconds,
+        });
+    }
+    for (count, sides, picks) in [(2, 3, 12), (2, 4, 8), (2, 6, 4)] {
+        let dice = Dice::new(count, sides).map_err(Failure::bad)?;
+        let lists = all_lists(&dice, picks).map_err(Failure::bad)?;
+        let units = equilibrium_work(&lists);
+        let (done, seconds) = timed(|| equilibrium_within(&dice, picks, NO_LIMIT, &NEVER));
+        done.map_err(Failure::bad)?;
+        rows.push(Row {
+            model: "equilibrium",
+            shape: format!("{count}d{sides} {picks} picks"),
+            units,
+            rate: SEARCH_RATE,
+            seconds,
+        });
+    }
+    // MagicBoard, every corner.
+    for d in [1000, 4096] {
+        let board =
+            generate(d, 1, Wanted::Any, SizeRule::Any).map_err(|e| Failure::bad(e.to_string()))?;
+        let budget = MemoryBudget::new(1 << 30);
+        let (done, seconds) = timed(|| solve_within(&board, None, budget, NO_LIMIT, &NEVER));
+        done.map_err(Failure::bad)?;
+        rows.push(Row {
+            model: "magic board",
+            shape: format!("{d}×{d}, 4 corners"),
+            units: solve_work(&board, 4),
+            rate: SOLVE_RATE,
+            seconds,
+        });
+    }
+    let mut out = format!(
+        "{:<12} {:<24} {:>10} {:>10} {:>10} {:>8} {:>12}\n",
+        "model", "shape", "units", "estimate", "measured", "ratio", "units/s"
+    );
+    for r in &rows {
+        let _ = writeln!(
+            out,
+            "{:<12} {:<24} {:>10.2e} {:>9.3}s {:>9.3}s {:>8.2} {:>12.2e}",
+            r.model,
+            r.shape,
+            r.units as f64,
+            r.rate.seconds(r.units),
+            r.seconds,
+            r.rate.seconds(r.units) / r.seconds.max(1e-9),
+            r.units as f64 / r.seconds.max(1e-9)
+        );
+    }
+    Ok(out)
+}
