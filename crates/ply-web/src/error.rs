@@ -29,6 +29,18 @@ impl ApiError {
         }
     }
 
+    /// A body over [`MAX_BODY`](crate::limits::MAX_BODY) bytes (413), however it was found out:
+    /// from its declared length, or read up to the limit.
+    pub fn body_too_large() -> Self {
+        ApiError::status(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request body is over {} bytes, the server's limit",
+                crate::limits::MAX_BODY
+            ),
+        )
+    }
+
     /// A refusal with its own `status` (403, 405, 413, 415, 503, 500).
     pub fn status(status: StatusCode, message: impl std::fmt::Display) -> Self {
         ApiError {

@@ -119,6 +119,10 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
         .headers()
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    // A body declared over the limit is refused before a byte of it is read.
+    if declared.is_some_and(|n| n > MAX_BODY as u64) {
+        return ApiError::body_too_large().into_response();
+    }
     // A body over the limit is read up to it and refused by the body limit (413); one that stops
     // coming, by the body timeout.
     let bytes = match declared {

@@ -116,10 +116,10 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
         Err(rejection) => {
             let status = rejection.status();
             let text = rejection.body_text();
-            let (status, message) = if status == StatusCode::PAYLOAD_TOO_LARGE {
-                let over = format!("the request body is over {MAX_BODY} bytes, the server's limit");
-                (status, over)
-            } else if text.contains("timeout") {
+            if status == StatusCode::PAYLOAD_TOO_LARGE {
+                return ApiError::body_too_large().into_response();
+            }
+            let (status, message) = if text.contains("timeout") {
                 let timeout = state.settings.body_timeout.as_millis() as u64;
                 let stalled = format!(
                     "the request body stopped coming: nothing for {}",
