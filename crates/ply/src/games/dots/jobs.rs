@@ -3,7 +3,7 @@
 //! searched on its own (a job), and combines what the jobs proved back up — a job-level proof
 //! search, the way checkers was solved (a front-end manager over back-end alpha-beta solvers).
 //!
-//! The expansion applies what the search applies: the moves the board's [`Theory`] keeps (a safe
+//! The expansion applies what the search applies: the moves the board's [`Theory`](crate::engine::scored::Theory) keeps (a safe
 //! capture alone; otherwise the captures and their double-deals), one move per group of twins, and
 //! one child per class of positions equal up to the board's symmetries and twins ([`key`]). The
 //! combination is Wilson's rule on bounds ([`ValueRange::after_move`]): a parent is proved once what
