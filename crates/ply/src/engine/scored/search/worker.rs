@@ -89,21 +89,31 @@ impl<'a> Worker<'a> {
         self.nodes += n;
         // A node limit below a batch is checked at it (a test's limit of 0: at the first node).
         if self.nodes >= NODE_BATCH.min(self.shared.node_limit.saturating_add(1)) {
-            let added = self.nodes;
-            let before = self.shared.nodes.fetch_add(added, Ordering::Relaxed);
-            self.nodes = 0;
-            if before + added > self.shared.node_limit {
-                self.shared.gave_up.store(true, Ordering::Relaxed);
-                let _ = self.shared.halted.set(Halted::Cancelled);
-            }
+            self.publish();
             self.check_halt();
-            if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
-                let shared = self.shared;
-                if let Some(status) = shared.status {
-                    status(&shared.root.status(before + added, shared.table));
-                } else if let Some(progress) = shared.progress {
-                    progress(before + added);
-                }
+        }
+    }
+
+    /// Adds the nodes not yet counted to the shared count: gives up past the node limit, and tells
+    /// progress each time the count passes a multiple of [`PROGRESS_EVERY`] (also when the nodes
+    /// come from many searches too small to fill a batch, such as the moves of a position searched
+    /// one by one).
+    fn publish(&mut self) {
+        let added = std::mem::take(&mut self.nodes);
+        if added == 0 {
+            return;
+        }
+        let shared = self.shared;
+        let before = shared.nodes.fetch_add(added, Ordering::Relaxed);
+        if before + added > shared.node_limit {
+            shared.gave_up.store(true, Ordering::Relaxed);
+            let _ = shared.halted.set(Halted::Cancelled);
+        }
+        if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
+            if let Some(status) = shared.status {
+                status(&shared.root.status(before + added, shared.table));
+            } else if let Some(progress) = shared.progress {
+                progress(before + added);
             }
         }
     }
@@ -128,10 +138,9 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
-    /// Adds the nodes not yet counted to the shared count.
+    /// Adds the nodes not yet counted to the shared count (see [`Self::publish`]).
     pub(super) fn flush(&mut self) {
-        self.shared.nodes.fetch_add(self.nodes, Ordering::Relaxed);
-        self.nodes = 0;
+        self.publish();
     }
 
     /// The value of `drawn` (with `cells` cells still open) if it lies strictly between `alpha` and
