@@ -50,13 +50,24 @@ impl<'a, G: SubsetIndexed> SearchOrTable<'a, G> {
         }
     }
 
-    /// The table, built now if it is not yet.
-    fn table(&mut self) -> Result<&FreeTable, SolveError> {
+    /// `ask` of the search while it still answers; of the table (built now if it is not yet) once
+    /// the search gave up, this time or before.
+    fn answer<T>(
+        &mut self,
+        ask: impl Fn(&mut dyn Solver<G>) -> Result<T, SolveError>,
+    ) -> Result<T, SolveError> {
+        if self.searching() {
+            let found = ask(&mut self.search);
+            if self.searching() {
+                return found;
+            }
+        }
         if self.table.is_none() {
             let table = FreeTable::build(self.game, &self.root, self.budget, self.watch)?;
             self.table = Some(table);
         }
-        Ok(self.table.as_ref().expect("built above"))
+        let table = self.table.as_ref().expect("built above");
+        ask(&mut table.solver(self.game))
     }
 
     /// Whether the search still answers (it has not given up).
@@ -67,47 +78,19 @@ impl<'a, G: SubsetIndexed> SearchOrTable<'a, G> {
 
 impl<G: SubsetIndexed> Solver<G> for SearchOrTable<'_, G> {
     fn value(&mut self, state: &G::State) -> Result<i32, SolveError> {
-        if self.searching() {
-            let found = self.search.value(state);
-            if self.searching() {
-                return found;
-            }
-        }
-        let game = self.game;
-        self.table()?.solver(game).value(state)
+        self.answer(|solver| solver.value(state))
     }
 
     fn values(&mut self, states: &[G::State]) -> Result<Vec<i32>, SolveError> {
-        if self.searching() {
-            let found = self.search.values(states);
-            if self.searching() {
-                return found;
-            }
-        }
-        let game = self.game;
-        self.table()?.solver(game).values(states)
+        self.answer(|solver| solver.values(states))
     }
 
     fn range(&mut self, state: &G::State) -> Result<ValueRange, SolveError> {
-        if self.searching() {
-            let found = self.search.range(state);
-            if self.searching() {
-                return found;
-            }
-        }
-        let game = self.game;
-        self.table()?.solver(game).range(state)
+        self.answer(|solver| solver.range(state))
     }
 
     fn ranges(&mut self, states: &[G::State]) -> Result<Vec<ValueRange>, SolveError> {
-        if self.searching() {
-            let found = self.search.ranges(states);
-            if self.searching() {
-                return found;
-            }
-        }
-        let game = self.game;
-        self.table()?.solver(game).ranges(states)
+        self.answer(|solver| solver.ranges(states))
     }
 
     /// The search's nodes, and the table's states once it was built.

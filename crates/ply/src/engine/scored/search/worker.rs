@@ -89,26 +89,24 @@ impl<'a> Worker<'a> {
         self.nodes += n;
         // A node limit below a batch is checked at it (a test's limit of 0: at the first node).
         if self.nodes >= NODE_BATCH.min(self.shared.node_limit.saturating_add(1)) {
-            self.publish();
+            // Past the node limit a running search gives up (one that has finished keeps its
+            // answer: its last nodes are added by `flush`, which does not check the limit).
+            if self.publish() > self.shared.node_limit {
+                self.shared.gave_up.store(true, Ordering::Relaxed);
+                let _ = self.shared.halted.set(Halted::Cancelled);
+            }
             self.check_halt();
         }
     }
 
-    /// Adds the nodes not yet counted to the shared count: gives up past the node limit, and tells
-    /// progress each time the count passes a multiple of [`PROGRESS_EVERY`] (also when the nodes
-    /// come from many searches too small to fill a batch, such as the moves of a position searched
-    /// one by one).
-    fn publish(&mut self) {
+    /// Adds the nodes not yet counted to the shared count and gives the new total; tells progress
+    /// each time the count passes a multiple of [`PROGRESS_EVERY`] (also when the nodes come from
+    /// many searches too small to fill a batch, such as the moves of a position searched one by
+    /// one).
+    fn publish(&mut self) -> u64 {
         let added = std::mem::take(&mut self.nodes);
-        if added == 0 {
-            return;
-        }
         let shared = self.shared;
         let before = shared.nodes.fetch_add(added, Ordering::Relaxed);
-        if before + added > shared.node_limit {
-            shared.gave_up.store(true, Ordering::Relaxed);
-            let _ = shared.halted.set(Halted::Cancelled);
-        }
         if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
             if let Some(status) = shared.status {
                 status(&shared.root.status(before + added, shared.table));
@@ -116,6 +114,7 @@ impl<'a> Worker<'a> {
                 progress(before + added);
             }
         }
+        before + added
     }
 
     /// Sets the stop flag when the halt has come (to this search or to another of the solver's).
