@@ -565,6 +565,41 @@ fn an_answer_past_the_time_limit_says_what_was_proved() {
     );
 }
 
+/// Number Solitaire's exact distribution is costed before it starts: a board whose distribution
+/// the time limit cannot cover is refused at once with its estimate (422), not stopped half-way;
+/// a smaller one is answered.
+#[test]
+fn a_distribution_past_the_time_limit_is_refused_with_its_estimate() {
+    let server = Server::start_with(&["--time-limit", "1s"]);
+    // Sixty squares spread over 0..3000 and a die of 60 faces: ~4·10^7 units, about 4 s.
+    let squares: Vec<String> = (0..60)
+        .map(|i: i64| ((i * 7919 + 13) % 3001).to_string())
+        .collect();
+    let body = format!(
+        r#"{{"squares":[{}],"die":60,"distribution":true}}"#,
+        squares.join(",")
+    );
+    let (status, text) = server.post("/api/solitaire", &body);
+    assert_eq!(status, 422, "{text}");
+    let message = serde_json::from_str::<serde_json::Value>(&text).unwrap()["error"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        message.starts_with(
+            "the exact distribution of this board would take about 4 s here (4.2·10^7 units of work; the limit is"
+        ),
+        "{message}"
+    );
+    // Its first twenty squares: well under the limit, answered.
+    let small = format!(
+        r#"{{"squares":[{}],"die":60,"distribution":true}}"#,
+        squares[..20].join(",")
+    );
+    let (status, text) = server.post("/api/solitaire", &small);
+    assert_eq!(status, 200, "{text}");
+}
+
 /// One strategy policy for dots: `ply dots`, the server and `ply play` choose alike for the same
 /// budget (the server gives each answer a quarter of its memory; all three a 10 s limit here) —
 /// except that the server and `ply play`, which keep tables between answers, build a small board's

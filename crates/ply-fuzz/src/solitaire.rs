@@ -2,6 +2,7 @@
 
 use num_rational::BigRational;
 use num_traits::{One, Zero};
+use ply::engine::util::halt::NEVER;
 use ply::games::solitaire::{
     solve, PathMode, SolitaireOptions, SolitaireReport, EXACT_LIMIT, EXPLAIN_LIMIT,
 };
@@ -55,7 +56,7 @@ pub fn check_solitaire(data: &[u8]) {
             explain: n <= EXPLAIN_LIMIT,
             ..SolitaireOptions::best(faces, PathMode::Always)
         };
-        match (solve(data, options), &values) {
+        match (solve(data, options, &NEVER), &values) {
             (Ok(report), Some(values)) => check_report(&report, values, faces),
             (Err(fault), _) => drop(fault.to_string()),
             (Ok(report), None) => panic!("solved a board whose tokens do not read: {report:?}"),

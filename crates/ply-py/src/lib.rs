@@ -11,6 +11,8 @@
 
 use ply::engine::scored::ValueRange;
 use ply::engine::util::chooser::Chooser;
+use ply::engine::util::cost::WorkLimit;
+use ply::engine::util::halt::Halt;
 use ply::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
 use ply::games::dice_race::request::{CompareRequest, PicksRequest};
 use ply::games::dots::answer::{answer, fault, Hooks};
@@ -80,6 +82,11 @@ fn budget(memory: Option<&str>) -> PyResult<MemoryBudget> {
         )),
         e => bad(e),
     })
+}
+
+/// A halt raised by `cancel` alone (Ctrl-C in Python, through [`run`]).
+fn cancelled_by(cancel: &Arc<AtomicBool>) -> Halt {
+    Halt::never().with_flag(cancel.clone())
 }
 
 /// Runs `work` on a thread of its own (in a pool of `threads` threads when given, else on the
@@ -299,7 +306,10 @@ fn dots_combine(cells: u32, children: Vec<(u32, Option<(i32, i32)>)>) -> (i32, i
 #[pyfunction]
 fn solitaire(py: Python<'_>, request: &str) -> PyResult<String> {
     let request: SolitaireRequest = self::request(request)?;
-    let report = run(py, None, None, |_, _| request.answer())?.map_err(bad)?;
+    let report = run(py, None, None, |cancel, _| {
+        request.answer_until(&cancelled_by(cancel))
+    })?
+    .map_err(bad)?;
     to_json(&report)
 }
 
@@ -315,7 +325,10 @@ fn heaps(request: &str) -> PyResult<String> {
 fn dice_race_compare(py: Python<'_>, request: &str) -> PyResult<String> {
     let request: CompareRequest = self::request(request)?;
     let query = request.validate().map_err(bad)?;
-    let report = run(py, None, None, |_, _| query.compare())?.map_err(bad)?;
+    let report = run(py, None, None, |cancel, _| {
+        query.compare_within(WorkLimit::DEFAULT, &cancelled_by(cancel))
+    })?
+    .map_err(bad)?;
     to_json(&report.0)
 }
 
@@ -324,7 +337,10 @@ fn dice_race_compare(py: Python<'_>, request: &str) -> PyResult<String> {
 fn dice_race_best(py: Python<'_>, request: &str) -> PyResult<String> {
     let request: PicksRequest = self::request(request)?;
     let query = request.validate().map_err(bad)?;
-    let report = run(py, None, None, |_, _| query.best())?.map_err(bad)?;
+    let report = run(py, None, None, |cancel, _| {
+        query.best_until(&cancelled_by(cancel))
+    })?
+    .map_err(bad)?;
     to_json(&report)
 }
 
@@ -335,7 +351,10 @@ fn magic_board(py: Python<'_>, request: &str, memory: Option<&str>) -> PyResult<
     let request: MagicBoardRequest = self::request(request)?;
     let query = request.validate().map_err(bad)?;
     let budget = budget(memory)?;
-    let report = run(py, None, None, |_, _| query.answer(budget))?.map_err(bad)?;
+    let report = run(py, None, None, |cancel, _| {
+        query.answer_until(budget, &cancelled_by(cancel))
+    })?
+    .map_err(bad)?;
     to_json(&report)
 }
 

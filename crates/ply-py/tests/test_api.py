@@ -250,3 +250,33 @@ def test_ctrl_c_interrupts_a_solve():
     finally:
         if child.poll() is None:
             child.kill()
+
+
+def test_ctrl_c_interrupts_a_dice_race():
+    """Every long call honours Ctrl-C, not only dots: a race of 3 000 sevens against one six
+    (several seconds) raises KeyboardInterrupt soon after SIGINT instead of running to its end."""
+    script = textwrap.dedent(
+        """
+        import sys, ply
+        print("started", flush=True)
+        try:
+            ply.dice_race_compare([7] * 3000, [6])
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(3)
+        print("finished", flush=True)
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().startswith("started")
+        time.sleep(0.3)
+        started = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        rest = child.communicate(timeout=60)[0]
+        assert child.returncode == 3, rest
+        assert "interrupted" in rest
+        assert time.monotonic() - started < 2
+    finally:
+        if child.poll() is None:
+            child.kill()

@@ -29,9 +29,16 @@ pub(crate) fn json(value: &impl serde::Serialize) -> Result<String, ApiError> {
 }
 
 /// Answers `POST /api/solitaire`: `ply solitaire SQUARES [--die K] [--expected] [--distribution]
-/// [--explain] --json`.
-pub fn solitaire(r: &SolitaireRequest) -> Result<String, ApiError> {
-    json(&r.answer().map_err(ApiError::bad)?)
+/// [--explain] --json`; a distribution that would not finish within the request's time is refused
+/// with its estimate (422), and stopped when `halt` comes.
+pub fn solitaire(r: &SolitaireRequest, halt: &Halt) -> Result<String, ApiError> {
+    json(&r.answer_until(halt).map_err(|e| {
+        if e.is_over_budget() {
+            ApiError::over_budget(e)
+        } else {
+            ApiError::bad(e)
+        }
+    })?)
 }
 
 /// Answers `POST /api/heaps`: `ply heaps SIZES [--misere] [--grundy] --json`.

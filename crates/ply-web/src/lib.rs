@@ -315,7 +315,7 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
     let api = dots_endpoint!(api, "/api/dots", answer);
     let api = dots_endpoint!(api, "/api/play/dots", reply);
     let api = dots_endpoint!(api, "/api/dots/review", review);
-    let api = endpoint!(api, "/api/solitaire", api::solitaire, costs::solitaire);
+    let api = halted_endpoint!(api, "/api/solitaire", api::solitaire, costs::solitaire);
     let api = endpoint!(api, "/api/heaps", api::heaps, |_: &_| Cost::Cheap);
     let api = endpoint!(api, "/api/play/heaps", api::play_heaps, |_: &_| Cost::Cheap);
     let api = halted_endpoint!(api, "/api/dice-race/compare", api::compare, costs::compare);

@@ -5,6 +5,7 @@
 //! Run: `cargo bench -p ply --bench solitaire`. Figures go to BENCHMARKS.md.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use ply::engine::util::halt::NEVER;
 use ply::games::solitaire::{solve, PathMode, SolitaireOptions};
 use ply::input::tokens::IntReader;
 use rand::{Rng, SeedableRng};
@@ -78,6 +79,7 @@ fn solitaire(c: &mut Criterion) {
             solve(
                 black_box(text.as_bytes()),
                 SolitaireOptions::best(6, PathMode::Never),
+                &NEVER,
             )
             .unwrap()
         })
@@ -87,6 +89,7 @@ fn solitaire(c: &mut Criterion) {
             solve(
                 black_box(text.as_bytes()),
                 SolitaireOptions::best(100_000, PathMode::Never),
+                &NEVER,
             )
             .unwrap()
         })
@@ -96,6 +99,7 @@ fn solitaire(c: &mut Criterion) {
             solve(
                 black_box(text.as_bytes()),
                 SolitaireOptions::best(6, PathMode::Always),
+                &NEVER,
             )
             .unwrap()
         })
@@ -103,7 +107,7 @@ fn solitaire(c: &mut Criterion) {
     let mut expected = SolitaireOptions::best(6, PathMode::Never);
     expected.expected = true;
     group.bench_function("expected_k6_parse_and_solve", |b| {
-        b.iter(|| solve(black_box(text.as_bytes()), expected).unwrap())
+        b.iter(|| solve(black_box(text.as_bytes()), expected, &NEVER).unwrap())
     });
     group.finish();
 }

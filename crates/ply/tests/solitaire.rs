@@ -2,7 +2,8 @@
 //! and the game under fair throws against exact rationals and a Monte Carlo run.
 
 use num_traits::ToPrimitive;
-use ply::engine::chance::{exact_expectation, WindowWalk};
+use ply::engine::chance::{distribution_work, exact_expectation, WindowWalk};
+use ply::engine::util::halt::NEVER;
 use ply::games::solitaire::{solve, PathMode, SolitaireOptions};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -17,6 +18,7 @@ fn best(values: &[i64], faces: u64) -> i128 {
     solve(
         text.as_bytes(),
         SolitaireOptions::best(faces, PathMode::Auto),
+        &NEVER,
     )
     .unwrap()
     .best
@@ -66,8 +68,8 @@ proptest! {
         faces in 1u64..=4,
     ) {
         let text = values.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
-        let with_path = solve(text.as_bytes(), SolitaireOptions::best(faces, PathMode::Always)).unwrap();
-        let streaming = solve(text.as_bytes(), SolitaireOptions::best(faces, PathMode::Never)).unwrap();
+        let with_path = solve(text.as_bytes(), SolitaireOptions::best(faces, PathMode::Always), &NEVER).unwrap();
+        let streaming = solve(text.as_bytes(), SolitaireOptions::best(faces, PathMode::Never), &NEVER).unwrap();
         let paths = all_paths(&values, faces as usize);
         let top = paths.iter().map(|p| p.0).max().unwrap();
         let fewest = paths.iter().filter(|p| p.0 == top).map(|p| p.1).min().unwrap();
@@ -92,6 +94,26 @@ proptest! {
         let approx = walk.finish().unwrap();
         let exact = exact_expectation(&values, faces).unwrap().to_f64().unwrap();
         prop_assert!((approx - exact).abs() <= 1e-9 * exact.abs().max(1.0), "{} vs {}", approx, exact);
+    }
+
+    /// The distribution's cost model grows with everything that grows its work: a square more,
+    /// a larger die, larger weights, a higher limit on the totals.
+    #[test]
+    fn the_distribution_estimate_grows_with_its_work(
+        values in prop::collection::vec(-1_000i64..=1_000, 1..=60),
+        extra in -1_000i64..=1_000,
+        faces in 1usize..=60,
+        factor in 1i64..=50,
+        limit in 1usize..=100_000,
+    ) {
+        let base = distribution_work(&values, faces, limit);
+        let mut longer = values.clone();
+        longer.push(extra);
+        prop_assert!(distribution_work(&longer, faces, limit) >= base);
+        prop_assert!(distribution_work(&values, faces + 1, limit) >= base);
+        let scaled: Vec<i64> = values.iter().map(|v| v * factor).collect();
+        prop_assert!(distribution_work(&scaled, faces, limit) >= base);
+        prop_assert!(distribution_work(&values, faces, limit + 1) >= base);
     }
 }
 
@@ -121,7 +143,7 @@ fn monte_carlo_falls_inside_its_interval_of_the_exact_expectation() {
             .join(" ");
         let mut asked = SolitaireOptions::best(faces, PathMode::Auto);
         asked.expected = true;
-        let report = solve(text.as_bytes(), asked).unwrap();
+        let report = solve(text.as_bytes(), asked, &NEVER).unwrap();
         let expected = report.expected.unwrap();
         assert!(report.expected_exact.is_some());
         let games = 40_000;
@@ -143,7 +165,7 @@ fn seed_board_under_fair_throws() {
     let mut asked = SolitaireOptions::best(6, PathMode::Auto);
     asked.expected = true;
     asked.distribution = true;
-    let r = solve("1 -2 0 9 -1 -2".as_bytes(), asked).unwrap();
+    let r = solve("1 -2 0 9 -1 -2".as_bytes(), asked, &NEVER).unwrap();
     assert_eq!(r.expected_exact.as_deref(), Some("11/10"));
     assert_eq!(r.expected, Some(1.1));
     let dist = r.distribution.unwrap();
@@ -171,7 +193,12 @@ fn long_boards_do_not_overflow_and_stream() {
     // 3 million squares of the largest value: the total is far beyond i64.
     let n = 3_000_000u64;
     let text = format!("{} ", i64::MAX).repeat(n as usize);
-    let r = solve(text.as_bytes(), SolitaireOptions::best(6, PathMode::Never)).unwrap();
+    let r = solve(
+        text.as_bytes(),
+        SolitaireOptions::best(6, PathMode::Never),
+        &NEVER,
+    )
+    .unwrap();
     assert_eq!(r.best, i64::MAX as i128 * n as i128);
     assert_eq!(r.n, n);
     assert_eq!(r.path, None);
@@ -190,6 +217,7 @@ fn wide_dice_take_the_best_square_in_reach() {
     let r = solve(
         text.as_bytes(),
         SolitaireOptions::best(100_000, PathMode::Auto),
+        &NEVER,
     )
     .unwrap();
     assert_eq!(r.best, -1 + 7 - 1);

@@ -3,6 +3,7 @@
 //! the library can be checked on any machine (and the ratios recorded in BENCHMARKS.md).
 
 use crate::failure::Failure;
+use ply::engine::chance::{distribution_work, exact_distribution, DISTRIBUTION_RATE};
 use ply::engine::util::cost::{Rate, WorkLimit};
 use ply::engine::util::halt::NEVER;
 use ply::engine::MemoryBudget;
@@ -12,6 +13,7 @@ use ply::games::dice_race::race::{Race, EXACT_RATE};
 use ply::games::dice_race::search::{all_lists, best_within, equilibrium_within};
 use ply::games::dice_race::{compare_within, Dice, PickList};
 use ply::games::magic_board::{generate, solve_within, solve_work, SizeRule, Wanted, SOLVE_RATE};
+use ply::games::solitaire::{DISTRIBUTION_LIMIT, EXACT_LIMIT};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 
@@ -117,6 +119,24 @@ pub fn run() -> Result<String, Failure> {
             shape: format!("{d}×{d}, 4 corners"),
             units: solve_work(&board, 4),
             rate: SOLVE_RATE,
+            seconds,
+        });
+    }
+    // Number Solitaire's exact distribution: the longest board it is given for, weights spread so
+    // that the totals come near the limit (the hardest shape), and smaller dice and weights.
+    for (faces, spread) in [(60, 1600), (60, 100), (6, 1600), (60, 3000)] {
+        let weights: Vec<i64> = (0..EXACT_LIMIT as i64)
+            .map(|i| (i * 7919 + 13) % (spread + 1))
+            .collect();
+        let window = faces.min(weights.len());
+        let (done, seconds) =
+            timed(|| exact_distribution(&weights, window, DISTRIBUTION_LIMIT, &NEVER));
+        done.map_err(Failure::bad)?;
+        rows.push(Row {
+            model: "distribution",
+            shape: format!("60 squares 0..{spread}, d{faces}"),
+            units: distribution_work(&weights, window, DISTRIBUTION_LIMIT),
+            rate: DISTRIBUTION_RATE,
             seconds,
         });
     }

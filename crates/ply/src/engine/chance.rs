@@ -9,6 +9,8 @@
 //! - [`exact_expectation`] and [`exact_distribution`] work backward with exact rationals
 //!   (`E_i = w_i + (E_{i+1} + … + E_{i+m_i}) / m_i`), for small n.
 
+use crate::engine::util::cost::{Meter, Rate};
+use crate::engine::util::halt::{Halt, Halted};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
@@ -139,8 +141,61 @@ pub struct TooManyTotals {
     pub limit: usize,
 }
 
+/// Why [`exact_distribution`] gave no distribution.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DistributionFault {
+    /// More distinct totals than the limit.
+    #[error(transparent)]
+    TooManyTotals(#[from] TooManyTotals),
+    /// The halt came first.
+    #[error(transparent)]
+    Halted(#[from] Halted),
+}
+
+/// The speed of [`exact_distribution`] in the units of [`distribution_work`] (a total carried from
+/// a node into its parent: a big-integer multiply-and-add and a map insert), measured on its
+/// hardest shapes (60 squares, a die of 60 faces, ~10^5 totals; `ply bench costs`).
+pub const DISTRIBUTION_RATE: Rate = Rate::per_second(10_000_000);
+
+/// How often the distribution checks its halt, in units (a few milliseconds).
+const CHECK_EVERY: u64 = 1 << 15;
+
+/// The work [`exact_distribution`] does on `weights` with this `window`, at most: one unit per
+/// total each node takes from each of its children. A node's distinct totals are bounded three
+/// ways — by its walks to the end (compositions of the rest into steps of at most `window`), by the
+/// span of the weights after it (`Σ |w_k|` + 1 values), and by `limit` (past it the work stops) —
+/// so the estimate grows with the board, the die and the weights' size, and never undercounts.
+pub fn distribution_work(weights: &[i64], window: usize, limit: usize) -> u128 {
+    let n = weights.len();
+    let cap = limit as u128 + 1;
+    // totals[j]: node j's distinct totals, at most.
+    let mut totals = vec![0u128; n];
+    let mut walks = vec![0u128; n];
+    let mut span: u128 = 0;
+    let mut work: u128 = 0;
+    for j in (0..n).rev() {
+        let m = window.min(n - 1 - j);
+        walks[j] = if m == 0 {
+            1
+        } else {
+            walks[j + 1..=j + m]
+                .iter()
+                .fold(0u128, |s, &w| s.saturating_add(w))
+                .min(cap)
+        };
+        totals[j] = walks[j].min(span.saturating_add(1)).min(cap);
+        work = work.saturating_add(m as u128);
+        work = totals[j + 1..=j + m]
+            .iter()
+            .fold(work, |s, &t| s.saturating_add(t));
+        span = span.saturating_add(weights[j].unsigned_abs() as u128);
+    }
+    work
+}
+
 /// The exact probability of each total, backward (`D_i` = `D_{i+1..=i+m_i}` mixed equally, shifted by
-/// `w_i`), refusing once any node has more than `limit` distinct totals.
+/// `w_i`), refusing once any node has more than `limit` distinct totals, and stopping when `halt`
+/// comes (its work is [`distribution_work`]: a front end refuses it over its limit first).
 ///
 /// Each node's probabilities share one denominator `Q_i = m_i · lcm(Q_{i+1}, …, Q_{i+m_i})` and are
 /// kept as integer numerators over it, so mixing the children is integer multiply-and-add; each
@@ -149,13 +204,15 @@ pub fn exact_distribution(
     weights: &[i64],
     window: usize,
     limit: usize,
-) -> Result<Vec<(i128, BigRational)>, TooManyTotals> {
+    halt: &Halt,
+) -> Result<Vec<(i128, BigRational)>, DistributionFault> {
     /// A node's distribution: numerators over one denominator.
     #[derive(Clone, Default)]
     struct Shares {
         denominator: BigInt,
         numerators: BTreeMap<i128, BigInt>,
     }
+    let mut meter = Meter::new(halt, CHECK_EVERY);
     let n = weights.len();
     let mut dist: Vec<Shares> = vec![Shares::default(); n];
     for i in (0..n).rev() {
@@ -176,8 +233,9 @@ pub fn exact_distribution(
                     *here.numerators.entry(total + w).or_default() += p * &factor;
                 }
                 if here.numerators.len() > limit {
-                    return Err(TooManyTotals { limit });
+                    return Err(TooManyTotals { limit }.into());
                 }
+                meter.spend(child.numerators.len() as u64 + 1)?;
             }
             here.denominator = lcm * BigInt::from(m);
         }
@@ -202,6 +260,7 @@ pub fn exact_distribution(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::util::halt::NEVER;
 
     fn walk(weights: &[i64], window: usize) -> f64 {
         let mut w = WindowWalk::new(window);
@@ -226,7 +285,7 @@ mod tests {
         assert_eq!(walk(&[1, 10, 100], 6), 106.0);
         let exact = exact_expectation(&[1, 10, 100], 6).unwrap();
         assert_eq!(exact, BigRational::from_integer(106.into()));
-        let dist = exact_distribution(&[1, 10, 100], 6, 100).unwrap();
+        let dist = exact_distribution(&[1, 10, 100], 6, 100, &NEVER).unwrap();
         let half = BigRational::new(1.into(), 2.into());
         assert_eq!(dist, vec![(101, half.clone()), (111, half)]);
     }
@@ -261,7 +320,7 @@ mod tests {
                 let mut walks = BTreeMap::new();
                 let one = BigRational::from_integer(1.into());
                 every_walk(&weights, window, 0, 0, one, &mut walks);
-                let dist = exact_distribution(&weights, window, 10_000).unwrap();
+                let dist = exact_distribution(&weights, window, 10_000, &NEVER).unwrap();
                 assert_eq!(dist, walks.into_iter().collect::<Vec<_>>(), "{n} {window}");
             }
         }
@@ -279,12 +338,70 @@ mod tests {
                 "window {window}: {exact_f} vs {approx}"
             );
         }
-        let dist = exact_distribution(&weights[..12], 3, 10_000).unwrap();
+        let dist = exact_distribution(&weights[..12], 3, 10_000, &NEVER).unwrap();
         let total: BigRational = dist.iter().map(|(_, p)| p.clone()).sum();
         assert_eq!(total, BigRational::from_integer(1.into()));
         assert_eq!(
-            exact_distribution(&weights, 6, 10),
-            Err(TooManyTotals { limit: 10 })
+            exact_distribution(&weights, 6, 10, &NEVER),
+            Err(DistributionFault::TooManyTotals(TooManyTotals {
+                limit: 10
+            }))
+        );
+    }
+
+    #[test]
+    fn the_model_counts_the_work_by_hand() {
+        // Node 1 takes node 2's one total; node 0 takes one total from each of nodes 1 and 2; one
+        // unit more per child for the mixing.
+        assert_eq!(distribution_work(&[1, 10, 100], 6, 100), 6);
+        assert_eq!(distribution_work(&[7], 6, 100), 0);
+        // Weights all zero: one total everywhere, whatever the walks.
+        assert_eq!(distribution_work(&[0; 5], 6, 100), 2 * (1 + 2 + 3 + 4));
+    }
+
+    #[test]
+    fn the_model_bounds_the_work_done() {
+        // The work done: every node takes each child's distinct totals (the distribution of the
+        // board from that child on), plus one per child.
+        for n in 1..=12usize {
+            for window in 1..=5 {
+                for scale in [0i64, 1, 3, 100] {
+                    let weights: Vec<i64> =
+                        (0..n as i64).map(|i| scale * ((i * 37 % 11) - 5)).collect();
+                    let totals: Vec<u128> = (0..n)
+                        .map(|j| {
+                            exact_distribution(&weights[j..], window, 10_000, &NEVER)
+                                .unwrap()
+                                .len() as u128
+                        })
+                        .collect();
+                    let done: u128 = (0..n)
+                        .map(|i| {
+                            let m = window.min(n - 1 - i);
+                            (i + 1..=i + m).map(|c| totals[c] + 1).sum::<u128>()
+                        })
+                        .sum();
+                    let estimate = distribution_work(&weights, window, 10_000);
+                    assert!(
+                        done <= estimate,
+                        "{n} {window} {scale}: {done} > {estimate}"
+                    );
+                    // Tight where nothing merges: distinct weights far apart, a window of 1 or 2.
+                    if scale == 100 && window == 1 {
+                        assert_eq!(done, estimate, "{n}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_halt_stops_the_distribution() {
+        let weights: Vec<i64> = (0..60).map(|i| (i * 7919 % 2001) - 1000).collect();
+        let past = Halt::after(std::time::Duration::ZERO);
+        assert_eq!(
+            exact_distribution(&weights, 60, 100_000, &past),
+            Err(DistributionFault::Halted(Halted::TimeLimit { millis: 0 }))
         );
     }
 }

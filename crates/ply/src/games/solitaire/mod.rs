@@ -9,8 +9,13 @@
 
 pub mod request;
 
-use crate::engine::chance::{exact_distribution, exact_expectation, TooManyTotals, WindowWalk};
+use crate::engine::chance::{
+    distribution_work, exact_distribution, exact_expectation, DistributionFault, TooManyTotals,
+    WindowWalk, DISTRIBUTION_RATE,
+};
+use crate::engine::util::cost::{OverLimit, WorkLimit};
 use crate::engine::util::fraction::format_fraction;
+use crate::engine::util::halt::{Halt, Halted};
 use crate::engine::window_path::WindowPath;
 use crate::input::number_list::json_integer;
 use crate::input::quote;
@@ -93,6 +98,20 @@ pub enum SolitaireError {
     /// A distribution with too many distinct results.
     #[error("{0}; a distribution lists at most {DISTRIBUTION_LIMIT}")]
     TooManyTotals(TooManyTotals),
+    /// A distribution whose estimate passes the limit, refused before it starts.
+    #[error(transparent)]
+    TooSlow(#[from] OverLimit),
+    /// The halt came before the distribution was done.
+    #[error(transparent)]
+    Halted(#[from] Halted),
+}
+
+impl SolitaireError {
+    /// Whether the board was refused for the work or time it would take (a server's 422), not
+    /// for what it is.
+    pub fn is_over_budget(&self) -> bool {
+        matches!(self, SolitaireError::TooSlow(_) | SolitaireError::Halted(_))
+    }
 }
 
 /// An answer given only for boards of at most `limit` squares, asked for a board of `squares`. Its
@@ -197,30 +216,63 @@ impl SquareSource for JsonSquares<'_> {
 }
 
 /// Reads the board from `input` (integers separated by white space or commas) and solves it in one
-/// pass: memory stays O(K) unless the path, explanation or exact answers need more.
+/// pass: memory stays O(K) unless the path, explanation or exact answers need more. Everything but
+/// the distribution is linear in the board; the distribution is costed first
+/// ([`distribution_work`]) and refused over the default limit, or what `halt`'s deadline leaves,
+/// and stopped when `halt` comes.
 pub fn solve<R: Read>(
     input: R,
     options: SolitaireOptions,
+    halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
-    solve_squares(IntReader::new(input), options)
+    solve_squares(IntReader::new(input), options, halt)
 }
 
 /// [`solve`] for a board given as JSON numbers, square 0 first, each a 64-bit integer.
 pub fn solve_numbers(
     numbers: &[Number],
     options: SolitaireOptions,
+    halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
     let squares = JsonSquares {
         numbers: numbers.iter(),
         token: 0,
     };
-    solve_squares(squares, options)
+    solve_squares(squares, options, halt)
+}
+
+/// The exact distribution of the small board `head`, costed first against the default limit or
+/// what `halt` leaves.
+fn distribution(
+    head: &[i64],
+    faces: u64,
+    halt: &Halt,
+) -> Result<Vec<ResultProbability>, SolitaireError> {
+    let window = faces.min(head.len() as u64) as usize;
+    WorkLimit::DEFAULT.within(halt).check(
+        || "the exact distribution of this board",
+        distribution_work(head, window, DISTRIBUTION_LIMIT),
+        DISTRIBUTION_RATE,
+    )?;
+    let dist = exact_distribution(head, window, DISTRIBUTION_LIMIT, halt).map_err(|e| match e {
+        DistributionFault::TooManyTotals(e) => SolitaireError::TooManyTotals(e),
+        DistributionFault::Halted(e) => SolitaireError::Halted(e),
+    })?;
+    Ok(dist
+        .into_iter()
+        .map(|(result, p)| ResultProbability {
+            result,
+            probability: format_fraction(&p),
+            p: p.to_f64().unwrap_or(f64::NAN),
+        })
+        .collect())
 }
 
 /// Solves the board `squares` gives, in one pass.
 fn solve_squares<S: SquareSource>(
     mut squares: S,
     options: SolitaireOptions,
+    halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
     let faces = options.faces;
     if !(1..=MAX_FACES).contains(&faces) {
@@ -274,21 +326,10 @@ fn solve_squares<S: SquareSource>(
     let exact = (options.expected && small)
         .then(|| exact_expectation(&head, faces as usize))
         .flatten();
-    let distribution = if options.distribution {
-        let dist = exact_distribution(&head, faces as usize, DISTRIBUTION_LIMIT)
-            .map_err(SolitaireError::TooManyTotals)?;
-        Some(
-            dist.into_iter()
-                .map(|(result, p)| ResultProbability {
-                    result,
-                    probability: format_fraction(&p),
-                    p: p.to_f64().unwrap_or(f64::NAN),
-                })
-                .collect(),
-        )
-    } else {
-        None
-    };
+    let distribution = options
+        .distribution
+        .then(|| distribution(&head, faces, halt))
+        .transpose()?;
     Ok(SolitaireReport {
         best: best.best,
         path: best.path,
@@ -309,6 +350,7 @@ fn solve_squares<S: SquareSource>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::util::halt::NEVER;
 
     fn options(faces: u64) -> SolitaireOptions {
         SolitaireOptions::best(faces, PathMode::Auto)
@@ -316,7 +358,7 @@ mod tests {
 
     #[test]
     fn the_original_example() {
-        let r = solve("1 -2 0 9 -1 -2".as_bytes(), options(6)).unwrap();
+        let r = solve("1 -2 0 9 -1 -2".as_bytes(), options(6), &NEVER).unwrap();
         assert_eq!((r.best, r.n, r.die), (8, 6, 6));
         assert_eq!(r.path, Some(vec![0, 3, 5]));
         assert_eq!(r.throws, Some(vec![3, 2]));
@@ -324,14 +366,18 @@ mod tests {
 
     #[test]
     fn one_square_and_faults() {
-        let r = solve("7".as_bytes(), options(6)).unwrap();
+        let r = solve("7".as_bytes(), options(6), &NEVER).unwrap();
         assert_eq!((r.best, r.path, r.throws), (7, Some(vec![0]), Some(vec![])));
         assert_eq!(
-            solve(" \n".as_bytes(), options(6)).unwrap_err().to_string(),
+            solve(" \n".as_bytes(), options(6), &NEVER)
+                .unwrap_err()
+                .to_string(),
             "the board is empty: give at least one number"
         );
         assert_eq!(
-            solve("1 2".as_bytes(), options(0)).unwrap_err().to_string(),
+            solve("1 2".as_bytes(), options(0), &NEVER)
+                .unwrap_err()
+                .to_string(),
             "the die must have 1 to 1000000 faces, not 0"
         );
     }

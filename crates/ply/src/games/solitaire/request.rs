@@ -9,6 +9,7 @@ use super::{
     solve, solve_numbers, PathMode, SolitaireError, SolitaireOptions, SolitaireReport,
     DISTRIBUTION_LIMIT,
 };
+use crate::engine::util::halt::{Halt, NEVER};
 use crate::input::number_list::NumberList;
 use serde::{Deserialize, Serialize};
 use std::io::Read;
@@ -82,6 +83,13 @@ pub enum RequestError {
     Solve(#[from] SolitaireError),
 }
 
+impl RequestError {
+    /// Whether the request was refused for the work or time it would take (a server's 422).
+    pub fn is_over_budget(&self) -> bool {
+        matches!(self, RequestError::Solve(e) if e.is_over_budget())
+    }
+}
+
 /// A solver's fault worded with the option that asked: `--explain 40`, `--distribution 60`, …
 fn worded(e: &SolitaireError) -> String {
     match e {
@@ -113,15 +121,22 @@ impl SolitaireRequest {
         })
     }
 
-    /// Answers with the board of `squares`.
+    /// Answers with the board of `squares` (a distribution over the default limit refused with
+    /// its estimate).
     pub fn answer(&self) -> Result<SolitaireReport, RequestError> {
+        self.answer_until(&NEVER)
+    }
+
+    /// [`SolitaireRequest::answer`] under `halt`: a distribution is refused over what the halt's
+    /// deadline leaves, and stopped when it comes.
+    pub fn answer_until(&self, halt: &Halt) -> Result<SolitaireReport, RequestError> {
         if self.squares.is_empty_list() {
             return Err(RequestError::NoBoard);
         }
         let options = self.options()?;
         Ok(match &self.squares {
-            NumberList::Text(text) => solve(text.as_bytes(), options),
-            NumberList::Numbers(numbers) => solve_numbers(numbers, options),
+            NumberList::Text(text) => solve(text.as_bytes(), options, halt),
+            NumberList::Numbers(numbers) => solve_numbers(numbers, options, halt),
         }?)
     }
 
@@ -131,7 +146,7 @@ impl SolitaireRequest {
         if !self.squares.is_empty_list() {
             return Err(RequestError::TwoBoards);
         }
-        Ok(solve(input, self.options()?)?)
+        Ok(solve(input, self.options()?, &NEVER)?)
     }
 }
 
