@@ -197,8 +197,8 @@ const CASES: &[Case] = &[
     case("long job", &["dice-race", "sums", "--dice", "200"], Line("ply: 200 dice of 6 sides are too many: at most 10000 dice, 10000 sums and 2^128 outcomes")),
     case("long job", &["dice-race", "sums", "--dice", "2", "--sides", "4294967295"], Line("ply: 2 dice of 4294967295 sides are too many: at most 10000 dice, 10000 sums and 2^128 outcomes")),
     case("long job", &["magic-board", "stats", "--sizes", "5..21"], Line("ply: a board of size 21 breaks the size rule (5 to 20; --any-size allows 2 to 4096)")),
-    case("long job", &["magic-board", "stats", "--size", "20", "--boards", "1000000000000000000"], Line("ply: 1000000000000000000 boards of size 20 are 5.0e20 squares to draw and search; the limit is 3.0e10, a few minutes")),
-    case("long job", &["magic-board", "stats", "--size", "4096", "--any-size"], Line("ply: 100000 boards of size 4096 are 1.7e12 squares to draw and search; the limit is 3.0e10, a few minutes")),
+    case("long job", &["magic-board", "stats", "--size", "20", "--boards", "1000000000000000000"], Line("ply: drawing and searching 1000000000000000000 boards of size 20 would take over a century here (5·10^20 units of work; the limit is 6·10^9, about 60 s)")),
+    case("long job", &["magic-board", "stats", "--size", "4096", "--any-size"], Line("ply: drawing and searching 100000 boards of size 4096 would take about 5 hours here (1.7·10^12 units of work; the limit is 6·10^9, about 60 s)")),
 ];
 
 /// Runs one case; `Err` says how its result differs from what the row claims.

@@ -1270,7 +1270,7 @@ fn stats_checks_every_size_and_the_work_before_any_board() {
         None,
         "ply: a board of size 21 breaks the size rule (5 to 20; --any-size allows 2 to 4096)",
     );
-    // Work: boards × (d² + 100) squares, refused over 3·10^10.
+    // Work: boards × (d² + 100) squares, refused over a minute at 10^8 a second (6·10^9).
     let work = |boards: u128, sizes: std::ops::RangeInclusive<u128>| -> u128 {
         sizes.map(|d| boards * (d * d + 100)).sum()
     };
@@ -1285,15 +1285,15 @@ fn stats_checks_every_size_and_the_work_before_any_board() {
             "1000000000000000000",
         ],
         None,
-        "ply: 1000000000000000000 boards of size 20 are 5.0e20 squares to draw and search; the \
-         limit is 3.0e10, a few minutes",
+        "ply: drawing and searching 1000000000000000000 boards of size 20 would take over a \
+         century here (5·10^20 units of work; the limit is 6·10^9, about 60 s)",
     );
     assert_eq!(work(100_000, 4096..=4096), 1_677_731_600_000);
     assert_bad_input(
         &["magic-board", "stats", "--size", "4096", "--any-size"],
         None,
-        "ply: 100000 boards of size 4096 are 1.7e12 squares to draw and search; the limit is \
-         3.0e10, a few minutes",
+        "ply: drawing and searching 100000 boards of size 4096 would take about 5 hours here \
+         (1.7·10^12 units of work; the limit is 6·10^9, about 60 s)",
     );
     assert_eq!(work(100_000_000, 5..=20), 444_000_000_000);
     assert_bad_input(
@@ -1306,8 +1306,8 @@ fn stats_checks_every_size_and_the_work_before_any_board() {
             "100000000",
         ],
         None,
-        "ply: 100000000 boards of sizes 5 to 20 are 4.4e11 squares to draw and search; the limit \
-         is 3.0e10, a few minutes",
+        "ply: drawing and searching 100000000 boards of sizes 5 to 20 would take about 74 minutes \
+         here (4.4·10^11 units of work; the limit is 6·10^9, about 60 s)",
     );
 }
 

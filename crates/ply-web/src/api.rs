@@ -15,7 +15,7 @@ use ply::games::heaps::request::{HeapsRequest, PlayHeapsRequest};
 use ply::games::magic_board::request::{
     GenerateRequest, MagicBoardRequest, RequestError as BoardRequestError,
 };
-use ply::games::magic_board::{SizeRule, SolveBoardError};
+use ply::games::magic_board::{GenerateError, SizeRule, SolveBoardError};
 use ply::games::solitaire::request::SolitaireRequest;
 
 /// A report as the CLI prints it with `--json`: one line of JSON and a newline.
@@ -122,7 +122,10 @@ fn board_error(e: BoardRequestError) -> ApiError {
             | SolveBoardError::CornerShare { .. }
             | SolveBoardError::TooSlow(_)
             | SolveBoardError::Halted(_),
-        ) => ApiError::over_budget(e),
+        )
+        | BoardRequestError::Generate(GenerateError::NotFound { .. } | GenerateError::Halted(_)) => {
+            ApiError::over_budget(e)
+        }
         _ => ApiError::bad(e),
     }
 }
@@ -146,8 +149,10 @@ pub fn magic_board(r: &MagicBoardRequest, halt: &Halt) -> Result<String, ApiErro
 }
 
 /// Answers `POST /api/magic-board/generate`: `ply magic-board generate --size D --seed S
-/// [--solvable | --unsolvable] [--any-size] --json`, up to [`MAX_MAGIC_SIZE`] squares a side.
-pub fn generate(r: &GenerateRequest) -> Result<String, ApiError> {
+/// [--solvable | --unsolvable] [--any-size] --json`, up to [`MAX_MAGIC_SIZE`] squares a side; the
+/// boards drawn bounded by the request's time (422 when none had the property), stopped when `halt`
+/// comes.
+pub fn generate(r: &GenerateRequest, halt: &Halt) -> Result<String, ApiError> {
     let query = r.validate().map_err(board_error)?;
     // The original program's rule refuses larger sizes itself, in its own words.
     if query.size > MAX_MAGIC_SIZE && query.rule == SizeRule::Any {
@@ -156,5 +161,5 @@ pub fn generate(r: &GenerateRequest) -> Result<String, ApiError> {
             query.size
         )));
     }
-    json(&query.answer().map_err(board_error)?)
+    json(&query.answer_until(halt).map_err(board_error)?)
 }

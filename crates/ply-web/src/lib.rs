@@ -333,7 +333,7 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
         api::magic_board,
         costs::magic_board
     );
-    let api = endpoint!(
+    let api = halted_endpoint!(
         api,
         "/api/magic-board/generate",
         api::generate,

@@ -12,7 +12,9 @@ use ply::games::dice_race::dice::DICE_RATE;
 use ply::games::dice_race::race::{Race, EXACT_RATE};
 use ply::games::dice_race::search::{all_lists, best_within, equilibrium_within};
 use ply::games::dice_race::{compare_within, Dice, PickList};
-use ply::games::magic_board::{generate, solve_within, solve_work, SizeRule, Wanted, SOLVE_RATE};
+use ply::games::magic_board::{
+    check_stats, generate, solve_within, solve_work, stats, SizeRule, Wanted, DRAW_RATE, SOLVE_RATE,
+};
 use ply::games::solitaire::{DISTRIBUTION_LIMIT, EXACT_LIMIT};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
@@ -119,6 +121,19 @@ pub fn run() -> Result<String, Failure> {
             shape: format!("{d}×{d}, 4 corners"),
             units: solve_work(&board, 4),
             rate: SOLVE_RATE,
+            seconds,
+        });
+    }
+    // MagicBoard statistics: random boards drawn and searched, on every core.
+    for (d, boards) in [(20, 100_000), (200, 1_000), (2000, 10)] {
+        let units = check_stats(d..=d, boards, SizeRule::Any, NO_LIMIT).map_err(Failure::bad)?;
+        let (done, seconds) = timed(|| stats(d, boards, 1, SizeRule::Any, None));
+        done.map_err(Failure::bad)?;
+        rows.push(Row {
+            model: "board stats",
+            shape: format!("{boards} boards of {d}×{d}"),
+            units,
+            rate: DRAW_RATE,
             seconds,
         });
     }

@@ -6,6 +6,7 @@ use crate::failure::Failure;
 use crate::input::open_input;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
+use ply::engine::util::cost::WorkLimit;
 use ply::games::magic_board::request::{worded, GenerateRequest, MagicBoardRequest, DEFAULT_SEED};
 use ply::games::magic_board::{
     check_stats, draw, stats, Board, BoardReport, SizeFault, SizeRule, SizeStats, StatsReport,
@@ -224,7 +225,8 @@ fn run_stats(
     let (low, high) = sizes
         .or(size.map(|s| (s, s)))
         .expect("clap requires --size or --sizes");
-    check_stats(low..=high, boards, rule).map_err(|e| size_fault(&e, e.size_fault()))?;
+    check_stats(low..=high, boards, rule, WorkLimit::DEFAULT)
+        .map_err(|e| size_fault(&e, e.size_fault()))?;
     let started = Instant::now();
     let sizes = (high - low + 1) as u64;
     let progress = StatesProgress::with_total("boards solved", boards.saturating_mul(sizes));

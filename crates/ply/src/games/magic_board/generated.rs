@@ -1,6 +1,8 @@
 //! The report of `ply magic-board generate --json` (and of `POST /api/magic-board/generate`).
 
-use super::{generate, GenerateError, SizeRule, Wanted};
+use super::{generate_within, GenerateError, SizeRule, Wanted};
+use crate::engine::util::cost::WorkLimit;
+use crate::engine::util::halt::Halt;
 use serde::Serialize;
 
 /// A generated board: how it was asked for, its squares and its text form (what `ply magic-board`
@@ -19,14 +21,17 @@ pub struct GeneratedBoard {
     pub text: String,
 }
 
-/// Generates a board as [`generate`] does and reports it.
+/// Generates a board as [`generate_within`] does, under the default limit or what `halt`'s deadline
+/// leaves, and reports it.
 pub fn generated(
     size: usize,
     seed: u64,
     wanted: Wanted,
     rule: SizeRule,
+    halt: &Halt,
 ) -> Result<GeneratedBoard, GenerateError> {
-    let board = generate(size, seed, wanted, rule)?;
+    let limit = WorkLimit::DEFAULT.within(halt);
+    let board = generate_within(size, seed, wanted, rule, limit, halt)?;
     let (r, c) = board.goal();
     Ok(GeneratedBoard {
         size,

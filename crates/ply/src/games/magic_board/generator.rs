@@ -3,6 +3,8 @@
 use super::board::{stride_shift, Board};
 use super::parse::{ParseBoardError, SizeFault, SizeRule};
 use crate::engine::reach::Verdicts;
+use crate::engine::util::cost::{Meter, Rate, WorkLimit};
+use crate::engine::util::halt::{Halt, Halted, NEVER};
 use crate::engine::util::memory::{try_vec, MemoryError};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -19,8 +21,25 @@ pub enum Wanted {
     Unsolvable,
 }
 
-/// Attempts `generate` makes before giving up.
+/// Attempts `generate` makes before giving up, at most (fewer where the work limit allows fewer).
 pub const MAX_ATTEMPTS: u64 = 1_000_000;
+
+/// What drawing one random board of size `d` and searching its corners costs, in squares: its d²
+/// squares plus [`BOARD_OVERHEAD`] for drawing the goal and counting — the unit of [`DRAW_RATE`],
+/// shared by [`generate_within`] and [`super::statistics::stats`].
+pub fn board_work(d: usize) -> u128 {
+    (d as u128) * (d as u128) + BOARD_OVERHEAD
+}
+
+/// A board's cost beyond its squares, in squares (see [`board_work`]). Measured (CPU time, release
+/// build): 0.67 µs per 5×5 board, 1.9 µs per 20×20, 94 µs per 200×200, 42 ms per 2000×2000: 5.4,
+/// 3.8, 2.3 and 10.6 ns per square so counted.
+pub const BOARD_OVERHEAD: u128 = 100;
+
+/// Squares of [`board_work`] drawn and searched in a second on one core of this machine class, the
+/// slowest rate measured (2000×2000 boards). A statistics run uses every core, so on more than one
+/// its estimate is the time on one core: an upper bound.
+pub const DRAW_RATE: Rate = Rate::per_second(100_000_000);
 
 /// Draws uniform values in `1..d` four at a time from 64-bit words (Lemire's multiply-shift on 16-bit
 /// pieces, rejecting the few pieces that would bias it).
@@ -92,25 +111,57 @@ pub enum GenerateError {
     /// A bad size.
     #[error(transparent)]
     Board(#[from] ParseBoardError),
-    /// No board with the wanted property in [`MAX_ATTEMPTS`] tries.
-    #[error("no such board of size {d} in {MAX_ATTEMPTS} random boards")]
+    /// No board with the wanted property in the tries allowed ([`MAX_ATTEMPTS`], or what the work
+    /// limit leaves).
+    #[error("no such board of size {d} in {attempts} random boards")]
     NotFound {
         /// The size.
         d: usize,
+        /// The boards drawn.
+        attempts: u64,
     },
+    /// The halt came before a board was found.
+    #[error(transparent)]
+    Halted(#[from] Halted),
 }
 
-/// A random legal board of size `d` from `seed` (the same seed gives the same board).
+/// A random legal board of size `d` from `seed` (the same seed gives the same board), drawing at
+/// most [`MAX_ATTEMPTS`] boards or what [`WorkLimit::DEFAULT`] allows.
 pub fn generate(
     d: usize,
     seed: u64,
     wanted: Wanted,
     rule: SizeRule,
 ) -> Result<Board, GenerateError> {
+    generate_within(d, seed, wanted, rule, WorkLimit::DEFAULT, &NEVER)
+}
+
+/// The boards [`generate_within`] may draw of size `d` under `limit`: [`MAX_ATTEMPTS`], or fewer
+/// when their [`board_work`] would pass the limit (at least one: a single board of an allowed size
+/// is always drawn).
+pub fn attempts_within(d: usize, limit: WorkLimit) -> u64 {
+    let allowed = limit.units(DRAW_RATE) / board_work(d);
+    allowed.clamp(1, MAX_ATTEMPTS as u128) as u64
+}
+
+/// [`generate`] under `limit` (the tries it allows: [`attempts_within`]) and `halt` (checked as the
+/// boards are drawn), so that a board with a rare property cannot hold a front end for long.
+pub fn generate_within(
+    d: usize,
+    seed: u64,
+    wanted: Wanted,
+    rule: SizeRule,
+    limit: WorkLimit,
+    halt: &Halt,
+) -> Result<Board, GenerateError> {
     rule.check(d)?;
+    let attempts = attempts_within(d, limit);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (mut verdicts, mut values) = scratch(d).map_err(ParseBoardError::from)?;
-    for _ in 0..MAX_ATTEMPTS {
+    let mut meter = Meter::new(halt, 1 << 20);
+    meter.check()?;
+    for _ in 0..attempts {
+        meter.spend(board_work(d).min(u64::MAX as u128) as u64)?;
         let board = random_board(d, &mut rng, values);
         let goal = board.goal;
         let ok = match wanted {
@@ -135,7 +186,7 @@ pub fn generate(
         }
         values = board.values;
     }
-    Err(GenerateError::NotFound { d })
+    Err(GenerateError::NotFound { d, attempts })
 }
 
 impl GenerateError {
@@ -143,7 +194,7 @@ impl GenerateError {
     pub fn size_fault(&self) -> Option<&SizeFault> {
         match self {
             GenerateError::Board(e) => e.size_fault(),
-            GenerateError::NotFound { .. } => None,
+            GenerateError::NotFound { .. } | GenerateError::Halted(_) => None,
         }
     }
 }
@@ -166,5 +217,27 @@ mod tests {
             let r = solve(&u, None, MemoryBudget::new(1 << 30)).unwrap();
             assert!(r.corners.iter().all(|c| !c.solvable));
         }
+    }
+
+    #[test]
+    fn the_tries_are_bounded_by_the_work_limit_and_the_halt() {
+        // A 2×2 board is never unsolvable from every corner: a million tries by default, fewer
+        // under a smaller limit.
+        assert_eq!(attempts_within(2, WorkLimit::DEFAULT), MAX_ATTEMPTS);
+        let tenth = WorkLimit::of(std::time::Duration::from_millis(100));
+        assert_eq!(attempts_within(2, tenth), 10_000_000 / 104);
+        assert_eq!(attempts_within(4096, tenth), 1);
+        assert_eq!(
+            generate_within(2, 1, Wanted::Unsolvable, SizeRule::Any, tenth, &NEVER),
+            Err(GenerateError::NotFound {
+                d: 2,
+                attempts: 96_153
+            })
+        );
+        let past = Halt::after(std::time::Duration::ZERO);
+        assert_eq!(
+            generate_within(64, 1, Wanted::Any, SizeRule::Any, WorkLimit::DEFAULT, &past),
+            Err(GenerateError::Halted(Halted::TimeLimit { millis: 0 }))
+        );
     }
 }

@@ -24,9 +24,9 @@ pub use corners::{
     StartError, SOLVE_RATE,
 };
 pub use drawing::{draw, MAX_DRAWN};
-pub use generator::{generate, GenerateError, Wanted, MAX_ATTEMPTS};
-pub use parse::{ParseBoardError, SizeFault, SizeRule, ANY_SIZES, SEED_SIZES};
-pub use statistics::{
-    check_stats, stats, CornerStats, SizeStats, StatsError, StatsReport, BOARD_OVERHEAD,
-    MAX_STATS_WORK,
+pub use generator::{
+    attempts_within, board_work, generate, generate_within, GenerateError, Wanted, BOARD_OVERHEAD,
+    DRAW_RATE, MAX_ATTEMPTS,
 };
+pub use parse::{ParseBoardError, SizeFault, SizeRule, ANY_SIZES, SEED_SIZES};
+pub use statistics::{check_stats, stats, CornerStats, SizeStats, StatsError, StatsReport};

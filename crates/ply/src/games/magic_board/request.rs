@@ -167,9 +167,21 @@ pub struct GenerateQuery {
 }
 
 impl GenerateQuery {
-    /// The board, drawn from the seed.
+    /// The board, drawn from the seed (at most the tries the default work limit allows).
     pub fn answer(&self) -> Result<GeneratedBoard, RequestError> {
-        Ok(generated(self.size, self.seed, self.wanted, self.rule)?)
+        self.answer_until(&NEVER)
+    }
+
+    /// [`GenerateQuery::answer`] under `halt`: the tries are what its deadline leaves, and drawing
+    /// stops when it comes.
+    pub fn answer_until(&self, halt: &Halt) -> Result<GeneratedBoard, RequestError> {
+        Ok(generated(
+            self.size,
+            self.seed,
+            self.wanted,
+            self.rule,
+            halt,
+        )?)
     }
 }
 

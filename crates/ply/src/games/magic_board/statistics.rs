@@ -1,8 +1,9 @@
 //! How many random legal boards are solvable, per corner and from at least one corner, costed
 //! before any board is drawn.
 
-use super::generator::{random_board, scratch};
+use super::generator::{board_work, random_board, scratch, DRAW_RATE};
 use super::parse::{ParseBoardError, SizeFault, SizeRule};
+use crate::engine::util::cost::{OverLimit, WorkLimit};
 use crate::engine::util::estimate::Estimate;
 use crate::engine::util::memory::MemoryError;
 use crate::engine::util::progress::Progress;
@@ -66,38 +67,15 @@ impl StatsReport {
 /// Boards per parallel task: each task draws from its own stream, so results do not depend on threads.
 const CHUNK: u64 = 4096;
 
-/// What one board costs [`stats`], in squares: its d² squares plus this much for drawing the goal and
-/// counting. Measured (CPU time, release build): 0.67 µs per 5×5 board, 1.9 µs per 20×20, 94 µs per
-/// 200×200, 42 ms per 2000×2000: 5.4, 3.8, 2.3 and 10.6 ns per square so counted.
-pub const BOARD_OVERHEAD: u128 = 100;
-
-/// Most work one `stats` request may take, in squares (see [`BOARD_OVERHEAD`]): at 10⁸ squares a
-/// second per core, the slowest rate measured (2000×2000 boards), about 5 core-minutes; the original's
-/// 100 000 boards of each size 5 to 20 are 4.4·10⁸.
-pub const MAX_STATS_WORK: u128 = 30_000_000_000;
-
 /// A `stats` request refused before any board is drawn.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum StatsError {
     /// A size outside the rule.
     #[error(transparent)]
     Size(#[from] ParseBoardError),
-    /// Too much work.
-    #[error(
-        "{boards} boards of {} are {:.1e} squares to draw and search; the limit is {:.1e}, a few \
-         minutes",
-        size_text(sizes),
-        *work as f64,
-        MAX_STATS_WORK as f64
-    )]
-    TooMuch {
-        /// Boards per size.
-        boards: u64,
-        /// The sizes.
-        sizes: RangeInclusive<usize>,
-        /// Squares in all, with [`BOARD_OVERHEAD`] per board.
-        work: u128,
-    },
+    /// Too much work: its estimate over the limit.
+    #[error(transparent)]
+    TooSlow(#[from] OverLimit),
 }
 
 impl StatsError {
@@ -105,7 +83,7 @@ impl StatsError {
     pub fn size_fault(&self) -> Option<&SizeFault> {
         match self {
             StatsError::Size(e) => e.size_fault(),
-            StatsError::TooMuch { .. } => None,
+            StatsError::TooSlow(_) => None,
         }
     }
 }
@@ -119,26 +97,30 @@ fn size_text(sizes: &RangeInclusive<usize>) -> String {
 }
 
 /// Checks a whole `stats` request before any work: every size against `rule` (the smallest and the
-/// largest, the range being whole), and the work against [`MAX_STATS_WORK`]. Returns the work.
+/// largest, the range being whole), and the work (`boards` × [`board_work`] over the sizes, at
+/// [`DRAW_RATE`]) against `limit`. Returns the work.
 pub fn check_stats(
     sizes: RangeInclusive<usize>,
     boards: u64,
     rule: SizeRule,
+    limit: WorkLimit,
 ) -> Result<u128, StatsError> {
     rule.check(*sizes.start())?;
     rule.check(*sizes.end())?;
     let work: u128 = sizes
         .clone()
-        .map(|d| boards as u128 * ((d * d) as u128 + BOARD_OVERHEAD))
-        .sum();
-    if work > MAX_STATS_WORK {
-        return Err(StatsError::TooMuch {
-            boards,
-            sizes,
-            work,
-        });
-    }
-    Ok(work)
+        .map(|d| (boards as u128).saturating_mul(board_work(d)))
+        .fold(0, u128::saturating_add);
+    Ok(limit.check(
+        || {
+            format!(
+                "drawing and searching {boards} boards of {}",
+                size_text(&sizes)
+            )
+        },
+        work,
+        DRAW_RATE,
+    )?)
 }
 
 /// Generates `boards` random legal boards of size `d` (checked against `rule`) from `seed` and counts
