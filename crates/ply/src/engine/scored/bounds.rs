@@ -8,6 +8,16 @@
 //!
 //! Entries live in buckets of two: the first keeps the state that stood for the most work, the second
 //! takes whatever the first refuses.
+//!
+//! The table grows as it fills: the whole room is allocated (zeroed, so untouched pages cost
+//! nothing) but states hash into a prefix of it, [`INITIAL_BYTES`] at first, doubled each time as
+//! many new states have been stored as half the prefix holds. A search that visits
+//! few states so touches few pages — a gigabyte faulted in costs about a second of a core, more than
+//! the whole search of many positions — and one that visits many soon has the whole table. Growing
+//! moves the entries whose bucket changes with the wider hash into the new half (the thread that
+//! doubled it does, while the others search on); one not moved yet, or overwritten by a race, is
+//! only missed — its key does not match where it is looked for — and no answer is ever taken from
+//! another state.
 
 use crate::engine::util::memory::{zeroed_atomics, MemoryBudget, MemoryError};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -26,15 +36,31 @@ pub struct Bounds {
     pub best: Option<u32>,
 }
 
-/// The table: `2^k` entries of [`ENTRY_BYTES`] each.
+/// The prefix of the table states hash into at first (see the module's docs).
+pub const INITIAL_BYTES: u64 = 4 << 20;
+
+/// The table: `2^k` entries of [`ENTRY_BYTES`] each, a prefix of them in use.
 pub struct BoundsTable {
     words: Vec<AtomicU64>,
-    /// Buckets - 1 (a power of two less one).
-    bucket_mask: u64,
+    /// Buckets in use - 1 (a power of two less one): the prefix states hash into.
+    bucket_mask: AtomicU64,
+    /// Buckets of the whole table - 1: the most the prefix grows to.
+    full_mask: u64,
+    /// States stored new since the prefix last grew.
+    filled: AtomicU64,
 }
 
 const VALID: u64 = 1 << 40;
 const NO_MOVE: u64 = 0xFF;
+
+/// MurmurHash3's 64-bit finaliser: every input bit moves every output bit.
+fn mix(key: u64) -> u64 {
+    let mut h = key ^ (key >> 33);
+    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    h ^ (h >> 33)
+}
 
 fn pack(bounds: Bounds, work: u32) -> u64 {
     (bounds.lower as i8 as u8 as u64)
@@ -91,9 +117,13 @@ impl BoundsTable {
         let len = (entries * 2) as usize;
         let words = zeroed_atomics(len, needed as u128, what)?;
         advise_huge_pages(&words);
+        let buckets = entries / 2;
+        let first = (INITIAL_BYTES / ENTRY_BYTES / 2).clamp(1, buckets);
         Ok(BoundsTable {
             words,
-            bucket_mask: entries / 2 - 1,
+            bucket_mask: AtomicU64::new(first - 1),
+            full_mask: buckets - 1,
+            filled: AtomicU64::new(0),
         })
     }
 
@@ -102,10 +132,39 @@ impl BoundsTable {
         self.words.len() as u64 * 8
     }
 
-    /// The first word of the bucket of `key`.
+    /// Bytes of the prefix in use (what the states hash into now).
+    pub fn bytes_in_use(&self) -> u64 {
+        (self.bucket_mask.load(Ordering::Relaxed) + 1) * 2 * ENTRY_BYTES
+    }
+
+    /// The first word of the bucket of `key`: the low bits of a full 64-bit mix of the key (the
+    /// finaliser of MurmurHash3), so that every bit of the key moves the bucket. (A single multiply
+    /// read from bit 20 up ignored the key's top bits: on boards of more than 44 elements, states
+    /// differing only there shared one bucket, and a 5×5 search took 2–3 times the nodes.)
     fn bucket(&self, key: u64) -> usize {
-        let hash = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((hash >> 20 & self.bucket_mask) * 4) as usize
+        ((mix(key) & self.bucket_mask.load(Ordering::Relaxed)) * 4) as usize
+    }
+
+    /// Counts a state stored that the table did not hold, and doubles the prefix once as many have
+    /// been stored since it last grew as half its entries (one thread doubles it; the others see the
+    /// wider mask). New states, not empty slots, are counted: a prefix too small for the search
+    /// fills at once and then only replaces, and must grow all the same. Once the prefix is the
+    /// whole table nothing is counted.
+    fn count_new_state(&self) {
+        let mask = self.bucket_mask.load(Ordering::Relaxed);
+        if mask == self.full_mask {
+            return;
+        }
+        // A sixteenth of the prefix's entries (an eighth of its buckets).
+        if self.filled.fetch_add(1, Ordering::Relaxed) + 1 >= (mask + 1) / 8
+            && self
+                .bucket_mask
+                .compare_exchange(mask, mask * 2 + 1, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        {
+            self.filled.store(0, Ordering::Relaxed);
+            self.move_to_new_half(mask);
+        }
     }
 
     fn read(&self, slot: usize) -> (u64, u64) {
@@ -162,20 +221,50 @@ impl BoundsTable {
                 return;
             }
         }
-        let (_, first_data) = self.read(first);
-        let first_work = if first_data & VALID != 0 {
-            unpack(first_data).1
-        } else {
-            0
-        };
-        let slot = if work >= first_work { first } else { second };
-        self.write(slot, key, pack(bounds, work));
+        self.place(bucket, key, pack(bounds, work), work);
+        self.count_new_state();
+    }
+
+    /// Writes the entry `key` → `data` (standing for `work`) into `bucket`: the first slot if it
+    /// stood for at least as much work as the state there, else the second. The first slot's state
+    /// counts only if it is at home: written before the prefix last doubled, an entry may hash to
+    /// another bucket now, where it is looked for; left behind, it gives way like an empty slot.
+    fn place(&self, bucket: usize, key: u64, data: u64, work: u32) {
+        let (first, second) = (bucket, bucket + 2);
+        let (first_key, first_data) = self.read(first);
+        // Whether the first slot's state stands for more work is read first: only then does it
+        // matter whether it is at home (a hash to compute).
+        let keeps_first = first_data & VALID != 0
+            && unpack(first_data).1 > work
+            && self.bucket(first_key) == bucket;
+        let slot = if keeps_first { second } else { first };
+        self.write(slot, key, data);
+    }
+
+    /// Moves the entries of the buckets up to `old_mask` whose home is in the half the prefix has
+    /// just gained (their hash's next bit is set) to it, so that doubling loses nothing but what
+    /// other threads overwrite meanwhile. Called by the thread that doubled the prefix; the others
+    /// go on searching (an entry not moved yet is only missed, never wrong).
+    fn move_to_new_half(&self, old_mask: u64) {
+        for bucket in 0..=old_mask as usize {
+            for slot in [bucket * 4, bucket * 4 + 2] {
+                let (key, data) = self.read(slot);
+                if data & VALID == 0 {
+                    continue;
+                }
+                let home = self.bucket(key);
+                if home != bucket * 4 {
+                    self.place(home, key, data, unpack(data).1);
+                }
+            }
+        }
     }
 
     /// Share of the entries in use, from the first 2^16 of them (cheap enough for progress reports;
-    /// the hash spreads states evenly over the table).
+    /// the hash spreads states evenly over the prefix in use).
     pub fn fill_sample(&self) -> f64 {
-        let sample = (self.words.len() / 2).min(1 << 16);
+        let in_use = (self.bucket_mask.load(Ordering::Relaxed) + 1) * 2;
+        let sample = in_use.min(1 << 16) as usize;
         let used = (0..sample)
             .filter(|&i| self.words[2 * i + 1].load(Ordering::Relaxed) & VALID != 0)
             .count();
@@ -218,6 +307,72 @@ mod tests {
             })
         );
         assert_eq!(table.fill_sample(), 0.25);
+    }
+
+    #[test]
+    fn the_prefix_in_use_doubles_as_it_fills_and_answers_stay_right() {
+        let table = BoundsTable::new(16 << 20, MemoryBudget::new(1 << 30)).unwrap();
+        assert_eq!(
+            (table.bytes(), table.bytes_in_use()),
+            (16 << 20, INITIAL_BYTES)
+        );
+        let bounds = |k: u64| Bounds {
+            lower: -((k % 50) as i32),
+            upper: (k % 61) as i32,
+            best: Some((k % 40) as u32),
+        };
+        // Keys spread by the hash: twice as many as the whole table has entries.
+        let keys: Vec<u64> = (0..(1u64 << 21))
+            .map(|i: u64| {
+                // splitmix64's finaliser: distinct keys, spread like a game's hashes.
+                let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            })
+            .collect();
+        let mut sizes = vec![table.bytes_in_use()];
+        for &k in &keys {
+            table.store(k, bounds(k), (k % 30) as u32);
+            if table.bytes_in_use() != *sizes.last().unwrap() {
+                sizes.push(table.bytes_in_use());
+            }
+        }
+        // 4 MiB, doubled twice to the whole 16 MiB, and no further.
+        assert_eq!(sizes, vec![4 << 20, 8 << 20, 16 << 20]);
+        // Every key found is found with its own bounds; most of the table's entries hold a state that
+        // is found (the rest: moved out of reach by a doubling, or torn by a replacement); most of
+        // the last ones written are found.
+        let mut found = 0;
+        for &k in &keys {
+            if let Some(b) = table.probe(k) {
+                assert_eq!(b, bounds(k), "{k}");
+                found += 1;
+            }
+        }
+        let recent = keys[keys.len() - 1000..]
+            .iter()
+            .filter(|&&k| table.probe(k).is_some())
+            .count();
+        assert!(found > keys.len() / 4, "{found}");
+        assert!(recent > 900, "{recent}");
+        // A table smaller than the first prefix is all in use from the start.
+        let small = BoundsTable::new(64 << 10, MemoryBudget::new(1 << 20)).unwrap();
+        assert_eq!(small.bytes_in_use(), 64 << 10);
+    }
+
+    #[test]
+    fn every_bit_of_the_key_moves_the_bucket() {
+        // States differing only in their top 14 elements (a 5×5 board's edges 46 to 59): with the
+        // old hash (a multiply read from bit 20) all of them shared one bucket.
+        let table = BoundsTable::new(4 << 20, MemoryBudget::new(1 << 30)).unwrap();
+        let buckets: std::collections::HashSet<usize> =
+            (0..1u64 << 14).map(|k| table.bucket(k << 46)).collect();
+        assert!(buckets.len() > 14_000, "{}", buckets.len());
+        let old: std::collections::HashSet<u64> = (0..1u64 << 14)
+            .map(|k| (k << 46).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20 & ((1 << 17) - 1))
+            .collect();
+        assert_eq!(old.len(), 1);
     }
 
     #[test]
