@@ -2,12 +2,16 @@
 
     python crates/ply-py/bench/bench.py binding --ply target/debug/ply
     python crates/ply-py/bench/bench.py distributed
+    python crates/ply-py/bench/bench.py labels
 
 `binding`: the same positions (the distinct grandchildren of a 3×3 position of 16 free edges; the
 distinct children of a 4×4 position of 26 free edges) solved by `ply.dots_batch`, by `ply.dots` one at a time, and by the
 `ply dots … --json` command once per position (the baseline). `distributed`: one 4×4 position by
 `ply.dots` in this process (the baseline), by `ply.distributed.solve` on a local Ray of 2 workers
-with a new store, and again on that full store (resume with every job stored).
+with a new store, and again on that full store (resume with every job stored). `labels`: exact
+labels (value and every action's value) for random OpenSpiel 4×4 states of 20, 25 and 30 free edges
+(uniformly random play from the empty board, seeded), by `ply.openspiel.label` on the whole batch,
+against `ply.openspiel.analyse` one state at a time (the baseline): labels per second.
 """
 
 import argparse
@@ -70,6 +74,35 @@ def binding(args):
               f"ply.dots_batch {median(batch, args.runs) / base:.2f}")
 
 
+def random_states(free, count, seed):
+    """`count` OpenSpiel 4×4 states with `free` undrawn lines, reached by uniformly random play."""
+    import random
+
+    import pyspiel
+
+    game = pyspiel.load_game("dots_and_boxes(num_rows=4,num_cols=4)")
+    rng = random.Random(seed)
+    states = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        while len(state.legal_actions()) > free and not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        if not state.is_terminal():
+            states.append(state)
+    return states
+
+
+def labels(args):
+    from ply import openspiel
+
+    for free, count in [(20, 200), (25, 100), (30, 20)]:
+        states = random_states(free, count, seed=free)
+        one = median(lambda: [openspiel.analyse(s) for s in states], args.runs)
+        batch = median(lambda: openspiel.label(states), args.runs)
+        print(f"4×4, {free} free: {count} states; analyse one at a time {count / one:.1f} labels/s "
+              f"(1.00); label (batch) {count / batch:.1f} labels/s ({one / batch:.2f}×)")
+
+
 def distributed_bench(args):
     import ray
 
@@ -100,11 +133,11 @@ def distributed_bench(args):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["binding", "distributed"])
+    parser.add_argument("what", choices=["binding", "distributed", "labels"])
     parser.add_argument("--ply", default="target/debug/ply", help="the ply binary of the same profile")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    binding(args) if args.what == "binding" else distributed_bench(args)
+    {"binding": binding, "distributed": distributed_bench, "labels": labels}[args.what](args)
 
 
 if __name__ == "__main__":

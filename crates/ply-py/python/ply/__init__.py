@@ -134,7 +134,7 @@ def dots_batch(
 
     Each position is a dict of :func:`dots`'s keyword arguments (``game``, ``rows``, ``cols``,
     ``size``, ``moves``, ``detail``, ``strategy``, ``time``, ``tie_order``). Positions with at most
-    24 free edges are answered in parallel, the others one after another, each on every core.
+    28 free edges are answered in parallel, the others one after another, each on every core.
     ``progress`` is told how many positions are answered.
     """
     requests = []
