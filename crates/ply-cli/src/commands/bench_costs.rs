@@ -31,11 +31,26 @@ struct Row {
     seconds: f64,
 }
 
-/// `f`'s time, in seconds.
-fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
-    let started = Instant::now();
-    let value = f();
-    (value, started.elapsed().as_secs_f64())
+impl Row {
+    /// Runs `work` once (a fault fails the benchmark) and measures it against its estimate: `units`
+    /// of a model doing `rate`.
+    fn measure<T, E: std::fmt::Display>(
+        model: &'static str,
+        shape: String,
+        units: u128,
+        rate: Rate,
+        work: impl FnOnce() -> Result<T, E>,
+    ) -> Result<Row, Failure> {
+        let started = Instant::now();
+        work().map_err(Failure::bad)?;
+        Ok(Row {
+            model,
+            shape,
+            units,
+            rate,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
 }
 
 /// A list of sums written `text`, on `dice`.
@@ -48,15 +63,13 @@ pub fn run() -> Result<String, Failure> {
     let mut rows = Vec::new();
     // Counting sums.
     for (count, sides) in [(2, 5000), (10, 1000)] {
-        let (dice, seconds) = timed(|| Dice::new(count, sides));
-        dice.map_err(Failure::bad)?;
-        rows.push(Row {
-            model: "dice",
-            shape: format!("{count}d{sides}"),
-            units: Dice::work(count, sides),
-            rate: DICE_RATE,
-            seconds,
-        });
+        rows.push(Row::measure(
+            "dice",
+            format!("{count}d{sides}"),
+            Dice::work(count, sides),
+            DICE_RATE,
+            || Dice::new(count, sides),
+        )?);
     }
     // Exact races.
     let two = Dice::new(2, 6).map_err(Failure::bad)?;
@@ -70,72 +83,62 @@ pub fn run() -> Result<String, Failure> {
     ] {
         let (a, b) = (list(a, dice)?, list(b, dice)?);
         let units = Race::new(dice, &a, &b).map_err(Failure::bad)?.exact_work();
-        let (done, seconds) = timed(|| compare_within(dice, &a, &b, NO_LIMIT, &NEVER));
-        done.map_err(Failure::bad)?;
-        rows.push(Row {
-            model: "exact race",
-            shape: name.to_string(),
+        rows.push(Row::measure(
+            "exact race",
+            name.to_string(),
             units,
-            rate: EXACT_RATE,
-            seconds,
-        });
+            EXACT_RATE,
+            || compare_within(dice, &a, &b, NO_LIMIT, &NEVER),
+        )?);
     }
     // Searches.
     for (count, sides, picks) in [(2, 6, 3), (2, 6, 4), (3, 6, 3), (1, 8, 3)] {
         let dice = Dice::new(count, sides).map_err(Failure::bad)?;
         let lists = all_lists(&dice, picks).map_err(Failure::bad)?;
         let units = best_work(&dice, &lists, picks).map_err(Failure::bad)?;
-        let (done, seconds) = timed(|| best_within(&dice, picks, NO_LIMIT, &NEVER));
-        done.map_err(Failure::bad)?;
-        rows.push(Row {
-            model: "best",
-            shape: format!("{count}d{sides} {picks} picks"),
+        rows.push(Row::measure(
+            "best",
+            format!("{count}d{sides} {picks} picks"),
             units,
-            rate: SEARCH_RATE,
-            seconds,
-        });
+            SEARCH_RATE,
+            || best_within(&dice, picks, NO_LIMIT, &NEVER),
+        )?);
     }
     for (count, sides, picks) in [(2, 3, 12), (2, 4, 8), (2, 6, 4)] {
         let dice = Dice::new(count, sides).map_err(Failure::bad)?;
         let lists = all_lists(&dice, picks).map_err(Failure::bad)?;
         let units = equilibrium_work(&lists);
-        let (done, seconds) = timed(|| equilibrium_within(&dice, picks, NO_LIMIT, &NEVER));
-        done.map_err(Failure::bad)?;
-        rows.push(Row {
-            model: "equilibrium",
-            shape: format!("{count}d{sides} {picks} picks"),
+        rows.push(Row::measure(
+            "equilibrium",
+            format!("{count}d{sides} {picks} picks"),
             units,
-            rate: SEARCH_RATE,
-            seconds,
-        });
+            SEARCH_RATE,
+            || equilibrium_within(&dice, picks, NO_LIMIT, &NEVER),
+        )?);
     }
     // MagicBoard, every corner.
     for d in [1000, 4096] {
         let board =
             generate(d, 1, Wanted::Any, SizeRule::Any).map_err(|e| Failure::bad(e.to_string()))?;
         let budget = MemoryBudget::new(1 << 30);
-        let (done, seconds) = timed(|| solve_within(&board, None, budget, NO_LIMIT, &NEVER));
-        done.map_err(Failure::bad)?;
-        rows.push(Row {
-            model: "magic board",
-            shape: format!("{d}×{d}, 4 corners"),
-            units: solve_work(&board, 4),
-            rate: SOLVE_RATE,
-            seconds,
-        });
+        rows.push(Row::measure(
+            "magic board",
+            format!("{d}×{d}, 4 corners"),
+            solve_work(&board, 4),
+            SOLVE_RATE,
+            || solve_within(&board, None, budget, NO_LIMIT, &NEVER),
+        )?);
     }
     // MagicBoard statistics: random boards drawn and searched, on every core.
     for (d, boards) in [(20, 100_000), (200, 1_000), (2000, 10)] {
         let units = check_stats(d..=d, boards, SizeRule::Any, NO_LIMIT).map_err(Failure::bad)?;
-        let (done, seconds) = timed(|| stats(d, boards, 1, SizeRule::Any, None));
-        done.map_err(Failure::bad)?;
-        rows.push(Row {
-            model: "board stats",
-            shape: format!("{boards} boards of {d}×{d}"),
+        rows.push(Row::measure(
+            "board stats",
+            format!("{boards} boards of {d}×{d}"),
             units,
-            rate: DRAW_RATE,
-            seconds,
-        });
+            DRAW_RATE,
+            || stats(d, boards, 1, SizeRule::Any, None),
+        )?);
     }
     // Number Solitaire's exact distribution: the longest board it is given for, weights spread so
     // that the totals come near the limit (the hardest shape), and smaller dice and weights.
@@ -144,16 +147,13 @@ pub fn run() -> Result<String, Failure> {
             .map(|i| (i * 7919 + 13) % (spread + 1))
             .collect();
         let window = faces.min(weights.len());
-        let (done, seconds) =
-            timed(|| exact_distribution(&weights, window, DISTRIBUTION_LIMIT, &NEVER));
-        done.map_err(Failure::bad)?;
-        rows.push(Row {
-            model: "distribution",
-            shape: format!("60 squares 0..{spread}, d{faces}"),
-            units: distribution_work(&weights, window, DISTRIBUTION_LIMIT),
-            rate: DISTRIBUTION_RATE,
-            seconds,
-        });
+        rows.push(Row::measure(
+            "distribution",
+            format!("60 squares 0..{spread}, d{faces}"),
+            distribution_work(&weights, window, DISTRIBUTION_LIMIT),
+            DISTRIBUTION_RATE,
+            || exact_distribution(&weights, window, DISTRIBUTION_LIMIT, &NEVER),
+        )?);
     }
     let mut out = format!(
         "{:<12} {:<24} {:>10} {:>10} {:>10} {:>8} {:>12}\n",
