@@ -169,6 +169,24 @@ fn only_json_from_the_servers_own_page() {
     );
 }
 
+/// Posts each of `bodies` to `path` on a raw socket of its own, and closes them all half a second
+/// later without reading an answer: clients that left while their solves ran.
+fn sent_then_left(server: &Server, path: &str, bodies: &[impl AsRef<str>]) {
+    let streams: Vec<TcpStream> = bodies
+        .iter()
+        .map(|body| {
+            let body = body.as_ref();
+            let mut s = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+            let head = post_head(server, path, body.len());
+            s.write_all(format!("{head}\r\n\r\n{body}").as_bytes())
+                .unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    drop(streams);
+}
+
 #[test]
 fn a_solve_whose_client_left_stops_and_a_finished_one_is_kept() {
     let server = Server::start_with(&["--time-limit", "20s"]);
@@ -177,18 +195,7 @@ fn a_solve_whose_client_left_stops_and_a_finished_one_is_kept() {
     let bodies = ["low-first", "high-first"].map(|order| {
         format!(r#"{{"game":"boxes","rows":4,"cols":5,"detail":"moves","tie_order":"{order}"}}"#)
     });
-    let streams: Vec<TcpStream> = bodies
-        .iter()
-        .map(|body| {
-            let mut s = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
-            let head = post_head(&server, "/api/dots", body.len());
-            s.write_all(format!("{head}\r\n\r\n{body}").as_bytes())
-                .unwrap();
-            s
-        })
-        .collect();
-    std::thread::sleep(Duration::from_millis(500));
-    drop(streams);
+    sent_then_left(&server, "/api/dots", &bodies);
     let started = Instant::now();
     let (status, text) = server.post(
         "/api/dots",
@@ -225,17 +232,7 @@ fn a_dice_race_whose_client_left_stops_and_frees_its_permit() {
     };
     // 5..=13: ~1.8 s in a release build, longer in this one.
     let long = race(13);
-    let streams: Vec<TcpStream> = (0..2)
-        .map(|_| {
-            let mut s = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
-            let head = post_head(&server, "/api/dice-race/compare", long.len());
-            s.write_all(format!("{head}\r\n\r\n{long}").as_bytes())
-                .unwrap();
-            s
-        })
-        .collect();
-    std::thread::sleep(Duration::from_millis(500));
-    drop(streams);
+    sent_then_left(&server, "/api/dice-race/compare", &[&long, &long]);
     // 5..=10: a few hundredths of a second, but over the cheap lane's estimate: it needs a permit,
     // which it would wait seconds for if the long races went on.
     let started = Instant::now();

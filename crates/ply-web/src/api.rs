@@ -32,13 +32,10 @@ pub(crate) fn json(value: &impl serde::Serialize) -> Result<String, ApiError> {
 /// [--explain] --json`; a distribution that would not finish within the request's time is refused
 /// with its estimate (422), and stopped when `halt` comes.
 pub fn solitaire(r: &SolitaireRequest, halt: &Halt) -> Result<String, ApiError> {
-    json(&r.answer_until(halt).map_err(|e| {
-        if e.is_over_budget() {
-            ApiError::over_budget(e)
-        } else {
-            ApiError::bad(e)
-        }
-    })?)
+    json(
+        &r.answer_until(halt)
+            .map_err(|e| ApiError::refused(&e, e.is_over_budget()))?,
+    )
 }
 
 /// Answers `POST /api/heaps`: `ply heaps SIZES [--misere] [--grundy] --json`.
@@ -55,11 +52,7 @@ pub fn play_heaps(r: &PlayHeapsRequest) -> Result<String, ApiError> {
 /// A dice race refusal: 422 for work over its limit (too many states or lists, an estimate past the
 /// time allowed) or stopped by the request's halt, 400 otherwise.
 fn race_error(e: RaceRequestError) -> ApiError {
-    if e.is_over_budget() {
-        ApiError::over_budget(e)
-    } else {
-        ApiError::bad(e)
-    }
+    ApiError::refused(&e, e.is_over_budget())
 }
 
 /// Answers `POST /api/dice-race/compare`: `ply dice-race compare FIRST SECOND [--dice N --sides K]

@@ -81,6 +81,16 @@ impl ApiError {
             message: message.to_string().replace('\n', " "),
         }
     }
+
+    /// A game's refusal: 422 when it was `over_budget` (work over its limit, or halted), 400 for
+    /// what the request is.
+    pub fn refused(message: impl std::fmt::Display, over_budget: bool) -> Self {
+        if over_budget {
+            ApiError::over_budget(message)
+        } else {
+            ApiError::bad(message)
+        }
+    }
 }
 
 /// The number token of `body` that ends just before `line`:`column` (serde_json's 1-based place
