@@ -13,10 +13,10 @@ use num_traits::{ToPrimitive, Zero};
 use ply::engine::conformance;
 use ply::engine::util::cost::WorkLimit;
 use ply::engine::util::halt::{Halt, Halted};
+use ply::games::dice_race::lists::all_lists;
 use ply::games::dice_race::race::{Race, EXACT_RATE};
 use ply::games::dice_race::report::CompareReport;
 use ply::games::dice_race::request::{CompareRequest, RequestError};
-use ply::games::dice_race::search::all_lists;
 use ply::games::dice_race::{
     compare, compare_fast, compare_within, Dice, ExactComparison, PickList, RaceError,
 };

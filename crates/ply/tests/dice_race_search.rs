@@ -7,7 +7,8 @@ mod reference {
 }
 
 use num_rational::BigRational;
-use ply::games::dice_race::search::{all_lists, best, equilibrium, head_to_head, multiset_count};
+use ply::games::dice_race::lists::{all_lists, multiset_count};
+use ply::games::dice_race::search::{best, equilibrium, head_to_head};
 use ply::games::dice_race::{Dice, PickList};
 use reference::dice_race::{all_sums, assert_close, enumerate_dice, multisets, race, Outcome};
 use std::cmp::Ordering;

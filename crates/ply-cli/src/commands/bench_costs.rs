@@ -9,8 +9,9 @@ use ply::engine::util::halt::NEVER;
 use ply::engine::MemoryBudget;
 use ply::games::dice_race::cost::{best_work, equilibrium_work, SEARCH_RATE};
 use ply::games::dice_race::dice::DICE_RATE;
+use ply::games::dice_race::lists::all_lists;
 use ply::games::dice_race::race::{Race, EXACT_RATE};
-use ply::games::dice_race::search::{all_lists, best_within, equilibrium_within};
+use ply::games::dice_race::search::{best_within, equilibrium_within};
 use ply::games::dice_race::{compare_within, Dice, PickList};
 use ply::games::magic_board::{
     check_stats, generate, solve_within, solve_work, stats, SizeRule, Wanted, DRAW_RATE, SOLVE_RATE,

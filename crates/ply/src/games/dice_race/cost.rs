@@ -177,7 +177,7 @@ pub fn equilibrium_work(lists: &[PickList]) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::dice_race::search::all_lists;
+    use crate::games::dice_race::lists::all_lists;
 
     #[test]
     fn a_float_race_costs_its_states_and_sums() {

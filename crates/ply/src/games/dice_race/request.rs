@@ -10,14 +10,13 @@
 //! the halt's deadline leaves less time ([`WorkLimit::within`]).
 
 use super::dice::{Dice, DiceError, SumChance, DICE_RATE, DICE_WHAT};
+use super::lists::multiset_count;
 use super::race::{
     checked_sums, compare_within, parse_sums, ExactComparison, PickList, Race, RaceError,
     EXACT_RATE,
 };
 use super::report::{CompareReport, SimulateReport};
-use super::search::{
-    best_within, equilibrium_within, multiset_count, BestReport, Equilibrium, SearchError,
-};
+use super::search::{best_within, equilibrium_within, BestReport, Equilibrium, SearchError};
 use super::simulate::{simulate_within, Run, SimulateError, SimulationProgress};
 use crate::engine::util::cost::{OverLimit, WorkLimit};
 use crate::engine::util::halt::{Halt, NEVER};
