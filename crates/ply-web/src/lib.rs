@@ -7,7 +7,8 @@
 //! solve passes the [`gate::Gate`] in the lane of its estimated cost, with a time limit, and is told
 //! to stop when its client leaves; a solve that finishes is kept in [`answers::Answers`] all the
 //! same, so a retry is free. The server reads no file: the page is compiled in ([`page`]) and no
-//! request names a path on the server. Every refusal is `{"error": …}`.
+//! request names a path on the server. Every refusal is `{"error": …}`, hyper's own answers to
+//! requests it cannot read too ([`http_errors`]).
 
 pub mod answers;
 pub mod api;
@@ -17,6 +18,7 @@ pub mod dots;
 pub mod error;
 pub mod gate;
 pub mod guard;
+pub mod http_errors;
 pub mod limits;
 pub mod page;
 
