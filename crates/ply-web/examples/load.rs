@@ -1,11 +1,12 @@
 //! Load benchmark of `ply serve` on loopback: the server runs in this process on a free port of
-//! 127.0.0.1, and 1 000 requests mixed across the games (dots, solitaire, heaps, dice race,
-//! MagicBoard, the perfect player) are sent all at once, first on a fresh server (cold: the shared
-//! dots tables are built by the first requests that need them), then again (warm: most answers come
-//! from the server's answer cache), then again with every body made new by trailing spaces (warm
-//! tables, but no answer kept: every request is solved), then again with new bodies while two
-//! expensive solves (the empty 4×5 board, 5 s each) run; the same requests one at a time are the
-//! baseline. Every answer must be 200; latencies are p50 / p99 / max.
+//! 127.0.0.1 (its connection layer and application, as `ply serve` runs them), and 1 000 requests
+//! mixed across the games (dots, solitaire, heaps, dice race, MagicBoard, the perfect player) are
+//! sent all at once, first on a fresh server (cold: the shared dots tables are built by the first
+//! requests that need them), then again (warm: most answers come from the server's answer cache),
+//! then again with every body made new by trailing spaces (warm tables, but no answer kept: every
+//! request is solved), then again with new bodies while two expensive solves (the empty 4×5 board,
+//! 5 s each) run; the same requests one at a time are the baseline. Every answer must be 200;
+//! latencies are p50 / p99 / max.
 //!
 //! Run: `nice -n 19 cargo run --release -p ply-web --example load [REQUESTS]` (figures in
 //! BENCHMARKS.md). Bounded and self-stopping: a fixed number of requests, each phase given at most
@@ -259,13 +260,18 @@ async fn main() {
         cores: solvers,
         ..ply_web::limits::Settings::default()
     };
-    let server = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            ply_web::app(ply_web::AppState::new(settings), bound),
-        )
-        .await
-    });
+    // Served as `ply serve` serves: through its connection layer, with its default limits.
+    let limits = ply_web::connections::ConnectionLimits {
+        max_connections: settings.max_connections,
+        header_timeout: settings.header_timeout,
+    };
+    let app = ply_web::app(ply_web::AppState::new(settings), bound);
+    let server = tokio::spawn(ply_web::connections::serve(
+        listener,
+        app,
+        limits,
+        std::future::pending(),
+    ));
     let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
     // A board for the MagicBoard requests, from the server itself (this is not a timed request).
     let generated = client
