@@ -122,9 +122,10 @@ impl Gate {
     }
 
     /// Runs `work` in the solvers' pool once a permit is free, under a [`Control`]: the time left
-    /// before `deadline`, `cancel` (a flag raised when nobody waits for it any more: the client
-    /// left) and the gate's give-way. A solve that honours them hands in what it proved in time.
-    /// 422 when the deadline passes while queueing, or [`GRACE`] after it while solving.
+    /// before `deadline` when it starts there (the pool may have fewer threads than permits),
+    /// `cancel` (a flag raised when nobody waits for it any more: the client left) and the gate's
+    /// give-way. A solve that honours them hands in what it proved in time. 422 when the deadline
+    /// passes while queueing, or [`GRACE`] after it while solving.
     pub async fn run<T: Send + 'static>(
         &self,
         deadline: tokio::time::Instant,
@@ -139,18 +140,22 @@ impl Gate {
                 .acquire_owned()
                 .await
                 .map_err(|_| ApiError::over_budget("the server is shutting down"))?;
-            let control = Control {
-                left: deadline.saturating_duration_since(tokio::time::Instant::now()),
-                cancel,
-                give_way,
-            };
+            let deadline = deadline.into_std();
             tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                let started = Instant::now();
-                let value = pool.install(|| work(&control))?;
-                Ok(Timed {
-                    value,
-                    solve: started.elapsed(),
+                // Counted from the solve's start in the pool, where it may have waited for another.
+                pool.install(|| {
+                    let started = Instant::now();
+                    let control = Control {
+                        left: deadline.saturating_duration_since(started),
+                        cancel,
+                        give_way,
+                    };
+                    let value = work(&control)?;
+                    Ok(Timed {
+                        value,
+                        solve: started.elapsed(),
+                    })
                 })
             })
             .await
