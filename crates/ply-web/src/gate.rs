@@ -3,15 +3,16 @@
 //! expensive work takes one of a few solver permits. Expensive solves run in a pool of their own
 //! that leaves one core to the cheap work (on a machine of two cores or more), and give way while
 //! every worker of the server's runtime is busy ([`GiveWay`]): then the cheap work wants every
-//! core, and the solves pause at their next check (a millisecond or so) until a worker is idle
-//! again, so that while two expensive solves run, cheap answers still come at once. Each request
+//! core, and the solves pause at their next check (a millisecond or so) until the workers have not
+//! all been busy for 10 ms, so that while two expensive solves run, cheap answers still come at
+//! once. Each request
 //! has a time limit; its work is told the time left and a cancel flag ([`Control`]).
 
 use crate::error::ApiError;
 use crate::limits::GRACE;
 use ply::engine::util::halt::{GiveWay, Halt};
 use ply::games::dots::answer::Hooks;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::runtime::Handle;
@@ -79,6 +80,38 @@ fn all_busy(runtime: &Handle) -> bool {
     (0..metrics.num_workers()).all(|w| metrics.worker_park_unpark_count(w) % 2 == 0)
 }
 
+/// How long solves go on giving way once the workers were last seen all busy, in microseconds: in
+/// a burst of cheap requests a worker is idle for moments (waiting for the next bytes), which must
+/// not let the solves back onto the cores in the middle of it.
+const LINGER_MICROS: u64 = 10_000;
+
+/// When expensive solves give way: while the runtime's workers are all busy, and [`LINGER_MICROS`]
+/// after they were last seen so.
+struct Saturation {
+    runtime: Handle,
+    /// What the times below count from.
+    epoch: Instant,
+    /// When the workers were last seen all busy, in microseconds from `epoch` (0: never).
+    last_busy: AtomicU64,
+}
+
+impl Saturation {
+    /// Whether solves give way now.
+    fn wanted(&self) -> bool {
+        self.wanted_at(self.epoch.elapsed().as_micros() as u64 + 1)
+    }
+
+    /// Whether solves give way at `now` microseconds from the epoch (never 0).
+    fn wanted_at(&self, now: u64) -> bool {
+        if all_busy(&self.runtime) {
+            self.last_busy.store(now, Ordering::Relaxed);
+            return true;
+        }
+        let last = self.last_busy.load(Ordering::Relaxed);
+        last > 0 && now.saturating_sub(last) < LINGER_MICROS
+    }
+}
+
 /// What a solve took, for the `Server-Timing` header.
 pub struct Timed<T> {
     /// The answer.
@@ -97,9 +130,14 @@ impl Gate {
             .thread_name(|i| format!("ply-solver-{i}"))
             .build()
             .expect("the solver threads start");
-        let give_way = Handle::try_current()
-            .ok()
-            .map(|runtime| GiveWay::new(move || all_busy(&runtime)));
+        let give_way = Handle::try_current().ok().map(|runtime| {
+            let saturation = Saturation {
+                runtime,
+                epoch: Instant::now(),
+                last_busy: AtomicU64::new(0),
+            };
+            GiveWay::new(move || saturation.wanted())
+        });
         Gate {
             permits: Arc::new(Semaphore::new(solvers.max(1))),
             pool: Arc::new(pool),
@@ -196,6 +234,16 @@ mod tests {
             !all_busy(&handle)
         });
         assert!(idle);
+        // But only some time after the workers were last seen all busy.
+        let saturation = Saturation {
+            runtime: handle,
+            epoch: Instant::now(),
+            last_busy: AtomicU64::new(0),
+        };
+        assert!(!saturation.wanted_at(1));
+        saturation.last_busy.store(1_000, Ordering::Relaxed);
+        assert!(saturation.wanted_at(1_000 + LINGER_MICROS - 1));
+        assert!(!saturation.wanted_at(1_000 + LINGER_MICROS));
         // A gate made in the runtime gives way; one made outside any runtime never does.
         let gate = runtime.block_on(async { Gate::new(1, 2, Duration::from_secs(1)) });
         assert!(gate.give_way.is_some());
