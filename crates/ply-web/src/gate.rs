@@ -5,8 +5,8 @@
 //! every worker of the server's runtime is busy ([`GiveWay`]): then the cheap work wants every
 //! core, and the solves pause at their next check (a millisecond or so) until the workers have not
 //! all been busy for 10 ms, so that while two expensive solves run, cheap answers still come at
-//! once. Each request
-//! has a time limit; its work is told the time left and a cancel flag ([`Control`]).
+//! once. Each request has a time limit; its work is told the time left and a cancel flag
+//! ([`Control`]).
 
 use crate::error::ApiError;
 use crate::limits::GRACE;
@@ -34,8 +34,8 @@ pub struct Gate {
     /// Where expensive solves run, their parallel parts too.
     pool: Arc<rayon::ThreadPool>,
     limit: Duration,
-    /// When expensive solves pause: every worker of the runtime the gate was made in is busy
-    /// (`None` outside a runtime).
+    /// When expensive solves pause: every worker of the runtime the gate was made in is busy, or
+    /// was 10 ms ago (`None` outside a runtime).
     give_way: Option<GiveWay>,
 }
 
