@@ -10,12 +10,13 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-/// A raw request (`head` without its blank line, then `body`) on a new connection; what comes back
-/// before the server closes it or `wait` passes.
+/// A raw request (`head` without its blank line, then `body`) on a new connection, asking the
+/// server to close it after its answer (`Connection: close`, so that reading to its end does not
+/// wait for the idle timeout); what comes back before the server closes it or `wait` passes.
 fn raw(server: &Server, head: &str, body: &[u8], wait: Duration) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", server.port())).expect("connects");
     stream.set_read_timeout(Some(wait)).unwrap();
-    let _ = stream.write_all(format!("{head}\r\n\r\n").as_bytes());
+    let _ = stream.write_all(format!("{head}\r\nConnection: close\r\n\r\n").as_bytes());
     let _ = stream.write_all(body);
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
@@ -242,5 +243,87 @@ fn a_dice_race_whose_client_left_stops_and_frees_its_permit() {
         started.elapsed() < Duration::from_millis(1500),
         "{:?}",
         started.elapsed()
+    );
+}
+
+/// Requests hyper cannot read, answered by hyper itself before any of ply's code runs: the same
+/// status, with a JSON body saying what was wrong (`http_errors.rs`).
+#[test]
+fn requests_hyper_cannot_read_are_answered_in_json() {
+    let server = Server::start();
+    let host = format!("Host: 127.0.0.1:{}", server.port());
+    let malformed = r#"{"error":"the request line or a header is not valid HTTP/1.1"}"#;
+    let too_large =
+        r#"{"error":"the request line and headers are over 16384 bytes, the server's limit"}"#;
+    let cases = [
+        // A garbage request line.
+        (
+            "\u{1}\u{2} this is not HTTP".to_string(),
+            "400 Bad Request",
+            malformed,
+        ),
+        // A version that is not HTTP/1.x.
+        (
+            format!("GET / HTTP/9.9\r\n{host}"),
+            "400 Bad Request",
+            malformed,
+        ),
+        // A header that is not one.
+        (
+            format!("POST /api/heaps HTTP/1.1\r\n{host}\r\nContent-Length: ten"),
+            "400 Bad Request",
+            malformed,
+        ),
+        // A 100 kB URI: over the 16 KiB buffer before hyper's own 64 KiB limit on URIs.
+        (
+            format!("GET /{} HTTP/1.1\r\n{host}", "a".repeat(100_000)),
+            "431 Request Header Fields Too Large",
+            too_large,
+        ),
+        // 20 kB of headers.
+        (
+            format!(
+                "GET / HTTP/1.1\r\n{host}\r\nX-Padding: {}",
+                "a".repeat(20_000)
+            ),
+            "431 Request Header Fields Too Large",
+            too_large,
+        ),
+    ];
+    for (head, status, body) in cases {
+        let answer = raw(&server, &head, b"", Duration::from_secs(30));
+        let shown: String = head.chars().take(40).collect();
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}\r\n")),
+            "{shown:?}: {answer}"
+        );
+        assert!(
+            answer.contains("\r\ncontent-type: application/json\r\n"),
+            "{shown:?}: {answer}"
+        );
+        assert!(
+            answer.contains(&format!("\r\ncontent-length: {}\r\n", body.len())),
+            "{shown:?}: {answer}"
+        );
+        assert!(
+            answer.ends_with(&format!("\r\n\r\n{body}")),
+            "{shown:?}: {answer}"
+        );
+    }
+    // Garbage after a good request on the same connection: the good one's answer, then the JSON
+    // error.
+    let good = format!("GET /api/limits HTTP/1.1\r\n{host}\r\n\r\n");
+    let answer = raw(
+        &server,
+        &format!("{good}GET / HTTP/9.9\r\n{host}"),
+        b"",
+        Duration::from_secs(30),
+    );
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+    let second = answer.find("HTTP/1.1 400 Bad Request\r\n").expect(&answer);
+    assert!(answer[..second].ends_with('}'), "{answer}");
+    assert!(
+        answer.ends_with(&format!("\r\n\r\n{malformed}")),
+        "{answer}"
     );
 }

@@ -190,6 +190,7 @@ fn dots(
             progress,
             status: None,
             cancel: Some(cancel),
+            give_way: None,
         };
         answer(&query, &policy, Some(tables()), hooks)
     })?;

@@ -1,11 +1,13 @@
 //! Load benchmark of `ply serve` on loopback: the server runs in this process on a free port of
-//! 127.0.0.1, and 1 000 requests mixed across the games (dots, solitaire, heaps, dice race,
-//! MagicBoard, the perfect player) are sent all at once, first on a fresh server (cold: the shared
-//! dots tables are built by the first requests that need them), then again (warm: most answers come
-//! from the server's answer cache), then again with every body made new by trailing spaces (warm
-//! tables, but no answer kept: every request is solved), then again with new bodies while two
-//! expensive solves (the empty 4×5 board, 5 s each) run; the same requests one at a time are the
-//! baseline. Every answer must be 200; latencies are p50 / p99 / max.
+//! 127.0.0.1 (its connection layer and application, as `ply serve` runs them), and 1 000 requests
+//! mixed across the games (dots, solitaire, heaps, dice race, MagicBoard, the perfect player) are
+//! sent all at once, first on a fresh server (cold: the shared dots tables are built by the first
+//! requests that need them), then again (warm: most answers come from the server's answer cache),
+//! then again with every body made new by trailing white space (warm tables, but no answer kept:
+//! every request is solved), then again with new bodies while two expensive solves (the empty 4×5
+//! board, 5 s each) run; the same requests one at a time are the baseline. Every answer must be
+//! 200; latencies are p50 / p99 / max, and each phase shows the CPU time the process spent outside
+//! the runtime's threads (the solvers, and this benchmark's main thread: a few milliseconds).
 //!
 //! Run: `nice -n 19 cargo run --release -p ply-web --example load [REQUESTS]` (figures in
 //! BENCHMARKS.md). Bounded and self-stopping: a fixed number of requests, each phase given at most
@@ -128,6 +130,38 @@ struct Phase {
     latencies: Vec<(usize, Duration)>,
     errors: Vec<String>,
     wall: Duration,
+    /// CPU time the process spent outside the runtime's threads (the solvers) during the phase.
+    solvers: Duration,
+}
+
+/// CPU time this process has used so far: in all, and on the tokio runtime's threads (Linux's
+/// counters: getrusage, and /proc/self/task/*/schedstat for each thread named `tokio-…`; the
+/// runtime's threads live as long as the process, where the solvers' search threads come and go).
+fn cpu_times() -> (Duration, Duration) {
+    // SAFETY: getrusage fills the struct it is given.
+    let all = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        let time = |t: libc::timeval| {
+            Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+        };
+        time(usage.ru_utime) + time(usage.ru_stime)
+    };
+    let runtime = std::fs::read_dir("/proc/self/task")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|task| {
+            let name = std::fs::read_to_string(task.path().join("comm")).ok()?;
+            if !name.starts_with("tokio") {
+                return None;
+            }
+            let stat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+            stat.split_whitespace().next()?.parse().ok()
+        })
+        .map(Duration::from_nanos)
+        .sum();
+    (all, runtime)
 }
 
 impl Phase {
@@ -138,6 +172,7 @@ impl Phase {
             latencies: Vec::with_capacity(count),
             errors: Vec::new(),
             wall: Duration::ZERO,
+            solvers: Duration::ZERO,
         }
     }
 
@@ -165,14 +200,15 @@ impl Phase {
         let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1000.0);
         let count = self.latencies.len() + self.errors.len();
         format!(
-            "| {} | {count} | {} | {} | {} | {} | {} | {:.0} |",
+            "| {} | {count} | {} | {} | {} | {} | {} | {:.0} | {} |",
             self.name,
             self.errors.len(),
             ms(self.wall),
             ms(self.quantile(0.5)),
             ms(self.quantile(0.99)),
             ms(self.quantile(1.0)),
-            count as f64 / self.wall.as_secs_f64()
+            count as f64 / self.wall.as_secs_f64(),
+            ms(self.solvers)
         )
     }
 }
@@ -185,16 +221,18 @@ async fn run(
     count: usize,
     board: &str,
     at_once: bool,
-    new_bodies: Option<usize>,
+    new_bodies: Option<char>,
 ) -> Phase {
     let started = Instant::now();
+    let cpu = cpu_times();
     let mut phase = Phase::new(name, count);
-    // Trailing spaces change the body, not its meaning: `new_bodies` = Some(k) gives request `i`
-    // k + i + 1 of them, so that no answer sent before (with fewer) can be reused.
+    // Trailing white space changes the body, not its meaning: `new_bodies` = Some(c) gives request
+    // `i` i + 1 characters `c`, a character of this phase's own (a space, a tab, a line feed), so
+    // that no answer sent before can be reused and every phase's bodies have the same lengths.
     let request = |i| {
         let (path, mut body) = mix(i, board);
-        if let Some(k) = new_bodies {
-            body.push_str(&" ".repeat(k + i + 1));
+        if let Some(c) = new_bodies {
+            body.extend(std::iter::repeat_n(c, i + 1));
         }
         (path, body)
     };
@@ -223,6 +261,8 @@ async fn run(
         }
     }
     phase.wall = started.elapsed();
+    let (all, runtime) = cpu_times();
+    phase.solvers = (all - cpu.0).saturating_sub(runtime - cpu.1);
     phase
 }
 
@@ -254,18 +294,28 @@ async fn main() {
     let bound = listener.local_addr().expect("bound");
     let base = format!("http://{bound}");
     let solvers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    // Room for the client's connections: its 1 000 requests at once come on as many connections,
+    // plus those its pool opens beside them, past the default cap (1 024). There the server closes
+    // the oldest idle connection for each new one, and the client sometimes sends on one being
+    // closed: a failure of this client (its pool), not a latency of the server.
     let settings = ply_web::limits::Settings {
         solvers,
         cores: solvers,
+        max_connections: 4 * count.max(ply_web::limits::MAX_CONNECTIONS),
         ..ply_web::limits::Settings::default()
     };
-    let server = tokio::spawn(async move {
-        axum::serve(
-            listener,
-            ply_web::app(ply_web::AppState::new(settings), bound),
-        )
-        .await
-    });
+    // Served as `ply serve` serves: through its connection layer.
+    let limits = ply_web::connections::ConnectionLimits {
+        max_connections: settings.max_connections,
+        header_timeout: settings.header_timeout,
+    };
+    let app = ply_web::app(ply_web::AppState::new(settings), bound);
+    let server = tokio::spawn(ply_web::connections::serve(
+        listener,
+        app,
+        limits,
+        std::future::pending(),
+    ));
     let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
     // A board for the MagicBoard requests, from the server itself (this is not a timed request).
     let generated = client
@@ -298,7 +348,7 @@ async fn main() {
     let fresh = phase(
         "warm tables, all at once, every body new (all solved)",
         true,
-        Some(0),
+        Some(' '),
     )
     .await;
     // Two expensive solves (the empty 4×5 board, each asked for every move's value for 5 s) run
@@ -314,7 +364,7 @@ async fn main() {
     let beside = phase(
         "warm tables, all at once, every body new, two expensive solves running",
         true,
-        Some(2 * count),
+        Some('\t'),
     )
     .await;
     let mut beside = beside;
@@ -328,7 +378,7 @@ async fn main() {
     let one_by_one = phase(
         "warm tables, one at a time, every body new (baseline)",
         false,
-        Some(3 * count),
+        Some('\n'),
     )
     .await;
     server.abort();
@@ -336,8 +386,8 @@ async fn main() {
     println!(
         "{count} requests to http://127.0.0.1 (in-process server, {solvers} solvers), mixed over {KINDS} kinds:\n"
     );
-    println!("| phase | requests | errors | wall | p50 | p99 | max | requests/s |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("| phase | requests | errors | wall | p50 | p99 | max | requests/s | solvers' CPU |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     let phases = [&cold, &warm, &fresh, &beside, &one_by_one];
     for phase in phases {
         println!("{}", phase.line());

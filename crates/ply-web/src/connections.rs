@@ -4,8 +4,10 @@
 //! a new connection takes the place of the oldest idle one (no request in progress: never sent one,
 //! or between two), so that thousands of idle or half-sent connections never keep a real request
 //! out. When the system has no file descriptor left, the oldest idle connection is closed and the
-//! loop waits a moment instead of spinning.
+//! loop waits a moment instead of spinning. hyper's own answers to requests it cannot read are given
+//! a JSON body on their way out ([`JsonErrors`]).
 
+use crate::http_errors::JsonErrors;
 use axum::extract::Request;
 use axum::Router;
 use hyper::body::Incoming;
@@ -135,7 +137,7 @@ pub async fn serve(
                     answer
                 }
             });
-            let served = http.serve_connection(TokioIo::new(stream), service);
+            let served = http.serve_connection(TokioIo::new(JsonErrors::new(stream)), service);
             tokio::pin!(served);
             tokio::select! {
                 _ = served.as_mut() => {}

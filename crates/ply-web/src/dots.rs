@@ -5,11 +5,11 @@
 //! kept between requests ([`Kept`]), so later questions start from what earlier ones proved.
 
 use crate::error::ApiError;
-use crate::gate::Cost;
+use crate::gate::{Control, Cost};
 use ply::engine::scored::SolveError;
 use ply::engine::scored::Strategy;
 use ply::engine::util::chooser::Chooser;
-use ply::games::dots::answer::{answer, fault, Hooks};
+use ply::games::dots::answer::{answer, fault};
 use ply::games::dots::kept::Kept;
 use ply::games::dots::player::think;
 use ply::games::dots::policy::Policy;
@@ -17,8 +17,6 @@ use ply::games::dots::request::{DotsRequest, Query, RequestError};
 use ply::games::dots::review::review;
 use ply::games::dots::view::view;
 use serde::Deserialize;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// `POST /api/play/dots`: a position as for `/api/dots` and the seed that breaks ties between equal
@@ -75,14 +73,6 @@ pub struct DotsService {
     policy: Policy,
     think: Duration,
     kept: Kept,
-}
-
-/// Hooks that stop a solve when `cancel` is raised (its request has ended).
-fn cancelled_by(cancel: &Arc<AtomicBool>) -> Hooks<'_> {
-    Hooks {
-        cancel: Some(cancel),
-        ..Hooks::default()
-    }
 }
 
 fn bad_request(e: RequestError) -> ApiError {
@@ -143,16 +133,10 @@ impl DotsService {
 
     /// `POST /api/dots`: the report of the request's position, exact within the time left or what
     /// was proved by then.
-    pub fn answer(
-        &self,
-        request: &DotsRequest,
-        left: Duration,
-        cancel: &Arc<AtomicBool>,
-    ) -> Result<Served, ApiError> {
+    pub fn answer(&self, request: &DotsRequest, control: &Control) -> Result<Served, ApiError> {
         let query = request.validate().map_err(bad_request)?;
-        let policy = self.policy_within(left);
-        let hooks = cancelled_by(cancel);
-        let report = answer(&query, &policy, Some(&self.kept), hooks)
+        let policy = self.policy_within(control.left);
+        let report = answer(&query, &policy, Some(&self.kept), control.hooks())
             .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         Ok(Served {
             text: crate::api::json(&report)?,
@@ -162,16 +146,10 @@ impl DotsService {
 
     /// `POST /api/play/dots`: the player's move, as `ply play --seed SEED` makes it when first to
     /// choose in this position; 400 when the game is over.
-    pub fn reply(
-        &self,
-        request: &PlayDotsRequest,
-        left: Duration,
-        cancel: &Arc<AtomicBool>,
-    ) -> Result<Served, ApiError> {
+    pub fn reply(&self, request: &PlayDotsRequest, control: &Control) -> Result<Served, ApiError> {
         let mut query: Query = request.position.validate().map_err(bad_request)?;
-        query.time = Some(query.time.unwrap_or(self.think).min(left));
-        let policy = self.policy_within(left);
-        let hooks = cancelled_by(cancel);
+        query.time = Some(query.time.unwrap_or(self.think).min(control.left));
+        let policy = self.policy_within(control.left);
         let seed = request.seed;
         let played = think(
             &query,
@@ -179,7 +157,7 @@ impl DotsService {
             Some(&self.kept),
             &mut Chooser::new(seed),
             seed,
-            hooks,
+            control.hooks(),
         )
         .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         let (played, _) = played.ok_or_else(|| {
@@ -194,15 +172,11 @@ impl DotsService {
 
     /// `POST /api/dots/review`: every move of the request's game graded, and A's final margin
     /// before each (the value chart); the time limit is shared by the positions, the last first.
-    pub fn review(
-        &self,
-        request: &DotsRequest,
-        left: Duration,
-        cancel: &Arc<AtomicBool>,
-    ) -> Result<Served, ApiError> {
+    pub fn review(&self, request: &DotsRequest, control: &Control) -> Result<Served, ApiError> {
         let query = request.validate().map_err(bad_request)?;
+        let left = control.left;
         let policy = self.policy_within(left.min(query.time.unwrap_or(left)));
-        let reviewed = review(&query, &policy, Some(&self.kept), Some(cancel))
+        let reviewed = review(&query, &policy, Some(&self.kept), control.hooks())
             .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         Ok(Served {
             text: crate::api::json(&reviewed)?,

@@ -1,8 +1,7 @@
 //! Answers that are not reports: `{"error": "<one line>"}` with the status that says whose fault it is.
 
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::Serialize;
 
 /// A refused request.
@@ -91,6 +90,14 @@ impl ApiError {
             ApiError::bad(message)
         }
     }
+
+    /// The JSON body: `{"error": "<message>"}`.
+    pub fn body(&self) -> String {
+        let body = Body {
+            error: &self.message,
+        };
+        serde_json::to_string(&body).expect("a string serializes")
+    }
 }
 
 /// The number token of `body` that ends just before `line`:`column` (serde_json's 1-based place
@@ -120,9 +127,8 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (
             self.status,
-            Json(Body {
-                error: &self.message,
-            }),
+            [(header::CONTENT_TYPE, "application/json")],
+            self.body(),
         )
             .into_response()
     }

@@ -5,9 +5,10 @@
 //! timeout, small headers: [`connections`]), bodies (1 MiB each, a timeout between their pieces, a
 //! cap on all bodies in flight, JSON from the server's own page only: [`guard`]), and work: every
 //! solve passes the [`gate::Gate`] in the lane of its estimated cost, with a time limit, and is told
-//! to stop when its client leaves; a solve that finishes is kept in [`answers::Answers`] all the
+//! to stop when its client leaves (expensive ones also give way while cheap ones want every core); a solve that finishes is kept in [`answers::Answers`] all the
 //! same, so a retry is free. The server reads no file: the page is compiled in ([`page`]) and no
-//! request names a path on the server. Every refusal is `{"error": …}`.
+//! request names a path on the server. Every refusal is `{"error": …}`, hyper's own answers to
+//! requests it cannot read too ([`http_errors`]).
 
 pub mod answers;
 pub mod api;
@@ -17,6 +18,7 @@ pub mod dots;
 pub mod error;
 pub mod gate;
 pub mod guard;
+pub mod http_errors;
 pub mod limits;
 pub mod page;
 
@@ -30,7 +32,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use dots::{DotsService, Served};
 use error::ApiError;
-use gate::{Cost, Gate, Timed};
+use gate::{Control, Cost, Gate, Timed};
 use guard::Guard;
 use limits::{Settings, MAX_BODY};
 use ply::engine::util::halt::Halt;
@@ -100,16 +102,17 @@ fn report_response(answer: &Answer, cached: bool) -> Response {
 }
 
 /// Answers `body` on `path`: from the answers kept if it was asked before, else by parsing it,
-/// estimating its cost and running `work` with the time left and a cancel flag. Cheap work runs at
-/// once on this thread (it takes less than a thread hand-off would); expensive work runs on its
-/// own through the gate: if the client leaves, it is told to stop (its flag is raised), and
-/// whatever it finishes is kept all the same for the next identical request.
+/// estimating its cost and running `work` under a [`Control`] (the time left, a cancel flag). Cheap
+/// work runs at once on this thread (it takes less than a thread hand-off would); expensive work
+/// runs on its own through the gate, giving way to cheap work when it wants every core: if the
+/// client leaves, it is told to stop (its flag is raised), and whatever it finishes is kept all the
+/// same for the next identical request.
 async fn handle<R: DeserializeOwned + Send + 'static>(
     state: &AppState,
     path: &'static str,
     body: Result<Bytes, BytesRejection>,
     cost: impl FnOnce(&R) -> Cost + Send + 'static,
-    work: impl FnOnce(R, Duration, &Arc<AtomicBool>) -> Result<Served, ApiError> + Send + 'static,
+    work: impl FnOnce(R, &Control) -> Result<Served, ApiError> + Send + 'static,
 ) -> Response {
     let body = match body {
         Ok(b) => b,
@@ -143,10 +146,14 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
     let _raise = RaiseOnDrop(cancel.clone());
     let deadline = state.gate.deadline();
     if cost(&request) == Cost::Cheap {
-        let limit = state.settings.time_limit;
+        let control = Control {
+            left: state.settings.time_limit,
+            cancel,
+            give_way: None,
+        };
         let job = async move {
             let started = Instant::now();
-            let value = work(request, limit, &cancel)?;
+            let value = work(request, &control)?;
             Ok(Timed {
                 value,
                 solve: started.elapsed(),
@@ -157,9 +164,9 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
     let (answered, answer) = tokio::sync::oneshot::channel();
     let state = state.clone();
     tokio::spawn(async move {
-        let job = state.gate.run(deadline, cancel, move |left, cancel| {
-            work(request, left, cancel)
-        });
+        let job = state
+            .gate
+            .run(deadline, cancel, move |control| work(request, control));
         let _ = answered.send(settle(&state, path, body, deadline, job).await);
     });
     answer.await.unwrap_or_else(|_| {
@@ -201,21 +208,19 @@ async fn settle(
 /// own checks).
 fn plain<R: 'static>(
     f: fn(&R) -> Result<String, ApiError>,
-) -> impl FnOnce(R, Duration, &Arc<AtomicBool>) -> Result<Served, ApiError> + Send + 'static {
-    move |r, _, _| f(&r).map(|text| Served { text, keep: true })
+) -> impl FnOnce(R, &Control) -> Result<Served, ApiError> + Send + 'static {
+    move |r, _| f(&r).map(|text| Served { text, keep: true })
 }
 
 /// Wraps an endpoint function that obeys a halt: the time left (named, when it comes, as the
-/// server's time limit `whole`) and the cancel flag raised when the client leaves, so that work past
-/// the time is refused up front by the game's cost model and abandoned work stops.
+/// server's time limit `whole`), the cancel flag raised when the client leaves and the give-way,
+/// so that work past the time is refused up front by the game's cost model, abandoned work stops
+/// and expensive work pauses for cheap work.
 fn halted<R: 'static>(
     f: fn(&R, &Halt) -> Result<String, ApiError>,
     whole: Duration,
-) -> impl FnOnce(R, Duration, &Arc<AtomicBool>) -> Result<Served, ApiError> + Send + 'static {
-    move |r, left, cancel| {
-        let halt = Halt::after_part(left, whole).with_flag(cancel.clone());
-        f(&r, &halt).map(|text| Served { text, keep: true })
-    }
+) -> impl FnOnce(R, &Control) -> Result<Served, ApiError> + Send + 'static {
+    move |r, control| f(&r, &control.halt(whole)).map(|text| Served { text, keep: true })
 }
 
 /// Routes `POST $path` to an endpoint function taking its request and a [`Halt`], its cost
@@ -249,8 +254,8 @@ macro_rules! endpoint {
     };
 }
 
-/// Routes `POST $path` to a method of the dots service taking the request, the time left and the
-/// cancel flag, its cost estimated by the service.
+/// Routes `POST $path` to a method of the dots service taking the request and its [`Control`], its
+/// cost estimated by the service.
 macro_rules! dots_endpoint {
     ($router:expr, $path:literal, $method:ident) => {
         $router.route(
@@ -264,7 +269,7 @@ macro_rules! dots_endpoint {
                         $path,
                         body,
                         move |r| estimate.cost(stringify!($method), dots::DotsBody::dots(r)),
-                        move |r, left, cancel| service.$method(&r, left, cancel),
+                        move |r, control| service.$method(&r, control),
                     )
                     .await
                 },
@@ -306,7 +311,7 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
                         "/api/dots/board",
                         body,
                         |_: &_| Cost::Cheap,
-                        move |r, _, _| service.board(&r),
+                        move |r, _| service.board(&r),
                     )
                     .await
                 },

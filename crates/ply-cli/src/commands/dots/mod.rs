@@ -233,6 +233,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         progress: Some(&update),
         status: Some(&status),
         cancel: None,
+        give_way: None,
     };
     let report = answer_planned(&query, &plan, &policy, kept.as_ref(), hooks)
         .map_err(|e| Failure::solve(e, plan.strategy))?;

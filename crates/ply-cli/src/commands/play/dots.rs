@@ -94,6 +94,7 @@ impl DotsMatch<'_> {
             progress: Some(&update),
             status: Some(&status),
             cancel: None,
+            give_way: None,
         })
     }
 

@@ -15,10 +15,12 @@
 //! few states so touches few pages — a gigabyte faulted in costs about a second of a core, more than
 //! the whole search of many positions — and one that visits many soon has the whole table. Growing
 //! moves the entries whose bucket changes with the wider hash into the new half (the thread that
-//! doubled it does, while the others search on); one not moved yet, or overwritten by a race, is
-//! only missed — its key does not match where it is looked for — and no answer is ever taken from
-//! another state.
+//! doubled it does, while the others search on, checking its search's halt as it goes: moving half
+//! of a large table takes a tenth of a second and more); one not moved yet, or overwritten by a
+//! race, is only missed — its key does not match where it is looked for — and no answer is ever
+//! taken from another state.
 
+use crate::engine::util::halt::Halt;
 use crate::engine::util::memory::{zeroed_atomics, MemoryBudget, MemoryError};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -38,6 +40,10 @@ pub struct Bounds {
 
 /// The prefix of the table states hash into at first (see the module's docs).
 pub const INITIAL_BYTES: u64 = 4 << 20;
+
+/// Buckets moved between two checks of the halt while the prefix grows (64 KiB of table: under a
+/// millisecond, even when the new half's pages are faulted in as huge pages).
+const MOVED_BETWEEN_CHECKS: usize = 1 << 11;
 
 /// The table: `2^k` entries of [`ENTRY_BYTES`] each, a prefix of them in use.
 pub struct BoundsTable {
@@ -150,7 +156,7 @@ impl BoundsTable {
     /// wider mask). New states, not empty slots, are counted: a prefix too small for the search
     /// fills at once and then only replaces, and must grow all the same. Once the prefix is the
     /// whole table nothing is counted.
-    fn count_new_state(&self) {
+    fn count_new_state(&self, halt: &Halt) {
         let mask = self.bucket_mask.load(Ordering::Relaxed);
         if mask == self.full_mask {
             return;
@@ -163,7 +169,7 @@ impl BoundsTable {
                 .is_ok()
         {
             self.filled.store(0, Ordering::Relaxed);
-            self.move_to_new_half(mask);
+            self.move_to_new_half(mask, halt);
         }
     }
 
@@ -204,8 +210,10 @@ impl BoundsTable {
         })
     }
 
-    /// Records `bounds` for `key`, a state with `work` free elements, tightening what is known.
-    pub fn store(&self, key: u64, bounds: Bounds, work: u32) {
+    /// Records `bounds` for `key`, a state with `work` free elements, tightening what is known. A
+    /// store that grows the table checks `halt` while it moves entries: it gives way as the halt
+    /// says, and stops moving once the halt has come (what is not moved is only missed).
+    pub fn store(&self, key: u64, bounds: Bounds, work: u32, halt: &Halt) {
         let bucket = self.bucket(key);
         let (first, second) = (bucket, bucket + 2);
         for slot in [first, second] {
@@ -222,7 +230,7 @@ impl BoundsTable {
             }
         }
         self.place(bucket, key, pack(bounds, work), work);
-        self.count_new_state();
+        self.count_new_state(halt);
     }
 
     /// Writes the entry `key` → `data` (standing for `work`) into `bucket`: the first slot if it
@@ -244,9 +252,13 @@ impl BoundsTable {
     /// Moves the entries of the buckets up to `old_mask` whose home is in the half the prefix has
     /// just gained (their hash's next bit is set) to it, so that doubling loses nothing but what
     /// other threads overwrite meanwhile. Called by the thread that doubled the prefix; the others
-    /// go on searching (an entry not moved yet is only missed, never wrong).
-    fn move_to_new_half(&self, old_mask: u64) {
+    /// go on searching (an entry not moved yet is only missed, never wrong). `halt` is checked
+    /// every [`MOVED_BETWEEN_CHECKS`] buckets; once it has come, the rest is left where it is.
+    fn move_to_new_half(&self, old_mask: u64, halt: &Halt) {
         for bucket in 0..=old_mask as usize {
+            if bucket % MOVED_BETWEEN_CHECKS == MOVED_BETWEEN_CHECKS - 1 && halt.check().is_some() {
+                return;
+            }
             for slot in [bucket * 4, bucket * 4 + 2] {
                 let (key, data) = self.read(slot);
                 if data & VALID == 0 {
@@ -275,6 +287,59 @@ impl BoundsTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::util::halt::NEVER;
+
+    /// Keys spread by the hash: twice as many as a 16 MiB table has entries.
+    fn spread_keys() -> Vec<u64> {
+        (0..(1u64 << 21))
+            .map(|i: u64| {
+                // splitmix64's finaliser: distinct keys, spread like a game's hashes.
+                let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            })
+            .collect()
+    }
+
+    /// The bounds stored for key `k`.
+    fn bounds_of(k: u64) -> Bounds {
+        Bounds {
+            lower: -((k % 50) as i32),
+            upper: (k % 61) as i32,
+            best: Some((k % 40) as u32),
+        }
+    }
+
+    /// How many of `keys` `table` finds (each with its own bounds), and of the last 1 000.
+    fn found_and_recent(table: &BoundsTable, keys: &[u64]) -> (usize, usize) {
+        let mut found = 0;
+        for &k in keys {
+            if let Some(b) = table.probe(k) {
+                assert_eq!(b, bounds_of(k), "{k}");
+                found += 1;
+            }
+        }
+        let recent = keys[keys.len() - 1000..]
+            .iter()
+            .filter(|&&k| table.probe(k).is_some())
+            .count();
+        (found, recent)
+    }
+
+    #[test]
+    fn a_halt_stops_the_moving_and_answers_stay_right() {
+        let table = BoundsTable::new(16 << 20, MemoryBudget::new(1 << 30)).unwrap();
+        let keys = spread_keys();
+        // Halted from the start: each doubling moves its first buckets only.
+        let halted = Halt::after(std::time::Duration::ZERO);
+        for &k in &keys {
+            table.store(k, bounds_of(k), (k % 30) as u32, &halted);
+        }
+        assert_eq!(table.bytes_in_use(), 16 << 20);
+        let (_, recent) = found_and_recent(&table, &keys);
+        assert!(recent > 900, "{recent}");
+    }
 
     #[test]
     fn stores_merges_and_replaces() {
@@ -287,7 +352,7 @@ mod tests {
             upper: 5,
             best: None,
         };
-        table.store(key, wide, 10);
+        table.store(key, wide, 10, &NEVER);
         assert_eq!(table.probe(key), Some(wide));
         table.store(
             key,
@@ -297,6 +362,7 @@ mod tests {
                 best: Some(4),
             },
             10,
+            &NEVER,
         );
         assert_eq!(
             table.probe(key),
@@ -316,24 +382,10 @@ mod tests {
             (table.bytes(), table.bytes_in_use()),
             (16 << 20, INITIAL_BYTES)
         );
-        let bounds = |k: u64| Bounds {
-            lower: -((k % 50) as i32),
-            upper: (k % 61) as i32,
-            best: Some((k % 40) as u32),
-        };
-        // Keys spread by the hash: twice as many as the whole table has entries.
-        let keys: Vec<u64> = (0..(1u64 << 21))
-            .map(|i: u64| {
-                // splitmix64's finaliser: distinct keys, spread like a game's hashes.
-                let mut z = i.wrapping_add(0x9E37_79B9_7F4A_7C15);
-                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-                z ^ (z >> 31)
-            })
-            .collect();
+        let keys = spread_keys();
         let mut sizes = vec![table.bytes_in_use()];
         for &k in &keys {
-            table.store(k, bounds(k), (k % 30) as u32);
+            table.store(k, bounds_of(k), (k % 30) as u32, &NEVER);
             if table.bytes_in_use() != *sizes.last().unwrap() {
                 sizes.push(table.bytes_in_use());
             }
@@ -343,17 +395,7 @@ mod tests {
         // Every key found is found with its own bounds; most of the table's entries hold a state that
         // is found (the rest: moved out of reach by a doubling, or torn by a replacement); most of
         // the last ones written are found.
-        let mut found = 0;
-        for &k in &keys {
-            if let Some(b) = table.probe(k) {
-                assert_eq!(b, bounds(k), "{k}");
-                found += 1;
-            }
-        }
-        let recent = keys[keys.len() - 1000..]
-            .iter()
-            .filter(|&&k| table.probe(k).is_some())
-            .count();
+        let (found, recent) = found_and_recent(&table, &keys);
         assert!(found > keys.len() / 4, "{found}");
         assert!(recent > 900, "{recent}");
         // A table smaller than the first prefix is all in use from the start.

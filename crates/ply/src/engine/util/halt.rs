@@ -4,7 +4,8 @@
 //! The library never watches a clock on its own: a front end passes a [`Halt`] in, and every long
 //! solver checks it now and then (the search every few thousand nodes, the memo and the recursion
 //! every few thousand states, the tables between blocks). A solver that halts gives what it proved
-//! so far, or [`Halted`] — never a wrong value.
+//! so far, or [`Halted`] — never a wrong value. The same checks let a front end make a solve
+//! [`GiveWay`] to its other work for a while.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -42,13 +43,42 @@ pub fn millis_text(millis: u64) -> String {
     format!("{text} s")
 }
 
-/// A deadline and a cancel flag; checking it is cheap (a clock read and an atomic load).
+/// A front end's wish that a solve give way to its other work for now: a server whose cheap
+/// requests want every core while an expensive solve runs. A solve whose [`Halt`] carries one
+/// sleeps at each check, a millisecond at a time, while the front end wants the cores (the
+/// deadline and the flag still checked), so it takes no core the front end needs, yet all it can
+/// get when the front end is idle; unlike a lower OS priority, it gives way to nothing else on the
+/// machine.
+#[derive(Clone)]
+pub struct GiveWay(Arc<dyn Fn() -> bool + Send + Sync>);
+
+impl GiveWay {
+    /// Gives way while `wanted` says the front end wants the cores (asked at every check: it must
+    /// be cheap).
+    pub fn new(wanted: impl Fn() -> bool + Send + Sync + 'static) -> Self {
+        GiveWay(Arc::new(wanted))
+    }
+}
+
+impl std::fmt::Debug for GiveWay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GiveWay")
+    }
+}
+
+/// How long a solve giving way sleeps before it asks again.
+const NAP: Duration = Duration::from_millis(1);
+
+/// A deadline and a cancel flag, and when to give way; checking it is cheap (a clock read and an
+/// atomic load, and the give-way's question).
 #[derive(Debug, Clone, Default)]
 pub struct Halt {
     /// When to stop, and the time that was given (for the message).
     deadline: Option<(Instant, Duration)>,
     /// Raised from outside to stop at once.
     flag: Option<Arc<AtomicBool>>,
+    /// When to pause for the front end's other work.
+    give_way: Option<GiveWay>,
 }
 
 /// A halt that never comes: solves run to their answer.
@@ -60,6 +90,7 @@ impl Halt {
         Halt {
             deadline: None,
             flag: None,
+            give_way: None,
         }
     }
 
@@ -67,7 +98,7 @@ impl Halt {
     pub fn after(time: Duration) -> Self {
         Halt {
             deadline: Some((Instant::now() + time, time)),
-            flag: None,
+            ..Halt::never()
         }
     }
 
@@ -76,7 +107,7 @@ impl Halt {
     pub fn after_part(time: Duration, whole: Duration) -> Self {
         Halt {
             deadline: Some((Instant::now() + time, whole)),
-            flag: None,
+            ..Halt::never()
         }
     }
 
@@ -86,8 +117,14 @@ impl Halt {
         self
     }
 
-    /// A halt for one phase of this one: at most `time` from now, never later than this one, and
-    /// raised by the same flag. (The message names the shorter time.)
+    /// This halt, also giving way as `give_way` says.
+    pub fn with_give_way(mut self, give_way: GiveWay) -> Self {
+        self.give_way = Some(give_way);
+        self
+    }
+
+    /// A halt for one phase of this one: at most `time` from now, never later than this one,
+    /// raised by the same flag and giving way alike. (The message names the shorter time.)
     pub fn within(&self, time: Duration) -> Self {
         let mine = (Instant::now() + time, time);
         let deadline = match self.deadline {
@@ -97,11 +134,25 @@ impl Halt {
         Halt {
             deadline: Some(deadline),
             flag: self.flag.clone(),
+            give_way: self.give_way.clone(),
         }
     }
 
-    /// Why to stop now, or `None` to go on.
+    /// Why to stop now, or `None` to go on (after giving way as long as the front end asks).
     pub fn check(&self) -> Option<Halted> {
+        if let Some(GiveWay(wanted)) = &self.give_way {
+            while wanted() {
+                if let Some(why) = self.due() {
+                    return Some(why);
+                }
+                std::thread::sleep(NAP);
+            }
+        }
+        self.due()
+    }
+
+    /// Why to stop now: the flag raised or the deadline passed.
+    fn due(&self) -> Option<Halted> {
         if self
             .flag
             .as_ref()
@@ -117,9 +168,10 @@ impl Halt {
         }
     }
 
-    /// Whether a deadline or a flag is set at all (a solve that cannot halt may skip its checks).
+    /// Whether a deadline, a flag or a give-way is set at all (a solve that can neither halt nor
+    /// give way may skip its checks).
     pub fn can_halt(&self) -> bool {
-        self.deadline.is_some() || self.flag.is_some()
+        self.deadline.is_some() || self.flag.is_some() || self.give_way.is_some()
     }
 
     /// Time left before the deadline (`None` without one; zero once it has passed).
@@ -154,6 +206,30 @@ mod tests {
             .within(Duration::from_secs(60))
             .check()
             .is_some());
+    }
+
+    #[test]
+    fn a_check_waits_while_the_front_end_wants_the_cores() {
+        use std::sync::atomic::AtomicUsize;
+        // The front end wants the cores for the first three questions.
+        let asked = Arc::new(AtomicUsize::new(0));
+        let counted = asked.clone();
+        let give_way = GiveWay::new(move || counted.fetch_add(1, Ordering::Relaxed) < 3);
+        let halt = Halt::never().with_give_way(give_way);
+        assert!(halt.can_halt());
+        assert_eq!(halt.check(), None);
+        assert_eq!(asked.load(Ordering::Relaxed), 4);
+        // A phase gives way alike; while it waits, its flag still stops it.
+        let flag = Arc::new(AtomicBool::new(true));
+        let always = GiveWay::new(|| true);
+        let waiting = Halt::never().with_give_way(always).with_flag(flag);
+        assert_eq!(
+            waiting.within(Duration::from_secs(60)).check(),
+            Some(Halted::Cancelled)
+        );
+        // And its deadline.
+        let timed = Halt::after(Duration::from_millis(5)).with_give_way(GiveWay::new(|| true));
+        assert_eq!(timed.check(), Some(Halted::TimeLimit { millis: 5 }));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::heuristic::best_estimate;
 pub use crate::engine::scored::search::status::{SearchStatus, StatusHook};
 use crate::engine::scored::{SolveError, Strategy};
-use crate::engine::util::halt::Halt;
+use crate::engine::util::halt::{GiveWay, Halt};
 use crate::engine::util::progress::{Progress, Watch};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -31,6 +31,8 @@ pub struct Hooks<'a> {
     pub status: Option<StatusHook<'a>>,
     /// Raised to stop at once (a client that left): the answer then says what was proved.
     pub cancel: Option<&'a Arc<AtomicBool>>,
+    /// When the solve gives way to the front end's other work (a server's cheap requests).
+    pub give_way: Option<&'a GiveWay>,
 }
 
 /// A solve error with a hint at what could still work, naming the options (the request's keys and
@@ -53,19 +55,19 @@ pub fn fault(e: &SolveError, strategy: Strategy, memory_option: bool) -> String 
 }
 
 /// The halt of a part of an answer that may take `time` (of `whole`, which its message names),
-/// raised early by `cancel`.
-pub fn halt_for(
-    time: Option<Duration>,
-    whole: Option<Duration>,
-    cancel: Option<&Arc<AtomicBool>>,
-) -> Halt {
+/// raised early by the hooks' cancel flag, giving way as they say.
+pub fn halt_for(time: Option<Duration>, whole: Option<Duration>, hooks: Hooks<'_>) -> Halt {
     let halt = match (time, whole) {
         (Some(time), Some(whole)) => Halt::after_part(time, whole),
         (Some(time), None) => Halt::after(time),
         (None, _) => Halt::never(),
     };
-    match cancel {
+    let halt = match hooks.cancel {
         Some(flag) => halt.with_flag(flag.clone()),
+        None => halt,
+    };
+    match hooks.give_way {
+        Some(give_way) => halt.with_give_way(give_way.clone()),
         None => halt,
     }
 }
@@ -100,11 +102,7 @@ pub fn answer_planned(
         let left = plan
             .time
             .map_or(Duration::ZERO, |t| t.saturating_sub(started.elapsed()));
-        let halt = halt_for(
-            Some(left.max(Duration::from_millis(1))),
-            plan.time,
-            hooks.cancel,
-        );
+        let halt = halt_for(Some(left.max(Duration::from_millis(1))), plan.time, hooks);
         let (best, estimate) = estimated(query, &report, &halt);
         report.best_move = Some(best);
         report.estimate = estimate;
@@ -121,7 +119,7 @@ fn prove(
     kept: Option<&Kept>,
     hooks: Hooks<'_>,
 ) -> Result<DotsReport, SolveError> {
-    let halt = halt_for(time, plan.time, hooks.cancel);
+    let halt = halt_for(time, plan.time, hooks);
     let built = &query.built;
     let position = &query.position;
     let strategy = plan.strategy;

@@ -10,8 +10,6 @@ use super::request::{Detail, Query};
 use crate::engine::scored::{SolveError, ValueRange};
 use crate::engine::Player;
 use serde::Serialize;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What is proved of a move's quality.
@@ -145,12 +143,13 @@ pub struct Review {
 
 /// Reviews the game `query` states (its moves, from the empty board) under `policy`, whose time is
 /// shared by the positions; the last positions (the quickest) first, so that a review cut short
-/// lacks the early ones. `cancel` stops it early (what was proved stands).
+/// lacks the early ones. Each position is answered with `hooks`: their cancel flag stops the
+/// review early (what was proved stands).
 pub fn review(
     query: &Query,
     policy: &Policy,
     kept: Option<&Kept>,
-    cancel: Option<&Arc<AtomicBool>>,
+    hooks: Hooks<'_>,
 ) -> Result<Review, SolveError> {
     let history = query.position.history().to_vec();
     let board = &query.built.board;
@@ -178,10 +177,6 @@ pub fn review(
             ..query.clone()
         };
         let limited = Policy { time, ..*policy };
-        let hooks = Hooks {
-            cancel,
-            ..Hooks::default()
-        };
         reports[k] = Some(answer(&prefix, &limited, kept, hooks)?);
     }
     let reports: Vec<DotsReport> = reports.into_iter().flatten().collect();
@@ -214,7 +209,7 @@ mod tests {
             .validate()
             .unwrap();
         let policy = Policy::new(MemoryBudget::new(1 << 26), None);
-        let r = review(&query, &policy, None, None).unwrap();
+        let r = review(&query, &policy, None, Hooks::default()).unwrap();
         assert!(r.exact);
         // The empty board is worth -3 for A: B wins by 3.
         assert_eq!(r.margins[0], Some(-3));

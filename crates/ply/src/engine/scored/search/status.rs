@@ -164,6 +164,7 @@ fn status_of(
 mod tests {
     use super::*;
     use crate::engine::scored::bounds::Bounds;
+    use crate::engine::util::halt::NEVER;
     use crate::engine::util::memory::MemoryBudget;
 
     fn root_move(element: u32, points: u32, key: u64, cells: i32) -> RootMove {
@@ -185,9 +186,9 @@ mod tests {
             best: None,
         };
         // Move 0 hands over a child worth 1..3 to the opponent: -3..-1 for the mover.
-        table.store(10, bounds(1, 3), 5);
+        table.store(10, bounds(1, 3), 5, &NEVER);
         // Move 1 scores a cell and plays again in a child worth -2..0: -1..+1.
-        table.store(11, bounds(-2, 0), 5);
+        table.store(11, bounds(-2, 0), 5, &NEVER);
         // Move 2 hands over a child proved worth -1: +1 for the mover.
         let mut moves = vec![
             root_move(0, 0, 10, 4),

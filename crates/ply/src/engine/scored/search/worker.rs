@@ -16,6 +16,11 @@ use std::sync::OnceLock;
 /// Nodes counted by a thread before it adds them to the shared count (and checks the halt).
 const NODE_BATCH: u64 = 1 << 14;
 
+/// Nodes between two checks of the halt within a batch: a batch takes 4 ms to tens of
+/// milliseconds (slower while the table grows onto fresh pages), and a front end that asks the
+/// solve to give way should be heard within a few.
+const HALT_EVERY: u64 = 1 << 11;
+
 /// What null-window tests prove of a state with `cells` cells open (MTD(f), Plaat et al.):
 /// `test(beta)` gives a bound on the value — at least `beta` when the value reaches it, below `beta`
 /// otherwise — or `None` when a halt interrupted it. A value has the parity of `cells` (the cells
@@ -52,7 +57,7 @@ pub(super) struct Shared<'a> {
     /// Set when the search this worker serves is no longer needed (a sibling move reached the
     /// bound, or the halt came): it then returns at once, and stores nothing more in the table.
     pub(super) stop: &'a AtomicBool,
-    /// Checked every [`NODE_BATCH`] nodes; when it comes, its reason is kept in `halted` (for every
+    /// Checked every [`HALT_EVERY`] nodes; when it comes, its reason is kept in `halted` (for every
     /// search of the solver) and `stop` is set.
     pub(super) halt: &'a Halt,
     /// Why the solver's searches halted, once one did.
@@ -86,6 +91,7 @@ impl<'a> Worker<'a> {
 
     /// Counts `n` more states, adding them to the shared count (and telling progress) in batches.
     fn count(&mut self, n: u64) {
+        let before = self.nodes;
         self.nodes += n;
         // A node limit below a batch is checked at it (a test's limit of 0: at the first node).
         if self.nodes >= NODE_BATCH.min(self.shared.node_limit.saturating_add(1)) {
@@ -95,6 +101,8 @@ impl<'a> Worker<'a> {
                 self.shared.gave_up.store(true, Ordering::Relaxed);
                 let _ = self.shared.halted.set(Halted::Cancelled);
             }
+            self.check_halt();
+        } else if before / HALT_EVERY != self.nodes / HALT_EVERY {
             self.check_halt();
         }
     }
@@ -190,7 +198,9 @@ impl<'a> Worker<'a> {
                 upper: value,
                 best: None,
             };
-            self.shared.table.store(key, exact, free_count);
+            self.shared
+                .table
+                .store(key, exact, free_count, self.shared.halt);
             return value;
         }
         let (alpha0, beta0) = (alpha, beta);
@@ -201,7 +211,9 @@ impl<'a> Worker<'a> {
                 upper: cells,
                 best: Some(rules.move_to_key_frame(e, perm, key)),
             };
-            self.shared.table.store(key, bounds, free_count);
+            self.shared
+                .table
+                .store(key, bounds, free_count, self.shared.halt);
             return value;
         }
         let mut best = i32::MIN;
@@ -239,7 +251,9 @@ impl<'a> Worker<'a> {
                 best: Some(rules.move_to_key_frame(best_move, perm, key)),
             }
         };
-        self.shared.table.store(key, bounds, free_count);
+        self.shared
+            .table
+            .store(key, bounds, free_count, self.shared.halt);
         best
     }
 
