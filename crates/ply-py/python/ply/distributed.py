@@ -30,7 +30,10 @@ layout) is refused with one line before anything is written.
 
 Prints one JSON object: ``value`` (``null`` when a job budget stopped the run first, or when a
 ``--window`` was decided by a bound), ``bounds``, ``best_move``, ``tests`` (the root's null-window
-tests and their answers), ``jobs: {"run", "from_store", "cancelled", "leaves"}``, each job run
+tests: each one's answer, time, jobs, their summed and longest time — with one worker, which
+runs only the jobs a test needs, the longest over the tests added up is about the most any number
+of workers would take at this expansion), ``jobs: {"run",
+"from_store", "cancelled", "leaves"}``, each job run
 (key, window, free edges, bounds, nodes, seconds, CPU seconds) and their sums. Bad input exits 2
 with one line on stderr.
 """
@@ -38,6 +41,7 @@ with one line on stderr.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import resource
@@ -46,7 +50,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, NoReturn, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Set, Tuple
 
 from . import _ply
 
@@ -249,9 +253,34 @@ def _request(board: Dict[str, Any], moves: List[str], window: Optional[Range] = 
     return json.dumps(request)
 
 
+# The library's answers to the manager's small questions, kept: a deep split asks the same ones
+# thousands of times.
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def _decided(range_: Range, window: Optional[Range]) -> bool:
     """Whether nothing is left to ask of a value in ``range_`` about ``window``."""
     return _ply.dots_next_test(range_, window, 0) is None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _child_window(points: int, window: Range) -> Range:
+    """The window a child is asked about in when its parent is asked about in ``window`` and
+    the move to it scores ``points``."""
+    return tuple(_ply.dots_child_window(points, window))  # type: ignore
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _move_range(cells: int, points: int, child: Range) -> Range:
+    """What is proved of a move scoring ``points`` in a position with ``cells`` open cells when
+    its child's value lies in ``child``."""
+    return tuple(_ply.dots_combine(cells, [(points, child)]))  # type: ignore
+
+
+#: A job the root's question needs: the position, its window, and the (position, window) of each
+#: position above it on the way the question came down (it is no longer needed once one of them
+#: is decided).
+Job = Tuple[str, Range, Tuple[Tuple[str, Range], ...]]
 
 
 class _Tree:
@@ -292,14 +321,10 @@ class _Tree:
                 new.append(child)
         return new
 
-    def move_range(self, node: Node, points: int, child: Node) -> Range:
-        """What is proved of the move to ``child`` for the mover in ``node``."""
-        return tuple(_ply.dots_combine(node.cells, [(points, child.range)]))  # type: ignore
-
     def best_move(self, node: Node) -> Optional[str]:
         """A move of ``node`` proved to reach its lower bound (none while no move is)."""
         for points, key, mv in node.children or []:
-            if self.move_range(node, points, self.nodes[key])[0] >= node.range[0] > -node.cells:
+            if _move_range(node.cells, points, self.nodes[key].range)[0] >= node.range[0] > -node.cells:
                 return mv
         return None
 
@@ -332,32 +357,39 @@ class _Tree:
         for parent in node.parents:
             self.settle(parent)
 
-    def needed(self, root: Node, question: Range) -> List[Tuple[str, Range]]:
-        """The jobs (position, window) the root's ``question`` still needs, in the order to run
-        them: depth first, each position's moves best first (greatest proved bounds first, then
-        the search's order)."""
-        found: List[Tuple[str, Range]] = []
+    def needed(self, root: Node, question: Range, most: int) -> List[Job]:
+        """The first ``most`` jobs the root's ``question`` needs, in the order to run them: depth
+        first, each position's moves best first — greatest proved bounds first (what a job proved
+        of a transposition reorders every position it is a child of), then the search's order."""
+        found: List[Job] = []
         seen: Set[Tuple[str, Range]] = set()
 
-        def visit(node: Node, asked: Range) -> None:
+        def visit(node: Node, asked: Range, path: Tuple[Tuple[str, Range], ...]) -> bool:
+            """Adds the jobs below ``node``; true once ``most`` are found."""
             if _decided(node.range, asked) or (node.key, asked) in seen:
-                return
+                return False
             seen.add((node.key, asked))
             if node.children is None:
-                found.append((node.key, asked))
-                return
+                found.append((node.key, asked, path))
+                return len(found) >= most
             node.asked = asked
-            children = node.children
+            below = path + ((node.key, asked),)
 
             def rank(child: Tuple[int, str, str]) -> Range:
-                lower, upper = self.move_range(node, child[0], self.nodes[child[1]])
+                lower, upper = _move_range(node.cells, child[0], self.nodes[child[1]].range)
                 return (-lower, -upper)
 
-            for points, key, _ in sorted(children, key=rank):
-                visit(self.nodes[key], tuple(_ply.dots_child_window(points, asked)))  # type: ignore
+            return any(visit(self.nodes[key], _child_window(points, asked), below)
+                       for points, key, _ in sorted(node.children, key=rank))
 
-        visit(root, question)
+        visit(root, question, ())
         return found
+
+    def still_needed(self, job: Job) -> bool:
+        """Whether neither ``job``'s position nor one on its way down is decided yet."""
+        key, asked, path = job
+        return not _decided(self.nodes[key].range, asked) and not any(
+            _decided(self.nodes[k].range, w) for k, w in path)
 
 
 class _Pool:
@@ -383,8 +415,8 @@ class _Pool:
         actor = ray.remote(num_cpus=threads, max_restarts=2, max_task_retries=0)(_Worker)
         self.actors = [actor.remote() for _ in range(workers)]
         self.idle: List[int] = list(range(workers))
-        #: ref → (actor, key, window) of each job running.
-        self.running: Dict[Any, Tuple[int, str, Range]] = {}
+        #: ref → (actor, job) of each job running.
+        self.running: Dict[Any, Tuple[int, Job]] = {}
         #: ref → actor of each job cancelled and not stopped yet.
         self.stopping: Dict[Any, int] = {}
         #: key → the actor that last ran a job of it (its search table holds that work).
@@ -393,33 +425,38 @@ class _Pool:
         self.cancelled = 0
         self.failures = 0
 
-    def start(self, key: str, asked: Range, request: str, memory: Optional[str]) -> bool:
-        """Starts the job of ``key`` in ``asked`` on an idle actor, the one that last ran a job of
-        ``key`` if it is idle; false when no actor is idle or the budget is spent."""
+    def busy(self) -> Set[Tuple[str, Range]]:
+        """(position, window) of the jobs running."""
+        return {(job[0], job[1]) for _, job in self.running.values()}
+
+    def start(self, job: Job, request: str, memory: Optional[str]) -> bool:
+        """Starts ``job`` on an idle actor, the one that last ran a job of its position if it is
+        idle; false when no actor is idle or the budget is spent."""
         if not self.idle or self.left == 0:
             return False
+        key = job[0]
         preferred = self.affinity.get(key)
         actor = preferred if preferred in self.idle else self.idle[0]
         self.idle.remove(actor)
         self.affinity[key] = actor
         ref = self.actors[actor].run.remote(request, memory, self.threads)
-        self.running[ref] = (actor, key, asked)
+        self.running[ref] = (actor, job)
         if self.left is not None:
             self.left -= 1
         return True
 
-    def cancel_unless(self, wanted: Set[Tuple[str, Range]]) -> None:
+    def cancel_unless(self, wanted: Callable[[Job], bool]) -> None:
         """Cancels the running jobs that are not ``wanted``."""
-        for ref, (actor, key, asked) in list(self.running.items()):
-            if (key, asked) not in wanted:
+        for ref, (actor, job) in list(self.running.items()):
+            if not wanted(job):
                 del self.running[ref]
                 self.ray.cancel(ref)
                 self.stopping[ref] = actor
                 self.cancelled += 1
 
-    def next_result(self) -> Optional[Tuple[str, Range, Dict[str, Any]]]:
-        """Waits for a job to end: (key, window, its result), or ``None`` for a cancelled job or
-        one whose actor died (it will be asked again); raises ``LookupError`` when nothing runs."""
+    def next_result(self) -> Optional[Tuple[Job, Dict[str, Any]]]:
+        """Waits for a job to end: the job and its result, or ``None`` for a cancelled job or one
+        whose actor died (it will be asked again); raises ``LookupError`` when nothing runs."""
         ray = self.ray
         if not self.running and not self.stopping:
             raise LookupError("no job runs")
@@ -428,10 +465,10 @@ class _Pool:
         if ref in self.stopping:
             self.idle.append(self.stopping.pop(ref))
             return None
-        actor, key, asked = self.running.pop(ref)
+        actor, job = self.running.pop(ref)
         self.idle.append(actor)
         try:
-            return key, asked, ray.get(ref)
+            return job, ray.get(ref)
         except ray.exceptions.RayActorError:
             # The actor's process died (Ray restarts it): the question will be asked again.
             self.failures += 1
@@ -448,7 +485,7 @@ class _Pool:
 
     def close(self) -> None:
         """Cancels what still runs and lets the actors go."""
-        self.cancel_unless(set())
+        self.cancel_unless(lambda _job: False)
         for actor in self.actors:
             self.ray.kill(actor)
 
@@ -523,23 +560,28 @@ def solve(
         # MTD(f) at the root: one null-window test after another, each settled by jobs.
         while (beta := _ply.dots_next_test(root.range, window, guess)) is not None:
             question = (beta - 1, beta)
+            test_started, first_job = time.perf_counter(), len(sizes)
             if pool is None:
                 pool = _Pool(workers, threads, address, max_jobs)
-            while wanted := tree.needed(root, question):
-                pool.cancel_unless(set(wanted))
-                busy = {(key, asked) for _, key, asked in pool.running.values()}
-                for key, asked in wanted:
-                    if (key, asked) not in busy:
-                        request = _request(board, tree.nodes[key].moves, asked)
-                        if not pool.start(key, asked, request, memory):
+            while not _decided(root.range, question):
+                pool.cancel_unless(tree.still_needed)
+                busy = pool.busy()
+                # The jobs to run next, in order (those running among them).
+                for job in tree.needed(root, question, len(busy) + len(pool.idle)):
+                    if (job[0], job[1]) not in busy:
+                        request = _request(board, tree.nodes[job[0]].moves, job[1])
+                        if not pool.start(job, request, memory):
                             break
                 try:
                     ended = pool.next_result()
                 except LookupError:
+                    if pool.left != 0:
+                        raise RuntimeError(f"the root's test {question} is undecided and no job "
+                                           "is left to ask") from None
                     break  # the job budget is spent
                 if ended is None:
                     continue
-                key, asked, result = ended
+                (key, asked, _), result = ended
                 found = (result["lower"], result["upper"])
                 if not _decided(found, asked):
                     raise RuntimeError(f"a job left its window {asked} undecided: {found}")
@@ -553,7 +595,10 @@ def solve(
             if not _decided(root.range, question):
                 break
             reached = root.range[0] >= beta
-            tests.append({"beta": beta, "reached": reached, "bounds": list(root.range)})
+            ran = [s["seconds"] for s in sizes[first_job:]]
+            tests.append({"beta": beta, "reached": reached, "bounds": list(root.range),
+                          "seconds": time.perf_counter() - test_started, "jobs": len(ran),
+                          "job_seconds": sum(ran), "longest_job": max(ran, default=0.0)})
             say(f"test: the value {'reaches' if reached else 'is below'} {beta} "
                 f"(bounds {root.range[0]}..{root.range[1]})")
             guess = root.range[0] if reached else root.range[1]
