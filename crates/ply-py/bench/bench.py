@@ -3,6 +3,7 @@
     python crates/ply-py/bench/bench.py binding --ply target/debug/ply
     python crates/ply-py/bench/bench.py distributed --positions 34:1,34:2,35:1,36:1 --runs 3
     python crates/ply-py/bench/bench.py depths --positions 34:1,34:2 --depths 1,2,3
+    python crates/ply-py/bench/bench.py workers --positions 34:1,34:2 --workers 1,2,4,8,16
     python crates/ply-py/bench/bench.py correct
     python crates/ply-py/bench/bench.py labels
 
@@ -18,7 +19,9 @@ each of `--runs` rounds: medians of wall and CPU time and of nodes, ratios to th
 jobs' sizes; the time each job costs beyond its own (1 worker: the solve's time less its jobs',
 per job); and the parallelism one worker's tests allow (its jobs' time over the longest job of
 each test, added up). `depths`: the same with 1 worker for each expansion depth: the work a deeper
-split asks and the parallelism it allows. `correct`: the distributed value (2 workers) against
+split asks and the parallelism it allows. `workers`: the nodes 1, 2, 4, 8, 16 workers search, each
+with a table of its own (a Ray of that many CPUs on this machine's cores: times meaningless, nodes
+not), expanded as the command line does or to `--depth` plies. `correct`: the distributed value (2 workers) against
 `ply.dots` on 4×4 positions of 30–36 free edges and the empty 3×4 board. `labels`: exact labels
 (value and every action's value) for random OpenSpiel 4×4 states of 20, 25 and 30 free edges
 (uniformly random play from the empty board, seeded), by `ply.openspiel.label` on the whole batch,
@@ -151,7 +154,10 @@ def single(board, moves, threads):
 
 def split(board, moves, workers, depth=None):
     """The distributed solve on `workers` workers of one core, with a new store; expanded as the
-    command line does by default, or to `depth` plies."""
+    command line does by default, or to `depth` plies. `parallelism` is what the root's tests
+    allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
+    for one worker, whose jobs are only those the tests need), `node_parallelism` the same by
+    nodes (load-independent)."""
     expansion = {} if depth is None else {"depth": depth, "jobs": 10 ** 6}
     with tempfile.TemporaryDirectory() as d:
         store = distributed.Store(os.path.join(d, "run.sqlite"))
@@ -161,18 +167,21 @@ def split(board, moves, workers, depth=None):
         store.close()
     jobs = report["job_sizes"]
     longest = sum(t["longest_job"] for t in report["tests"])
+    largest = sum(t["largest_job_nodes"] for t in report["tests"])
     return {"value": report["value"], "wall": wall, "cpu": cpu_seconds() - cpu + report["job_cpu"],
             "nodes": report["nodes"], "jobs": len(jobs), "leaves": report["jobs"]["leaves"],
             "cancelled": report["jobs"]["cancelled"], "tests": len(report["tests"]),
             "job_seconds": [round(j["seconds"], 4) for j in jobs],
             "overhead": (wall - report["job_seconds"]["sum"]) / max(1, len(jobs)),
-            "parallelism": report["job_seconds"]["sum"] / longest if longest else None}
+            "parallelism": report["job_seconds"]["sum"] / longest if longest else None,
+            "node_parallelism": report["nodes"] / largest if largest else None}
 
 
-def start_ray():
+def start_ray(cpus=2):
+    """A local Ray of `cpus` CPUs (more than the machine's: workers that share its cores)."""
     import ray
 
-    ray.init(num_cpus=2, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
+    ray.init(num_cpus=cpus, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
              log_to_driver=False)
 
 
@@ -242,8 +251,33 @@ def depths(args):
             assert record["value"] == base["value"]
             print(f"# 4×4 {free} free seed {seed}, depth {depth}: {record['leaves']} leaves, "
                   f"{record['jobs']} jobs, nodes {record['nodes'] / base['nodes']:.2f}× one core's, "
-                  f"CPU {record['cpu'] / base['cpu']:.2f}×, parallelism "
-                  f"{record['parallelism']:.1f}", flush=True)
+                  f"CPU {record['cpu'] / base['cpu']:.2f}×, overhead "
+                  f"{1000 * record['overhead']:.1f} ms a job, parallelism "
+                  f"{record['parallelism']:.1f} (by nodes {record['node_parallelism']:.1f})",
+                  flush=True)
+
+
+def workers_bench(args):
+    """The work `--workers` workers ask, each with a search table of its own, on a Ray of as
+    many CPUs sharing this machine's cores: nodes against one core's search (the time is
+    meaningless here, the nodes are not)."""
+    counts = [int(w) for w in args.workers.split(",")]
+    start_ray(max(counts))
+    print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
+    for free, seed in positions(args.positions):
+        moves = position(free, seed)
+        base = single(FOUR, moves, 1)
+        say(dict(base, free=free, seed=seed, what="one core"))
+        line = [f"# 4×4 {free} free seed {seed}, depth {args.depth or 'as the command line'}, "
+                f"nodes against one core's {base['nodes']:.3g}:"]
+        for count in counts:
+            record = split(FOUR, moves, count, args.depth)
+            assert record["value"] == base["value"]
+            say(dict(record, free=free, seed=seed, what=f"{count} workers"))
+            line.append(f"{count} workers {record['nodes'] / base['nodes']:.2f} "
+                        f"({record['jobs']} jobs, {record['cancelled']} cancelled, parallelism "
+                        f"by nodes {record['node_parallelism']:.1f})")
+        print(" ".join(line), flush=True)
 
 
 def correct(args):
@@ -266,15 +300,19 @@ def correct(args):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["binding", "distributed", "depths", "correct", "labels"])
+    parser.add_argument("what", choices=["binding", "distributed", "depths", "workers", "correct",
+                                         "labels"])
     parser.add_argument("--ply", default="target/debug/ply", help="the ply binary of the same profile")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--positions", default="34:1,34:2,35:1,36:1",
                         help="4×4 positions FREE:SEED for distributed and depths")
     parser.add_argument("--depths", default="1,2,3", help="expansion depths for depths")
+    parser.add_argument("--workers", default="1,2,4,8,16", help="worker counts for workers")
+    parser.add_argument("--depth", type=int, help="expansion depth for workers (default: as the "
+                        "command line expands)")
     args = parser.parse_args()
-    {"binding": binding, "distributed": distributed_bench, "depths": depths, "correct": correct,
-     "labels": labels}[args.what](args)
+    {"binding": binding, "distributed": distributed_bench, "depths": depths,
+     "workers": workers_bench, "correct": correct, "labels": labels}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -151,6 +151,10 @@ fn run<T: Send>(
         let mut failure: Option<PyErr> = None;
         let mut told = u64::MAX;
         loop {
+            // Looked at before the result: a thread that had ended by now stored its result by
+            // now, unless it panicked (looked at after, a result stored between the two looks
+            // would pass for a panic).
+            let ended = solving.is_finished();
             let finished = py.allow_threads(|| {
                 let guard = done.0.lock().unwrap_or_else(|e| e.into_inner());
                 let (mut guard, _) = done
@@ -170,7 +174,7 @@ fn run<T: Send>(
                 }
                 return Ok(result);
             }
-            if solving.is_finished() {
+            if ended {
                 // The solve's thread ended without a result: it panicked.
                 return Err(PyRuntimeError::new_err("the solve failed (a panic in ply)"));
             }

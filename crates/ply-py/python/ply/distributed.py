@@ -30,12 +30,12 @@ layout) is refused with one line before anything is written.
 
 Prints one JSON object: ``value`` (``null`` when a job budget stopped the run first, or when a
 ``--window`` was decided by a bound), ``bounds``, ``best_move``, ``tests`` (the root's null-window
-tests: each one's answer, time, jobs, their summed and longest time — with one worker, which
-runs only the jobs a test needs, the longest over the tests added up is about the most any number
-of workers would take at this expansion), ``jobs: {"run",
-"from_store", "cancelled", "leaves"}``, each job run
-(key, window, free edges, bounds, nodes, seconds, CPU seconds) and their sums. Bad input exits 2
-with one line on stderr.
+tests: each one's answer, time, jobs, their summed and longest time and the nodes of the largest —
+with one worker, which runs only the jobs a test needs, the longest over the tests added up is
+about the most any number of workers would take at this expansion), ``jobs: {"run",
+"from_store", "cancelled", "leaves"}``, each job run (key, window, free edges, bounds, nodes,
+seconds, CPU seconds, the test it served) and their sums. Bad input exits 2 with one line on
+stderr.
 """
 
 from __future__ import annotations
@@ -589,7 +589,8 @@ def solve(
                 node = tree.nodes[key]
                 sizes.append({"key": key, "window": list(asked), "free": node.free,
                               "bounds": list(found), "nodes": result["nodes"],
-                              "seconds": result["seconds"], "cpu": result["cpu"]})
+                              "seconds": result["seconds"], "cpu": result["cpu"],
+                              "test": len(tests)})
                 say(f"job {len(sizes)}: {node.free} free, window {asked[0]}..{asked[1]}, "
                     f"bounds {found[0]}..{found[1]}, {result['seconds']:.2f} s")
             if not _decided(root.range, question):
@@ -598,7 +599,9 @@ def solve(
             ran = [s["seconds"] for s in sizes[first_job:]]
             tests.append({"beta": beta, "reached": reached, "bounds": list(root.range),
                           "seconds": time.perf_counter() - test_started, "jobs": len(ran),
-                          "job_seconds": sum(ran), "longest_job": max(ran, default=0.0)})
+                          "job_seconds": sum(ran), "longest_job": max(ran, default=0.0),
+                          "largest_job_nodes": max((s["nodes"] for s in sizes[first_job:]),
+                                                   default=0)})
             say(f"test: the value {'reaches' if reached else 'is below'} {beta} "
                 f"(bounds {root.range[0]}..{root.range[1]})")
             guess = root.range[0] if reached else root.range[1]
