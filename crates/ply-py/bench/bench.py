@@ -13,8 +13,9 @@ at a time, and by the `ply dots … --json` command once per position (the basel
 
 `distributed`: 4×4 positions (`FREE:SEED`: `baselines/generators/dots_boxes_position.py 4 4
 40-FREE SEED`), their value by `ply.dots` in this process on every core (the baseline) and on one,
-and by `ply.distributed.solve` with 1 and 2 workers of one core each (a local Ray of 2 CPUs started
-once, not counted; the actors, a new store and everything else counted), the four interleaved in
+and by `ply.distributed.solve` with 1 and 2 workers of one core each and 1 worker of 2 (a local Ray
+of 2 CPUs started once, not counted; the actors, a new store and everything else counted), the five
+interleaved in
 each of `--runs` rounds: medians of wall and CPU time and of nodes, ratios to the baseline; the
 jobs' sizes; the time each job costs beyond its own (1 worker: the solve's time less its jobs',
 per job); and the parallelism one worker's tests allow (its jobs' time over the longest job of
@@ -152,9 +153,9 @@ def single(board, moves, threads):
             "cpu": cpu_seconds() - cpu, "nodes": report["states_visited"]}
 
 
-def split(board, moves, workers, depth=None):
-    """The distributed solve on `workers` workers of one core, with a new store; expanded as the
-    command line does by default, or to `depth` plies. `parallelism` is what the root's tests
+def split(board, moves, workers, depth=None, threads=1):
+    """The distributed solve on `workers` workers of `threads` cores, with a new store; expanded
+    as the command line does by default, or to `depth` plies. `parallelism` is what the root's tests
     allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
     for one worker, whose jobs are only those the tests need), `node_parallelism` the same by
     nodes (load-independent)."""
@@ -162,7 +163,8 @@ def split(board, moves, workers, depth=None):
     with tempfile.TemporaryDirectory() as d:
         store = distributed.Store(os.path.join(d, "run.sqlite"))
         cpu, started = cpu_seconds(), time.perf_counter()
-        report = distributed.solve(board, moves, store, workers=workers, **expansion)
+        report = distributed.solve(board, moves, store, workers=workers, threads=threads,
+                                   **expansion)
         wall = time.perf_counter() - started
         store.close()
     jobs = report["job_sizes"]
@@ -178,8 +180,12 @@ def split(board, moves, workers, depth=None):
 
 
 def start_ray(cpus=2):
-    """A local Ray of `cpus` CPUs (more than the machine's: workers that share its cores)."""
+    """A local Ray of `cpus` CPUs (more than the machine's: workers that share its cores), its
+    workers at this process's niceness (Ray's default adds 15: on a shared machine they would get
+    less of the cores than the process they are measured against)."""
     import ray
+
+    os.environ.setdefault("RAY_worker_niceness", "0")
 
     ray.init(num_cpus=cpus, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
              log_to_driver=False)
@@ -198,12 +204,14 @@ def distributed_bench(args):
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
     for free, seed in positions(args.positions):
         moves = position(free, seed)
-        found = {"every core": [], "one core": [], "1 worker": [], "2 workers": []}
+        found = {"every core": [], "one core": [], "1 worker": [], "2 workers": [],
+                 "1 worker of 2 cores": []}
         for run in range(args.runs):
             for name, f in [("every core", lambda: single(FOUR, moves, None)),
                             ("one core", lambda: single(FOUR, moves, 1)),
                             ("1 worker", lambda: split(FOUR, moves, 1)),
-                            ("2 workers", lambda: split(FOUR, moves, 2))]:
+                            ("2 workers", lambda: split(FOUR, moves, 2)),
+                            ("1 worker of 2 cores", lambda: split(FOUR, moves, 1, threads=2))]:
                 record = f()
                 found[name].append(record)
                 say(dict(record, free=free, seed=seed, run=run, what=name,
