@@ -6,8 +6,10 @@
 //!
 //! Solves run on a thread of their own, the GIL released; the calling thread waits with the GIL
 //! released, and every 50 ms takes it to check Python's signals (Ctrl-C raises the solve's cancel
-//! flag, waits for it to stop, and raises `KeyboardInterrupt`) and to tell a progress callback the
-//! latest count (an exception from the callback stops the solve the same way).
+//! flag, waits for it to stop, and raises `KeyboardInterrupt`), to tell a progress callback the
+//! latest count (an exception from the callback stops the solve the same way) and, for a job of
+//! the distributed search, to ask its `stop` callable whether the job is still wanted (when not,
+//! the solve stops and reports what it proved).
 
 use ply::engine::scored::ValueRange;
 use ply::engine::util::chooser::Chooser;
@@ -56,6 +58,17 @@ fn player_kept() -> &'static Kept {
     KEPT.get_or_init(|| Kept::new(PLAYER_MEMORY, PLAYER_BOARDS))
 }
 
+/// What the jobs a process runs keep between them: small tables, and one board's search memory
+/// of at least `bytes` (a larger one replaces a smaller: what it held is searched again).
+fn job_kept(bytes: u64) -> Arc<Kept> {
+    static KEPT: Mutex<Option<Arc<Kept>>> = Mutex::new(None);
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    match &*kept {
+        Some(k) if k.memory_bytes() >= bytes => k.clone(),
+        _ => kept.insert(Arc::new(Kept::new(bytes, 1))).clone(),
+    }
+}
+
 fn bad(e: impl Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
@@ -89,18 +102,31 @@ fn cancelled_by(cancel: &Arc<AtomicBool>) -> Halt {
     Halt::never().with_flag(cancel.clone())
 }
 
-/// Runs `work` on a thread of its own (in a pool of `threads` threads when given, else on the
-/// global pool's cores) while this thread, the GIL released, waits; see the module's docs for
-/// signals and progress.
+/// What watches a solve run by [`run`]: a progress callback, a `stop` callable (see the module's
+/// docs), the cores to solve on (`None`: the global pool's).
+#[derive(Default)]
+struct Watch {
+    progress: Option<PyObject>,
+    stop: Option<PyObject>,
+    threads: Option<usize>,
+}
+
+/// Runs `work` on a thread of its own (in a pool of `watch.threads` threads when given, else on
+/// the global pool's cores) while this thread, the GIL released, waits; see the module's docs for
+/// signals, progress and `stop`.
 fn run<T: Send>(
     py: Python<'_>,
-    progress: Option<PyObject>,
-    threads: Option<usize>,
+    watch: Watch,
     work: impl FnOnce(&Arc<AtomicBool>, Option<&(dyn Fn(u64) + Sync)>) -> T + Send,
 ) -> PyResult<T> {
     let cancel = Arc::new(AtomicBool::new(false));
     let latest = AtomicU64::new(u64::MAX);
     let done: (Mutex<Option<T>>, Condvar) = (Mutex::new(None), Condvar::new());
+    let Watch {
+        progress,
+        stop,
+        threads,
+    } = watch;
     let pool = match threads {
         Some(n) => Some(
             rayon::ThreadPoolBuilder::new()
@@ -125,6 +151,10 @@ fn run<T: Send>(
         let mut failure: Option<PyErr> = None;
         let mut told = u64::MAX;
         loop {
+            // Looked at before the result: a thread that had ended by now stored its result by
+            // now, unless it panicked (looked at after, a result stored between the two looks
+            // would pass for a panic).
+            let ended = solving.is_finished();
             let finished = py.allow_threads(|| {
                 let guard = done.0.lock().unwrap_or_else(|e| e.into_inner());
                 let (mut guard, _) = done
@@ -144,7 +174,7 @@ fn run<T: Send>(
                 }
                 return Ok(result);
             }
-            if solving.is_finished() {
+            if ended {
                 // The solve's thread ended without a result: it panicked.
                 return Err(PyRuntimeError::new_err("the solve failed (a panic in ply)"));
             }
@@ -155,6 +185,18 @@ fn run<T: Send>(
                 cancel.store(true, Ordering::Relaxed);
                 failure = Some(e);
                 continue;
+            }
+            if let Some(stop) = &stop {
+                match stop.call0(py).and_then(|s| s.is_truthy(py)) {
+                    Ok(false) => {}
+                    // No longer wanted: the solve stops and says what it proved.
+                    Ok(true) => cancel.store(true, Ordering::Relaxed),
+                    Err(e) => {
+                        cancel.store(true, Ordering::Relaxed);
+                        failure = Some(e);
+                        continue;
+                    }
+                }
             }
             if let Some(callback) = &progress {
                 let n = latest.load(Ordering::Relaxed);
@@ -184,15 +226,31 @@ fn dots(
         .validate()
         .map_err(bad)?;
     let policy = Policy::new(budget(memory)?, None);
-    let strategy = policy.strategy(&query, Some(tables()));
-    let report = run(py, progress, threads, |cancel, progress| {
+    let watch = Watch {
+        progress,
+        stop: None,
+        threads,
+    };
+    answer_json(py, &query, &policy, tables(), watch)
+}
+
+/// The report of `query` under `policy` with what `kept` holds, as JSON, solved by [`run`].
+fn answer_json(
+    py: Python<'_>,
+    query: &ply::games::dots::request::Query,
+    policy: &Policy,
+    kept: &Kept,
+    watch: Watch,
+) -> PyResult<String> {
+    let strategy = policy.strategy(query, Some(kept));
+    let report = run(py, watch, |cancel, progress| {
         let hooks = Hooks {
             progress,
             status: None,
             cancel: Some(cancel),
             give_way: None,
         };
-        answer(&query, &policy, Some(tables()), hooks)
+        answer(query, policy, Some(kept), hooks)
     })?;
     to_json(&report.map_err(|e| bad(fault(&e, strategy, true)))?)
 }
@@ -214,7 +272,11 @@ fn dots_batch(
         .map(|r| self::request::<DotsRequest>(r)?.validate().map_err(bad))
         .collect::<PyResult<Vec<_>>>()?;
     let policy = Policy::new(budget(memory)?, None);
-    let reports = run(py, progress, None, |cancel, progress| {
+    let watch = Watch {
+        progress,
+        ..Watch::default()
+    };
+    let reports = run(py, watch, |cancel, progress| {
         let done = AtomicU64::new(0);
         let one = |query: &ply::games::dots::request::Query| {
             let hooks = Hooks {
@@ -262,7 +324,7 @@ fn dots_move(py: Python<'_>, request: &str, seed: u64, memory: Option<&str>) -> 
     let policy = Policy::new(budget(memory)?, None);
     let kept = player_kept();
     let strategy = policy.strategy(&query, Some(kept));
-    let played = run(py, None, None, |cancel, _| {
+    let played = run(py, Watch::default(), |cancel, _| {
         let hooks = Hooks {
             cancel: Some(cancel),
             ..Hooks::default()
@@ -280,6 +342,64 @@ fn dots_move(py: Python<'_>, request: &str, seed: u64, memory: Option<&str>) -> 
     let (played, _) = played
         .ok_or_else(|| bad("the game is over: every edge is drawn, there is no move to make"))?;
     to_json(&played)
+}
+
+/// One job of a split search (`ply.distributed`): the report of a JSON `DotsRequest` (its value,
+/// in its `window`) as [`dots`] gives it, on `threads` cores, except that the search's memory of
+/// the board is kept for the process's later jobs (sized for the largest position asked so far),
+/// so a job starts from what earlier jobs here proved — as one search shares its table between
+/// the moves of its root. `stop`, called every 50 ms, returns true when the job is no longer
+/// wanted: the search then stops and the report says what it proved.
+#[pyfunction]
+#[pyo3(signature = (request, memory=None, threads=None, stop=None))]
+fn dots_job(
+    py: Python<'_>,
+    request: &str,
+    memory: Option<&str>,
+    threads: Option<usize>,
+    stop: Option<PyObject>,
+) -> PyResult<String> {
+    let query = self::request::<DotsRequest>(request)?
+        .validate()
+        .map_err(bad)?;
+    let policy = Policy::new(budget(memory)?, None);
+    let kept = job_kept(policy.search_table_bytes(&query));
+    let watch = Watch {
+        progress: None,
+        stop,
+        threads,
+    };
+    answer_json(py, &query, &policy, &kept, watch)
+}
+
+/// The next null-window test to make on a value proved to lie in `range` (lower, upper), asked
+/// about in `window` (`None`: exactly), `guess` brought into what is still asked
+/// (`ValueRange::next_test`): the value to test "does it reach this?", or `None` when nothing is
+/// left to ask.
+#[pyfunction]
+#[pyo3(signature = (range, window, guess))]
+fn dots_next_test(range: (i32, i32), window: Option<(i32, i32)>, guess: i32) -> Option<i32> {
+    let window = window.map_or(ValueRange::FULL, |(lower, upper)| ValueRange {
+        lower,
+        upper,
+    });
+    ValueRange {
+        lower: range.0,
+        upper: range.1,
+    }
+    .next_test(window, guess)
+}
+
+/// The window (lower, upper) a child's value is asked about in when its parent's is asked about
+/// in `window` and the move to it scores `points` (`ValueRange::before_move`, Wilson's rule).
+#[pyfunction]
+fn dots_child_window(points: u32, window: (i32, i32)) -> (i32, i32) {
+    let child = ValueRange {
+        lower: window.0,
+        upper: window.1,
+    }
+    .before_move(points);
+    (child.lower, child.upper)
 }
 
 /// The position of a JSON `DotsRequest` as a split search sees it: its key, free edges, open
@@ -308,7 +428,7 @@ fn dots_combine(cells: u32, children: Vec<(u32, Option<(i32, i32)>)>) -> (i32, i
 #[pyfunction]
 fn solitaire(py: Python<'_>, request: &str) -> PyResult<String> {
     let request: SolitaireRequest = self::request(request)?;
-    let report = run(py, None, None, |cancel, _| {
+    let report = run(py, Watch::default(), |cancel, _| {
         request.answer_until(&cancelled_by(cancel))
     })?
     .map_err(bad)?;
@@ -327,7 +447,7 @@ fn heaps(request: &str) -> PyResult<String> {
 fn dice_race_compare(py: Python<'_>, request: &str) -> PyResult<String> {
     let request: CompareRequest = self::request(request)?;
     let query = request.validate().map_err(bad)?;
-    let report = run(py, None, None, |cancel, _| {
+    let report = run(py, Watch::default(), |cancel, _| {
         query.compare_within(WorkLimit::DEFAULT, &cancelled_by(cancel))
     })?
     .map_err(bad)?;
@@ -339,7 +459,7 @@ fn dice_race_compare(py: Python<'_>, request: &str) -> PyResult<String> {
 fn dice_race_best(py: Python<'_>, request: &str) -> PyResult<String> {
     let request: PicksRequest = self::request(request)?;
     let query = request.validate().map_err(bad)?;
-    let report = run(py, None, None, |cancel, _| {
+    let report = run(py, Watch::default(), |cancel, _| {
         query.best_until(&cancelled_by(cancel))
     })?
     .map_err(bad)?;
@@ -353,7 +473,7 @@ fn magic_board(py: Python<'_>, request: &str, memory: Option<&str>) -> PyResult<
     let request: MagicBoardRequest = self::request(request)?;
     let query = request.validate().map_err(bad)?;
     let budget = budget(memory)?;
-    let report = run(py, None, None, |cancel, _| {
+    let report = run(py, Watch::default(), |cancel, _| {
         query.answer_until(budget, &cancelled_by(cancel))
     })?
     .map_err(bad)?;
@@ -366,8 +486,11 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dots, m)?)?;
     m.add_function(wrap_pyfunction!(dots_batch, m)?)?;
     m.add_function(wrap_pyfunction!(dots_move, m)?)?;
+    m.add_function(wrap_pyfunction!(dots_job, m)?)?;
     m.add_function(wrap_pyfunction!(dots_expand, m)?)?;
     m.add_function(wrap_pyfunction!(dots_combine, m)?)?;
+    m.add_function(wrap_pyfunction!(dots_next_test, m)?)?;
+    m.add_function(wrap_pyfunction!(dots_child_window, m)?)?;
     m.add_function(wrap_pyfunction!(solitaire, m)?)?;
     m.add_function(wrap_pyfunction!(heaps, m)?)?;
     m.add_function(wrap_pyfunction!(dice_race_compare, m)?)?;

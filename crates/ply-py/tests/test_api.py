@@ -82,6 +82,22 @@ def test_a_time_limited_answer_says_what_was_proved():
     assert report["reason"] and report["best_move"]
 
 
+def test_a_window_is_answered_by_a_bound():
+    """A 4×4 position of 26 free edges worth 4: does it reach 1? reach 6? Each a bound; a window
+    around the value gives it exactly."""
+    moves = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8 9-10 1-6 20-25 4-5 11-16"
+    reaches = ply.dots("boxes", rows=4, cols=4, moves=moves, detail="value", window=(0, 1))
+    assert (reaches["exact"], reaches["value"]) == (False, None) and reaches["lower"] >= 2
+    assert reaches["reason"] == "the value lies outside the window asked (0, 1)"
+    short = ply.dots("boxes", rows=4, cols=4, moves=moves, detail="value", window=[5, 6])
+    assert short["upper"] <= 4 and short["lower"] <= 4
+    inside = ply.dots("boxes", rows=4, cols=4, moves=moves, detail="value", window=(-2, 8))
+    assert (inside["exact"], inside["value"]) == (True, 4)
+    with pytest.raises(ValueError) as raised:
+        ply.dots("boxes", rows=4, cols=4, moves=moves, window=(0, 1))
+    assert str(raised.value) == 'a window bounds the value alone: ask for detail "value" with it'
+
+
 def test_the_other_games_equal_the_cli(cli):
     assert ply.solitaire([0, 3, -2, 5, 1, -4, 2, 7], die=3, expected=True, distribution=True) == cli.json(
         "solitaire", "0", "3", "-2", "5", "1", "-4", "2", "7", "--die", "3", "--expected", "--distribution")

@@ -1,7 +1,8 @@
 """The distributed solve (`ply.distributed`) on one local Ray of 2 CPUs for the whole session: the
-value of the single-machine search, every proved job in the store, a run stopped by its job budget
-and a run SIGKILLed mid-way both resumed without redoing a stored job, and the faults of the store
-and the command line as one line."""
+value of the single-machine search, every question in the store answered by bounds that hold, a
+window asked, a run stopped by its job budget and a run SIGKILLed mid-way both resumed without
+running a stored job again, a job stopped when no longer wanted, and the faults of the store and
+the command line as one line."""
 
 import json
 import os
@@ -14,7 +15,7 @@ import time
 import pytest
 
 import ply
-from ply import distributed
+from ply import _ply, distributed
 
 FOUR = dict(game="boxes", rows=4, cols=4)
 # 4×4 positions (from baselines/generators), their values for the player to move by `ply dots`.
@@ -23,6 +24,10 @@ BOXES_24_B = "4-5 7-8 19-24 4-9 13-14 24-25 21-22 17-18 3-4 23-24 1-2 11-12 15-2
 # One move to search (a capture): the expansion goes a second ply.
 BOXES_24_FORCED = "19-20 18-23 15-20 11-12 4-9 11-16 6-7 1-2 19-24 17-22 3-8 14-15 21-22 5-10 12-13 8-9"
 BOXES_26 = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8 9-10 1-6 20-25 4-5 11-16"
+# 30 free edges, value 4, expanded two plies: over a hundred jobs of milliseconds for one worker
+# (a run long enough to be killed part way).
+BOXES_30 = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8 9-10"
+TWO_PLIES = ["--jobs", "200", "--depth", "2"]
 CASES = [
     (FOUR, BOXES_24, 4),
     (FOUR, BOXES_24_B, -6),
@@ -42,14 +47,35 @@ def small_ray():
 
 
 def job_rows(path):
-    """key → written of the jobs in the store at `path`."""
+    """(key, window) → written of the jobs in the store at `path`."""
     if not os.path.exists(path):
         return {}
     try:
         with sqlite3.connect(path, timeout=5) as db:
-            return dict(db.execute("SELECT key, written FROM proved WHERE kind = 'job'"))
+            rows = db.execute(
+                "SELECT key, window_lower, window_upper, written FROM proved WHERE kind = 'job'")
+            return {(k, lower, upper): w for k, lower, upper, w in rows}
     except sqlite3.OperationalError:
         return {}
+
+
+def jobs_run(report):
+    """(key, window) of each job a run ran."""
+    return {(s["key"], *s["window"]) for s in report["job_sizes"]}
+
+
+def check_rows(path, board):
+    """Every row of the store at `path`: its bounds hold the value `ply.dots` gives its position
+    and decide the window it was asked about in."""
+    rows = sqlite3.connect(path).execute(
+        "SELECT kind, moves, window_lower, window_upper, lower, upper, nodes, seconds FROM proved"
+    ).fetchall()
+    for kind, moves, w_lower, w_upper, lower, upper, nodes, seconds in rows:
+        value = ply.dots(**board, moves=moves, detail="value")["value"]
+        assert lower <= value <= upper, (moves, value, lower, upper)
+        assert lower == upper or upper <= w_lower or lower >= w_upper or kind == "expanded"
+        assert nodes >= 0 and (seconds > 0 or kind == "expanded")
+    return rows
 
 
 @pytest.mark.parametrize("board, moves, value", CASES)
@@ -60,6 +86,11 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     report = distributed.solve(board, moves, store, workers=2)
     assert report["value"] == value and report["exact"] and report["bounds"] == [value, value]
     assert report["jobs"]["run"] >= 2 and report["jobs"]["from_store"] == 0
+    # MTD(f) at the root: the last test reached the value, or fell short of the next one.
+    assert [t["reached"] for t in report["tests"]][-1] is False or report["tests"][-1]["beta"] == value
+    assert all(t["reached"] == (t["beta"] <= value) for t in report["tests"])
+    # Jobs are null-window tests.
+    assert all(s["window"][1] - s["window"][0] == 1 for s in report["job_sizes"])
     # The best move's own value is the position's.
     mv = ply.dots(**board, moves=moves, detail="moves")
     assert report["best_move"] in {m["move"] for m in mv["moves"] if m["value"] == value}
@@ -67,10 +98,23 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     again = distributed.solve(board, moves, store, workers=2)
     assert again["value"] == value and again["best_move"] == report["best_move"]
     assert again["jobs"] == {"run": 0, "from_store": 1, "cancelled": 0, "leaves": 0}
-    rows = sqlite3.connect(store.path).execute(
-        "SELECT kind, lower, upper, nodes, seconds FROM proved").fetchall()
+    rows = check_rows(store.path, board)
     assert {r[0] for r in rows} == {"job", "expanded"}
-    assert all(r[1] == r[2] and r[3] > 0 and r[4] > 0 for r in rows)
+    store.close()
+
+
+def test_a_window_is_answered_by_a_bound(small_ray, tmp_path):
+    moves = BOXES_24.split()
+    store = distributed.Store(str(tmp_path / "window.sqlite"))
+    # The value is 4: does it reach 1? Yes, in one test (at 2: 16 cells are open, so the values
+    # are even); does it reach 6? No.
+    high = distributed.solve(FOUR, moves, store, window=(0, 1))
+    assert (high["value"], high["exact"], high["window"]) == (None, False, [0, 1])
+    assert high["bounds"][0] >= 2 and high["bounds"][1] >= 4
+    assert [t["beta"] for t in high["tests"]] == [2] and high["tests"][0]["reached"]
+    low = distributed.solve(FOUR, moves, store, window=(5, 6))
+    assert low["bounds"][1] <= 5 and not low["tests"][-1]["reached"]
+    check_rows(store.path, FOUR)
     store.close()
 
 
@@ -84,29 +128,31 @@ def test_a_run_stopped_by_its_job_budget_resumes_without_redoing_a_job(small_ray
     lower, upper = first["bounds"]
     assert -16 <= lower <= 4 <= upper <= 16
     stored = job_rows(path)
-    assert set(stored) == {s["key"] for s in first["job_sizes"]} and len(stored) == 3
+    assert set(stored) == jobs_run(first) and len(stored) == 3
     store.close()
 
     store = distributed.Store(path)
     second = distributed.solve(FOUR, moves, store, workers=2)
     assert second["value"] == 4 == ply.dots(**FOUR, moves=moves)["value"]
-    assert second["jobs"]["from_store"] == 3
-    assert second["jobs"]["run"] + second["jobs"]["from_store"] + second["jobs"]["cancelled"] <= 24
+    # The three positions the jobs asked about, and the root they narrowed.
+    assert second["jobs"]["from_store"] >= len({k for k, _, _ in stored})
     # No stored job was run again, nor written again.
-    assert not set(stored) & {s["key"] for s in second["job_sizes"]}
+    assert not set(stored) & jobs_run(second)
     after = job_rows(path)
     assert all(after[k] == w for k, w in stored.items())
     assert len(after) == 3 + second["jobs"]["run"]
+    check_rows(path, FOUR)
     store.close()
 
 
 def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
     path = str(tmp_path / "killed.sqlite")
     address = small_ray.get_runtime_context().gcs_address
-    # One job at a time on the session's Ray: 26 jobs of about 0.4 s each.
+    # One job at a time on the session's Ray.
     child = subprocess.Popen(
         [sys.executable, "-m", "ply.distributed", "boxes", "--rows", "4", "--cols", "4",
-         "--moves", BOXES_26, "--workers", "1", "--store", path, "--address", address],
+         "--moves", BOXES_30, *TWO_PLIES, "--workers", "1", "--store", path, "--address",
+         address],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
@@ -123,16 +169,17 @@ def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
     assert len(stored) >= 2
 
     store = distributed.Store(path)
-    report = distributed.solve(FOUR, BOXES_26.split(), store, workers=2)
+    report = distributed.solve(FOUR, BOXES_30.split(), store, workers=2, jobs=200, depth=2)
     store.close()
-    assert report["value"] == 4 == ply.dots(**FOUR, moves=BOXES_26)["value"]
-    assert report["jobs"]["from_store"] >= len(stored) and report["jobs"]["leaves"] == 26
-    assert not set(stored) & {s["key"] for s in report["job_sizes"]}
+    assert report["value"] == 4 == ply.dots(**FOUR, moves=BOXES_30, detail="value")["value"]
+    assert report["jobs"]["from_store"] >= len({k for k, _, _ in stored})
+    assert report["plies"] == 2 and report["jobs"]["leaves"] == 330
+    assert not set(stored) & jobs_run(report)
 
     # The command line on the same store: the position itself is proved there (Ray not needed).
     done = subprocess.run(
         [sys.executable, "-m", "ply.distributed", "boxes", "--rows", "4", "--cols", "4",
-         "--moves", BOXES_26, "--store", path, "--quiet"], capture_output=True, text=True,
+         "--moves", BOXES_30, "--store", path, "--quiet"], capture_output=True, text=True,
         timeout=120)
     assert done.returncode == 0, done.stderr
     again = json.loads(done.stdout)
@@ -147,9 +194,14 @@ def foreign_files(tmp_path):
     other = tmp_path / "other.sqlite"
     with sqlite3.connect(other) as db:
         db.execute("CREATE TABLE proved (key TEXT, value INTEGER)")
+    older = tmp_path / "older.sqlite"
+    with sqlite3.connect(older) as db:
+        db.execute(f"PRAGMA application_id = {distributed.APPLICATION_ID}")
+        db.execute("PRAGMA user_version = 1")
+        db.execute("CREATE TABLE proved (key TEXT PRIMARY KEY, lower INTEGER, upper INTEGER)")
     damaged = tmp_path / "damaged.sqlite"
     good = distributed.Store(str(damaged))
-    good.put("k", 1, 1, None, [], 1, 0.1, "job")
+    good.put("k", (0, 1), (1, 1), None, [], 1, 0.1, "job")
     good.close()
     data = bytearray(damaged.read_bytes())
     data[100:2000] = b"\xff" * 1900
@@ -157,6 +209,7 @@ def foreign_files(tmp_path):
     return {
         text: "is not a SQLite database ply can use: file is not a database",
         other: "is a SQLite database of another application, not a ply.distributed store",
+        older: "is a ply.distributed store of another layout (version 1; this ply reads version 2)",
         damaged: "is not a SQLite database ply can use: database disk image is malformed",
         tmp_path: "is a directory, not a SQLite file",
     }
@@ -189,6 +242,10 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
     (["triangles", "--rows", "4", "--store", "s"], "--rows and --cols are for boxes; triangles take --size"),
     (["boxes", "--workers", "0", "--store", "s"], "--workers must be at least 1"),
     (["boxes", "--max-jobs", "-1", "--store", "s"], "--max-jobs must be at least 0"),
+    (["boxes", "--window", "1", "--store", "s"],
+     "argument --window: '1' is not two integers LOWER,UPPER (such as -1,0)"),
+    (["boxes", "--window", "2,2", "--store", "s"],
+     "window [2, 2]: its lower end must be below its upper end"),
 ])
 def test_bad_arguments_exit_2_with_one_line(tmp_path, args, message):
     done = subprocess.run([sys.executable, "-m", "ply.distributed", *args], capture_output=True,
@@ -202,6 +259,24 @@ def test_bad_input_to_solve_is_a_value_error(tmp_path):
     store = distributed.Store(str(tmp_path / "s.sqlite"))
     with pytest.raises(ValueError, match="^move 1 `1-99`: dot 99 does not exist"):
         distributed.solve(FOUR, ["1-99"], store)
+    with pytest.raises(ValueError, match="^window \\[3, 1\\]: its lower end must be below"):
+        distributed.solve(FOUR, [], store, window=(3, 1))
     with pytest.raises(ValueError, match="^workers and threads must be at least 1$"):
         distributed.solve(FOUR, [], store, workers=0)
     store.close()
+
+
+def test_a_job_keeps_its_search_table_and_stops_when_no_longer_wanted():
+    """`_ply.dots_job`: a second job of a position its process proved answers from what the first
+    kept; a job whose `stop` says true stops at once and reports what it proved."""
+    exact = json.dumps(dict(FOUR, moves=BOXES_26.split(), detail="value"))
+    first = json.loads(_ply.dots_job(exact, "1G", 1))
+    assert (first["value"], first["strategy"]) == (4, "search") and first["states_visited"] > 0
+    again = json.loads(_ply.dots_job(exact, "1G", 1))
+    assert (again["value"], again["states_visited"]) == (4, 0)
+    asked = []
+    wide = json.dumps(dict(FOUR, moves=BOXES_30.split()[:4], detail="value", window=[-1, 0]))
+    started = time.monotonic()
+    stopped = json.loads(_ply.dots_job(wide, "1G", 1, lambda: asked.append(1) or True))
+    assert time.monotonic() - started < 10 and asked
+    assert stopped["exact"] is False and stopped["reason"] == "the solve was cancelled"

@@ -1,6 +1,7 @@
 """ply.openspiel against OpenSpiel's own rules: action ids, values checked by playing on in
 OpenSpiel, labels, and PlyBot against the uniform random bot."""
 
+import os
 import random
 
 import pyspiel
@@ -104,40 +105,45 @@ def test_label_equals_analyse_and_win_loss_games_are_read_too():
         bridge.analyse(pyspiel.load_game("tic_tac_toe").new_initial_state())
 
 
-@pytest.mark.parametrize("rows,cols,opening", [(3, 3, 0), (3, 4, 8)])
-def test_plybot_never_finishes_below_the_exact_value(rows, cols, opening):
-    """200 seeded games against OpenSpiel's uniform random bot, 100 in each seat, from the empty
-    board (3×3) or after `opening` random moves (3×4: its empty board takes a 2 GiB table, 13 s a
-    move): the bot ends at least the position's exact value ahead from its seat, and on 3×3 every
-    move it makes keeps the value."""
+#: Games of PlyBot from the empty 3×4 board in CI (the issue's 200 are run by setting it; their
+#: figures are in BENCHMARKS.md).
+GAMES_3X4 = int(os.environ.get("PLY_PLYBOT_GAMES_3X4", "20"))
+
+
+@pytest.mark.parametrize("rows,cols,games,think,value", [(3, 3, 200, None, None),
+                                                          (3, 4, GAMES_3X4, 0.1, 0)])
+def test_plybot_never_finishes_below_the_exact_value(rows, cols, games, think, value):
+    """Seeded games from the empty board against OpenSpiel's uniform random bot, half in each
+    seat: the bot ends at least the empty board's exact value ahead from its seat. On 3×3 (its
+    whole table kept) every move is exact and keeps the value; on 3×4 (value 0 for the player to
+    move: ply.dots, 11 s) it thinks 0.1 s a move, estimating where nothing is proved, and every
+    move from 18 free lines on is exact (the table of the free lines)."""
     g = game(rows, cols)
     below = []
     moves = 0
-    for seed in range(200):
+    for seed in range(games):
         seat = seed % 2
-        rng = random.Random(seed)
         state = g.new_initial_state()
-        for _ in range(opening):
-            state.apply_action(rng.choice(state.legal_actions()))
-        value = bridge.analyse(state)["value"]
-        sign = 1 if seat == 0 else -1
-        # What the seat is sure to end with: its margin now, and the value for it from here.
-        exact = sign * margin_now(state) + (value if state.current_player() == seat else -value)
-        ours = bridge.PlyBot(g, seat, seed=seed)
+        if value is None:
+            value = bridge.analyse(state)["value"]
+        # The first player ends `value` ahead under perfect play.
+        exact = value if seat == 0 else -value
+        ours = bridge.PlyBot(g, seat, think=think, seed=seed)
         random_bot = pyspiel.make_uniform_random_bot(1 - seat, seed)
         while not state.is_terminal():
             if state.current_player() != seat:
                 state.apply_action(random_bot.step(state))
                 continue
-            value = bridge.analyse(state)["value"] if rows * cols <= 9 else None
+            proved = bridge.analyse(state)["value"] if think is None else None
             action = ours.step(state)
             moves += 1
-            assert ours.last["choice"] == "exact"
-            if value is not None:
-                assert ours.last["value"] == value
+            if think is None or len(state.legal_actions()) <= 18:
+                assert ours.last["choice"] == "exact"
+            if proved is not None:
+                assert ours.last["value"] == proved
             state.apply_action(action)
         mine = state.returns()[seat]
         if mine < exact:
             below.append((seed, seat, mine, exact))
     assert below == []
-    assert moves >= 200 * 4
+    assert moves >= games * 4

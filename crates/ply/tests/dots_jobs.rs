@@ -1,16 +1,23 @@
 //! The split of a position into jobs (`games::dots::jobs`) against whole tables: the distinct
 //! children's best is the position's value, keys are shared exactly by positions of one value
-//! class, and bounds from part of the children hold.
+//! class, and bounds from part of the children hold. The windowed search the jobs run
+//! (`Solver::range_within`, a request's `window`) against the same tables: every bound it gives
+//! holds and decides its window, and children searched in the windows `before_move` gives decide
+//! their parent's window once combined.
 
+use ply::engine::scored::search::{SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME};
 use ply::engine::scored::table::SubsetTable;
-use ply::engine::scored::{SubsetIndexed, ValueRange};
+use ply::engine::scored::{Solver, SubsetIndexed, ValueRange};
+use ply::engine::util::halt::NEVER;
 use ply::engine::util::progress::Watch;
 use ply::engine::MemoryBudget;
+use ply::games::dots::answer::{answer, Hooks};
 use ply::games::dots::jobs::{combine, expand, key};
-use ply::games::dots::request::DotsRequest;
-use ply::games::dots::{EdgeSet, Geometry};
+use ply::games::dots::policy::Policy;
+use ply::games::dots::request::{Detail, DotsRequest, Query, StrategyChoice};
+use ply::games::dots::{DotsBoard, EdgeSet, Geometry};
 use rand::seq::IndexedRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Random games on `geometry`, checked at every position.
@@ -126,4 +133,191 @@ fn keys_are_shared_by_symmetric_positions_and_twins_only() {
     assert_eq!(key(&built, corner(1, 2)), key(&built, corner(1, 5)));
     assert_ne!(key(&built, corner(1, 2)), key(&built, corner(2, 3)));
     assert!(key(&built, EdgeSet(0)).starts_with("Dots and Boxes, 3×3: "));
+}
+
+/// A search of `board` as the dots policy sets one up (capture rules, symmetries, endgame tables),
+/// with a table of its own.
+fn search(board: &DotsBoard) -> SearchSolver<'_, DotsBoard> {
+    SearchSolver::new(
+        board,
+        SearchOptions {
+            table_bytes: 4 << 20,
+            budget: MemoryBudget::new(1 << 30),
+            progress: None,
+            status: None,
+            use_symmetries: true,
+            endgame: DEFAULT_ENDGAME,
+            use_theory: true,
+            tie_order: TieOrder::default(),
+            halt: &NEVER,
+            node_limit: None,
+        },
+    )
+    .unwrap()
+}
+
+/// A random position of `geometry` that is not over: random edges drawn in a random order.
+fn random_position(rng: &mut Xoshiro256PlusPlus, geometry: Geometry) -> Query {
+    let built = geometry.build().unwrap();
+    let board = &built.board;
+    let edges: Vec<String> = (0..board.items())
+        .map(|e| ply::games::dots::notation::format_edge(board, ply::games::dots::Edge(e as u8)))
+        .collect();
+    let count = rng.random_range(0..edges.len());
+    let moves: Vec<String> = edges.choose_multiple(rng, count).cloned().collect();
+    DotsRequest::new(geometry, &moves.join(" "))
+        .validate()
+        .unwrap()
+}
+
+/// Whether `range` holds `value` and answers what `window` asks: exact where the value lies
+/// strictly inside it, else at least a bound on the far side of one of its ends.
+fn answers(range: ValueRange, value: i32, window: ValueRange) -> bool {
+    let holds = range.lower <= value && value <= range.upper;
+    let decided =
+        range.value().is_some() || range.upper <= window.lower || range.lower >= window.upper;
+    let inside = window.lower < value && value < window.upper;
+    holds && decided && (!inside || range.value() == Some(value))
+}
+
+/// Windows to ask about a position worth `value` with `cells` open: the null windows around the
+/// value (each a single test) and random ones, some reaching past the cells.
+fn windows(rng: &mut Xoshiro256PlusPlus, value: i32, cells: i32) -> Vec<ValueRange> {
+    let mut found: Vec<ValueRange> = (value - 2..=value + 2)
+        .map(|t| ValueRange {
+            lower: t - 1,
+            upper: t,
+        })
+        .collect();
+    for _ in 0..3 {
+        let lower = rng.random_range(-cells - 2..=cells + 1);
+        let upper = rng.random_range(lower + 1..=cells + 2);
+        found.push(ValueRange { lower, upper });
+    }
+    found.push(ValueRange::FULL);
+    found
+}
+
+#[test]
+fn windowed_searches_give_bounds_that_hold_and_decide_their_window_on_whole_tables() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
+    let mut decided_by_a_bound = 0;
+    for (geometry, positions) in [
+        (Geometry::Triangles { size: 3 }, 60),
+        (Geometry::Boxes { rows: 2, cols: 3 }, 60),
+        (Geometry::Boxes { rows: 3, cols: 3 }, 40),
+    ] {
+        let built = geometry.build().unwrap();
+        let board = &built.board;
+        let table =
+            SubsetTable::build(board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
+        for _ in 0..positions {
+            let query = random_position(&mut rng, geometry);
+            let drawn = query.position.drawn();
+            let value = table.value_of_mask(drawn.0);
+            for window in windows(&mut rng, value, expand(&query).cells as i32) {
+                // A search of its own: nothing an earlier window proved answers this one.
+                let found = search(board).range_within(&drawn, window).unwrap();
+                assert!(
+                    answers(found, value, window),
+                    "{geometry:?} {drawn:?} worth {value}: {found:?} in {window:?}"
+                );
+                decided_by_a_bound += usize::from(found.value().is_none());
+            }
+        }
+    }
+    // Windows the value lies outside are answered by a bound, not the exact value.
+    assert!(decided_by_a_bound > 100, "{decided_by_a_bound}");
+}
+
+#[test]
+fn children_searched_in_their_windows_decide_their_parents_window() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
+    for (geometry, positions) in [
+        (Geometry::Boxes { rows: 2, cols: 3 }, 40),
+        (Geometry::Boxes { rows: 3, cols: 3 }, 25),
+    ] {
+        let built = geometry.build().unwrap();
+        let board = &built.board;
+        let table =
+            SubsetTable::build(board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
+        for _ in 0..positions {
+            let query = random_position(&mut rng, geometry);
+            let node = expand(&query);
+            let value = table.value_of_mask(query.position.drawn().0);
+            for window in windows(&mut rng, value, node.cells as i32) {
+                let mut solver = search(board);
+                let children: Vec<(u32, Option<ValueRange>)> = node
+                    .children
+                    .iter()
+                    .map(|c| {
+                        let child = DotsRequest::new(geometry, &c.moves.join(" "))
+                            .validate()
+                            .unwrap();
+                        let drawn = child.position.drawn();
+                        let asked = window.before_move(c.points);
+                        let found = solver.range_within(&drawn, asked).unwrap();
+                        assert!(answers(found, table.value_of_mask(drawn.0), asked));
+                        (c.points, Some(found))
+                    })
+                    .collect();
+                let parent = combine(node.cells, &children);
+                assert!(
+                    answers(parent, value, window),
+                    "{geometry:?} {:?} worth {value}: {parent:?} in {window:?}",
+                    query.position.drawn()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_request_with_a_window_is_answered_by_a_bound_that_holds() {
+    let geometry = Geometry::Boxes { rows: 3, cols: 3 };
+    let built = geometry.build().unwrap();
+    let table =
+        SubsetTable::build(&built.board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
+    let moves = "1-2 5-6 9-13 3-7 10-11";
+    let asked = |window: Option<[i32; 2]>, detail: Detail| DotsRequest {
+        window,
+        detail,
+        strategy: StrategyChoice::Search,
+        ..DotsRequest::new(geometry, moves)
+    };
+    let query = asked(None, Detail::Value).validate().unwrap();
+    let value = table.value_of_mask(query.position.drawn().0);
+    let policy = Policy::new(MemoryBudget::new(1 << 30), None);
+    for t in value - 3..=value + 3 {
+        let query = asked(Some([t - 1, t]), Detail::Value).validate().unwrap();
+        let report = answer(&query, &policy, None, Hooks::default()).unwrap();
+        let range = report.range();
+        assert!(answers(range, value, query.window), "{t}: {range:?}");
+        assert_eq!(report.exact, report.value.is_some());
+        if let Some(reason) = &report.reason {
+            assert_eq!(
+                *reason,
+                format!("the value lies outside the window asked ({}, {t})", t - 1)
+            );
+        }
+    }
+    // The whole table answers exactly whatever the window.
+    let query = DotsRequest {
+        strategy: StrategyChoice::Table,
+        ..asked(Some([value + 1, value + 3]), Detail::Value)
+    }
+    .validate()
+    .unwrap();
+    let report = answer(&query, &policy, None, Hooks::default()).unwrap();
+    assert_eq!((report.value, report.reason), (Some(value), None));
+    // A window that holds nothing, or asked with every move's value, is refused.
+    let fault = |request: DotsRequest| request.validate().unwrap_err().to_string();
+    assert_eq!(
+        fault(asked(Some([2, 2]), Detail::Value)),
+        "window [2, 2]: its lower end must be below its upper end"
+    );
+    assert_eq!(
+        fault(asked(Some([0, 2]), Detail::Moves)),
+        "a window bounds the value alone: ask for detail \"value\" with it"
+    );
 }

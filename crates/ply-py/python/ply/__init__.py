@@ -62,6 +62,7 @@ def _dots_request(
     strategy: Optional[str],
     tie_order: Optional[str],
     time: Time,
+    window: Optional[Sequence[int]] = None,
 ) -> str:
     return _request(
         game=game,
@@ -73,6 +74,7 @@ def _dots_request(
         strategy=strategy,
         tie_order=tie_order,
         time=time,
+        window=None if window is None else list(window),
     )
 
 
@@ -88,6 +90,7 @@ def dots(
     time: Time = None,
     tie_order: str = "low-first",
     progress: Progress = None,
+    window: Optional[Sequence[int]] = None,
 ) -> Dict[str, Any]:
     """A dots position explained: ``ply dots GAME … --json``.
 
@@ -107,6 +110,11 @@ def dots(
             what was proved (``exact`` false, bounds, the best move found).
         tie_order: ``"low-first"`` or ``"high-first"``: the search's order among equal moves.
         progress: called with the states visited (or nodes searched) now and then.
+        window: ``(lower, upper)``, with ``detail="value"``: the value is wanted exactly only
+            where it lies strictly between them; otherwise a bound showing it at or below
+            ``lower`` or at or above ``upper`` answers (``exact`` false, ``lower``/``upper``).
+            ``(t - 1, t)`` asks whether the value reaches ``t``: one null-window test of the
+            search, much cheaper than the exact value.
 
     Returns:
         The report: ``value`` (net cells still to gain for the player to move under perfect
@@ -118,7 +126,7 @@ def dots(
         KeyboardInterrupt: Ctrl-C during the solve (the solve is stopped first).
     """
     text = _ply.dots(
-        _dots_request(game, rows, cols, size, moves, detail, strategy, tie_order, time),
+        _dots_request(game, rows, cols, size, moves, detail, strategy, tie_order, time, window),
         memory,
         progress,
     )
@@ -133,14 +141,15 @@ def dots_batch(
     """Reports of many dots positions at once, each as :func:`dots` gives it.
 
     Each position is a dict of :func:`dots`'s keyword arguments (``game``, ``rows``, ``cols``,
-    ``size``, ``moves``, ``detail``, ``strategy``, ``time``, ``tie_order``). Positions with at most
-    28 free edges are answered in parallel, the others one after another, each on every core.
-    ``progress`` is told how many positions are answered.
+    ``size``, ``moves``, ``detail``, ``strategy``, ``time``, ``tie_order``, ``window``).
+    Positions with at most 28 free edges are answered in parallel, the others one after another,
+    each on every core. ``progress`` is told how many positions are answered.
     """
     requests = []
     for p in positions:
         unknown = set(p) - {
             "game", "rows", "cols", "size", "moves", "detail", "strategy", "time", "tie_order",
+            "window",
         }
         if unknown:
             raise ValueError(f"unknown keys {sorted(unknown)} in a position")
@@ -155,6 +164,7 @@ def dots_batch(
                 p.get("strategy", "auto"),
                 p.get("tie_order", "low-first"),
                 p.get("time"),
+                p.get("window"),
             )
         )
     return [json.loads(t) for t in _ply.dots_batch(requests, memory, progress)]

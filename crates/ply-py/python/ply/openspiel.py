@@ -114,20 +114,27 @@ def label(
     return [_analysis(r, p["rows"], p["cols"]) for r, p in zip(reports, positions)]
 
 
-class PlyBot(pyspiel.Bot):
-    """A ``pyspiel.Bot`` for ``dots_and_boxes``: ply's player.
+#: PlyBot's time to think per move by default: ``ply play``'s.
+THINK = 3.0
 
-    Each move it asks for every move's value within ``think`` (seconds or ``"2s"``; ``None``: no
-    limit, always exact): where every move is proved it plays a best one (ties drawn by ``seed``);
-    otherwise the strongest move found among those the proof allows, so a position proved won or
-    drawn is never given away. What its searches learn is kept between moves and games.
+
+class PlyBot(pyspiel.Bot):
+    """A ``pyspiel.Bot`` for ``dots_and_boxes``: ply's player, as ``ply play`` plays.
+
+    Each move it asks for every move's value within ``think`` (seconds or ``"2s"``; default 3 s;
+    ``None``: no limit, always exact — minutes a move early on 4×4): where every move is proved it
+    plays a best one (ties drawn by ``seed``); otherwise the strongest move its anytime search
+    finds among those the proof allows, so a position proved won or drawn is never given away.
+    Boards of up to 24 lines are answered from their whole table, always exactly; larger ones by
+    the search within ``memory``, positions of up to 18 free lines by their table, exactly. What
+    its searches learn is kept between moves and games (256 MiB for each of two boards).
     """
 
     def __init__(
         self,
         game: Any,
         player_id: int,
-        think: Time = None,
+        think: Time = THINK,
         seed: int = 1,
         memory: Optional[str] = "4G",
     ) -> None:

@@ -49,13 +49,15 @@ pub struct Analysis<M> {
     pub line: Vec<LineStep<M>>,
 }
 
-/// What `solver` proves of `state`'s value alone, no move valued.
+/// What `solver` proves of `state`'s value alone, no move valued, asked about in `window`
+/// ([`Solver::range_within`]; [`ValueRange::FULL`]: the exact value).
 pub fn analyse_value<G: ScoredGame, S: Solver<G> + ?Sized>(
     solver: &mut S,
     state: &G::State,
+    window: ValueRange,
 ) -> Result<Analysis<G::Move>, SolveError> {
     Ok(Analysis {
-        range: solver.range(state)?,
+        range: solver.range_within(state, window)?,
         moves: Vec::new(),
         line: Vec::new(),
     })

@@ -89,6 +89,14 @@ impl<G: SubsetIndexed> Solver<G> for SearchOrTable<'_, G> {
         self.answer(|solver| solver.range(state))
     }
 
+    fn range_within(
+        &mut self,
+        state: &G::State,
+        window: ValueRange,
+    ) -> Result<ValueRange, SolveError> {
+        self.answer(|solver| solver.range_within(state, window))
+    }
+
     fn ranges(&mut self, states: &[G::State]) -> Result<Vec<ValueRange>, SolveError> {
         self.answer(|solver| solver.ranges(states))
     }

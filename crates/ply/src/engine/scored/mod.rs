@@ -216,6 +216,12 @@ pub struct ValueRange {
 }
 
 impl ValueRange {
+    /// Every value: as a window ([`Solver::range_within`]), the question of the exact value.
+    pub const FULL: ValueRange = ValueRange {
+        lower: i32::MIN,
+        upper: i32::MAX,
+    };
+
     /// The range of a value known exactly.
     pub fn exact(value: i32) -> Self {
         ValueRange {
@@ -253,6 +259,42 @@ impl ValueRange {
             }
         }
     }
+
+    /// The window a child's value must be decided in for the value of the move to it, scoring
+    /// `points`, to be decided in the window `self`: the inverse of [`Self::after_move`] (a scoring
+    /// move's window shifted by its points, another's negated).
+    pub fn before_move(self, points: u32) -> Self {
+        let p = points as i32;
+        if keeps_turn(points) {
+            ValueRange {
+                lower: self.lower.saturating_sub(p),
+                upper: self.upper.saturating_sub(p),
+            }
+        } else {
+            ValueRange {
+                lower: self.upper.saturating_neg(),
+                upper: self.lower.saturating_neg(),
+            }
+        }
+    }
+
+    /// The next null-window test (MTD(f), Plaat et al.) to make on a value proved to lie in `self`,
+    /// asked about in `window`: `Some(beta)` asks whether the value reaches `beta`; `None` when
+    /// nothing is left to ask — the value is exact, or lies at or below `window.lower`, or at or
+    /// above `window.upper` ([`Solver::range_within`]). The test is `guess` brought into the part of
+    /// `self` the window still asks about. A value has the parity of the cells still open (they are
+    /// split between the players), and so must the bounds in `self` (they start at ± the cells
+    /// open): each test is at a value of that parity, so each narrows `self` by at least 2.
+    pub fn next_test(self, window: ValueRange, guess: i32) -> Option<i32> {
+        if self.lower >= self.upper || self.upper <= window.lower || self.lower >= window.upper {
+            return None;
+        }
+        // The smallest value of the bounds' parity at or above `x` (`x` is above `self.lower`).
+        let parity = |x: i32| x + ((x - self.lower) & 1);
+        let low = (self.lower + 2).max(parity(window.lower.max(self.lower) + 1));
+        let high = self.upper.min(parity(window.upper.min(self.upper)));
+        Some(guess.clamp(low, high))
+    }
 }
 
 /// Something that knows, or can compute, the value of any state of one game.
@@ -271,6 +313,21 @@ pub trait Solver<G: ScoredGame> {
     /// bounds answers [`SolveError::Halted`] instead.
     fn range(&mut self, state: &G::State) -> Result<ValueRange, SolveError> {
         self.value(state).map(ValueRange::exact)
+    }
+    /// What is proved of `state`'s value when only `window` is asked about: exact where it lies
+    /// strictly inside the window; otherwise possibly only a bound showing it at or below
+    /// `window.lower` or at or above `window.upper` (so `t - 1..t` is the null-window test "does
+    /// the value reach `t`?", and [`ValueRange::FULL`] asks for the exact value, as
+    /// [`Self::range`]). The search proves no more than that (one null-window test for a null
+    /// window); the other solvers give the exact value (the default). A halted search gives the
+    /// bounds it reached, which may not decide the window.
+    fn range_within(
+        &mut self,
+        state: &G::State,
+        window: ValueRange,
+    ) -> Result<ValueRange, SolveError> {
+        let _ = window;
+        self.range(state)
     }
     /// Why the solver stopped before its answers, once its halt came (only a solver that gives
     /// bounds, the search, stops without failing).
@@ -414,6 +471,33 @@ mod tests {
         fn play(&self, state: &u8, _: ()) -> Option<(u8, u32)> {
             (*state == 0).then_some((1, 1))
         }
+    }
+
+    #[test]
+    fn tests_stay_in_the_window_and_keep_the_bounds_parity() {
+        let range = |lower, upper| ValueRange { lower, upper };
+        let (cells5, cells4) = (range(-5, 5), range(-4, 4));
+        // The exact value asked: the guess itself, or the nearest bound's next value.
+        assert_eq!(cells5.next_test(ValueRange::FULL, 1), Some(1));
+        assert_eq!(range(1, 5).next_test(ValueRange::FULL, 1), Some(3));
+        assert_eq!(range(-5, 1).next_test(ValueRange::FULL, 1), Some(1));
+        assert_eq!(range(3, 3).next_test(ValueRange::FULL, 1), None);
+        // A null window asks one test, at its upper end brought to the bounds' parity.
+        assert_eq!(cells5.next_test(range(1, 2), 1), Some(3));
+        assert_eq!(cells4.next_test(range(1, 2), 0), Some(2));
+        assert_eq!(cells4.next_test(range(-3, -2), 4), Some(-2));
+        // Decided: at or above the upper end, at or below the lower end.
+        assert_eq!(range(2, 4).next_test(range(1, 2), 0), None);
+        assert_eq!(range(-4, 0).next_test(range(1, 2), 0), None);
+        assert_eq!(range(-4, 0).next_test(range(0, 3), 0), None);
+        // A window past the bounds asks nothing more than they allow.
+        assert_eq!(cells4.next_test(range(-100, 100), -7), Some(-2));
+        assert_eq!(cells4.next_test(range(4, 100), 0), None);
+        // The child's window of a move: shifted for a capture, negated otherwise.
+        assert_eq!(range(1, 2).before_move(2), range(-1, 0));
+        assert_eq!(range(1, 2).before_move(0), range(-2, -1));
+        assert_eq!(range(-1, 0).after_move(2), range(1, 2));
+        assert_eq!(ValueRange::FULL.before_move(0).lower, -i32::MAX);
     }
 
     #[test]

@@ -128,7 +128,14 @@ fn prove(
         halt: &halt,
     };
     let report = |solver: &mut dyn crate::engine::scored::Solver<_>| {
-        report_from(built, position, solver, strategy, query.detail)
+        report_from(
+            built,
+            position,
+            solver,
+            strategy,
+            query.detail,
+            query.window,
+        )
     };
     let answered = match (strategy, kept) {
         (Strategy::Table, Some(kept)) => kept

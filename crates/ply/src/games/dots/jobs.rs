@@ -3,17 +3,20 @@
 //! searched on its own (a job), and combines what the jobs proved back up — a job-level proof
 //! search, the way checkers was solved (a front-end manager over back-end alpha-beta solvers).
 //!
-//! The expansion applies what the search applies: the moves the board's [`Theory`](crate::engine::scored::Theory) keeps (a safe
-//! capture alone; otherwise the captures and their double-deals), one move per group of twins, and
-//! one child per class of positions equal up to the board's symmetries and twins ([`key`]). The
-//! combination is Wilson's rule on bounds ([`ValueRange::after_move`]): a parent is proved once what
-//! its children proved leaves it one value, whether or not every child is proved. No front end
-//! re-derives either.
+//! The expansion applies what the search applies, in its order ([`move_order`]): the moves the
+//! board's [`Theory`](crate::engine::scored::Theory) keeps (a safe capture alone; otherwise the
+//! captures and their double-deals), one move per group of twins, and one child per class of
+//! positions equal up to the board's symmetries and twins ([`key`]). The combination is Wilson's
+//! rule on bounds ([`ValueRange::after_move`]): a parent is proved once what its children proved
+//! leaves it one value, whether or not every child is proved, and a question about the parent's
+//! value in a window is a question about each child's in the window
+//! [`ValueRange::before_move`] gives. No front end re-derives either.
 
 use super::board::{DotsBoard, Edge, EdgeSet};
 use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::request::Query;
+use crate::engine::scored::search::move_order;
 use crate::engine::scored::twins::Twins;
 use crate::engine::scored::{SubsetIndexed, ValueRange};
 use serde::Serialize;
@@ -46,7 +49,8 @@ pub struct JobNode {
     pub free: u32,
     /// Open cells: its value lies in `-cells..=cells`.
     pub cells: u32,
-    /// The distinct children whose best is the position's value (empty when the game is over).
+    /// The distinct children whose best is the position's value, in the order the search tries
+    /// them (empty when the game is over).
     pub children: Vec<JobChild>,
 }
 
@@ -62,24 +66,18 @@ pub fn key(built: &BuiltBoard, drawn: EdgeSet) -> String {
     )
 }
 
-/// The position of `query` with its distinct children.
+/// The position of `query` with its distinct children, in the order the search tries them.
 pub fn expand(query: &Query) -> JobNode {
     let built = &query.built;
     let board = &built.board;
     let twins = twins(board);
     let drawn = query.position.drawn().0;
     let full = board.full().0;
-    let mut free = full & !drawn;
     let rules = board
         .completion()
         .expect("dots boards state completion rules");
-    if let Some(kept) = board
-        .theory()
-        .and_then(|t| t.candidates(rules, drawn, free))
-    {
-        free = kept;
-    }
-    free = twins.distinct_moves(free);
+    let order = move_order(board, &query.position.drawn(), query.tie_order)
+        .expect("dots boards state completion rules");
     let played: Vec<String> = query
         .position
         .history()
@@ -89,7 +87,7 @@ pub fn expand(query: &Query) -> JobNode {
     let cells = open_cells(query);
     let mut seen: Vec<u64> = Vec::new();
     let mut children = Vec::new();
-    for e in (0..board.edge_count() as u32).filter(|e| free >> e & 1 == 1) {
+    for e in order {
         let child = drawn | 1 << e;
         let canonical = canonical(board, &twins, child);
         if seen.contains(&canonical) {
@@ -109,8 +107,6 @@ pub fn expand(query: &Query) -> JobNode {
             cells: cells - points,
         });
     }
-    // Captures first: the order a front end hands the jobs out in.
-    children.sort_by_key(|c| std::cmp::Reverse(c.points));
     JobNode {
         key: key(built, query.position.drawn()),
         free: (full & !drawn).count_ones(),

@@ -54,6 +54,11 @@ impl Kept {
         lock(&self.tables).contains_key(&built.identity())
     }
 
+    /// Bytes of each board's search memory (0: none kept).
+    pub fn memory_bytes(&self) -> u64 {
+        self.memory_bytes
+    }
+
     /// Whether search memories are kept at all.
     pub fn keeps_search_memories(&self) -> bool {
         self.memory_bytes > 0 && self.boards > 0

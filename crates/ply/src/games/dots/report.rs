@@ -178,18 +178,20 @@ fn strategy_name<S: Serializer>(strategy: &Strategy, s: S) -> Result<S::Ok, S::E
     s.serialize_str(strategy.name())
 }
 
-/// Explains `position` as far as `detail` asks with `solver` (built with `strategy`): exact when the
-/// solver finished, what it proved when its halt came first (`reason` says why it stopped).
+/// Explains `position` as far as `detail` asks with `solver` (built with `strategy`), the value
+/// asked about in `window` ([`ValueRange::FULL`]: exactly): exact when the solver finished, what it
+/// proved when its halt came first or a bound decided the window (`reason` says which).
 pub fn report_from(
     built: &BuiltBoard,
     position: &Position,
     solver: &mut dyn Solver<DotsBoard>,
     strategy: Strategy,
     detail: Detail,
+    window: ValueRange,
 ) -> Result<DotsReport, SolveError> {
     let board = &built.board;
     let analysed = match detail {
-        Detail::Value => analyse_value(solver, &position.drawn()),
+        Detail::Value => analyse_value(solver, &position.drawn(), window),
         Detail::Moves | Detail::Line => {
             analyse(board, solver, &position.drawn(), detail == Detail::Line)
         }
@@ -200,11 +202,14 @@ pub fn report_from(
         Err(SolveError::Halted(why)) => (unproved(built, position, detail), Some(why)),
         Err(e) => return Err(e),
     };
-    let reason = analysis
-        .range
-        .value()
-        .is_none()
-        .then(|| halted.unwrap_or(Halted::Cancelled).to_string());
+    let reason = analysis.range.value().is_none().then(|| match halted {
+        Some(why) => why.to_string(),
+        None if analysis.range.next_test(window, 0).is_none() => format!(
+            "the value lies outside the window asked ({}, {})",
+            window.lower, window.upper
+        ),
+        None => Halted::Cancelled.to_string(),
+    });
     explain(
         built,
         position,

@@ -7,6 +7,7 @@ use super::geometry::{BuiltBoard, Geometry, GeometryError};
 use super::notation::{position_from_moves, MoveError};
 use super::position::Position;
 pub use crate::engine::scored::search::TieOrder;
+use crate::engine::scored::ValueRange;
 use crate::input::duration::{parse_time, seconds_to_duration, TimeError};
 use crate::input::quote;
 use serde::{Deserialize, Serialize};
@@ -130,6 +131,12 @@ pub struct DotsRequest {
     /// own limit (a server's) caps it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<TimeText>,
+    /// `[lower, upper]`: the value is asked for exactly only where it lies strictly between them;
+    /// otherwise a bound showing it at or below `lower`, or at or above `upper`, answers
+    /// (`[t - 1, t]` asks whether the value reaches `t`: one null-window test of the search). The
+    /// value alone ([`Detail::Value`]) is asked about this way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<[i32; 2]>,
 }
 
 /// Why a request cannot be answered as it stands. The messages name the request's keys, which are
@@ -148,6 +155,12 @@ pub enum RequestError {
     /// A time that is no time.
     #[error("time: {0}")]
     Time(#[from] TimeError),
+    /// A window that holds no value.
+    #[error("window [{0}, {1}]: its lower end must be below its upper end")]
+    EmptyWindow(i32, i32),
+    /// A window asked with every move's value.
+    #[error("a window bounds the value alone: ask for detail \"value\" with it")]
+    WindowWithMoves,
 }
 
 /// A checked request: the board built, the moves played, and how to answer.
@@ -165,6 +178,8 @@ pub struct Query {
     pub tie_order: TieOrder,
     /// The time the request allows, if it set one.
     pub time: Option<Duration>,
+    /// The window the value is asked about in ([`ValueRange::FULL`]: the exact value).
+    pub window: ValueRange,
 }
 
 impl Query {
@@ -178,6 +193,7 @@ impl Query {
             strategy: StrategyChoice::Auto,
             tie_order: TieOrder::default(),
             time: None,
+            window: ValueRange::FULL,
         }
     }
 
@@ -218,11 +234,19 @@ impl DotsRequest {
         }
     }
 
-    /// Checks everything: the board, every move, the time.
+    /// Checks everything: the board, every move, the time, the window.
     pub fn validate(&self) -> Result<Query, RequestError> {
         let built = self.geometry()?.build()?;
         let position = position_from_moves(&built.board, &self.moves.text())?;
         let time = self.time.as_ref().map(TimeText::duration).transpose()?;
+        let window = match self.window {
+            None => ValueRange::FULL,
+            Some([lower, upper]) if lower >= upper => {
+                return Err(RequestError::EmptyWindow(lower, upper))
+            }
+            Some(_) if self.detail != Detail::Value => return Err(RequestError::WindowWithMoves),
+            Some([lower, upper]) => ValueRange { lower, upper },
+        };
         Ok(Query {
             built,
             position,
@@ -230,6 +254,7 @@ impl DotsRequest {
             strategy: self.strategy,
             tie_order: self.tie_order,
             time,
+            window,
         })
     }
 }

@@ -198,22 +198,10 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
     ) -> Result<Self, SolveError> {
         require_acyclic_deterministic(game, "search")?;
         check_values_fit(game)?;
-        let completion = game.completion().ok_or(SolveError::Unsupported {
-            solver: "search",
-            feature: "moves not stated as completion rules",
-        })?;
-        let symmetries = if options.use_symmetries {
-            game.symmetries()
-        } else {
-            None
-        };
-        let theory = if options.use_theory {
-            game.theory()
-        } else {
-            None
-        };
+        let rules = rules_of(game, options.use_symmetries, options.use_theory)?;
         let mut scheme = rustc_hash::FxHasher::default();
-        (game.items(), completion.others, symmetries.is_some()).hash(&mut scheme);
+        let symmetric = options.use_symmetries && game.symmetries().is_some();
+        (game.items(), rules.rules.others, symmetric).hash(&mut scheme);
         (options.use_symmetries).hash(&mut scheme);
         if !memory.claim(scheme.finish()) {
             return Err(SolveError::Unsupported {
@@ -223,14 +211,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         }
         Ok(SearchSolver {
             game,
-            rules: Rules::new(
-                completion,
-                game.items(),
-                symmetries,
-                options.use_symmetries,
-                theory,
-                game.move_ranks(),
-            ),
+            rules,
             memory,
             nodes: AtomicU64::new(0),
             progress: options.progress,
@@ -320,9 +301,10 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         range
     }
 
-    /// What null-window searches on this thread prove of the state with bitmask `drawn`: its exact
-    /// value, or bounds if the halt came first.
-    fn search(&self, drawn: u64) -> ValueRange {
+    /// What null-window searches on this thread prove of the state with bitmask `drawn`, asked about
+    /// in `window` ([`Solver::range_within`]): its exact value or a bound deciding the window, or
+    /// bounds if the halt came first.
+    fn search(&self, drawn: u64, window: ValueRange) -> ValueRange {
         let (key, _) = self.rules.key(drawn);
         if let Some(v) = self.memory.known(key) {
             return ValueRange::exact(v);
@@ -331,17 +313,17 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         let never = AtomicBool::new(false);
         let shared = self.shared(&never);
         let mut worker = Worker::new(&shared);
-        let found = worker.null_window_tests(drawn, cells);
+        let found = worker.null_window_tests(drawn, cells, window);
         worker.flush();
         self.settle(key, cells, found)
     }
 
-    /// What is proved of `drawn` alone, on every core: the same null-window tests (MTD(f)) as
-    /// [`Self::search`], each test asking its moves in parallel — the threads take the moves in
+    /// What is proved of `drawn` alone, asked about in `window`, on every core: the same null-window
+    /// tests (MTD(f)) as [`Self::search`], each test asking its moves in parallel — the threads take the moves in
     /// order, best first, and the first move that reaches the bound stops the others. Small states
     /// (at most [`ROOT_SPLIT_FREE`] free elements, or an endgame) and states with one move to search
     /// are searched on this thread.
-    fn root_value(&self, drawn: u64) -> ValueRange {
+    fn root_value(&self, drawn: u64, window: ValueRange) -> ValueRange {
         let (key, perm) = self.rules.key(drawn);
         if let Some(v) = self.memory.known(key) {
             return ValueRange::exact(v);
@@ -349,7 +331,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         let cells = self.cells(drawn);
         let free = (self.rules.full & !drawn).count_ones();
         if cells == 0 || free <= self.endgame.max(ROOT_SPLIT_FREE) {
-            return self.search(drawn);
+            return self.search(drawn, window);
         }
         let hint = self
             .memory
@@ -371,14 +353,16 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             new
         });
         if moves.len() < 2 {
-            return self.search(drawn);
+            return self.search(drawn, window);
         }
         if self.status.is_some() {
             // Status reports then give the bounds the table holds on the moves' values.
             let masks: Vec<u64> = moves.iter().map(|&(e, _)| drawn | 1 << e).collect();
             self.track_moves(&masks);
         }
-        let found = mtd(cells, |beta| self.root_test(&moves, drawn, cells, beta));
+        let found = mtd(cells, window, |beta| {
+            self.root_test(&moves, drawn, cells, beta)
+        });
         self.root.finish();
         self.settle(key, cells, found)
     }
@@ -449,6 +433,44 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
     }
 }
 
+/// The rules of `game` as a search reads them, keyed with its symmetries and twins (if
+/// `use_symmetries`), with its Theory (if `use_theory`); refused for a game without completion
+/// rules.
+fn rules_of<G: SubsetIndexed>(
+    game: &G,
+    use_symmetries: bool,
+    use_theory: bool,
+) -> Result<Rules<'_>, SolveError> {
+    let completion = game.completion().ok_or(SolveError::Unsupported {
+        solver: "search",
+        feature: "moves not stated as completion rules",
+    })?;
+    Ok(Rules::new(
+        completion,
+        game.items(),
+        game.symmetries().filter(|_| use_symmetries),
+        use_symmetries,
+        game.theory().filter(|_| use_theory),
+        game.move_ranks(),
+    ))
+}
+
+/// The moves the search tries in `state` of `game` (which must state completion rules), as
+/// elements, in the order it tries them without a table's hint: those the game's Theory keeps (a
+/// safe capture alone; otherwise the captures and their double-deals), one per group of twins,
+/// scoring moves first, then moves giving nothing (interior elements first), last those leaving a
+/// cell one element short; then by the game's rank, ties in `tie_order`. A front end that splits
+/// the search (a job-level search) hands the moves out in this order.
+pub fn move_order<G: SubsetIndexed>(
+    game: &G,
+    state: &G::State,
+    tie_order: TieOrder,
+) -> Result<Vec<u32>, SolveError> {
+    let rules = rules_of(game, true, true)?;
+    let (moves, count) = rules.ordered_moves(game.mask(state), None, tie_order);
+    Ok(moves[..count].iter().map(|&(_, e, _)| e).collect())
+}
+
 impl<G: SubsetIndexed> Solver<G> for SearchSolver<'_, G> {
     /// The value of one state, using every core: its moves are searched in parallel.
     fn value(&mut self, state: &G::State) -> Result<i32, SolveError> {
@@ -465,7 +487,17 @@ impl<G: SubsetIndexed> Solver<G> for SearchSolver<'_, G> {
     }
 
     fn range(&mut self, state: &G::State) -> Result<ValueRange, SolveError> {
-        Ok(self.root_value(self.game.mask(state)))
+        Ok(self.root_value(self.game.mask(state), ValueRange::FULL))
+    }
+
+    /// One null-window test for a null window, as many as the window asks otherwise (MTD(f) within
+    /// it), each on every core as [`Self::range`]'s.
+    fn range_within(
+        &mut self,
+        state: &G::State,
+        window: ValueRange,
+    ) -> Result<ValueRange, SolveError> {
+        Ok(self.root_value(self.game.mask(state), window))
     }
 
     /// Searches the states in parallel, sharing the table; symmetric states are searched once.
@@ -487,7 +519,7 @@ impl<G: SubsetIndexed> Solver<G> for SearchSolver<'_, G> {
         let found: Vec<(u64, ValueRange)> = distinct
             .par_iter()
             .map(|&(key, m)| {
-                let range = this.search(m);
+                let range = this.search(m, ValueRange::FULL);
                 if let (Some(status), Some(value)) = (this.status, range.value()) {
                     let nodes = this.nodes.load(Ordering::Relaxed);
                     if let Some(now) = this.root.prove(key, value, nodes, this.memory.table()) {

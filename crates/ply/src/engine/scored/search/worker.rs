@@ -21,27 +21,34 @@ const NODE_BATCH: u64 = 1 << 14;
 /// solve to give way should be heard within a few.
 const HALT_EVERY: u64 = 1 << 11;
 
-/// What null-window tests prove of a state with `cells` cells open (MTD(f), Plaat et al.):
+/// What null-window tests prove of a state with `cells` cells open (MTD(f), Plaat et al.), asked
+/// about in `window` ([`ValueRange::next_test`]: [`ValueRange::FULL`] for the exact value):
 /// `test(beta)` gives a bound on the value — at least `beta` when the value reaches it, below `beta`
-/// otherwise — or `None` when a halt interrupted it. A value has the parity of `cells` (the cells
-/// left are split between the players), so every bound tested has it too; the first test is at 0
-/// (or 1). The range is exact unless a test was interrupted.
-pub(super) fn mtd(cells: i32, mut test: impl FnMut(i32) -> Option<i32>) -> ValueRange {
-    let (mut lower, mut upper) = (-cells, cells);
+/// otherwise — or `None` when a halt interrupted it. A value has the parity of `cells`, so every
+/// bound tested has it too; the first test is at 0 (or 1). The range decides the window unless a
+/// test was interrupted.
+pub(super) fn mtd(
+    cells: i32,
+    window: ValueRange,
+    mut test: impl FnMut(i32) -> Option<i32>,
+) -> ValueRange {
+    let mut range = ValueRange {
+        lower: -cells,
+        upper: cells,
+    };
     let mut guess = cells & 1;
-    while lower < upper {
-        let beta = guess.clamp(lower + 2, upper);
+    while let Some(beta) = range.next_test(window, guess) {
         let Some(value) = test(beta) else {
             break;
         };
         if value >= beta {
-            lower = value;
+            range.lower = value;
         } else {
-            upper = value;
+            range.upper = value;
         }
         guess = value;
     }
-    ValueRange { lower, upper }
+    range
 }
 
 /// The state shared by the threads of one search.
@@ -278,11 +285,17 @@ impl<'a> Worker<'a> {
         })
     }
 
-    /// What null-window searches prove of `drawn` (with `cells` cells open) on this thread: its
-    /// exact value, or bounds when the halt interrupted them. Each test cuts more than a search with
-    /// the full window does, and the table keeps what every test proved for the next.
-    pub(super) fn null_window_tests(&mut self, drawn: u64, cells: i32) -> ValueRange {
-        mtd(cells, |beta| {
+    /// What null-window searches prove of `drawn` (with `cells` cells open) on this thread, asked
+    /// about in `window` ([`mtd`]): its exact value, or a bound that decides the window, or bounds
+    /// when the halt interrupted them. Each test cuts more than a search with the full window does,
+    /// and the table keeps what every test proved for the next.
+    pub(super) fn null_window_tests(
+        &mut self,
+        drawn: u64,
+        cells: i32,
+        window: ValueRange,
+    ) -> ValueRange {
+        mtd(cells, window, |beta| {
             let value = self.alpha_beta(drawn, cells, beta - 1, beta);
             (!self.stopped).then_some(value)
         })
