@@ -24,7 +24,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 fn check_board(geometry: Geometry, games: usize) {
     let built = geometry.build().unwrap();
     let board = &built.board;
-    let table = SubsetTable::build(board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
+    let table = whole_table(board);
     let value = |drawn: u64| table.value_of_mask(drawn);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(24);
     let mut pruned = 0;
@@ -107,7 +107,7 @@ fn keys_are_shared_by_symmetric_positions_and_twins_only() {
     let geometry = Geometry::Boxes { rows: 3, cols: 3 };
     let built = geometry.build().unwrap();
     let board = &built.board;
-    let table = SubsetTable::build(board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
+    let table = whole_table(board);
     let symmetries = board.symmetries().unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     let edges: Vec<u32> = (0..board.items()).collect();
@@ -137,6 +137,11 @@ fn keys_are_shared_by_symmetric_positions_and_twins_only() {
 
 /// A search of `board` as the dots policy sets one up (capture rules, symmetries, endgame tables),
 /// with a table of its own.
+/// The board's whole table: every state's value, the reference the searches are checked against.
+fn whole_table(board: &DotsBoard) -> SubsetTable {
+    SubsetTable::build(board, MemoryBudget::new(1 << 30), Watch::default()).unwrap()
+}
+
 fn search(board: &DotsBoard) -> SearchSolver<'_, DotsBoard> {
     SearchSolver::new(
         board,
@@ -209,8 +214,7 @@ fn windowed_searches_give_bounds_that_hold_and_decide_their_window_on_whole_tabl
     ] {
         let built = geometry.build().unwrap();
         let board = &built.board;
-        let table =
-            SubsetTable::build(board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
+        let table = whole_table(board);
         for _ in 0..positions {
             let query = random_position(&mut rng, geometry);
             let drawn = query.position.drawn();
@@ -239,8 +243,7 @@ fn children_searched_in_their_windows_decide_their_parents_window() {
     ] {
         let built = geometry.build().unwrap();
         let board = &built.board;
-        let table =
-            SubsetTable::build(board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
+        let table = whole_table(board);
         for _ in 0..positions {
             let query = random_position(&mut rng, geometry);
             let node = expand(&query);
@@ -276,8 +279,7 @@ fn children_searched_in_their_windows_decide_their_parents_window() {
 fn a_request_with_a_window_is_answered_by_a_bound_that_holds() {
     let geometry = Geometry::Boxes { rows: 3, cols: 3 };
     let built = geometry.build().unwrap();
-    let table =
-        SubsetTable::build(&built.board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
+    let table = whole_table(&built.board);
     let moves = "1-2 5-6 9-13 3-7 10-11";
     let asked = |window: Option<[i32; 2]>, detail: Detail| DotsRequest {
         window,
