@@ -203,33 +203,46 @@ fn windows(rng: &mut Xoshiro256PlusPlus, value: i32, cells: i32) -> Vec<ValueRan
     found
 }
 
+/// Calls `check` on `count` random positions of each board, with the board, its whole table and
+/// the position's value from that table.
+fn on_random_positions(
+    rng: &mut Xoshiro256PlusPlus,
+    boards: &[(Geometry, usize)],
+    mut check: impl FnMut(&mut Xoshiro256PlusPlus, &DotsBoard, &SubsetTable, &Query, i32),
+) {
+    for &(geometry, count) in boards {
+        let built = geometry.build().unwrap();
+        let table = whole_table(&built.board);
+        for _ in 0..count {
+            let query = random_position(rng, geometry);
+            let value = table.value_of_mask(query.position.drawn().0);
+            check(rng, &built.board, &table, &query, value);
+        }
+    }
+}
+
 #[test]
 fn windowed_searches_give_bounds_that_hold_and_decide_their_window_on_whole_tables() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
     let mut decided_by_a_bound = 0;
-    for (geometry, positions) in [
+    let boards = [
         (Geometry::Triangles { size: 3 }, 60),
         (Geometry::Boxes { rows: 2, cols: 3 }, 60),
         (Geometry::Boxes { rows: 3, cols: 3 }, 40),
-    ] {
-        let built = geometry.build().unwrap();
-        let board = &built.board;
-        let table = whole_table(board);
-        for _ in 0..positions {
-            let query = random_position(&mut rng, geometry);
-            let drawn = query.position.drawn();
-            let value = table.value_of_mask(drawn.0);
-            for window in windows(&mut rng, value, expand(&query).cells as i32) {
-                // A search of its own: nothing an earlier window proved answers this one.
-                let found = search(board).range_within(&drawn, window).unwrap();
-                assert!(
-                    answers(found, value, window),
-                    "{geometry:?} {drawn:?} worth {value}: {found:?} in {window:?}"
-                );
-                decided_by_a_bound += usize::from(found.value().is_none());
-            }
+    ];
+    on_random_positions(&mut rng, &boards, |rng, board, _, query, value| {
+        let drawn = query.position.drawn();
+        for window in windows(rng, value, expand(query).cells as i32) {
+            // A search of its own: nothing an earlier window proved answers this one.
+            let found = search(board).range_within(&drawn, window).unwrap();
+            assert!(
+                answers(found, value, window),
+                "{:?} {drawn:?} worth {value}: {found:?} in {window:?}",
+                query.built.geometry
+            );
+            decided_by_a_bound += usize::from(found.value().is_none());
         }
-    }
+    });
     // Windows the value lies outside are answered by a bound, not the exact value.
     assert!(decided_by_a_bound > 100, "{decided_by_a_bound}");
 }
@@ -237,42 +250,37 @@ fn windowed_searches_give_bounds_that_hold_and_decide_their_window_on_whole_tabl
 #[test]
 fn children_searched_in_their_windows_decide_their_parents_window() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
-    for (geometry, positions) in [
+    let boards = [
         (Geometry::Boxes { rows: 2, cols: 3 }, 40),
         (Geometry::Boxes { rows: 3, cols: 3 }, 25),
-    ] {
-        let built = geometry.build().unwrap();
-        let board = &built.board;
-        let table = whole_table(board);
-        for _ in 0..positions {
-            let query = random_position(&mut rng, geometry);
-            let node = expand(&query);
-            let value = table.value_of_mask(query.position.drawn().0);
-            for window in windows(&mut rng, value, node.cells as i32) {
-                let mut solver = search(board);
-                let children: Vec<(u32, Option<ValueRange>)> = node
-                    .children
-                    .iter()
-                    .map(|c| {
-                        let child = DotsRequest::new(geometry, &c.moves.join(" "))
-                            .validate()
-                            .unwrap();
-                        let drawn = child.position.drawn();
-                        let asked = window.before_move(c.points);
-                        let found = solver.range_within(&drawn, asked).unwrap();
-                        assert!(answers(found, table.value_of_mask(drawn.0), asked));
-                        (c.points, Some(found))
-                    })
-                    .collect();
-                let parent = combine(node.cells, &children);
-                assert!(
-                    answers(parent, value, window),
-                    "{geometry:?} {:?} worth {value}: {parent:?} in {window:?}",
-                    query.position.drawn()
-                );
-            }
+    ];
+    on_random_positions(&mut rng, &boards, |rng, board, table, query, value| {
+        let node = expand(query);
+        for window in windows(rng, value, node.cells as i32) {
+            let mut solver = search(board);
+            let children: Vec<(u32, Option<ValueRange>)> = node
+                .children
+                .iter()
+                .map(|c| {
+                    let child = DotsRequest::new(query.built.geometry, &c.moves.join(" "))
+                        .validate()
+                        .unwrap();
+                    let drawn = child.position.drawn();
+                    let asked = window.before_move(c.points);
+                    let found = solver.range_within(&drawn, asked).unwrap();
+                    assert!(answers(found, table.value_of_mask(drawn.0), asked));
+                    (c.points, Some(found))
+                })
+                .collect();
+            let parent = combine(node.cells, &children);
+            assert!(
+                answers(parent, value, window),
+                "{:?} {:?} worth {value}: {parent:?} in {window:?}",
+                query.built.geometry,
+                query.position.drawn()
+            );
         }
-    }
+    });
 }
 
 #[test]
