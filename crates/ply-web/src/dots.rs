@@ -9,7 +9,7 @@ use crate::gate::{Control, Cost};
 use ply::engine::scored::SolveError;
 use ply::engine::scored::Strategy;
 use ply::engine::util::chooser::Chooser;
-use ply::games::dots::answer::{answer, fault};
+use ply::games::dots::answer::{answer, fault, Hooks};
 use ply::games::dots::kept::Kept;
 use ply::games::dots::player::think;
 use ply::games::dots::policy::Policy;
@@ -75,6 +75,15 @@ pub struct DotsService {
     kept: Kept,
 }
 
+/// The dots home's hooks under a request's control: its cancel flag and the gate's give-way.
+fn hooks(control: &Control) -> Hooks<'_> {
+    Hooks {
+        cancel: Some(&control.cancel),
+        give_way: control.give_way.as_ref(),
+        ..Hooks::default()
+    }
+}
+
 fn bad_request(e: RequestError) -> ApiError {
     ApiError::bad(e)
 }
@@ -136,7 +145,7 @@ impl DotsService {
     pub fn answer(&self, request: &DotsRequest, control: &Control) -> Result<Served, ApiError> {
         let query = request.validate().map_err(bad_request)?;
         let policy = self.policy_within(control.left);
-        let report = answer(&query, &policy, Some(&self.kept), control.hooks())
+        let report = answer(&query, &policy, Some(&self.kept), hooks(control))
             .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         Ok(Served {
             text: crate::api::json(&report)?,
@@ -157,7 +166,7 @@ impl DotsService {
             Some(&self.kept),
             &mut Chooser::new(seed),
             seed,
-            control.hooks(),
+            hooks(control),
         )
         .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         let (played, _) = played.ok_or_else(|| {
@@ -176,7 +185,7 @@ impl DotsService {
         let query = request.validate().map_err(bad_request)?;
         let left = control.left;
         let policy = self.policy_within(left.min(query.time.unwrap_or(left)));
-        let reviewed = review(&query, &policy, Some(&self.kept), control.hooks())
+        let reviewed = review(&query, &policy, Some(&self.kept), hooks(control))
             .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         Ok(Served {
             text: crate::api::json(&reviewed)?,

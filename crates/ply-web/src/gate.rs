@@ -11,7 +11,6 @@
 use crate::error::ApiError;
 use crate::limits::GRACE;
 use ply::engine::util::halt::{GiveWay, Halt};
-use ply::games::dots::answer::Hooks;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -59,15 +58,6 @@ impl Control {
         match &self.give_way {
             Some(give_way) => halt.with_give_way(give_way.clone()),
             None => halt,
-        }
-    }
-
-    /// The dots home's hooks under this control: the cancel flag and the give-way.
-    pub fn hooks(&self) -> Hooks<'_> {
-        Hooks {
-            cancel: Some(&self.cancel),
-            give_way: self.give_way.as_ref(),
-            ..Hooks::default()
         }
     }
 }

@@ -5,10 +5,11 @@
 //! timeout, small headers: [`connections`]), bodies (1 MiB each, a timeout between their pieces, a
 //! cap on all bodies in flight, JSON from the server's own page only: [`guard`]), and work: every
 //! solve passes the [`gate::Gate`] in the lane of its estimated cost, with a time limit, and is told
-//! to stop when its client leaves (expensive ones also give way while cheap ones want every core); a solve that finishes is kept in [`answers::Answers`] all the
-//! same, so a retry is free. The server reads no file: the page is compiled in ([`page`]) and no
-//! request names a path on the server. Every refusal is `{"error": …}`, hyper's own answers to
-//! requests it cannot read too ([`http_errors`]).
+//! to stop when its client leaves (expensive ones also give way while cheap ones want every core);
+//! a solve that finishes is kept in [`answers::Answers`] all the same, so a retry is free. The
+//! server reads no file: the page is compiled in ([`page`]) and no request names a path on the
+//! server. Every refusal is `{"error": …}`, hyper's own answers to requests it cannot read too
+//! ([`http_errors`]).
 
 pub mod answers;
 pub mod api;
