@@ -248,7 +248,7 @@ fn answer_json(
             progress,
             status: None,
             cancel: Some(cancel),
-            give_way: None,
+            ..Hooks::default()
         };
         answer(query, policy, Some(kept), hooks)
     })?;

@@ -17,7 +17,7 @@ use ply::games::dots::request::{DotsRequest, Query, RequestError};
 use ply::games::dots::review::review;
 use ply::games::dots::view::view;
 use serde::Deserialize;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// `POST /api/play/dots`: a position as for `/api/dots` and the seed that breaks ties between equal
 /// moves (default 1), as `ply play … --seed SEED` takes it; its `time` is the time to think (default:
@@ -75,11 +75,13 @@ pub struct DotsService {
     kept: Kept,
 }
 
-/// The dots home's hooks under a request's control: its cancel flag and the gate's give-way.
+/// The dots home's hooks under a request's control: its cancel flag, the gate's give-way and the
+/// request's deadline (the time left from now).
 fn hooks(control: &Control) -> Hooks<'_> {
     Hooks {
         cancel: Some(&control.cancel),
         give_way: control.give_way.as_ref(),
+        until: Some(Instant::now() + control.left),
         ..Hooks::default()
     }
 }
@@ -144,7 +146,8 @@ impl DotsService {
     /// was proved by then.
     pub fn answer(&self, request: &DotsRequest, control: &Control) -> Result<Served, ApiError> {
         let query = request.validate().map_err(bad_request)?;
-        let policy = self.policy_within(control.left);
+        // The server's limit, named if it is reached; the request's deadline is in the hooks.
+        let policy = self.policy;
         let report = answer(&query, &policy, Some(&self.kept), hooks(control))
             .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         Ok(Served {

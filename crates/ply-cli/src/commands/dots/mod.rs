@@ -232,8 +232,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
     let hooks = Hooks {
         progress: Some(&update),
         status: Some(&status),
-        cancel: None,
-        give_way: None,
+        ..Hooks::default()
     };
     let report = answer_planned(&query, &plan, &policy, kept.as_ref(), hooks)
         .map_err(|e| Failure::solve(e, plan.strategy))?;

@@ -93,8 +93,7 @@ impl DotsMatch<'_> {
         work(Hooks {
             progress: Some(&update),
             status: Some(&status),
-            cancel: None,
-            give_way: None,
+            ..Hooks::default()
         })
     }
 

@@ -33,6 +33,9 @@ pub struct Hooks<'a> {
     pub cancel: Option<&'a Arc<AtomicBool>>,
     /// When the solve gives way to the front end's other work (a server's cheap requests).
     pub give_way: Option<&'a GiveWay>,
+    /// The front end's deadline (a server request's, which may have waited for a solver): no part
+    /// of the answer runs past it, while a halt's message still names the limit the user set.
+    pub until: Option<Instant>,
 }
 
 /// A solve error with a hint at what could still work, naming the options (the request's keys and
@@ -55,8 +58,15 @@ pub fn fault(e: &SolveError, strategy: Strategy, memory_option: bool) -> String 
 }
 
 /// The halt of a part of an answer that may take `time` (of `whole`, which its message names),
-/// raised early by the hooks' cancel flag, giving way as they say.
+/// never past the hooks' deadline, raised early by their cancel flag, giving way as they say.
 pub fn halt_for(time: Option<Duration>, whole: Option<Duration>, hooks: Hooks<'_>) -> Halt {
+    let time = match hooks.until {
+        Some(until) => {
+            let left = until.saturating_duration_since(Instant::now());
+            Some(time.map_or(left, |t| t.min(left)))
+        }
+        None => time,
+    };
     let halt = match (time, whole) {
         (Some(time), Some(whole)) => Halt::after_part(time, whole),
         (Some(time), None) => Halt::after(time),
