@@ -124,8 +124,10 @@ impl DotsService {
                 Strategy::FreeTable => query.free() <= 20,
                 Strategy::Search => query.free() <= 14,
                 Strategy::Memo | Strategy::Recursion => query.free() <= 10,
+                Strategy::Book => true,
             },
-            _ => small_board || query.free() <= 12,
+            // A reply the book gives: every move of the position is in it.
+            _ => small_board || query.free() <= 12 || self.kept.book_answers(&query),
         };
         if cheap {
             Cost::Cheap

@@ -83,6 +83,7 @@ fn search_with(
             use_theory: capture_rules,
             halt: &NEVER,
             node_limit: None,
+            known: None,
             tie_order: TieOrder::default(),
         },
     )
@@ -319,6 +320,7 @@ fn a_search_that_gives_way_answers_from_the_free_table() {
                     use_theory: true,
                     halt: &NEVER,
                     node_limit: limit,
+                    known: None,
                     tie_order: TieOrder::default(),
                 },
             )

@@ -156,6 +156,7 @@ fn search(board: &DotsBoard) -> SearchSolver<'_, DotsBoard> {
             tie_order: TieOrder::default(),
             halt: &NEVER,
             node_limit: None,
+            known: None,
         },
     )
     .unwrap()

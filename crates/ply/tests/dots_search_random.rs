@@ -41,6 +41,7 @@ fn check_random_positions(geometry: Geometry, seed: u64, known_value: i32) {
                 use_theory: true,
                 halt: &NEVER,
                 node_limit: None,
+                known: None,
                 tie_order,
             },
         )

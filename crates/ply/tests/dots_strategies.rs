@@ -540,6 +540,7 @@ fn free_tables_and_search_agree_with_brute_force() {
                 use_theory: true,
                 halt: &NEVER,
                 node_limit: None,
+                known: None,
                 tie_order: TieOrder::default(),
             },
         )

@@ -11,6 +11,7 @@ use ply::engine::scored::table_file::TableFileError;
 use ply::engine::scored::Strategy;
 use ply::engine::util::memory::{Bytes, SystemMemory};
 use ply::games::dots::answer::{answer_planned, Hooks, SearchStatus};
+use ply::games::dots::book::Books;
 use ply::games::dots::kept::Kept;
 use ply::games::dots::notation::{format_edge, max_moves_text};
 use ply::games::dots::policy::{Plan, Policy};
@@ -22,6 +23,7 @@ use render::signed;
 use std::fmt::Write;
 use std::path::PathBuf;
 
+pub mod book;
 pub mod render;
 pub mod solve;
 
@@ -57,6 +59,8 @@ enum BoardCommand {
     },
     /// Solves every position of a board at once (the whole table, in parallel) and reports the speed.
     Solve(solve::SolveArgs),
+    /// A book of proved positions: build, show, stats, verify, merge, export, import.
+    Book(book::BookArgs),
 }
 
 /// The size of a triangle board.
@@ -135,6 +139,28 @@ struct PositionArgs {
     /// Do not use a table kept in the cache directory by `ply dots solve`.
     #[arg(long)]
     no_cache: bool,
+    #[command(flatten)]
+    book: BookArg,
+}
+
+/// `--book FILE` and `--no-book`: the books answers are read from first (`ply dots`, `ply play`,
+/// `ply serve`).
+#[derive(Args, Clone)]
+pub struct BookArg {
+    /// Also answer from this book of proved positions, and write into it what is proved (positions
+    /// of at least 24 free edges); made if missing.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+    /// Answer from no book, not even the ones shipped inside ply (benchmarks of the search).
+    #[arg(long)]
+    pub no_book: bool,
+}
+
+impl BookArg {
+    /// The books asked for.
+    pub fn books(&self) -> Result<std::sync::Arc<Books>, Failure> {
+        Books::asked(!self.no_book, self.book.as_deref(), true).map_err(Failure::bad)
+    }
 }
 
 /// The strategies as users name them.
@@ -197,6 +223,7 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
         BoardCommand::Triangles { shape, position } => (shape.geometry(), position),
         BoardCommand::Boxes { shape, position } => (shape.geometry(), position),
         BoardCommand::Solve(args) => return solve::run(args),
+        BoardCommand::Book(args) => return book::run(args),
     };
     let built = geometry.build().map_err(Failure::bad)?;
     let moves = match (&position.moves, &position.moves_file) {
@@ -219,7 +246,11 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
     // A table read takes its part of the budget; the answer has the rest.
     let read = table.as_ref().map_or(0, |t| t.len() as u64);
     let policy = Policy::new(budget.share(budget.bytes().saturating_sub(read)), None);
-    let kept = table.map(|table| Kept::default().with_table(&built, table));
+    let kept = Kept::books_only(position.book.books()?);
+    let kept = Some(match table {
+        Some(table) => kept.with_table(&built, table),
+        None => kept,
+    });
     let plan = policy.plan(&query, kept.as_ref());
     let progress = StatesProgress::new(match plan.strategy {
         Strategy::Table | Strategy::FreeTable => "filled",

@@ -1,6 +1,7 @@
 //! Picking and running a strategy: one entry point for front ends, whatever the user chose.
 
 use super::fallback::{nodes_before_table, SearchOrTable};
+use super::known::KnownValues;
 use super::memo::{DenseStore, HashStore, MemoSolver, DENSE_MEMO_LIMIT};
 use super::recursion::RecursionSolver;
 use super::restrict::FreeTable;
@@ -47,6 +48,8 @@ pub struct SolveOptions<'a> {
     /// Whether the search of a root with at most [`AUTO_SMALL_ITEMS`] free elements gives way to
     /// their table when it runs long ([`SearchOrTable`]): the automatic choice's search.
     pub search_gives_way: bool,
+    /// What is proved already (a book): the search meets it wherever it reaches a known state.
+    pub known: Option<&'a dyn KnownValues>,
 }
 
 impl SolveOptions<'_> {
@@ -61,6 +64,7 @@ impl SolveOptions<'_> {
             search_memory: None,
             search_table_bytes: None,
             search_gives_way: false,
+            known: None,
         }
     }
 }
@@ -126,6 +130,10 @@ pub fn with_solver<G: SubsetIndexed, T>(
         halt: options.halt,
     };
     match strategy {
+        Strategy::Book => Err(SolveError::Unsupported {
+            solver: "book",
+            feature: "solving (a book only answers what it holds)",
+        }),
         Strategy::Recursion => body(&mut RecursionSolver::new(game)?.with_watch(watch)),
         Strategy::Memo => {
             let dense_bytes = SubsetTable::bytes_needed(game.items());
@@ -165,6 +173,7 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 tie_order: options.tie_order,
                 halt: options.halt,
                 node_limit: gives_way.then(|| nodes_before_table(free)),
+                known: options.known,
             };
             let solver = match options.search_memory {
                 Some(memory) => SearchSolver::with_memory(game, search, memory.clone())?,

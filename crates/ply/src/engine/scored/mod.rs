@@ -15,6 +15,7 @@ pub mod bounds;
 pub mod choose;
 pub mod fallback;
 pub mod heuristic;
+pub mod known;
 pub mod memo;
 pub mod recursion;
 pub mod restrict;
@@ -359,6 +360,9 @@ pub enum Strategy {
     FreeTable,
     /// Alpha-beta search with a table of bounds.
     Search,
+    /// Nothing computed: every value read from a book of positions proved before
+    /// ([`known::Informed`]). Never chosen; named by [`Solver::answered_by`].
+    Book,
 }
 
 impl Strategy {
@@ -373,6 +377,7 @@ impl Strategy {
             Strategy::Table => "table",
             Strategy::FreeTable => "free-table",
             Strategy::Search => "search",
+            Strategy::Book => "book",
         }
     }
 }
@@ -412,6 +417,9 @@ pub enum SolveError {
         /// The game's [`ScoredGame::max_points`].
         max_points: u32,
     },
+    /// A book of proved positions could not be read (its one-line fault).
+    #[error("{0}")]
+    Book(String),
 }
 
 /// Refuses games whose values may not fit one signed byte, the unit of every store and table.

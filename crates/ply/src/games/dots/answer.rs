@@ -3,14 +3,19 @@
 //! used, the time limit and a cancel flag become the solver's halt, and a halted solve still gives
 //! what it proved.
 
+use super::book::key::KeyScheme;
+use super::book::{proved_by, BookEntry, BookError};
 use super::kept::Kept;
 use super::notation::format_edge;
 use super::policy::{Plan, Policy};
 use super::report::{report_from, report_unproved, DotsReport, Estimated, MoveReport};
 use super::request::{Detail, Query, StrategyChoice};
+use super::{Edge, EdgeSet};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::heuristic::best_estimate;
+use crate::engine::scored::known::{Informed, KnownValues, NothingKnown};
 pub use crate::engine::scored::search::status::{SearchStatus, StatusHook};
+use crate::engine::scored::ValueRange;
 use crate::engine::scored::{SolveError, Strategy};
 use crate::engine::util::halt::{GiveWay, Halt};
 use crate::engine::util::progress::{Progress, Watch};
@@ -108,6 +113,9 @@ pub fn answer_planned(
         Detail::Moves | Detail::Line => plan.time.map(|t| t.mul_f64(EXACT_SHARE)),
     };
     let mut report = prove(query, plan, proving, policy, kept, hooks)?;
+    if let Some(kept) = kept {
+        keep_proofs(query, &report, kept, started.elapsed())?;
+    }
     if report.moves.iter().any(|m| m.value.is_none()) {
         let left = plan
             .time
@@ -137,17 +145,36 @@ fn prove(
         progress: hooks.progress,
         halt: &halt,
     };
+    // The books are read first: a position they hold is answered at once, and the search meets
+    // their entries wherever it reaches one.
+    let book = match kept {
+        Some(kept) if !kept.books().is_empty() => Some(kept.book(built).map_err(book_fault)?),
+        _ => None,
+    };
+    let known: &dyn KnownValues = match &book {
+        Some(book) => book.as_ref(),
+        None => &NothingKnown,
+    };
     let report = |solver: &mut dyn crate::engine::scored::Solver<_>| {
+        let mut informed = Informed::new(&built.board, known, Some(solver));
         report_from(
             built,
             position,
-            solver,
+            &mut informed,
             strategy,
             query.detail,
             query.window,
         )
     };
     let answered = match (strategy, kept) {
+        (Strategy::Book, _) => report_from(
+            built,
+            position,
+            &mut Informed::new(&built.board, known, None),
+            strategy,
+            query.detail,
+            query.window,
+        ),
         (Strategy::Table, Some(kept)) => kept
             .table(built, policy.budget, watch)
             .and_then(|table| report(&mut table.solver(&built.board))),
@@ -164,6 +191,7 @@ fn prove(
                 search_memory: memory.as_ref(),
                 search_table_bytes: Some(policy.search_table_bytes(query)),
                 search_gives_way: query.strategy == StrategyChoice::Auto,
+                known: book.as_deref().map(|b| b as &dyn KnownValues),
                 ..SolveOptions::new(policy.budget)
             };
             with_solver(&built.board, strategy, options, &position.drawn(), report)
@@ -180,6 +208,99 @@ fn prove(
         )),
         other => other,
     }
+}
+
+/// Positions with fewer free edges are not written into a book: the free-edge table and the search
+/// answer them in well under a second.
+pub const KEEP_FREE: u32 = 24;
+
+/// Writes what `report` proved into the books that keep proofs (`ply serve --book`, `ply play
+/// --book`): the position (its bounds, or its value with a best move when every move was valued)
+/// and the child of every move whose value is exact — when the position has at least
+/// [`KEEP_FREE`] free edges and was not answered from the book.
+fn keep_proofs(
+    query: &Query,
+    report: &DotsReport,
+    kept: &Kept,
+    took: Duration,
+) -> Result<(), SolveError> {
+    let books = kept.books();
+    let built = &query.built;
+    let board = &built.board;
+    let drawn = query.position.drawn();
+    let free = board.edge_count() as u32 - drawn.len();
+    if !books.keeps_proofs() || report.strategy == Strategy::Book || free < KEEP_FREE {
+        return Ok(());
+    }
+    let scheme = KeyScheme::new(board);
+    let method = proved_by(&format!("search {}", tie_name(query.tie_order)));
+    let entry = |set: EdgeSet, range: ValueRange, best: Option<Edge>, nodes, seconds| {
+        let keyed = scheme.key(set);
+        BookEntry {
+            board: built.geometry.slug(),
+            key: keyed.key,
+            free: board.edge_count() as u32 - set.len(),
+            lower: range.lower,
+            upper: range.upper,
+            best: best.map(|e| format_edge(board, scheme.to_key_frame(keyed, e))),
+            nodes,
+            seconds,
+            proved_by: method.clone(),
+            checked_by: None,
+        }
+    };
+    let every_move = !report.moves.is_empty() && report.moves.iter().all(|m| m.value.is_some());
+    let best = report
+        .best_move
+        .as_deref()
+        .filter(|_| every_move && report.exact)
+        .and_then(|name| edge_named(board, drawn, name));
+    let range = report.range();
+    let full = ValueRange {
+        lower: -(scheme.open_cells(drawn) as i32),
+        upper: scheme.open_cells(drawn) as i32,
+    };
+    if range != full {
+        let root = entry(
+            drawn,
+            range,
+            best,
+            report.states_visited,
+            took.as_secs_f64(),
+        );
+        books.keep(built, &root).map_err(book_fault)?;
+    }
+    for m in &report.moves {
+        let (Some(_), Some(edge)) = (m.value, edge_named(board, drawn, &m.mv)) else {
+            continue;
+        };
+        let child = drawn.with(edge);
+        let child_range = m.range().before_move(m.points);
+        books
+            .keep(built, &entry(child, child_range, None, 0, 0.0))
+            .map_err(book_fault)?;
+    }
+    Ok(())
+}
+
+/// The free edge of `drawn` named `name`.
+fn edge_named(board: &super::DotsBoard, drawn: EdgeSet, name: &str) -> Option<Edge> {
+    (0..board.edge_count())
+        .map(|e| Edge(e as u8))
+        .find(|&e| !drawn.contains(e) && format_edge(board, e) == name)
+}
+
+/// A tie order as books and users name it.
+pub fn tie_name(tie_order: crate::engine::scored::search::TieOrder) -> &'static str {
+    match tie_order {
+        crate::engine::scored::search::TieOrder::LowFirst => "low-first",
+        crate::engine::scored::search::TieOrder::HighFirst => "high-first",
+    }
+}
+
+/// A book that cannot be read, as a solve error (its one line).
+fn book_fault(e: BookError) -> SolveError {
+    SolveError::Book(e.to_string())
 }
 
 /// The moves of `report` the proof allows: when the position is proved not lost, those keeping its

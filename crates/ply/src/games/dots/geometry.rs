@@ -76,10 +76,7 @@ impl BuiltBoard {
 
     /// A file name for this board's table: `triangles-4.plytable`, `boxes-3x4.plytable`.
     pub fn table_file_name(&self) -> String {
-        match self.geometry {
-            Geometry::Triangles { size } => format!("triangles-{size}.plytable"),
-            Geometry::Boxes { rows, cols } => format!("boxes-{rows}x{cols}.plytable"),
-        }
+        format!("{}.plytable", self.geometry.slug())
     }
 }
 
@@ -108,6 +105,28 @@ impl Geometry {
             Geometry::Triangles { size } => format!("Dots and Triangles, size {size}"),
             Geometry::Boxes { rows, cols } => format!("Dots and Boxes, {rows}×{cols}"),
         }
+    }
+
+    /// The board's short name in file names and books: `triangles-5`, `boxes-4x4`.
+    pub fn slug(self) -> String {
+        match self {
+            Geometry::Triangles { size } => format!("triangles-{size}"),
+            Geometry::Boxes { rows, cols } => format!("boxes-{rows}x{cols}"),
+        }
+    }
+
+    /// The geometry a [`Self::slug`] names, if it names one.
+    pub fn from_slug(slug: &str) -> Option<Geometry> {
+        if let Some(size) = slug.strip_prefix("triangles-") {
+            return Some(Geometry::Triangles {
+                size: size.parse().ok()?,
+            });
+        }
+        let (rows, cols) = slug.strip_prefix("boxes-")?.split_once('x')?;
+        Some(Geometry::Boxes {
+            rows: rows.parse().ok()?,
+            cols: cols.parse().ok()?,
+        })
     }
 
     /// The name of one cell, and of several.

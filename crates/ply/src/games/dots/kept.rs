@@ -1,10 +1,13 @@
-//! What a front end keeps between answers about dots positions: the whole tables of small boards
-//! (built once, shared by every later question about the board) and the search's memory of larger
-//! ones (a server's requests, a player's moves: nothing proved is proved twice). Bounded: a memory
-//! per board of a fixed size, for at most a fixed number of boards, the least recently used dropped
+//! What a front end keeps between answers about dots positions: the books it answers from first
+//! (the shipped ones unless turned off, a user's own), the whole tables of small boards (built
+//! once, shared by every later question about the board) and the search's memory of larger ones (a
+//! server's requests, a player's moves: nothing proved is proved twice). Bounded: a memory per
+//! board of a fixed size, for at most a fixed number of boards, the least recently used dropped
 //! first.
 
+use super::book::{BoardBook, BookError, Books};
 use super::geometry::BuiltBoard;
+use super::request::{Detail, Query};
 use crate::engine::scored::choose::AUTO_SMALL_ITEMS;
 use crate::engine::scored::search::SearchMemory;
 use crate::engine::scored::table::SubsetTable;
@@ -14,9 +17,13 @@ use crate::engine::util::progress::Watch;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Tables and search memories kept for later answers, shared by threads.
-#[derive(Default)]
+/// Books, tables and search memories kept for later answers, shared by threads.
 pub struct Kept {
+    /// The books answers are read from first.
+    books: Arc<Books>,
+    /// Whether the whole tables of small boards are built and kept (a front end that answers many
+    /// questions); a table given is kept either way.
+    keeps_tables: bool,
     /// Whole tables, by board identity.
     tables: Mutex<HashMap<String, Arc<SubsetTable>>>,
     /// Bytes of each board's search memory (0: none kept).
@@ -25,6 +32,20 @@ pub struct Kept {
     boards: usize,
     /// Search memories, least recently used first.
     memories: Mutex<Vec<(String, Arc<SearchMemory>)>>,
+}
+
+impl Default for Kept {
+    /// Nothing kept but the shipped books.
+    fn default() -> Self {
+        Kept {
+            books: Books::shipped(),
+            keeps_tables: true,
+            tables: Mutex::default(),
+            memory_bytes: 0,
+            boards: 0,
+            memories: Mutex::default(),
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -39,6 +60,60 @@ impl Kept {
             memory_bytes,
             boards,
             ..Kept::default()
+        }
+    }
+
+    /// Keeps nothing but `books` (and a table given by [`Self::with_table`]): a front end that
+    /// answers one question (`ply dots`).
+    pub fn books_only(books: Arc<Books>) -> Self {
+        Kept {
+            keeps_tables: false,
+            ..Kept::default().with_books(books)
+        }
+    }
+
+    /// Whether the whole tables of small boards are built and kept for later answers.
+    pub fn keeps_tables(&self) -> bool {
+        self.keeps_tables
+    }
+
+    /// Answers from `books` first instead of the shipped ones (`Books::none()`: no book at all).
+    pub fn with_books(mut self, books: Arc<Books>) -> Self {
+        self.books = books;
+        self
+    }
+
+    /// The books answers are read from first.
+    pub fn books(&self) -> &Arc<Books> {
+        &self.books
+    }
+
+    /// The books' index of `built`'s board.
+    pub fn book(&self, built: &BuiltBoard) -> Result<Arc<BoardBook>, BookError> {
+        self.books.board(built)
+    }
+
+    /// Whether the books alone answer `query` exactly: its value, or (when the moves are asked
+    /// for) every move's. A book that cannot be read answers nothing.
+    pub fn book_answers(&self, query: &Query) -> bool {
+        if self.books.is_empty() {
+            return false;
+        }
+        let Ok(book) = self.book(&query.built) else {
+            return false;
+        };
+        let drawn = query.position.drawn();
+        let exact = |set| book.lookup(set).is_some_and(|(r, _)| r.value().is_some());
+        match query.detail {
+            Detail::Value => exact(drawn),
+            Detail::Moves | Detail::Line => {
+                let board = &query.built.board;
+                let free: Vec<_> = (0..board.edge_count())
+                    .map(|e| super::Edge(e as u8))
+                    .filter(|&e| !drawn.contains(e))
+                    .collect();
+                !free.is_empty() && free.iter().all(|&e| exact(drawn.with(e)))
+            }
         }
     }
 
@@ -77,7 +152,7 @@ impl Kept {
             return Ok(table.clone());
         }
         let table = Arc::new(SubsetTable::build(&built.board, budget, watch)?);
-        if built.board.edge_count() as u32 <= AUTO_SMALL_ITEMS {
+        if self.keeps_tables && built.board.edge_count() as u32 <= AUTO_SMALL_ITEMS {
             lock(&self.tables).entry(identity).or_insert(table.clone());
         }
         Ok(table)

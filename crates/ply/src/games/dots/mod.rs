@@ -6,6 +6,7 @@
 
 pub mod answer;
 pub mod board;
+pub mod book;
 pub mod geometry;
 pub mod jobs;
 pub mod kept;

@@ -66,6 +66,7 @@ impl Plan {
             }
             (Strategy::Memo, _) => format!("memoized recursion (its store takes up to {bytes:#})"),
             (Strategy::Recursion, _) => "plain recursion".to_string(),
+            (Strategy::Book, _) => "answering from the book".to_string(),
         };
         match self.time {
             Some(time) => format!(
@@ -112,8 +113,11 @@ impl Policy {
         let board = &query.built.board;
         // A front end that keeps tables (the server, `ply play`) builds a small board's whole table
         // once (well under a second) and answers every later question from it.
+        if kept.is_some_and(|k| k.book_answers(query)) {
+            return Strategy::Book;
+        }
         let small = board.edge_count() as u32 <= AUTO_SMALL_ITEMS;
-        if kept.is_some_and(|k| small || k.has_table(&query.built)) {
+        if kept.is_some_and(|k| (small && k.keeps_tables()) || k.has_table(&query.built)) {
             return Strategy::Table;
         }
         let choice = Strategy::auto(board, query.free(), self.budget);
@@ -168,7 +172,7 @@ impl Policy {
             Strategy::Search => (self.search_table_bytes(query), false),
             Strategy::Memo if free > AUTO_SMALL_ITEMS => (table_bytes(edges).min(budget), false),
             Strategy::Memo => (budget.min(table_bytes(free)), false),
-            Strategy::Recursion => (0, false),
+            Strategy::Recursion | Strategy::Book => (0, false),
         };
         Plan {
             strategy,

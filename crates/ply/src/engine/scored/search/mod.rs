@@ -33,6 +33,7 @@ mod worker;
 pub use memory::SearchMemory;
 
 use super::bounds::ENTRY_BYTES;
+use super::known::KnownValues;
 use super::restrict::FreeElements;
 use super::{check_values_fit, require_acyclic_deterministic, SolveError, Solver, ValueRange};
 use super::{ScoredGame, SubsetIndexed};
@@ -122,6 +123,10 @@ pub struct SearchOptions<'a> {
     /// bounded alternative (the table of the free elements) takes over from a search that runs
     /// long. `None`: no limit.
     pub node_limit: Option<u64>,
+    /// What is proved already (a book): a state it knows is cut or narrowed like one the table
+    /// knows, wherever the search reaches it (looked up only at states with at least
+    /// [`KnownValues::fewest_free`] free elements).
+    pub known: Option<&'a dyn KnownValues>,
 }
 
 impl SearchOptions<'_> {
@@ -177,6 +182,8 @@ pub struct SearchSolver<'a, G> {
     node_limit: u64,
     /// Set when the searches passed the node limit (and so halted).
     gave_up: AtomicBool,
+    /// What is proved already, and the fewest free elements of a state it knows.
+    known: Option<(&'a dyn KnownValues, u32)>,
 }
 
 impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
@@ -223,6 +230,10 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             halted: OnceLock::new(),
             node_limit: options.node_limit.unwrap_or(u64::MAX),
             gave_up: AtomicBool::new(false),
+            known: options
+                .known
+                .map(|k| (k, k.fewest_free()))
+                .filter(|&(_, fewest)| fewest != u32::MAX),
         })
     }
 
@@ -274,6 +285,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             halted: &self.halted,
             node_limit: self.node_limit,
             gave_up: &self.gave_up,
+            known: self.known,
         }
     }
 

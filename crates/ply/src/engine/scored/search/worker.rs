@@ -6,6 +6,7 @@ use super::rules::Rules;
 use super::status::{RootMoves, StatusHook};
 use super::TieOrder;
 use crate::engine::scored::bounds::{Bounds, BoundsTable};
+use crate::engine::scored::known::KnownValues;
 use crate::engine::scored::restrict::FreeElements;
 use crate::engine::scored::ValueRange;
 use crate::engine::util::halt::{Halt, Halted};
@@ -73,6 +74,8 @@ pub(super) struct Shared<'a> {
     pub(super) node_limit: u64,
     /// Set when they did.
     pub(super) gave_up: &'a AtomicBool,
+    /// What is proved already (a book), and the fewest free elements of a state it knows.
+    pub(super) known: Option<(&'a dyn KnownValues, u32)>,
 }
 
 /// One thread's view: the shared state, its own node count and room for endgame tables.
@@ -194,6 +197,20 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(b.lower);
             beta = beta.min(b.upper);
             hint = b.best.map(|m| rules.move_from_key_frame(m, perm, drawn));
+        }
+        if let Some((known, fewest)) = self.shared.known {
+            if free_count >= fewest {
+                if let Some(b) = known.range(drawn) {
+                    if b.lower >= beta || b.lower == b.upper {
+                        return b.lower;
+                    }
+                    if b.upper <= alpha {
+                        return b.upper;
+                    }
+                    alpha = alpha.max(b.lower);
+                    beta = beta.min(b.upper);
+                }
+            }
         }
         let loony = rules
             .theory

@@ -1,0 +1,564 @@
+//! `ply dots book`: a book of proved positions — build it (every position up to N moves from a start,
+//! or a list of positions; resumable), show a position's entry, sum it up, verify a sample by a second
+//! proof in the other tie order, merge two books, export or import JSON lines. The book itself (its
+//! format, keys and builder) lives in the dots home (`ply::games::dots::book`).
+
+use super::{BoxesSize, TieOrderArg, TrianglesSize};
+use crate::args::MemoryArg;
+use crate::failure::Failure;
+use crate::input::read_text;
+use crate::progress::StatesProgress;
+use clap::{Args, Subcommand};
+use ply::engine::util::halt::Halt;
+use ply::games::dots::book::build::{build, count, verify, BuildEvent, BuildOptions};
+use ply::games::dots::book::key::KeyScheme;
+use ply::games::dots::book::store::{position_text, BookEntry, BookFile};
+use ply::games::dots::book::Books;
+use ply::games::dots::geometry::BuiltBoard;
+use ply::games::dots::notation::{max_moves_text, position_from_moves};
+use ply::games::dots::request::TieOrder;
+use ply::games::dots::Geometry;
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// `ply dots book …`
+#[derive(Args)]
+pub struct BookArgs {
+    #[command(subcommand)]
+    command: BookCommand,
+}
+
+#[derive(Subcommand)]
+enum BookCommand {
+    /// Proves every position up to --depth moves after the start (--moves, or each line of
+    /// --positions) into FILE, deepest first; resumes where a stopped build stopped.
+    Build(BuildArgs),
+    /// What FILE (and the shipped books) prove of a position and of each of its moves.
+    Show(ShowArgs),
+    /// FILE summed up per board: positions, exact, checked, free edges, the compute they took.
+    Stats(FileArgs),
+    /// Proves entries of FILE again in the other tie order, with no book, and reports any
+    /// disagreement (exit 1); entries that agree are marked checked.
+    Verify(VerifyArgs),
+    /// Adds every entry of FROM to INTO; two proofs that disagree are an error naming the position.
+    Merge(MergeArgs),
+    /// Every entry of FILE as JSON lines on stdout (with the position's edges).
+    Export(FileArgs),
+    /// Adds the entries of JSON lines (as `export` writes them) from LINES (`-` for stdin) to FILE.
+    Import(ImportArgs),
+}
+
+/// A board named on the command line.
+#[derive(Subcommand, Clone, Copy)]
+enum Shape {
+    /// A triangle board of --size rows.
+    Triangles(TrianglesSize),
+    /// A board of --rows × --cols boxes.
+    Boxes(BoxesSize),
+}
+
+impl Shape {
+    fn built(self) -> Result<BuiltBoard, Failure> {
+        match self {
+            Shape::Triangles(t) => t.geometry(),
+            Shape::Boxes(b) => b.geometry(),
+        }
+        .build()
+        .map_err(Failure::bad)
+    }
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// The book file (made if missing).
+    file: PathBuf,
+    #[command(subcommand)]
+    shape: Shape,
+    /// The start position's moves (default: the empty board).
+    #[arg(long, global = true, conflicts_with = "positions")]
+    moves: Option<String>,
+    /// A file of start positions, one move list a line (`-` for stdin).
+    #[arg(long, global = true, value_name = "FILE")]
+    positions: Option<PathBuf>,
+    /// Every position up to this many moves after each start.
+    #[arg(long, global = true, default_value_t = 0)]
+    depth: u32,
+    /// The most time one position's search may take (e.g. 10m): past it, its bounds are kept.
+    #[arg(long, global = true, value_name = "TIME", value_parser = super::parse_time_arg)]
+    time: Option<String>,
+    /// Which of two moves of equal priority the search tries first.
+    #[arg(long, global = true, value_enum, default_value_t = TieOrderArg::LowFirst)]
+    tie_order: TieOrderArg,
+    #[command(flatten)]
+    memory: MemoryArg<true>,
+}
+
+#[derive(Args)]
+struct ShowArgs {
+    /// The book file.
+    file: PathBuf,
+    #[command(subcommand)]
+    shape: Shape,
+    /// The position's moves (default: the empty board).
+    #[arg(long, global = true)]
+    moves: Option<String>,
+}
+
+#[derive(Args)]
+struct FileArgs {
+    /// The book file.
+    file: PathBuf,
+    /// Print JSON (stats: one object).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// The book file.
+    file: PathBuf,
+    /// Verify this many exact entries, drawn with --seed (default: every one).
+    #[arg(long)]
+    sample: Option<usize>,
+    /// The seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The most time one position's second proof may take.
+    #[arg(long, value_name = "TIME", value_parser = super::parse_time_arg)]
+    time: Option<String>,
+    #[command(flatten)]
+    memory: MemoryArg,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The book written into (made if missing).
+    into: PathBuf,
+    /// The book read.
+    from: PathBuf,
+}
+
+#[derive(Args)]
+struct ImportArgs {
+    /// The book written into (made if missing).
+    file: PathBuf,
+    /// JSON lines, one entry each (`-` for stdin).
+    lines: PathBuf,
+}
+
+/// Runs `ply dots book …`.
+pub fn run(args: BookArgs) -> Result<String, Failure> {
+    match args.command {
+        BookCommand::Build(a) => run_build(a),
+        BookCommand::Show(a) => run_show(a),
+        BookCommand::Stats(a) => run_stats(a),
+        BookCommand::Verify(a) => run_verify(a),
+        BookCommand::Merge(a) => run_merge(a),
+        BookCommand::Export(a) => run_export(a),
+        BookCommand::Import(a) => run_import(a),
+    }
+}
+
+fn time_arg(text: &Option<String>) -> Result<Option<Duration>, Failure> {
+    text.as_deref()
+        .map(ply::input::duration::parse_time)
+        .transpose()
+        .map_err(Failure::bad)
+}
+
+/// A value or bounds as the book shows them: `+2`, `-1..+3`.
+fn range_text(lower: i32, upper: i32) -> String {
+    if lower == upper {
+        format!("{lower:+}")
+    } else {
+        format!("{lower:+}..{upper:+}")
+    }
+}
+
+fn run_build(a: BuildArgs) -> Result<String, Failure> {
+    let built = a.shape.built()?;
+    let board = &built.board;
+    let texts: Vec<String> = match (&a.moves, &a.positions) {
+        (Some(moves), _) => vec![moves.clone()],
+        (None, Some(path)) => {
+            let text = read_text(Some(path), 1 << 24)?;
+            text.lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_string)
+                .collect()
+        }
+        (None, None) => vec![String::new()],
+    };
+    let mut starts = Vec::new();
+    for (i, text) in texts.iter().enumerate() {
+        if text.len() > max_moves_text(board) {
+            return Err(Failure::BadInput(format!("line {}: too long", i + 1)));
+        }
+        let position = position_from_moves(board, text).map_err(|e| match a.positions {
+            Some(_) => Failure::BadInput(format!("line {}: {e}", i + 1)),
+            None => Failure::bad(e),
+        })?;
+        starts.push(position.drawn());
+    }
+    let budget = a.memory.budget()?;
+    let time = time_arg(&a.time)?;
+    let book = BookFile::open(&a.file, true, true).map_err(Failure::bad)?;
+    let total = count(&built, &starts, a.depth);
+    let progress = StatesProgress::with_total("positions", total as u64);
+    progress.event(&format!(
+        "{} positions up to {} moves on {}",
+        total,
+        a.depth,
+        built.geometry.title()
+    ));
+    let halt = Halt::never();
+    let options = BuildOptions {
+        depth: a.depth,
+        time_per_position: time,
+        tie_order: match a.tie_order {
+            TieOrderArg::LowFirst => TieOrder::LowFirst,
+            TieOrderArg::HighFirst => TieOrder::HighFirst,
+        },
+        budget,
+        halt: &halt,
+    };
+    let mut on_event = |e: &BuildEvent| {
+        progress.update(e.done as u64);
+        let what = if e.found { "in the book" } else { "proved" };
+        let eta = e
+            .eta
+            .map(|t| {
+                format!(
+                    ", about {} to go",
+                    ply::engine::util::halt::millis_text(t.as_millis() as u64)
+                )
+            })
+            .unwrap_or_default();
+        progress.event(&format!(
+            "[{}/{}] {} ({} free): {} {what} ({} nodes, {:.1} s){eta}",
+            e.done,
+            e.total,
+            shown_position(&built, e.entry.key),
+            e.entry.free,
+            range_text(e.entry.lower, e.entry.upper),
+            e.entry.nodes,
+            e.entry.seconds
+        ));
+    };
+    let entries = build(&book, &built, &starts, options, &mut on_event).map_err(Failure::bad)?;
+    drop(progress);
+    let exact = entries.iter().filter(|e| e.value().is_some()).count();
+    let mut out = format!(
+        "{}: {} positions of {} in {} ({exact} exact)\n",
+        book.name(),
+        entries.len(),
+        total,
+        built.geometry.title()
+    );
+    if let Some(first) = entries
+        .iter()
+        .find(|e| e.free as usize == board.edge_count() - starts[0].len() as usize)
+    {
+        writeln!(
+            out,
+            "Start: {}{}",
+            range_text(first.lower, first.upper),
+            first
+                .best
+                .as_ref()
+                .map(|b| format!(", best move {b} (in the key's frame)"))
+                .unwrap_or_default()
+        )
+        .expect("to a String");
+    }
+    Ok(out)
+}
+
+/// The position a key stands for, for a progress line: its edges, or `the empty board`.
+fn shown_position(built: &BuiltBoard, key: u64) -> String {
+    match position_text(built, key) {
+        text if text.is_empty() => "the empty board".to_string(),
+        text => text,
+    }
+}
+
+fn run_show(a: ShowArgs) -> Result<String, Failure> {
+    let built = a.shape.built()?;
+    let board = &built.board;
+    let position =
+        position_from_moves(board, a.moves.as_deref().unwrap_or("")).map_err(Failure::bad)?;
+    let books = Books::asked(true, Some(&a.file), false).map_err(Failure::bad)?;
+    let book = books.board(&built).map_err(Failure::bad)?;
+    let drawn = position.drawn();
+    let file = BookFile::open(&a.file, false, false).map_err(Failure::bad)?;
+    let scheme = KeyScheme::new(board);
+    let key = scheme.key(drawn).key;
+    let mut out = format!("{}, key {key:#x}\n", built.geometry.title());
+    match book.lookup(drawn) {
+        Some((range, best)) => {
+            write!(out, "Value: {}", range_text(range.lower, range.upper)).expect("to a String");
+            if let Some(best) = best {
+                write!(
+                    out,
+                    ", best move {}",
+                    ply::games::dots::notation::format_edge(board, best)
+                )
+                .expect("to a String");
+            }
+            out.push('\n');
+        }
+        None => out.push_str("Not in the books.\n"),
+    }
+    if let Some(entry) = file
+        .get(&built.geometry.slug(), key)
+        .map_err(Failure::bad)?
+    {
+        writeln!(
+            out,
+            "In {}: proved by {} ({} nodes, {:.1} s){}",
+            file.name(),
+            entry.proved_by,
+            entry.nodes,
+            entry.seconds,
+            entry
+                .checked_by
+                .map(|c| format!("; checked by {c}"))
+                .unwrap_or_default()
+        )
+        .expect("to a String");
+    }
+    let mut known = 0;
+    let mut listed = String::new();
+    for e in 0..board.edge_count() {
+        let edge = ply::games::dots::Edge(e as u8);
+        if drawn.contains(edge) {
+            continue;
+        }
+        let name = ply::games::dots::notation::format_edge(board, edge);
+        if let Some((range, _)) = book.lookup(drawn.with(edge)) {
+            known += 1;
+            writeln!(
+                listed,
+                "  {name:>7}  child {}",
+                range_text(range.lower, range.upper)
+            )
+            .expect("to a String");
+        }
+    }
+    writeln!(
+        out,
+        "Moves whose position is in the books: {known} of {}",
+        board.edge_count() - drawn.len() as usize
+    )
+    .expect("to a String");
+    out.push_str(&listed);
+    Ok(out)
+}
+
+/// Each board of `file` with its entries, checked against this version's boards.
+fn boards_of(file: &BookFile) -> Result<Vec<(BuiltBoard, Vec<BookEntry>)>, Failure> {
+    let mut out = Vec::new();
+    for (slug, _) in file.boards().map_err(Failure::bad)? {
+        let geometry = Geometry::from_slug(&slug).ok_or_else(|| {
+            Failure::BadInput(format!(
+                "{}: damaged book: unknown board {}",
+                file.name(),
+                ply::input::quote(&slug)
+            ))
+        })?;
+        let built = geometry.build().map_err(|e| {
+            Failure::BadInput(format!("{}: damaged book: board {slug}: {e}", file.name()))
+        })?;
+        let entries = file.entries_of(&built).map_err(Failure::bad)?;
+        out.push((built, entries));
+    }
+    Ok(out)
+}
+
+fn run_stats(a: FileArgs) -> Result<String, Failure> {
+    let file = BookFile::open(&a.file, false, false).map_err(Failure::bad)?;
+    let mut out = String::new();
+    let mut json = Vec::new();
+    for (built, entries) in boards_of(&file)? {
+        let exact = entries.iter().filter(|e| e.value().is_some()).count();
+        let checked = entries.iter().filter(|e| e.checked_by.is_some()).count();
+        let nodes: u64 = entries.iter().map(|e| e.nodes).sum();
+        let seconds: f64 = entries.iter().map(|e| e.seconds).sum();
+        let most = entries.iter().map(|e| e.free).max().unwrap_or(0);
+        let fewest = entries.iter().map(|e| e.free).min().unwrap_or(0);
+        writeln!(
+            out,
+            "{}: {} positions ({exact} exact, {checked} checked by a second proof), {fewest}–{most} free edges, {nodes} nodes, {seconds:.1} s",
+            built.geometry.slug(),
+            entries.len(),
+        )
+        .expect("to a String");
+        json.push(serde_json::json!({
+            "board": built.geometry.slug(),
+            "positions": entries.len(),
+            "exact": exact,
+            "checked": checked,
+            "fewest_free": fewest,
+            "most_free": most,
+            "nodes": nodes,
+            "seconds": seconds,
+        }));
+    }
+    if a.json {
+        return Ok(serde_json::to_string(&serde_json::json!({ "boards": json }))? + "\n");
+    }
+    if out.is_empty() {
+        out = format!("{}: no positions\n", file.name());
+    }
+    Ok(out)
+}
+
+fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
+    let file = BookFile::open(&a.file, true, false).map_err(Failure::bad)?;
+    let budget = a.memory.budget()?;
+    let time = time_arg(&a.time)?;
+    let halt = Halt::never();
+    let mut out = String::new();
+    let mut disagreements = 0;
+    for (built, entries) in boards_of(&file)? {
+        let mut exact: Vec<BookEntry> = entries
+            .into_iter()
+            .filter(|e| e.value().is_some())
+            .collect();
+        if let Some(k) = a.sample {
+            let mut chooser = ply::engine::util::chooser::Chooser::new(a.seed);
+            while exact.len() > k {
+                let i = chooser.below(exact.len() as u128) as usize;
+                exact.swap_remove(i);
+            }
+        }
+        // The smallest first: a long proof does not hold up the quick ones.
+        exact.sort_by_key(|e| (e.free, e.key));
+        let progress = StatesProgress::with_total("positions verified", exact.len() as u64);
+        let mut seen = 0;
+        let mut on_entry = |e: &BookEntry, found: Option<ply::engine::scored::ValueRange>| {
+            seen += 1;
+            progress.update(seen);
+            if let Some(f) = found {
+                progress.event(&format!(
+                    "{} ({} free): book {}, again {}",
+                    shown_position(&built, e.key),
+                    e.free,
+                    range_text(e.lower, e.upper),
+                    range_text(f.lower, f.upper)
+                ));
+            }
+        };
+        let verified = verify(&file, &built, &exact, time, budget, &halt, &mut on_entry)
+            .map_err(Failure::bad)?;
+        drop(progress);
+        writeln!(
+            out,
+            "{}: {} verified, {} agree, {} not settled in the time, {} disagree",
+            built.geometry.slug(),
+            exact.len(),
+            verified.agreed,
+            verified.unsettled,
+            verified.disagreements.len()
+        )
+        .expect("to a String");
+        for d in &verified.disagreements {
+            writeln!(
+                out,
+                "  disagreement: {} (key {:#x}): book {}, second proof {}",
+                if d.position.is_empty() {
+                    "the empty board"
+                } else {
+                    &d.position
+                },
+                d.key,
+                range_text(d.book.lower, d.book.upper),
+                range_text(d.found.lower, d.found.upper)
+            )
+            .expect("to a String");
+        }
+        disagreements += verified.disagreements.len();
+    }
+    if disagreements > 0 {
+        print!("{out}");
+        return Err(Failure::Internal(format!(
+            "{disagreements} entries disagree with their second proof"
+        )));
+    }
+    Ok(out)
+}
+
+fn run_merge(a: MergeArgs) -> Result<String, Failure> {
+    let from = BookFile::open(&a.from, false, false).map_err(Failure::bad)?;
+    let boards = boards_of(&from)?;
+    let into = BookFile::open(&a.into, true, true).map_err(Failure::bad)?;
+    let mut added = 0;
+    for (built, entries) in boards {
+        for entry in entries {
+            into.put(&built, &entry).map_err(Failure::bad)?;
+            added += 1;
+        }
+    }
+    Ok(format!(
+        "{}: {added} entries merged from {}\n",
+        into.name(),
+        from.name()
+    ))
+}
+
+/// One exported line: the entry and the position's edges.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Line {
+    #[serde(flatten)]
+    entry: BookEntry,
+    /// The position's edges in edge order (a position the key stands for).
+    position: String,
+}
+
+fn run_export(a: FileArgs) -> Result<String, Failure> {
+    let file = BookFile::open(&a.file, false, false).map_err(Failure::bad)?;
+    let mut out = String::new();
+    for (built, entries) in boards_of(&file)? {
+        for entry in entries {
+            let position = position_text(&built, entry.key);
+            out.push_str(&serde_json::to_string(&Line { entry, position })?);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+fn run_import(a: ImportArgs) -> Result<String, Failure> {
+    let text = read_text(Some(&a.lines), 1 << 30)?;
+    let mut parsed = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let line: Line = serde_json::from_str(line)
+            .map_err(|e| Failure::BadInput(format!("line {}: not a book entry: {e}", i + 1)))?;
+        let geometry = Geometry::from_slug(&line.entry.board).ok_or_else(|| {
+            Failure::BadInput(format!(
+                "line {}: unknown board {}",
+                i + 1,
+                ply::input::quote(&line.entry.board)
+            ))
+        })?;
+        let built = geometry
+            .build()
+            .map_err(|e| Failure::BadInput(format!("line {}: {e}", i + 1)))?;
+        parsed.push((i + 1, built, line.entry));
+    }
+    let file = BookFile::open(&a.file, true, true).map_err(Failure::bad)?;
+    for (n, built, entry) in &parsed {
+        file.put(built, entry)
+            .map_err(|e| Failure::BadInput(format!("line {n}: {e}")))?;
+    }
+    Ok(format!(
+        "{}: {} entries imported\n",
+        file.name(),
+        parsed.len()
+    ))
+}

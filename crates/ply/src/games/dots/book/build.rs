@@ -1,0 +1,449 @@
+//! Growing a book: every position up to a number of moves from one or more start positions, proved
+//! deepest first — the deepest by the search (its table shared by all of them, the book's entries
+//! met wherever it reaches one), each shallower one from its children by Wilson's rule when they
+//! are all proved (no search at all), by the search otherwise. Each entry is written as soon as it
+//! is proved, so a build stopped anywhere resumes where it stopped; a position past its time limit
+//! keeps the bounds proved. A second proof in the other tie order checks entries ([`verify`]).
+
+use super::key::KeyScheme;
+use super::store::{position_text, BookEntry, BookError, BookFile};
+use super::{proved_by, BoardBook};
+use crate::engine::scored::choose::{with_solver, SolveOptions};
+use crate::engine::scored::search::{move_order, SearchMemory, SearchOptions, TieOrder};
+use crate::engine::scored::{Completion, SubsetIndexed};
+use crate::engine::scored::{SolveError, Strategy, ValueRange};
+use crate::engine::util::halt::Halt;
+use crate::engine::util::memory::MemoryBudget;
+use crate::engine::util::memory::MemoryError;
+use crate::games::dots::geometry::BuiltBoard;
+use crate::games::dots::jobs::combine;
+use crate::games::dots::notation::format_edge;
+use crate::games::dots::{Edge, EdgeSet};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// How a build runs.
+#[derive(Clone, Copy)]
+pub struct BuildOptions<'a> {
+    /// Moves from each start position: every position up to this many edges later is proved.
+    pub depth: u32,
+    /// The most time one position's search may take: past it, its bounds are kept.
+    pub time_per_position: Option<Duration>,
+    /// The search's tie order (recorded in each entry).
+    pub tie_order: TieOrder,
+    /// Memory the search's table may take.
+    pub budget: MemoryBudget,
+    /// Stops the build (Ctrl-C): the position in progress keeps its bounds.
+    pub halt: &'a Halt,
+}
+
+/// What a build reports as it goes: one line per position proved or skipped.
+#[derive(Debug, Clone)]
+pub struct BuildEvent {
+    /// Positions settled so far (proved now, or found in the book).
+    pub done: usize,
+    /// Positions in all.
+    pub total: usize,
+    /// The entry written (or found).
+    pub entry: BookEntry,
+    /// Whether it was in the book already.
+    pub found: bool,
+    /// The time the positions still to search should take, at this build's pace so far.
+    pub eta: Option<Duration>,
+}
+
+/// A build's or a verification's fault.
+#[derive(Debug, Error)]
+pub enum BuildError {
+    /// The book's.
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// The solver's (memory refused up front, say).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// The search's table refused before it was allocated.
+    #[error(transparent)]
+    Memory(#[from] MemoryError),
+}
+
+/// A position of the build and its distinct children.
+struct Node {
+    drawn: EdgeSet,
+    cells: u32,
+    /// (the child's key, points the move scores, the move)
+    children: Vec<(u64, u32, Edge)>,
+}
+
+fn rules(built: &BuiltBoard) -> Completion<'_> {
+    built
+        .board
+        .completion()
+        .expect("dots boards state completion rules")
+}
+
+/// Every distinct position up to `depth` edges after each of `starts`, by key, in levels: level `d`
+/// holds the positions `d` edges after a start.
+fn levels(
+    built: &BuiltBoard,
+    starts: &[EdgeSet],
+    depth: u32,
+) -> (Vec<Vec<u64>>, HashMap<u64, Node>) {
+    let board = &built.board;
+    let scheme = KeyScheme::new(board);
+    let rules = rules(built);
+    let mut nodes: HashMap<u64, Node> = HashMap::new();
+    let mut levels: Vec<Vec<u64>> = vec![Vec::new()];
+    let mut frontier: Vec<EdgeSet> = Vec::new();
+    for &start in starts {
+        let key = scheme.key(start).key;
+        if let std::collections::hash_map::Entry::Vacant(slot) = nodes.entry(key) {
+            slot.insert(Node {
+                drawn: start,
+                cells: scheme.open_cells(start),
+                children: Vec::new(),
+            });
+            levels[0].push(key);
+            frontier.push(start);
+        }
+    }
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        let mut level = Vec::new();
+        for drawn in frontier {
+            let key = scheme.key(drawn).key;
+            let mut children = Vec::new();
+            for e in 0..board.edge_count() as u32 {
+                if drawn.0 >> e & 1 == 1 {
+                    continue;
+                }
+                let child = EdgeSet(drawn.0 | 1 << e);
+                let child_key = scheme.key(child).key;
+                if children.iter().any(|&(k, _, _)| k == child_key) {
+                    continue;
+                }
+                children.push((child_key, rules.points(drawn.0, e), Edge(e as u8)));
+                if let std::collections::hash_map::Entry::Vacant(slot) = nodes.entry(child_key) {
+                    slot.insert(Node {
+                        drawn: child,
+                        cells: scheme.open_cells(child),
+                        children: Vec::new(),
+                    });
+                    level.push(child_key);
+                    next.push(child);
+                }
+            }
+            nodes
+                .get_mut(&key)
+                .expect("every expanded node is kept")
+                .children = children;
+        }
+        levels.push(level);
+        frontier = next;
+    }
+    (levels, nodes)
+}
+
+/// The number of distinct positions a build of `depth` moves from `starts` covers.
+pub fn count(built: &BuiltBoard, starts: &[EdgeSet], depth: u32) -> usize {
+    levels(built, starts, depth).0.iter().map(Vec::len).sum()
+}
+
+/// Proves every position up to `options.depth` edges after each of `starts` into `book`, telling
+/// `on_event` each one settled; gives the entries written or found, shallowest first.
+pub fn build(
+    book: &BookFile,
+    built: &BuiltBoard,
+    starts: &[EdgeSet],
+    options: BuildOptions<'_>,
+    on_event: &mut dyn FnMut(&BuildEvent),
+) -> Result<Vec<BookEntry>, BuildError> {
+    book.add_board(built)?;
+    let board = &built.board;
+    let slug = built.geometry.slug();
+    let (levels, nodes) = levels(built, starts, options.depth);
+    let total = levels.iter().map(Vec::len).sum();
+    let most_free = levels
+        .iter()
+        .flatten()
+        .map(|k| board.edge_count() as u32 - nodes[k].drawn.len())
+        .max()
+        .unwrap_or(0);
+    let memory = Arc::new(SearchMemory::new(
+        SearchOptions::table_bytes_for(most_free, options.budget),
+        options.budget,
+    )?);
+    let mut done = 0;
+    let mut searched = (0usize, Duration::ZERO);
+    let mut to_search = levels
+        .iter()
+        .flatten()
+        .filter(|k| nodes[k].children.is_empty())
+        .count();
+    let mut written = Vec::new();
+    for level in levels.iter().rev() {
+        for &key in level {
+            let node = &nodes[&key];
+            let leaf = node.children.is_empty();
+            let kept = book.get(&slug, key)?;
+            let mut entry = match kept {
+                Some(entry) if entry.value().is_some() && entry.best.is_some() => {
+                    done += 1;
+                    to_search -= usize::from(leaf);
+                    on_event(&BuildEvent {
+                        done,
+                        total,
+                        entry: entry.clone(),
+                        found: true,
+                        eta: None,
+                    });
+                    written.push(entry);
+                    continue;
+                }
+                _ => None,
+            };
+            if !leaf {
+                entry = from_children(book, built, key, node)?;
+            }
+            let entry = match entry {
+                Some(entry) => entry,
+                None => {
+                    let started = Instant::now();
+                    let entry = prove(book, built, node.drawn, &memory, options)?;
+                    searched = (searched.0 + 1, searched.1 + started.elapsed());
+                    to_search = to_search.saturating_sub(usize::from(leaf));
+                    entry
+                }
+            };
+            let merged = book.put(built, &entry)?;
+            done += 1;
+            let eta = (searched.0 > 0).then(|| searched.1 / searched.0 as u32 * to_search as u32);
+            on_event(&BuildEvent {
+                done,
+                total,
+                entry: merged.clone(),
+                found: false,
+                eta,
+            });
+            written.push(merged);
+            if options.halt.check().is_some() {
+                return Ok(written);
+            }
+        }
+    }
+    written.reverse();
+    Ok(written)
+}
+
+/// The entry of an interior position from its children's entries, when they leave one value.
+fn from_children(
+    book: &BookFile,
+    built: &BuiltBoard,
+    key: u64,
+    node: &Node,
+) -> Result<Option<BookEntry>, BookError> {
+    let slug = built.geometry.slug();
+    let scheme = KeyScheme::new(&built.board);
+    let mut children = Vec::new();
+    let (mut nodes, mut seconds) = (0u64, 0f64);
+    for &(child, points, _) in &node.children {
+        let entry = book.get(&slug, child)?;
+        if let Some(e) = &entry {
+            nodes += e.nodes;
+            seconds += e.seconds;
+        }
+        children.push((points, entry.map(|e| e.range())));
+    }
+    let range = combine(node.cells, &children);
+    let Some(value) = range.value() else {
+        return Ok(None);
+    };
+    let best = node
+        .children
+        .iter()
+        .zip(&children)
+        .find(|(_, (points, r))| r.is_some_and(|r| r.after_move(*points).lower >= value))
+        .map(|(&(_, _, e), _)| e);
+    let keyed = scheme.key(node.drawn);
+    Ok(Some(BookEntry {
+        board: slug,
+        key,
+        free: built.board.edge_count() as u32 - node.drawn.len(),
+        lower: value,
+        upper: value,
+        best: best.map(|e| format_edge(&built.board, scheme.to_key_frame(keyed, e))),
+        nodes,
+        seconds,
+        proved_by: proved_by("children"),
+        checked_by: None,
+    }))
+}
+
+/// Proves the position `drawn` by the search (within the time per position), and a best move when
+/// its value is proved: the first move, in the search's order, proved to keep it.
+fn prove(
+    book: &BookFile,
+    built: &BuiltBoard,
+    drawn: EdgeSet,
+    memory: &Arc<SearchMemory>,
+    options: BuildOptions<'_>,
+) -> Result<BookEntry, BuildError> {
+    let board = &built.board;
+    let index = book_index(book, built)?;
+    let scheme = KeyScheme::new(board);
+    let keyed = scheme.key(drawn);
+    let started = Instant::now();
+    let halt = match options.time_per_position {
+        Some(t) => options.halt.within(t),
+        None => options.halt.clone(),
+    };
+    let solve = SolveOptions {
+        tie_order: options.tie_order,
+        halt: &halt,
+        search_memory: Some(memory),
+        known: Some(&index),
+        ..SolveOptions::new(options.budget)
+    };
+    let (range, nodes, best) = with_solver(board, Strategy::Search, solve, &drawn, |solver| {
+        let range = solver.range(&drawn)?;
+        let mut best = None;
+        if let Some(v) = range.value() {
+            let rules = rules(built);
+            for e in move_order(board, &drawn, options.tie_order)? {
+                let points = rules.points(drawn.0, e);
+                let window = ValueRange {
+                    lower: v - 1,
+                    upper: v,
+                }
+                .before_move(points);
+                let child = EdgeSet(drawn.0 | 1 << e);
+                let found = solver.range_within(&child, window)?.after_move(points);
+                if found.lower >= v {
+                    best = Some(Edge(e as u8));
+                    break;
+                }
+                if solver.halted().is_some() {
+                    break;
+                }
+            }
+        }
+        Ok((range, solver.states_visited(), best))
+    })?;
+    let tie = crate::games::dots::answer::tie_name(options.tie_order);
+    Ok(BookEntry {
+        board: built.geometry.slug(),
+        key: keyed.key,
+        free: board.edge_count() as u32 - drawn.len(),
+        lower: range.lower,
+        upper: range.upper,
+        best: best.map(|e| format_edge(board, scheme.to_key_frame(keyed, e))),
+        nodes,
+        seconds: started.elapsed().as_secs_f64(),
+        proved_by: proved_by(&format!("search {tie}")),
+        checked_by: None,
+    })
+}
+
+/// The book's entries of `built`'s board as an index the search meets.
+fn book_index(book: &BookFile, built: &BuiltBoard) -> Result<BoardBook, BookError> {
+    let mut index = BoardBook::new(built);
+    for entry in book.entries_of(built)? {
+        index.add(&entry);
+    }
+    Ok(index)
+}
+
+/// A position whose second proof disagrees with its entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The position's edges (`position_text`).
+    pub position: String,
+    /// Its key.
+    pub key: u64,
+    /// What the book says.
+    pub book: ValueRange,
+    /// What the second proof found.
+    pub found: ValueRange,
+}
+
+/// What a verification found.
+#[derive(Debug, Clone, Default)]
+pub struct Verified {
+    /// Entries proved again and found right (now marked checked).
+    pub agreed: usize,
+    /// Entries whose second proof ran out of time.
+    pub unsettled: usize,
+    /// Entries proved otherwise.
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// Proves `entries` (exact ones of `built`'s board) again by the search in the other tie order than
+/// the one each names (high-first for entries proved from their children), with no book and a
+/// table of its own, within `time` each; marks those that agree as checked in `book`.
+pub fn verify(
+    book: &BookFile,
+    built: &BuiltBoard,
+    entries: &[BookEntry],
+    time: Option<Duration>,
+    budget: MemoryBudget,
+    halt: &Halt,
+    on_entry: &mut dyn FnMut(&BookEntry, Option<ValueRange>),
+) -> Result<Verified, BuildError> {
+    let board = &built.board;
+    let mut verified = Verified::default();
+    let most_free = entries.iter().map(|e| e.free).max().unwrap_or(0);
+    let memory = Arc::new(SearchMemory::new(
+        SearchOptions::table_bytes_for(most_free, budget),
+        budget,
+    )?);
+    for entry in entries {
+        let Some(value) = entry.value() else {
+            continue;
+        };
+        let tie_order = if entry.proved_by.ends_with("high-first") {
+            TieOrder::LowFirst
+        } else {
+            TieOrder::HighFirst
+        };
+        let drawn = EdgeSet(entry.key);
+        let halt = match time {
+            Some(t) => halt.within(t),
+            None => halt.clone(),
+        };
+        let options = SolveOptions {
+            tie_order,
+            halt: &halt,
+            search_memory: Some(&memory),
+            ..SolveOptions::new(budget)
+        };
+        let found = with_solver(board, Strategy::Search, options, &drawn, |s| {
+            s.range(&drawn)
+        })?;
+        on_entry(entry, Some(found));
+        match found.value() {
+            Some(v) if v == value => {
+                verified.agreed += 1;
+                let tie = crate::games::dots::answer::tie_name(tie_order);
+                book.put(
+                    built,
+                    &BookEntry {
+                        checked_by: Some(proved_by(&format!("search {tie}"))),
+                        ..entry.clone()
+                    },
+                )?;
+            }
+            _ if found.lower <= value && value <= found.upper => verified.unsettled += 1,
+            _ => verified.disagreements.push(Disagreement {
+                position: position_text(built, entry.key),
+                key: entry.key,
+                book: entry.range(),
+                found,
+            }),
+        }
+        if halt.check().is_some() && time.is_none() {
+            break;
+        }
+    }
+    Ok(verified)
+}

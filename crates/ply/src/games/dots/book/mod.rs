@@ -1,0 +1,239 @@
+//! The book: positions proved once and kept, so that no surface proves them again — shipped inside
+//! ply for the boards people play, added to by a user's own book file, grown by `ply dots book
+//! build`, `ply serve --book` and `ply play --book`.
+//!
+//! [`store`] is the file format (SQLite, shared with Python), [`key`] the key scheme (a position up
+//! to the board's symmetries and twins), [`build`] the builder, [`shipped`] the books compiled in.
+//! [`Books`] is what answers consult: every source's entries of a board gathered into one index
+//! ([`BoardBook`]) that the answer reads first and the search meets wherever it reaches a known
+//! position.
+
+pub mod build;
+pub mod key;
+pub mod shipped;
+pub mod store;
+
+use crate::engine::scored::known::KnownValues;
+use crate::engine::scored::ValueRange;
+use crate::games::dots::geometry::BuiltBoard;
+use crate::games::dots::notation::format_edge;
+use crate::games::dots::{Edge, EdgeSet};
+use key::KeyScheme;
+use rustc_hash::FxHashMap;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+pub use store::{BookEntry, BookError, BookFile};
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What one board's books prove of one position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Known {
+    /// The bounds proved (exact when equal).
+    pub range: ValueRange,
+    /// A best move, in the key's frame.
+    pub best: Option<Edge>,
+}
+
+/// Every book's entries of one board, met into one index: what answers read and the search meets.
+pub struct BoardBook {
+    built: BuiltBoard,
+    entries: FxHashMap<u64, Known>,
+    fewest_free: u32,
+}
+
+impl BoardBook {
+    /// An empty index of `built`'s board.
+    fn new(built: &BuiltBoard) -> Self {
+        BoardBook {
+            built: built.clone(),
+            entries: FxHashMap::default(),
+            fewest_free: u32::MAX,
+        }
+    }
+
+    /// Adds `entry` (checked), met with what is there.
+    fn add(&mut self, entry: &BookEntry) {
+        let board = &self.built.board;
+        let best = entry.best.as_ref().and_then(|name| {
+            (0..board.edge_count())
+                .map(|e| Edge(e as u8))
+                .find(|&e| entry.key >> e.0 & 1 == 0 && format_edge(board, e) == *name)
+        });
+        let known = self.entries.entry(entry.key).or_insert(Known {
+            range: ValueRange::FULL,
+            best: None,
+        });
+        let met = known.range.meet(entry.range());
+        if met.lower > met.upper {
+            // Two books disagree: neither is believed (merge and verify name the position).
+            known.range = ValueRange::FULL;
+            known.best = None;
+            return;
+        }
+        if best.is_some() && (known.best.is_none() || entry.range() == met) {
+            known.best = best;
+        }
+        known.range = met;
+        self.fewest_free = self.fewest_free.min(entry.free);
+    }
+
+    /// How many positions the index holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// What the books prove of the position `drawn`, with its best move in `drawn`'s own frame.
+    pub fn lookup(&self, drawn: EdgeSet) -> Option<(ValueRange, Option<Edge>)> {
+        if self.entries.is_empty() {
+            return None;
+        }
+        let free = self.built.board.edge_count() as u32 - drawn.len();
+        if free < self.fewest_free {
+            return None;
+        }
+        let scheme = KeyScheme::new(&self.built.board);
+        let keyed = scheme.key(drawn);
+        let known = self.entries.get(&keyed.key)?;
+        let best = known.best.and_then(|m| scheme.from_key_frame(keyed, m));
+        Some((known.range, best))
+    }
+}
+
+impl KnownValues for BoardBook {
+    fn range(&self, mask: u64) -> Option<ValueRange> {
+        self.lookup(EdgeSet(mask)).map(|(range, _)| range)
+    }
+
+    fn fewest_free(&self) -> u32 {
+        self.fewest_free
+    }
+}
+
+/// One book a front end reads (and maybe writes).
+struct Source {
+    file: Mutex<BookFile>,
+    /// Whether proofs are written into it.
+    writable: bool,
+}
+
+/// The books a front end answers from: the shipped ones (unless turned off) and the user's, with
+/// one index per board built at its first question. Proofs worth keeping are written to the user's
+/// book when it was opened for writing ([`Books::keep`]).
+#[derive(Default)]
+pub struct Books {
+    sources: Vec<Arc<Source>>,
+    boards: Mutex<HashMap<String, Arc<BoardBook>>>,
+}
+
+impl Books {
+    /// No books at all (`--no-book`).
+    pub fn none() -> Self {
+        Books::default()
+    }
+
+    /// The books shipped inside ply (read once per process, then shared).
+    pub fn shipped() -> Arc<Self> {
+        static SHIPPED: std::sync::OnceLock<Arc<Books>> = std::sync::OnceLock::new();
+        SHIPPED
+            .get_or_init(|| {
+                let mut books = Books::default();
+                for file in shipped::files() {
+                    books.sources.push(Arc::new(Source {
+                        file: Mutex::new(file),
+                        writable: false,
+                    }));
+                }
+                Arc::new(books)
+            })
+            .clone()
+    }
+
+    /// The shipped books (unless `shipped` is false) and the user's book at `path`, if any, into
+    /// which proofs are written when `write` is set: what `--book FILE` and `--no-book` ask for.
+    pub fn asked(
+        shipped: bool,
+        path: Option<&std::path::Path>,
+        write: bool,
+    ) -> Result<Arc<Self>, BookError> {
+        let mut books = Books::default();
+        if shipped {
+            books.sources = Books::shipped().sources.clone();
+        }
+        match path {
+            Some(path) => Ok(Arc::new(books.with_file(path, write)?)),
+            None if shipped => Ok(Books::shipped()),
+            None => Ok(Arc::new(books)),
+        }
+    }
+
+    /// These books and the book file at `path` (made when missing if `write`), into which proofs
+    /// are written when `write` is set.
+    pub fn with_file(mut self, path: &std::path::Path, write: bool) -> Result<Self, BookError> {
+        let file = BookFile::open(path, write, write)?;
+        self.sources.push(Arc::new(Source {
+            file: Mutex::new(file),
+            writable: write,
+        }));
+        lock(&self.boards).clear();
+        Ok(self)
+    }
+
+    /// Whether any book is consulted.
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty()
+    }
+
+    /// Whether proofs are written somewhere.
+    pub fn keeps_proofs(&self) -> bool {
+        self.sources.iter().any(|s| s.writable)
+    }
+
+    /// The index of `built`'s board over every book (built at the first question, then kept).
+    pub fn board(&self, built: &BuiltBoard) -> Result<Arc<BoardBook>, BookError> {
+        let slug = built.geometry.slug();
+        if let Some(found) = lock(&self.boards).get(&slug) {
+            return Ok(found.clone());
+        }
+        let mut index = BoardBook::new(built);
+        for source in &self.sources {
+            for entry in lock(&source.file).entries_of(built)? {
+                index.add(&entry);
+            }
+        }
+        let index = Arc::new(index);
+        lock(&self.boards).insert(slug, index.clone());
+        Ok(index)
+    }
+
+    /// Writes `entry` into every writable book, and into the index the answers read.
+    pub fn keep(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<(), BookError> {
+        for source in self.sources.iter().filter(|s| s.writable) {
+            let merged = lock(&source.file).put(built, entry)?;
+            let slug = built.geometry.slug();
+            let mut boards = lock(&self.boards);
+            if let Some(index) = boards.get(&slug) {
+                let mut updated = BoardBook {
+                    built: index.built.clone(),
+                    entries: index.entries.clone(),
+                    fewest_free: index.fewest_free,
+                };
+                updated.add(&merged);
+                boards.insert(slug, Arc::new(updated));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The version and method that proved an entry: `ply 0.1.0 search low-first`.
+pub fn proved_by(method: &str) -> String {
+    format!("ply {} {method}", env!("CARGO_PKG_VERSION"))
+}

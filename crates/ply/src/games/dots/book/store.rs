@@ -1,0 +1,539 @@
+//! The book file: an SQLite database of proved positions, read and written by the library and by
+//! Python's `sqlite3` alike (the format is documented here and in docs/ARCHITECTURE.md).
+//!
+//! ```sql
+//! PRAGMA application_id = 1886157154;  -- 'plyb'
+//! PRAGMA user_version = 1;             -- the format; a newer one is refused
+//! CREATE TABLE boards (board TEXT PRIMARY KEY, edges TEXT NOT NULL) STRICT;
+//! CREATE TABLE positions (
+//!     board TEXT NOT NULL,        -- 'boxes-4x4', 'triangles-5'
+//!     key INTEGER NOT NULL,       -- the key (key.rs), its 64 bits as a signed integer
+//!     free INTEGER NOT NULL,      -- free edges of the position
+//!     lower INTEGER NOT NULL,     -- the value proved: lower <= value <= upper (equal: exact)
+//!     upper INTEGER NOT NULL,
+//!     best TEXT,                  -- a best move in the key's frame ('2-7'), when proved
+//!     nodes INTEGER NOT NULL,     -- what the proof cost
+//!     seconds REAL NOT NULL,
+//!     proved_by TEXT NOT NULL,    -- 'ply 0.1.0 search low-first', 'ply 0.1.0 children'
+//!     checked_by TEXT,            -- a second, independent proof of the same value
+//!     PRIMARY KEY (board, key)) STRICT, WITHOUT ROWID;
+//! ```
+//!
+//! `boards.edges` is the board's edge order (`1-2 1-3 2-3 …`): a key means nothing without it, so a
+//! book whose order differs from this version's is refused. The file is in WAL mode with full
+//! synchronous commits: readers and writers in several processes are safe, each entry is its own
+//! transaction, and a crash loses at most the entry being written. A file that is not SQLite, not a
+//! book, of a newer format, damaged, or holding a row that cannot be right (bounds crossed or past
+//! what the cells allow, a best move that is not a free edge) is refused with one line naming it.
+
+use super::key::KeyScheme;
+use crate::engine::scored::ValueRange;
+use crate::games::dots::geometry::BuiltBoard;
+use crate::games::dots::notation::format_edge;
+use crate::games::dots::{Edge, EdgeSet};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// SQLite's application id of a book: 'plyb'.
+pub const APPLICATION_ID: i32 = 0x706c_7962;
+
+/// The format this version reads and writes.
+pub const FORMAT: i32 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE boards (board TEXT PRIMARY KEY, edges TEXT NOT NULL) STRICT;
+CREATE TABLE positions (
+    board TEXT NOT NULL,
+    key INTEGER NOT NULL,
+    free INTEGER NOT NULL,
+    lower INTEGER NOT NULL,
+    upper INTEGER NOT NULL,
+    best TEXT,
+    nodes INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    proved_by TEXT NOT NULL,
+    checked_by TEXT,
+    PRIMARY KEY (board, key)) STRICT, WITHOUT ROWID;
+";
+
+/// One proved position.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BookEntry {
+    /// The board: `boxes-4x4`, `triangles-5`.
+    pub board: String,
+    /// The position's key ([`super::key`]).
+    pub key: u64,
+    /// Free edges of the position.
+    pub free: u32,
+    /// What is proved of its value for the player to move.
+    pub lower: i32,
+    /// See `lower`.
+    pub upper: i32,
+    /// A best move in the key's frame, when proved.
+    pub best: Option<String>,
+    /// Nodes the proof took.
+    pub nodes: u64,
+    /// Seconds the proof took.
+    pub seconds: f64,
+    /// What proved it: the version, the method and the tie order.
+    pub proved_by: String,
+    /// A second proof that agrees, if any.
+    pub checked_by: Option<String>,
+}
+
+impl BookEntry {
+    /// What is proved of the value.
+    pub fn range(&self) -> ValueRange {
+        ValueRange {
+            lower: self.lower,
+            upper: self.upper,
+        }
+    }
+
+    /// The value, when proved.
+    pub fn value(&self) -> Option<i32> {
+        self.range().value()
+    }
+}
+
+/// Why a book could not be read or written.
+#[derive(Debug, Error)]
+pub enum BookError {
+    /// The file is not a ply book (or not SQLite at all).
+    #[error("{0}: not a ply book{1}")]
+    Foreign(String, String),
+    /// A newer format than this version reads.
+    #[error("{0}: a ply book of format {1}, newer than this ply reads ({FORMAT}); update ply")]
+    Newer(String, i32),
+    /// SQLite's integrity check failed, or a row cannot be right.
+    #[error("{0}: damaged book: {1}")]
+    Damaged(String, String),
+    /// The book's board has another edge order than this version's.
+    #[error("{0}: the book's board {1} numbers its edges otherwise than this ply")]
+    OtherBoard(String, String),
+    /// Two proofs of one position disagree.
+    #[error(
+        "{0}: position {1} ({2}) is proved {3} there and {4} here: one of the proofs is wrong"
+    )]
+    Conflict(String, String, String, String, String),
+    /// The file could not be opened, read or written.
+    #[error("{0}: {1}")]
+    Io(String, String),
+}
+
+/// One book file, open.
+pub struct BookFile {
+    conn: Connection,
+    name: String,
+    path: Option<PathBuf>,
+}
+
+fn ranged(r: ValueRange) -> String {
+    match r.value() {
+        Some(v) => format!("{v:+}"),
+        None => format!("{:+}..{:+}", r.lower, r.upper),
+    }
+}
+
+impl BookFile {
+    /// Opens the book at `path`, making a new one when there is no file (or an empty one) and
+    /// `create` is set; read-only unless `write`.
+    pub fn open(path: &Path, write: bool, create: bool) -> Result<Self, BookError> {
+        let name = crate::input::quote(&path.display().to_string());
+        if path.is_dir() {
+            return Err(BookError::Io(name, "is a directory".into()));
+        }
+        let exists = path.metadata().map(|m| m.len() > 0).unwrap_or(false);
+        if !exists && !create {
+            return Err(BookError::Io(name, "no such book".into()));
+        }
+        let flags = if write || !exists {
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
+        } else {
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+        } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| BookError::Io(name.clone(), e.to_string()))?;
+        let book = BookFile {
+            conn,
+            name,
+            path: Some(path.to_path_buf()),
+        };
+        book.prepare(!exists)?;
+        Ok(book)
+    }
+
+    /// A read-only book from the bytes of a book file (the books shipped inside ply), named `name`
+    /// in messages.
+    pub fn from_bytes(name: &str, bytes: &[u8]) -> Result<Self, BookError> {
+        let name = name.to_string();
+        let damaged = |e: rusqlite::Error| BookError::Damaged(name.clone(), e.to_string());
+        let mut bytes = bytes.to_vec();
+        // A file written in WAL mode says so in its header; an image in memory has no WAL.
+        if bytes.len() > 19 {
+            bytes[18] = 1;
+            bytes[19] = 1;
+        }
+        let mut conn = Connection::open_in_memory().map_err(damaged)?;
+        conn.deserialize_read_exact("main", &bytes[..], bytes.len(), true)
+            .map_err(damaged)?;
+        let book = BookFile {
+            conn,
+            name,
+            path: None,
+        };
+        book.prepare(false)?;
+        Ok(book)
+    }
+
+    /// The name messages give the book.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The path of the file, when it is one.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Checks an existing book (application id, format, integrity), or lays out a new one.
+    fn prepare(&self, new: bool) -> Result<(), BookError> {
+        let name = &self.name;
+        let foreign = |e: rusqlite::Error| {
+            let why = match e.sqlite_error_code() {
+                Some(rusqlite::ErrorCode::NotADatabase) => " (not an SQLite file)".to_string(),
+                _ => format!(" ({e})"),
+            };
+            BookError::Foreign(name.clone(), why)
+        };
+        let io = |e: rusqlite::Error| BookError::Io(name.clone(), e.to_string());
+        self.conn
+            .busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(io)?;
+        let id: i32 = self
+            .conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .map_err(foreign)?;
+        let tables: i64 = self
+            .conn
+            .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
+            .map_err(foreign)?;
+        if new || (id == 0 && tables == 0) {
+            if self.path.is_none() {
+                return Err(BookError::Foreign(name.clone(), " (empty)".into()));
+            }
+            self.conn
+                .execute_batch(&format!(
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
+                     BEGIN; PRAGMA application_id = {APPLICATION_ID};
+                     PRAGMA user_version = {FORMAT}; {SCHEMA} COMMIT;"
+                ))
+                .map_err(io)?;
+            return Ok(());
+        }
+        if id != APPLICATION_ID {
+            return Err(BookError::Foreign(
+                name.clone(),
+                format!(" (application id {id:#x})"),
+            ));
+        }
+        let format: i32 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(foreign)?;
+        if format > FORMAT {
+            return Err(BookError::Newer(name.clone(), format));
+        }
+        if format < 1 {
+            return Err(BookError::Foreign(
+                name.clone(),
+                format!(" (format {format})"),
+            ));
+        }
+        let check: String = self
+            .conn
+            .query_row("PRAGMA quick_check", [], |r| r.get(0))
+            .map_err(|e| BookError::Damaged(name.clone(), e.to_string()))?;
+        if check != "ok" {
+            return Err(BookError::Damaged(
+                name.clone(),
+                crate::input::quote(&check),
+            ));
+        }
+        if self.path.is_some() {
+            // Joins the writers' WAL (a no-op for a reader of a WAL file already).
+            let _ = self.conn.execute_batch("PRAGMA synchronous = FULL;");
+        }
+        Ok(())
+    }
+
+    /// Records `built`'s board in the book, or checks that its edge order is the book's.
+    pub fn add_board(&self, built: &BuiltBoard) -> Result<(), BookError> {
+        let board = built.geometry.slug();
+        let edges = edge_order(built);
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), e.to_string());
+        let kept: Option<String> = self
+            .conn
+            .query_row("SELECT edges FROM boards WHERE board = ?1", [&board], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(io)?;
+        match kept {
+            Some(kept) if kept == edges => Ok(()),
+            Some(_) => Err(BookError::OtherBoard(self.name.clone(), board)),
+            None => {
+                self.conn
+                    .execute(
+                        "INSERT INTO boards (board, edges) VALUES (?1, ?2)",
+                        params![board, edges],
+                    )
+                    .map_err(io)?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Whether the book holds `built`'s board with this version's edge order (refused if another).
+    pub fn has_board(&self, built: &BuiltBoard) -> Result<bool, BookError> {
+        let board = built.geometry.slug();
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), e.to_string());
+        let kept: Option<String> = self
+            .conn
+            .query_row("SELECT edges FROM boards WHERE board = ?1", [&board], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(io)?;
+        match kept {
+            Some(kept) if kept == edge_order(built) => Ok(true),
+            Some(_) => Err(BookError::OtherBoard(self.name.clone(), board)),
+            None => Ok(false),
+        }
+    }
+
+    /// Every entry of `built`'s board, each checked.
+    pub fn entries_of(&self, built: &BuiltBoard) -> Result<Vec<BookEntry>, BookError> {
+        if !self.has_board(built)? {
+            return Ok(Vec::new());
+        }
+        let entries = self.select(Some(&built.geometry.slug()))?;
+        let scheme = KeyScheme::new(&built.board);
+        for entry in &entries {
+            self.check(built, &scheme, entry)?;
+        }
+        Ok(entries)
+    }
+
+    /// The boards the book holds, with their edge orders.
+    pub fn boards(&self) -> Result<Vec<(String, String)>, BookError> {
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), e.to_string());
+        let mut statement = self
+            .conn
+            .prepare("SELECT board, edges FROM boards ORDER BY board")
+            .map_err(io)?;
+        let rows = statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(io)?;
+        rows.collect::<Result<_, _>>().map_err(io)
+    }
+
+    /// Every entry (of `board` only, if given), most free edges first, unchecked.
+    pub fn select(&self, board: Option<&str>) -> Result<Vec<BookEntry>, BookError> {
+        let name = self.name.clone();
+        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), e.to_string());
+        let mut statement = self
+            .conn
+            .prepare(
+                "SELECT board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by
+                 FROM positions WHERE ?1 IS NULL OR board = ?1 ORDER BY board, free DESC, key",
+            )
+            .map_err(&io)?;
+        let rows = statement
+            .query_map([board], |r| {
+                Ok(BookEntry {
+                    board: r.get(0)?,
+                    key: r.get::<_, i64>(1)? as u64,
+                    free: r.get(2)?,
+                    lower: r.get(3)?,
+                    upper: r.get(4)?,
+                    best: r.get(5)?,
+                    nodes: r.get::<_, i64>(6)?.max(0) as u64,
+                    seconds: r.get(7)?,
+                    proved_by: r.get(8)?,
+                    checked_by: r.get(9)?,
+                })
+            })
+            .map_err(&io)?;
+        rows.collect::<Result<_, _>>().map_err(io)
+    }
+
+    /// Refuses an entry that cannot be right on `built`'s board.
+    fn check(
+        &self,
+        built: &BuiltBoard,
+        scheme: &KeyScheme<'_>,
+        entry: &BookEntry,
+    ) -> Result<(), BookError> {
+        let board = &built.board;
+        let bad = |why: String| {
+            BookError::Damaged(
+                self.name.clone(),
+                format!("position {} {:#x}: {why}", entry.board, entry.key),
+            )
+        };
+        let full = board.full().0;
+        if entry.key & !full != 0 {
+            return Err(bad("edges the board does not have".into()));
+        }
+        let drawn = EdgeSet(entry.key);
+        if scheme.key(drawn).key != entry.key {
+            return Err(bad("not a key (not the smallest of its class)".into()));
+        }
+        if entry.free != (full & !entry.key).count_ones() {
+            return Err(bad(format!("free edges {} is wrong", entry.free)));
+        }
+        let cells = scheme.open_cells(drawn) as i32;
+        let r = entry.range();
+        if r.lower > r.upper || r.lower < -cells || r.upper > cells {
+            return Err(bad(format!(
+                "bounds {}..{} (at most ±{cells} here)",
+                r.lower, r.upper
+            )));
+        }
+        if let Some(best) = &entry.best {
+            let free_edge = (0..board.edge_count())
+                .map(|e| Edge(e as u8))
+                .find(|&e| !drawn.contains(e) && format_edge(board, e) == *best);
+            if free_edge.is_none() {
+                return Err(bad(format!(
+                    "best move {} is no free edge",
+                    crate::input::quote(best)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The entry of `key` on `board`, if any.
+    pub fn get(&self, board: &str, key: u64) -> Result<Option<BookEntry>, BookError> {
+        let name = self.name.clone();
+        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), e.to_string());
+        self.conn
+            .query_row(
+                "SELECT board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by
+                 FROM positions WHERE board = ?1 AND key = ?2",
+                params![board, key as i64],
+                |r| {
+                    Ok(BookEntry {
+                        board: r.get(0)?,
+                        key: r.get::<_, i64>(1)? as u64,
+                        free: r.get(2)?,
+                        lower: r.get(3)?,
+                        upper: r.get(4)?,
+                        best: r.get(5)?,
+                        nodes: r.get::<_, i64>(6)?.max(0) as u64,
+                        seconds: r.get(7)?,
+                        proved_by: r.get(8)?,
+                        checked_by: r.get(9)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(io)
+    }
+
+    /// Writes `entry` (of `built`'s board), met with what the book already proves of the position:
+    /// the narrower bounds kept, the best move and the second proof kept when the new entry has
+    /// none. Two proofs that leave no value are a [`BookError::Conflict`] naming the position, and
+    /// nothing is written. One transaction: a crash loses this entry at most.
+    pub fn put(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<BookEntry, BookError> {
+        let scheme = KeyScheme::new(&built.board);
+        self.check(built, &scheme, entry)?;
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), e.to_string());
+        self.add_board(built)?;
+        let tx = self.conn.unchecked_transaction().map_err(io)?;
+        let merged = match self.get(&entry.board, entry.key)? {
+            None => entry.clone(),
+            Some(old) => {
+                let met = old.range().meet(entry.range());
+                if met.lower > met.upper {
+                    let position = position_text(built, entry.key);
+                    return Err(BookError::Conflict(
+                        self.name.clone(),
+                        format!("{} {:#x}", entry.board, entry.key),
+                        crate::input::quote(&position),
+                        ranged(old.range()),
+                        ranged(entry.range()),
+                    ));
+                }
+                let newer_best = entry.best.is_some() && entry.range() == met;
+                BookEntry {
+                    lower: met.lower,
+                    upper: met.upper,
+                    best: if newer_best || old.best.is_none() {
+                        entry.best.clone()
+                    } else {
+                        old.best.clone()
+                    },
+                    nodes: if entry.range() == met {
+                        entry.nodes
+                    } else {
+                        old.nodes
+                    },
+                    seconds: if entry.range() == met {
+                        entry.seconds
+                    } else {
+                        old.seconds
+                    },
+                    proved_by: if old.range() == met && old.range() != entry.range() {
+                        old.proved_by.clone()
+                    } else {
+                        entry.proved_by.clone()
+                    },
+                    checked_by: entry.checked_by.clone().or(old.checked_by.clone()),
+                    ..entry.clone()
+                }
+            }
+        };
+        tx.execute(
+            "INSERT OR REPLACE INTO positions
+             (board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                merged.board,
+                merged.key as i64,
+                merged.free,
+                merged.lower,
+                merged.upper,
+                merged.best,
+                merged.nodes.min(i64::MAX as u64) as i64,
+                merged.seconds,
+                merged.proved_by,
+                merged.checked_by,
+            ],
+        )
+        .map_err(io)?;
+        tx.commit().map_err(io)?;
+        Ok(merged)
+    }
+}
+
+/// `built`'s edge order as the book records it: `1-2 1-3 …`.
+pub fn edge_order(built: &BuiltBoard) -> String {
+    (0..built.board.edge_count())
+        .map(|e| format_edge(&built.board, Edge(e as u8)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The edges of the position `key` on `built`'s board, in edge order: `1-2 2-7` (a position the
+/// key stands for; moves played in this order reach it unless one completes a cell).
+pub fn position_text(built: &BuiltBoard, key: u64) -> String {
+    (0..built.board.edge_count())
+        .filter(|&e| key >> e & 1 == 1)
+        .map(|e| format_edge(&built.board, Edge(e as u8)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
