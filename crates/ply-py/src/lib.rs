@@ -18,11 +18,14 @@ use ply::engine::util::halt::Halt;
 use ply::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
 use ply::games::dice_race::request::{CompareRequest, PicksRequest};
 use ply::games::dots::answer::{answer, fault, Hooks};
+use ply::games::dots::book::build::{build, verify, BuildEvent, BuildOptions};
+use ply::games::dots::book::{ops, BookFile, Books};
 use ply::games::dots::jobs::{combine, expand};
 use ply::games::dots::kept::Kept;
 use ply::games::dots::player::think;
 use ply::games::dots::policy::Policy;
 use ply::games::dots::request::DotsRequest;
+use ply::games::dots::request::TieOrder;
 use ply::games::heaps::request::HeapsRequest;
 use ply::games::magic_board::request::MagicBoardRequest;
 use ply::games::solitaire::request::SolitaireRequest;
@@ -214,13 +217,15 @@ fn run<T: Send>(
 
 /// `ply dots boxes|triangles … --json`: the report of a position (a JSON `DotsRequest`).
 #[pyfunction]
-#[pyo3(signature = (request, memory=None, progress=None, threads=None))]
+#[pyo3(signature = (request, memory=None, progress=None, threads=None, book=None, no_book=false))]
 fn dots(
     py: Python<'_>,
     request: &str,
     memory: Option<&str>,
     progress: Option<PyObject>,
     threads: Option<usize>,
+    book: Option<&str>,
+    no_book: bool,
 ) -> PyResult<String> {
     let query = self::request::<DotsRequest>(request)?
         .validate()
@@ -231,7 +236,182 @@ fn dots(
         stop: None,
         threads,
     };
-    answer_json(py, &query, &policy, tables(), watch)
+    match (book, no_book) {
+        (None, false) => answer_json(py, &query, &policy, tables(), watch),
+        _ => answer_json(
+            py,
+            &query,
+            &policy,
+            kept_with(book, no_book)?.as_ref(),
+            watch,
+        ),
+    }
+}
+
+/// What answers with a user's book (written into as proofs come) or with none keep: tables of small
+/// boards and the books, one per (book, no_book) asked, for the process's later calls.
+fn kept_with(book: Option<&str>, no_book: bool) -> PyResult<Arc<Kept>> {
+    /// What was kept, by (book, no_book).
+    type ByBooks = Vec<((Option<String>, bool), Arc<Kept>)>;
+    static KEPT: Mutex<ByBooks> = Mutex::new(Vec::new());
+    let asked = (book.map(str::to_string), no_book);
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, k)) = kept.iter().find(|(a, _)| *a == asked) {
+        return Ok(k.clone());
+    }
+    let books = Books::asked(!no_book, book.map(std::path::Path::new), true).map_err(bad)?;
+    let made = Arc::new(Kept::default().with_books(books));
+    kept.push((asked, made.clone()));
+    Ok(made)
+}
+
+/// The book at `path`, opened for reading (or writing, made if missing).
+fn book_file(path: &str, write: bool) -> PyResult<BookFile> {
+    BookFile::open(std::path::Path::new(path), write, write).map_err(bad)
+}
+
+/// Builds a book (`ply dots book build`): every position up to `depth` moves after the position of
+/// the JSON `DotsRequest` (its board and moves), proved into the book at `path`; the entries as a
+/// JSON list, shallowest first. `progress` is told the positions settled.
+#[pyfunction]
+#[pyo3(signature = (path, request, depth=0, time=None, tie_order="low-first", memory=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn book_build(
+    py: Python<'_>,
+    path: &str,
+    request: &str,
+    depth: u32,
+    time: Option<&str>,
+    tie_order: &str,
+    memory: Option<&str>,
+    progress: Option<PyObject>,
+) -> PyResult<String> {
+    let query = self::request::<DotsRequest>(request)?
+        .validate()
+        .map_err(bad)?;
+    let time = time
+        .map(ply::input::duration::parse_time)
+        .transpose()
+        .map_err(bad)?;
+    let tie_order = match tie_order {
+        "low-first" => TieOrder::LowFirst,
+        "high-first" => TieOrder::HighFirst,
+        other => {
+            return Err(bad(format!(
+                "tie_order {} is not low-first or high-first",
+                ply::input::quote(other)
+            )))
+        }
+    };
+    let budget = budget(memory)?;
+    let file = book_file(path, true)?;
+    let watch = Watch {
+        progress,
+        ..Watch::default()
+    };
+    let built = run(py, watch, move |cancel, progress| {
+        let halt = cancelled_by(cancel);
+        let options = BuildOptions {
+            depth,
+            time_per_position: time,
+            tie_order,
+            budget,
+            halt: &halt,
+        };
+        let mut tell = |e: &BuildEvent| {
+            if let Some(tell) = progress {
+                tell(e.done as u64);
+            }
+        };
+        build(
+            &file,
+            &query.built,
+            &[query.position.drawn()],
+            options,
+            &mut tell,
+        )
+        .map_err(|e| e.to_string())
+    })?
+    .map_err(bad)?;
+    to_json(&built)
+}
+
+/// Every board of the book at `path` summed up (`ply dots book stats --json`).
+#[pyfunction]
+fn book_stats(path: &str) -> PyResult<String> {
+    to_json(&ops::stats(&book_file(path, false)?).map_err(bad)?)
+}
+
+/// Every entry of the book at `path` with its position's edges (`ply dots book export`).
+#[pyfunction]
+fn book_export(path: &str) -> PyResult<String> {
+    to_json(&ops::export(&book_file(path, false)?).map_err(bad)?)
+}
+
+/// Writes every entry of the book `source` into the book `into` (`ply dots book merge`); gives how
+/// many. Two proofs that disagree raise ValueError naming the position.
+#[pyfunction]
+fn book_merge(into: &str, source: &str) -> PyResult<usize> {
+    let from = book_file(source, false)?;
+    ops::merge(&book_file(into, true)?, &from).map_err(bad)
+}
+
+/// Writes the entries of `lines` (JSON lines, as `export` gives them) into the book at `path`.
+#[pyfunction]
+fn book_import(path: &str, lines: &str) -> PyResult<usize> {
+    ops::import(&book_file(path, true)?, lines).map_err(bad)
+}
+
+/// Proves the exact entries of the book at `path` again in the other tie order (`ply dots book
+/// verify`): `{"board": {"agreed", "unsettled", "disagreements": [...]}}` as JSON.
+#[pyfunction]
+#[pyo3(signature = (path, time=None, memory=None))]
+fn book_verify(
+    py: Python<'_>,
+    path: &str,
+    time: Option<&str>,
+    memory: Option<&str>,
+) -> PyResult<String> {
+    let time = time
+        .map(ply::input::duration::parse_time)
+        .transpose()
+        .map_err(bad)?;
+    let budget = budget(memory)?;
+    let file = book_file(path, true)?;
+    let boards = ops::boards_of(&file).map_err(bad)?;
+    let found = run(py, Watch::default(), move |cancel, _| {
+        let halt = cancelled_by(cancel);
+        let mut out = serde_json::Map::new();
+        for (built, entries) in &boards {
+            let exact: Vec<_> = entries
+                .iter()
+                .filter(|e| e.value().is_some())
+                .cloned()
+                .collect();
+            let v = verify(&file, built, &exact, time, budget, &halt, &mut |_, _| {})
+                .map_err(|e| e.to_string())?;
+            let disagreements: Vec<_> = v
+                .disagreements
+                .iter()
+                .map(|d| {
+                    serde_json::json!({
+                        "position": d.position, "key": d.key,
+                        "book": [d.book.lower, d.book.upper],
+                        "found": [d.found.lower, d.found.upper],
+                    })
+                })
+                .collect();
+            out.insert(
+                built.geometry.slug(),
+                serde_json::json!({
+                    "agreed": v.agreed, "unsettled": v.unsettled, "disagreements": disagreements,
+                }),
+            );
+        }
+        Ok::<_, String>(out)
+    })?
+    .map_err(bad)?;
+    to_json(&found)
 }
 
 /// The report of `query` under `policy` with what `kept` holds, as JSON, solved by [`run`].
@@ -485,6 +665,12 @@ fn magic_board(py: Python<'_>, request: &str, memory: Option<&str>) -> PyResult<
 fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dots, m)?)?;
     m.add_function(wrap_pyfunction!(dots_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(book_build, m)?)?;
+    m.add_function(wrap_pyfunction!(book_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(book_export, m)?)?;
+    m.add_function(wrap_pyfunction!(book_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(book_import, m)?)?;
+    m.add_function(wrap_pyfunction!(book_verify, m)?)?;
     m.add_function(wrap_pyfunction!(dots_move, m)?)?;
     m.add_function(wrap_pyfunction!(dots_job, m)?)?;
     m.add_function(wrap_pyfunction!(dots_expand, m)?)?;

@@ -38,6 +38,7 @@ use guard::Guard;
 use limits::{Settings, MAX_BODY};
 use ply::engine::util::halt::Halt;
 use ply::engine::MemoryBudget;
+use ply::games::dots::book::Books;
 use ply::games::dots::kept::Kept;
 use ply::games::dots::policy::Policy;
 use serde::de::DeserializeOwned;
@@ -62,9 +63,15 @@ impl AppState {
     /// (two answers at once); the dots search memories kept between requests take at most the
     /// other half, [`SEARCH_MEMORY`](limits::SEARCH_MEMORY) for each of two boards.
     pub fn new(settings: Settings) -> Self {
+        Self::with_books(settings, Books::shipped())
+    }
+
+    /// A server set up as `settings` say, answering dots positions from `books` first (and writing
+    /// its proofs into the one `ply serve --book FILE` names, so a restart answers them at once).
+    pub fn with_books(settings: Settings, books: Arc<Books>) -> Self {
         let quarter = settings.memory / 4;
         let policy = Policy::new(MemoryBudget::new(quarter), Some(settings.time_limit));
-        let kept = Kept::new(quarter.min(limits::SEARCH_MEMORY), 2);
+        let kept = Kept::new(quarter.min(limits::SEARCH_MEMORY), 2).with_books(books);
         AppState {
             gate: Gate::new(settings.solvers, settings.cores, settings.time_limit),
             dots: Arc::new(DotsService::new(policy, settings.think, kept)),
@@ -359,11 +366,12 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
         .with_state(state)
 }
 
-/// Serves on `addr` as `settings` say until Ctrl-C; `ready` is told the address actually bound (port
-/// 0 picks a free one).
+/// Serves on `addr` as `settings` say until Ctrl-C, answering dots positions from `books` first;
+/// `ready` is told the address actually bound (port 0 picks a free one).
 pub fn serve(
     addr: SocketAddr,
     settings: Settings,
+    books: Arc<Books>,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -372,7 +380,7 @@ pub fn serve(
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let bound = listener.local_addr()?;
-        let state = AppState::new(settings);
+        let state = AppState::with_books(settings, books);
         ready(bound);
         let limits = connections::ConnectionLimits {
             max_connections: settings.max_connections,

@@ -41,6 +41,8 @@ pub struct ServeArgs {
     body_bytes: Option<u64>,
     #[command(flatten)]
     memory: MemoryArg,
+    #[command(flatten)]
+    book: crate::commands::dots::BookArg,
 }
 
 /// Reads a time as `--time-limit` and `--think` take it.
@@ -69,7 +71,8 @@ pub fn run(args: ServeArgs) -> Result<String, Failure> {
         body_timeout: args.body_timeout.unwrap_or(BODY_TIMEOUT),
         body_bytes: args.body_bytes.unwrap_or(BODY_BYTES),
     };
-    ply_web::serve(addr, settings, |bound| {
+    let books = args.book.books()?;
+    ply_web::serve(addr, settings, books, |bound| {
         println!("ply serve: listening on http://{bound}/ (Ctrl-C to stop)");
     })
     .map_err(|e| Failure::BadInput(format!("cannot serve on {addr}: {e}")))?;

@@ -26,6 +26,12 @@ __all__ = [
     "dots",
     "dots_batch",
     "dots_move",
+    "book_build",
+    "book_stats",
+    "book_export",
+    "book_merge",
+    "book_import",
+    "book_verify",
     "solitaire",
     "heaps",
     "dice_race_compare",
@@ -91,6 +97,8 @@ def dots(
     tie_order: str = "low-first",
     progress: Progress = None,
     window: Optional[Sequence[int]] = None,
+    book: Optional[str] = None,
+    no_book: bool = False,
 ) -> Dict[str, Any]:
     """A dots position explained: ``ply dots GAME … --json``.
 
@@ -115,6 +123,10 @@ def dots(
             ``lower`` or at or above ``upper`` answers (``exact`` false, ``lower``/``upper``).
             ``(t - 1, t)`` asks whether the value reaches ``t``: one null-window test of the
             search, much cheaper than the exact value.
+        book: a book file of proved positions (``--book FILE``): read besides the books shipped
+            inside ply, and written into with what this call proves (positions of at least 24
+            free edges); made if missing.
+        no_book: answer from no book at all, not even the shipped ones (``--no-book``).
 
     Returns:
         The report: ``value`` (net cells still to gain for the player to move under perfect
@@ -129,8 +141,71 @@ def dots(
         _dots_request(game, rows, cols, size, moves, detail, strategy, tie_order, time, window),
         memory,
         progress,
+        None,
+        book,
+        no_book,
     )
     return json.loads(text)
+
+
+def book_build(
+    path: str,
+    game: str,
+    rows: Optional[int] = None,
+    cols: Optional[int] = None,
+    size: Optional[int] = None,
+    moves: Moves = "",
+    depth: int = 0,
+    time: Optional[str] = None,
+    tie_order: str = "low-first",
+    memory: Optional[str] = None,
+    progress: Progress = None,
+) -> List[Dict[str, Any]]:
+    """Proves every position up to ``depth`` moves after ``moves`` into the book at ``path``
+    (``ply dots book build``): deepest first, each entry written as it is proved, so a stopped
+    build resumes where it stopped; ``time`` (``"10m"``) bounds one position's search, which then
+    keeps its bounds. Returns the entries (dicts as ``book_export`` gives them, without
+    ``position``), shallowest first. ``progress`` is told the positions settled.
+
+    Raises:
+        ValueError: a bad board, move, time, memory or book file (foreign, newer, damaged).
+        KeyboardInterrupt: Ctrl-C (the entries proved so far are kept).
+    """
+    request = _dots_request(game, rows, cols, size, moves, "value", "auto", None, None)
+    return json.loads(_ply.book_build(path, request, depth, time, tie_order, memory, progress))
+
+
+def book_stats(path: str) -> List[Dict[str, Any]]:
+    """Each board of the book at ``path`` summed up (``ply dots book stats --json``): ``board``,
+    ``positions``, ``exact``, ``checked``, ``fewest_free``, ``most_free``, ``nodes``,
+    ``seconds``."""
+    return json.loads(_ply.book_stats(path))
+
+
+def book_export(path: str) -> List[Dict[str, Any]]:
+    """Every entry of the book at ``path`` (``ply dots book export``): ``board``, ``key`` (the
+    position up to symmetry, see the README), ``free``, ``lower``, ``upper`` (equal: exact),
+    ``best``, ``nodes``, ``seconds``, ``proved_by``, ``checked_by`` and ``position`` (its edges)."""
+    return json.loads(_ply.book_export(path))
+
+
+def book_merge(into: str, source: str) -> int:
+    """Writes every entry of the book ``source`` into the book ``into`` (made if missing); returns
+    how many. Two proofs that disagree raise ValueError naming the position."""
+    return _ply.book_merge(into, source)
+
+
+def book_import(path: str, entries: Sequence[Dict[str, Any]]) -> int:
+    """Writes ``entries`` (dicts as :func:`book_export` gives them) into the book at ``path``, all
+    checked first; returns how many."""
+    return _ply.book_import(path, "\n".join(json.dumps(e) for e in entries))
+
+
+def book_verify(path: str, time: Optional[str] = None, memory: Optional[str] = None) -> Dict[str, Any]:
+    """Proves every exact entry of the book at ``path`` again, in the other tie order and without
+    any book (``ply dots book verify``); entries that agree are marked checked. Returns per board
+    ``{"agreed", "unsettled", "disagreements": [{"position", "key", "book", "found"}]}``."""
+    return json.loads(_ply.book_verify(path, time, memory))
 
 
 def dots_batch(

@@ -10,7 +10,23 @@ def dots(
     memory: Optional[str] = None,
     progress: Optional[Callable[[int], object]] = None,
     threads: Optional[int] = None,
+    book: Optional[str] = None,
+    no_book: bool = False,
 ) -> str: ...
+def book_build(
+    path: str,
+    request: str,
+    depth: int = 0,
+    time: Optional[str] = None,
+    tie_order: str = "low-first",
+    memory: Optional[str] = None,
+    progress: Optional[Callable[[int], object]] = None,
+) -> str: ...
+def book_stats(path: str) -> str: ...
+def book_export(path: str) -> str: ...
+def book_merge(into: str, source: str) -> int: ...
+def book_import(path: str, lines: str) -> int: ...
+def book_verify(path: str, time: Optional[str] = None, memory: Optional[str] = None) -> str: ...
 def dots_batch(
     requests: Sequence[str],
     memory: Optional[str] = None,

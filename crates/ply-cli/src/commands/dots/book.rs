@@ -13,11 +13,10 @@ use ply::engine::util::halt::Halt;
 use ply::games::dots::book::build::{build, count, verify, BuildEvent, BuildOptions};
 use ply::games::dots::book::key::KeyScheme;
 use ply::games::dots::book::store::{position_text, BookEntry, BookFile};
-use ply::games::dots::book::Books;
+use ply::games::dots::book::{ops, Books};
 use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::notation::{max_moves_text, position_from_moves};
 use ply::games::dots::request::TieOrder;
-use ply::games::dots::Geometry;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -358,55 +357,23 @@ fn run_show(a: ShowArgs) -> Result<String, Failure> {
 
 /// Each board of `file` with its entries, checked against this version's boards.
 fn boards_of(file: &BookFile) -> Result<Vec<(BuiltBoard, Vec<BookEntry>)>, Failure> {
-    let mut out = Vec::new();
-    for (slug, _) in file.boards().map_err(Failure::bad)? {
-        let geometry = Geometry::from_slug(&slug).ok_or_else(|| {
-            Failure::BadInput(format!(
-                "{}: damaged book: unknown board {}",
-                file.name(),
-                ply::input::quote(&slug)
-            ))
-        })?;
-        let built = geometry.build().map_err(|e| {
-            Failure::BadInput(format!("{}: damaged book: board {slug}: {e}", file.name()))
-        })?;
-        let entries = file.entries_of(&built).map_err(Failure::bad)?;
-        out.push((built, entries));
-    }
-    Ok(out)
+    ops::boards_of(file).map_err(Failure::bad)
 }
 
 fn run_stats(a: FileArgs) -> Result<String, Failure> {
     let file = BookFile::open(&a.file, false, false).map_err(Failure::bad)?;
+    let boards = ops::stats(&file).map_err(Failure::bad)?;
+    if a.json {
+        return Ok(serde_json::to_string(&serde_json::json!({ "boards": boards }))? + "\n");
+    }
     let mut out = String::new();
-    let mut json = Vec::new();
-    for (built, entries) in boards_of(&file)? {
-        let exact = entries.iter().filter(|e| e.value().is_some()).count();
-        let checked = entries.iter().filter(|e| e.checked_by.is_some()).count();
-        let nodes: u64 = entries.iter().map(|e| e.nodes).sum();
-        let seconds: f64 = entries.iter().map(|e| e.seconds).sum();
-        let most = entries.iter().map(|e| e.free).max().unwrap_or(0);
-        let fewest = entries.iter().map(|e| e.free).min().unwrap_or(0);
+    for b in &boards {
         writeln!(
             out,
-            "{}: {} positions ({exact} exact, {checked} checked by a second proof), {fewest}–{most} free edges, {nodes} nodes, {seconds:.1} s",
-            built.geometry.slug(),
-            entries.len(),
+            "{}: {} positions ({} exact, {} checked by a second proof), {}–{} free edges, {} nodes, {:.1} s",
+            b.board, b.positions, b.exact, b.checked, b.fewest_free, b.most_free, b.nodes, b.seconds
         )
         .expect("to a String");
-        json.push(serde_json::json!({
-            "board": built.geometry.slug(),
-            "positions": entries.len(),
-            "exact": exact,
-            "checked": checked,
-            "fewest_free": fewest,
-            "most_free": most,
-            "nodes": nodes,
-            "seconds": seconds,
-        }));
-    }
-    if a.json {
-        return Ok(serde_json::to_string(&serde_json::json!({ "boards": json }))? + "\n");
     }
     if out.is_empty() {
         out = format!("{}: no positions\n", file.name());
@@ -491,15 +458,8 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
 
 fn run_merge(a: MergeArgs) -> Result<String, Failure> {
     let from = BookFile::open(&a.from, false, false).map_err(Failure::bad)?;
-    let boards = boards_of(&from)?;
     let into = BookFile::open(&a.into, true, true).map_err(Failure::bad)?;
-    let mut added = 0;
-    for (built, entries) in boards {
-        for entry in entries {
-            into.put(&built, &entry).map_err(Failure::bad)?;
-            added += 1;
-        }
-    }
+    let added = ops::merge(&into, &from).map_err(Failure::bad)?;
     Ok(format!(
         "{}: {added} entries merged from {}\n",
         into.name(),
@@ -507,58 +467,19 @@ fn run_merge(a: MergeArgs) -> Result<String, Failure> {
     ))
 }
 
-/// One exported line: the entry and the position's edges.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Line {
-    #[serde(flatten)]
-    entry: BookEntry,
-    /// The position's edges in edge order (a position the key stands for).
-    position: String,
-}
-
 fn run_export(a: FileArgs) -> Result<String, Failure> {
     let file = BookFile::open(&a.file, false, false).map_err(Failure::bad)?;
     let mut out = String::new();
-    for (built, entries) in boards_of(&file)? {
-        for entry in entries {
-            let position = position_text(&built, entry.key);
-            out.push_str(&serde_json::to_string(&Line { entry, position })?);
-            out.push('\n');
-        }
+    for line in ops::export(&file).map_err(Failure::bad)? {
+        out.push_str(&serde_json::to_string(&line)?);
+        out.push('\n');
     }
     Ok(out)
 }
 
 fn run_import(a: ImportArgs) -> Result<String, Failure> {
     let text = read_text(Some(&a.lines), 1 << 30)?;
-    let mut parsed = Vec::new();
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let line: Line = serde_json::from_str(line)
-            .map_err(|e| Failure::BadInput(format!("line {}: not a book entry: {e}", i + 1)))?;
-        let geometry = Geometry::from_slug(&line.entry.board).ok_or_else(|| {
-            Failure::BadInput(format!(
-                "line {}: unknown board {}",
-                i + 1,
-                ply::input::quote(&line.entry.board)
-            ))
-        })?;
-        let built = geometry
-            .build()
-            .map_err(|e| Failure::BadInput(format!("line {}: {e}", i + 1)))?;
-        parsed.push((i + 1, built, line.entry));
-    }
     let file = BookFile::open(&a.file, true, true).map_err(Failure::bad)?;
-    for (n, built, entry) in &parsed {
-        file.put(built, entry)
-            .map_err(|e| Failure::BadInput(format!("line {n}: {e}")))?;
-    }
-    Ok(format!(
-        "{}: {} entries imported\n",
-        file.name(),
-        parsed.len()
-    ))
+    let count = ops::import(&file, &text).map_err(Failure::bad)?;
+    Ok(format!("{}: {count} entries imported\n", file.name()))
 }

@@ -28,6 +28,7 @@ pub fn play(
     geometry: Geometry,
     moves: &str,
     think: Duration,
+    books: std::sync::Arc<ply::games::dots::book::Books>,
     players: &Players,
 ) -> Result<(), Failure> {
     let built = geometry.build().map_err(Failure::bad)?;
@@ -38,7 +39,7 @@ pub fn play(
         built: &built,
         position,
         policy: Policy::new(budget, Some(think)),
-        kept: Kept::new(game_memory(think, budget), 1),
+        kept: Kept::new(game_memory(think, budget), 1).with_books(books),
         chooser: Chooser::new(seed),
         seed,
         user: if players.watch {

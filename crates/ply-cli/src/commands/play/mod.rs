@@ -82,6 +82,8 @@ pub struct DotsPlay {
     /// position in that time, and its best estimate otherwise.
     #[arg(long, value_name = "TIME", default_value = "3s", value_parser = parse_think)]
     think: Duration,
+    #[command(flatten)]
+    book: crate::commands::dots::BookArg,
 }
 
 /// Reads `--think`.
@@ -132,6 +134,7 @@ pub fn run(command: PlayCommand) -> Result<String, Failure> {
             ply::games::dots::Geometry::Triangles { size },
             &start.moves,
             start.think,
+            start.book.books()?,
             &players,
         ),
         PlayCommand::Boxes {
@@ -143,6 +146,7 @@ pub fn run(command: PlayCommand) -> Result<String, Failure> {
             ply::games::dots::Geometry::Boxes { rows, cols },
             &start.moves,
             start.think,
+            start.book.books()?,
             &players,
         ),
         PlayCommand::Heaps {

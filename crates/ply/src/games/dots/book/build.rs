@@ -246,13 +246,8 @@ fn from_children(
     let slug = built.geometry.slug();
     let scheme = KeyScheme::new(&built.board);
     let mut children = Vec::new();
-    let (mut nodes, mut seconds) = (0u64, 0f64);
     for &(child, points, _) in &node.children {
         let entry = book.get(&slug, child)?;
-        if let Some(e) = &entry {
-            nodes += e.nodes;
-            seconds += e.seconds;
-        }
         children.push((points, entry.map(|e| e.range())));
     }
     let range = combine(node.cells, &children);
@@ -273,8 +268,9 @@ fn from_children(
         lower: value,
         upper: value,
         best: best.map(|e| format_edge(&built.board, scheme.to_key_frame(keyed, e))),
-        nodes,
-        seconds,
+        // The children's proofs carry the compute; this one took none.
+        nodes: 0,
+        seconds: 0.0,
         proved_by: proved_by("children"),
         checked_by: None,
     }))

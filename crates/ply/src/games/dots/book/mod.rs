@@ -10,6 +10,7 @@
 
 pub mod build;
 pub mod key;
+pub mod ops;
 pub mod shipped;
 pub mod store;
 

@@ -6,12 +6,45 @@
 use super::store::BookFile;
 
 /// The shipped books: (file name, bytes).
-const SHIPPED: &[(&str, &[u8])] = &[];
+const SHIPPED: &[(&str, &[u8])] = &[
+    (
+        "shipped book boxes-3x4",
+        include_bytes!("../../../../books/boxes-3x4.plybook"),
+    ),
+    (
+        "shipped book triangles-4",
+        include_bytes!("../../../../books/triangles-4.plybook"),
+    ),
+];
 
 /// The shipped books, opened (a damaged one — which the tests rule out — is left out).
 pub fn files() -> Vec<BookFile> {
+    opened().into_iter().filter_map(Result::ok).collect()
+}
+
+/// Each shipped book opened, or why it cannot be (for the tests).
+pub fn opened() -> Vec<Result<BookFile, super::store::BookError>> {
     SHIPPED
         .iter()
-        .filter_map(|(name, bytes)| BookFile::from_bytes(name, bytes).ok())
+        .map(|(name, bytes)| BookFile::from_bytes(name, bytes))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::dots::book::ops;
+
+    #[test]
+    fn every_shipped_book_opens_and_every_entry_is_exact_and_checked() {
+        for book in opened() {
+            let book = book.unwrap();
+            for board in ops::stats(&book).unwrap() {
+                assert!(board.positions > 0, "{}", board.board);
+                assert_eq!(board.exact, board.positions, "{}", board.board);
+                assert_eq!(board.checked, board.positions, "{}", board.board);
+            }
+        }
+        assert_eq!(files().len(), SHIPPED.len());
+    }
 }

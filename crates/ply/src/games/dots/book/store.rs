@@ -369,6 +369,11 @@ impl BookFile {
         rows.collect::<Result<_, _>>().map_err(io)
     }
 
+    /// Refuses an entry that cannot be right on `built`'s board (what [`Self::put`] checks first).
+    pub fn check_entry(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<(), BookError> {
+        self.check(built, &KeyScheme::new(&built.board), entry)
+    }
+
     /// Refuses an entry that cannot be right on `built`'s board.
     fn check(
         &self,

@@ -1,0 +1,150 @@
+//! What a front end asks of a whole book — its boards and entries, a summary, a merge, JSON lines
+//! out and in — as reports the CLI (`ply dots book`) and Python (`ply.book_*`) both render.
+
+use super::store::{position_text, BookEntry, BookError, BookFile};
+use crate::games::dots::geometry::BuiltBoard;
+use crate::games::dots::Geometry;
+use serde::{Deserialize, Serialize};
+
+/// Each board of `file` with its entries, every entry checked against this version's board.
+pub fn boards_of(file: &BookFile) -> Result<Vec<(BuiltBoard, Vec<BookEntry>)>, BookError> {
+    let mut out = Vec::new();
+    for (slug, _) in file.boards()? {
+        let built = built_of(&slug).map_err(|why| {
+            BookError::Damaged(
+                file.name().to_string(),
+                format!("board {}: {why}", crate::input::quote(&slug)),
+            )
+        })?;
+        let entries = file.entries_of(&built)?;
+        out.push((built, entries));
+    }
+    Ok(out)
+}
+
+/// The board a slug (`boxes-4x4`) names, or why it names none.
+pub fn built_of(slug: &str) -> Result<BuiltBoard, String> {
+    Geometry::from_slug(slug)
+        .ok_or_else(|| "no such board".to_string())?
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// One board of a book summed up.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoardStats {
+    /// The board's slug.
+    pub board: String,
+    /// Positions held.
+    pub positions: usize,
+    /// Of which exact.
+    pub exact: usize,
+    /// Of which checked by a second proof.
+    pub checked: usize,
+    /// The fewest free edges of a position held.
+    pub fewest_free: u32,
+    /// The most.
+    pub most_free: u32,
+    /// Nodes the proofs took.
+    pub nodes: u64,
+    /// Seconds they took.
+    pub seconds: f64,
+}
+
+/// Every board of `file` summed up.
+pub fn stats(file: &BookFile) -> Result<Vec<BoardStats>, BookError> {
+    Ok(boards_of(file)?
+        .into_iter()
+        .map(|(built, entries)| BoardStats {
+            board: built.geometry.slug(),
+            positions: entries.len(),
+            exact: entries.iter().filter(|e| e.value().is_some()).count(),
+            checked: entries.iter().filter(|e| e.checked_by.is_some()).count(),
+            fewest_free: entries.iter().map(|e| e.free).min().unwrap_or(0),
+            most_free: entries.iter().map(|e| e.free).max().unwrap_or(0),
+            nodes: entries.iter().map(|e| e.nodes).sum(),
+            seconds: entries.iter().map(|e| e.seconds).sum(),
+        })
+        .collect())
+}
+
+/// Writes every entry of `from` into `into`; gives how many. Two proofs that disagree stop it with
+/// [`BookError::Conflict`] naming the position (the entries before it are written).
+pub fn merge(into: &BookFile, from: &BookFile) -> Result<usize, BookError> {
+    let mut added = 0;
+    for (built, entries) in boards_of(from)? {
+        for entry in entries {
+            into.put(&built, &entry)?;
+            added += 1;
+        }
+    }
+    Ok(added)
+}
+
+/// One entry as a JSON line: the entry and the edges of the position its key stands for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExportLine {
+    /// The entry.
+    #[serde(flatten)]
+    pub entry: BookEntry,
+    /// The position's edges in edge order: `1-2 2-7` (empty: the empty board).
+    pub position: String,
+}
+
+/// Every entry of `file` as export lines.
+pub fn export(file: &BookFile) -> Result<Vec<ExportLine>, BookError> {
+    let mut out = Vec::new();
+    for (built, entries) in boards_of(file)? {
+        for entry in entries {
+            let position = position_text(&built, entry.key);
+            out.push(ExportLine { entry, position });
+        }
+    }
+    Ok(out)
+}
+
+/// Why a line of JSON lines could not be imported.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {why}")]
+pub struct ImportError {
+    /// The line (from 1).
+    pub line: usize,
+    /// Why.
+    pub why: String,
+}
+
+/// Writes the entries of `text` (JSON lines as [`export`] gives them; blank lines skipped) into
+/// `file`, all checked before any is written (a conflict with the book's own entries can still stop
+/// it part way: the entries before it are written); gives how many.
+pub fn import(file: &BookFile, text: &str) -> Result<usize, ImportError> {
+    let mut parsed = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fault = |why: String| ImportError { line: i + 1, why };
+        let line: ExportLine =
+            serde_json::from_str(line).map_err(|e| fault(format!("not a book entry ({e})")))?;
+        let built = built_of(&line.entry.board).map_err(|why| {
+            fault(format!(
+                "board {}: {why}",
+                crate::input::quote(&line.entry.board)
+            ))
+        })?;
+        parsed.push((i + 1, built, line.entry));
+    }
+    for (line, built, entry) in &parsed {
+        file.check_entry(built, entry).map_err(|e| ImportError {
+            line: *line,
+            why: e.to_string(),
+        })?;
+    }
+    for (line, built, entry) in &parsed {
+        file.put(built, entry).map_err(|e| ImportError {
+            line: *line,
+            why: e.to_string(),
+        })?;
+    }
+    Ok(parsed.len())
+}
