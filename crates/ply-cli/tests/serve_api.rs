@@ -613,8 +613,11 @@ fn the_cli_the_server_and_play_choose_alike() {
         ("triangles", "", [3, 0, 0], "table"),
         // 4×4 boxes, 18 free edges: the table of the free edges.
         ("boxes", "1-2 2-3 3-4 4-5 6-7 7-8 8-9 9-10 11-12 12-13 13-14 14-15 16-17 17-18 18-19 19-20 21-22 22-23 23-24 24-25 1-6 2-7", [0, 4, 4], "free-table"),
-        // The empty 3×4 board: its whole table (2 GiB) does not fill in 10 s; the search.
-        ("boxes", "", [0, 3, 4], "search"),
+        // The empty 3×4 board: in the shipped book.
+        ("boxes", "", [0, 3, 4], "book"),
+        // Three moves later, past the book: its whole table (2 GiB) does not fill in 10 s; the
+        // search.
+        ("boxes", "1-2 4-5 16-17", [0, 3, 4], "search"),
     ];
     for (game, moves, [size, rows, cols], expected) in cases {
         let body = if game == "triangles" {
@@ -726,4 +729,38 @@ fn faults_name_the_option_as_the_cli_does() {
     assert_eq!(status, 400, "{text}");
     let answer: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     assert_eq!(answer["error"], line["ply: ".len()..]);
+}
+
+/// `ply serve --book FILE` writes what it proves into the book, and a server restarted with the same
+/// book answers those positions from it: the position, and every move (the positions after them).
+#[test]
+fn a_restarted_server_answers_what_it_proved_from_its_book() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let book = dir.path().join("served.plybook");
+    let book = book.to_str().expect("a UTF-8 path");
+    // 3×4 boxes seven moves in: 24 free edges, past the shipped book (two moves) and worth keeping.
+    let body = r#"{"game":"boxes","rows":3,"cols":4,"moves":"1-2 4-5 16-17 19-20 3-8 13-18 7-8"}"#;
+    let first = {
+        let server = Server::start_with(&["--book", book]);
+        let (status, text) = server.post("/api/dots", body);
+        assert_eq!(status, 200, "{text}");
+        serde_json::from_str::<serde_json::Value>(&text).expect("JSON")
+    };
+    assert_eq!(first["exact"], true);
+    assert_ne!(first["strategy"], "book");
+    let server = Server::start_with(&["--book", book]);
+    let (status, text) = server.post("/api/dots", body);
+    assert_eq!(status, 200, "{text}");
+    let again: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(again["strategy"], "book");
+    assert_eq!(again["states_visited"], 0);
+    for key in ["value", "moves", "best_move", "final_score", "winner"] {
+        assert_eq!(again[key], first[key], "{key}");
+    }
+    // Without the book the same position is searched again.
+    let fresh = Server::start();
+    let (_, text) = fresh.post("/api/dots", body);
+    let searched: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_ne!(searched["strategy"], "book");
+    assert_eq!(searched["value"], first["value"]);
 }
