@@ -5,7 +5,7 @@
 use super::answer::{answer, Hooks};
 use super::kept::Kept;
 use super::policy::Policy;
-use super::report::DotsReport;
+use super::report::{open_move_range, open_range, unproved_within, DotsReport};
 use super::request::{Detail, Query};
 use crate::engine::scored::{SolveError, ValueRange};
 use crate::engine::Player;
@@ -49,15 +49,32 @@ pub struct Grade {
     pub loss_at_least: i32,
     /// The verdict.
     pub verdict: Verdict,
+    /// Cells open before the move (not in the JSON: a page counts them from the moves' points).
+    #[serde(skip)]
+    pub cells_left: u32,
 }
 
 impl Grade {
     /// The grade of playing `mv` in the position `before` explains (with every move's value or
     /// bounds); `None` if `mv` is not one of its moves.
     pub fn of(before: &DotsReport, mv: &str) -> Option<Grade> {
+        Self::of_known(before, mv, before.range())
+    }
+
+    /// The grade of playing `mv` in the position `before` explains, `known` being what else is proved
+    /// of that position's value (by an earlier answer: the player's move before it, say, whose value
+    /// bounds it, [`super::player::PlayerMove::after`]). Both are proved, so the value lies where they
+    /// meet; `None` if `mv` is not one of the position's moves.
+    pub fn of_known(before: &DotsReport, mv: &str, known: ValueRange) -> Option<Grade> {
         let played = before.moves.iter().find(|m| m.mv == mv)?;
         let value = played.range();
-        let best = before.range();
+        let met = before.range().meet(known);
+        // Two proofs cannot disagree; were they to, the answer at hand is kept.
+        let best = if met.lower <= met.upper {
+            met
+        } else {
+            before.range()
+        };
         let loss = best.value().zip(value.value()).map(|(b, v)| b - v);
         let loss_at_least = (best.lower - value.upper).max(0);
         let verdict = match (loss, loss_at_least) {
@@ -82,11 +99,30 @@ impl Grade {
             loss,
             loss_at_least,
             verdict,
+            cells_left: before.cells_left(),
         })
     }
 
-    /// The grade in words: `best (+3)`, `mistake: -5, best was -3 (2-5)`, `not proved (-5..+3)`.
+    /// Whether nothing is proved of the move's value (its bounds are all the cells left allow).
+    pub fn value_unproved(&self) -> bool {
+        unproved_within(self.value, open_move_range(self.cells_left, self.points))
+    }
+
+    /// Whether nothing is proved of the best move's value (the position's).
+    pub fn best_unproved(&self) -> bool {
+        unproved_within(self.best, open_range(self.cells_left))
+    }
+
+    /// The grade in words: `best (+3)`, `mistake: -5 loses 2, best was -3 (2-5)`, `not proved yet:
+    /// -5..+3, best is -3..+3` ([`Self::describe_with`] "not proved yet").
     pub fn describe(&self) -> String {
+        self.describe_with("not proved yet")
+    }
+
+    /// The grade in words, `unknown` the words for a move proved neither best nor worse (`not
+    /// graded: not proved in the time to think`, from `ply play`). Bounds as wide as the cells left
+    /// prove nothing and are not shown: `not proved yet; best is 0`, or `unknown` alone.
+    pub fn describe_with(&self, unknown: &str) -> String {
         let text = |r: ValueRange| match r.value() {
             Some(v) => signed(v),
             None => format!("{}..{}", signed(r.lower), signed(r.upper)),
@@ -113,8 +149,13 @@ impl Grade {
                 }
             }
             // Nothing tells the move from the best: no figures worth showing.
-            Verdict::Unknown if self.value == self.best => "not proved yet".to_string(),
-            Verdict::Unknown => format!("not proved yet: {}, {best}", text(self.value)),
+            Verdict::Unknown if self.value == self.best => unknown.to_string(),
+            Verdict::Unknown => match (self.value_unproved(), self.best_unproved()) {
+                (true, true) => unknown.to_string(),
+                (true, false) => format!("{unknown}; {best}"),
+                (false, true) => format!("{unknown}: {}", text(self.value)),
+                (false, false) => format!("{unknown}: {}, {best}", text(self.value)),
+            },
         }
     }
 }
@@ -202,6 +243,50 @@ mod tests {
     use crate::engine::util::memory::MemoryBudget;
     use crate::games::dots::request::DotsRequest;
     use crate::games::dots::Geometry;
+
+    #[test]
+    fn bounds_as_wide_as_the_cells_left_grade_nothing() {
+        // The empty 4×4 board in a millisecond: nothing proved of any move (-16..+16).
+        let query = DotsRequest::new(Geometry::Boxes { rows: 4, cols: 4 }, "")
+            .validate()
+            .unwrap();
+        let policy = Policy::new(MemoryBudget::new(1 << 26), Some(Duration::from_millis(1)));
+        let report = answer(&query, &policy, None, Hooks::default()).unwrap();
+        assert!(report.proves_nothing());
+        assert!(report.moves.iter().all(|m| report.proves_nothing_of(m)));
+        let grade = Grade::of(&report, "1-2").unwrap();
+        assert_eq!(grade.verdict, Verdict::Unknown);
+        assert_eq!(
+            grade.value,
+            ValueRange {
+                lower: -16,
+                upper: 16
+            }
+        );
+        assert!(grade.value_unproved() && grade.best_unproved());
+        assert_eq!(grade.describe(), "not proved yet");
+        // What an earlier answer proved of the position (the empty 4×4 board is a tie) narrows
+        // the best; the move itself stays unproved, and its bounds are not shown.
+        let known = Grade::of_known(&report, "1-2", ValueRange::exact(0)).unwrap();
+        assert_eq!(known.best, ValueRange::exact(0));
+        assert_eq!(
+            (known.verdict, known.value_unproved(), known.best_unproved()),
+            (Verdict::Unknown, true, false)
+        );
+        assert_eq!(
+            known.describe_with("not graded"),
+            "not graded; best is 0".to_string()
+        );
+        // A narrower bound on the move is shown.
+        let narrower = Grade {
+            value: ValueRange {
+                lower: -4,
+                upper: 2,
+            },
+            ..known
+        };
+        assert_eq!(narrower.describe(), "not proved yet: -4..+2, best is 0");
+    }
 
     #[test]
     fn a_game_of_the_classic_board_graded() {
