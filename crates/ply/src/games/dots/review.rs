@@ -184,22 +184,43 @@ pub struct Review {
 
 /// Reviews the game `query` states (its moves, from the empty board) under `policy`, whose time is
 /// shared by the positions; the last positions (the quickest) first, so that a review cut short
-/// lacks the early ones. Each position is answered with `hooks`: their cancel flag stops the
-/// review early (what was proved stands).
+/// lacks the early ones. The positions the policy promises exact ([`Policy::exact_free`] free
+/// edges or fewer) share the whole time first ([`review_promising`]). Each position is answered
+/// with `hooks`: their cancel flag stops the review early (what was proved stands).
 pub fn review(
     query: &Query,
     policy: &Policy,
     kept: Option<&Kept>,
     hooks: Hooks<'_>,
 ) -> Result<Review, SolveError> {
+    review_promising(query, policy, policy.exact_free(), kept, hooks)
+}
+
+/// [`review`], the positions of `exact_free` free edges or fewer being the ones promised exact (a
+/// server's promise is made with its own time limit, a review's time may be shorter): answered
+/// first (the last positions first), they share the whole time — each gets what is left over the
+/// promised positions still to answer, so what the quick ones leave goes to the harder — and the
+/// earlier positions share what they leave. The page's note "exact from N free edges on" is then
+/// true of the review it runs.
+pub fn review_promising(
+    query: &Query,
+    policy: &Policy,
+    exact_free: u32,
+    kept: Option<&Kept>,
+    hooks: Hooks<'_>,
+) -> Result<Review, SolveError> {
     let history = query.position.history().to_vec();
     let board = &query.built.board;
+    let edges = board.edge_count() as u32;
+    // Positions 0..first_promised are not promised: position k has `edges - k` free edges.
+    let first_promised = (edges.saturating_sub(exact_free) as usize).min(history.len() + 1);
     let started = Instant::now();
     let mut reports: Vec<Option<DotsReport>> = vec![None; history.len() + 1];
     for k in (0..=history.len()).rev() {
+        let sharing = sharing(k, first_promised);
         let time = policy.time_for(query).map(|total| {
             let left = total.saturating_sub(started.elapsed());
-            (left / (k as u32 + 1)).max(Duration::from_millis(1))
+            (left / sharing as u32).max(Duration::from_millis(1))
         });
         let mut position = super::position::Position::new(board);
         for &e in &history[..k] {
@@ -235,6 +256,17 @@ pub fn review(
         margins: reports.iter().map(|r| r.final_margin_a).collect(),
         exact: reports.iter().all(|r| r.exact),
     })
+}
+
+/// How many positions share the time left when position `k` (after `k` moves) is answered, itself
+/// included: the promised ones still to answer (`first_promised..=k`, answered first), or, once they
+/// are done, every earlier one (`0..=k`).
+fn sharing(k: usize, first_promised: usize) -> usize {
+    if k >= first_promised {
+        k - first_promised + 1
+    } else {
+        k + 1
+    }
 }
 
 #[cfg(test)]
@@ -286,6 +318,17 @@ mod tests {
             ..known
         };
         assert_eq!(narrower.describe(), "not proved yet: -4..+2, best is 0");
+    }
+
+    #[test]
+    fn the_positions_promised_exact_share_the_time_first() {
+        // A 4×4 game of 15 moves, exact from 28 free edges on (after move 12): positions 15, 14,
+        // 13 and 12 share the whole time, each the time left over those still to answer; then
+        // positions 11 to 0 share what they left.
+        let shares: Vec<usize> = (0..=15).rev().map(|k| sharing(k, 12)).collect();
+        assert_eq!(shares, [4, 3, 2, 1, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+        // Every position promised (a short game of a small board): the old sharing, last first.
+        assert_eq!(sharing(3, 0), 4);
     }
 
     #[test]
