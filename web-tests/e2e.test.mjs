@@ -184,6 +184,9 @@ test("dots: a 4×4 position with 18 free edges opens from a link with every free
   // The review comes in the background: one row per move, the chart with a point per position.
   await page.locator("[data-testid=move-list] tr[data-ply='22'] [data-verdict]").waitFor();
   assert.equal(await page.locator("[data-testid=value-chart] .chart-point").count(), 23);
+  // Every position has 28 free edges or fewer: the note promises them exact, and the review proves them.
+  assert.equal(await page.locator("[data-exact-from]").getAttribute("data-exact-from"), "0");
+  assert.equal(await page.locator("[data-testid=value-chart] .chart-point[data-margin='']").count(), 0);
   await page.screenshot({ path: join(shots, "boxes-4x4-analysis.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
@@ -202,8 +205,14 @@ test("dots: on the empty 5×5 board a click is taken and ply's reply comes withi
   // Not proved in the analysis time: bounds and the best move found, never a failure.
   const summary = page.getByTestId("summary").filter({ hasText: "Not proved" });
   await summary.waitFor();
-  assert.match(await summary.textContent(), /the value for A is between −\d+ and \+\d+\. Best move found: \d+-\d+/);
-  assert.ok(await page.locator('[data-drawn="false"][data-value]').count() === 58);
+  // Bounds as wide as the cells left are no result: "not proved yet", and the edges of which
+  // nothing is proved are not painted as valued (no number, marked not proved).
+  assert.match(await summary.textContent(), /the value for A is not proved yet\. Best move found: \d+-\d+/);
+  assert.doesNotMatch(await summary.textContent(), /between/);
+  const valued = await page.locator('[data-drawn="false"][data-value]').count();
+  const unproved = await page.locator('[data-drawn="false"][data-unproved="true"]').count();
+  assert.equal(valued + unproved, 58);
+  assert.equal(await page.locator('[data-unproved="true"][data-value]').count(), 0);
   assert.equal(await page.getByTestId("error").isHidden(), true);
   await page.screenshot({ path: join(shots, "boxes-5x5.png"), fullPage: true });
   assert.deepEqual(errors, []);

@@ -1659,3 +1659,28 @@ fn a_table_over_the_memory_budget_is_refused_before_it_is_read() {
         ),
     );
 }
+
+#[test]
+fn dots_bounds_as_wide_as_the_cells_left_are_not_shown_as_a_result() {
+    // The empty 4×4 board in 0.1 s: nothing proved. The text says so; the JSON keeps the bounds.
+    let args = [
+        "dots", "boxes", "--rows", "4", "--cols", "4", "--time", "100ms",
+    ];
+    let out = stdout_of(&args, None);
+    assert!(out.contains(
+        "Score: A 0, B 0. A to move.\nValue for A: not proved yet (the time limit of 0.1 s was \
+         reached; by search)\nResult with perfect play: not proved yet\n"
+    ));
+    assert!(out.contains(
+        "\n     1-2  not proved yet\n     1-6  not proved yet  (symmetric to 1-2)\n     2-3  not \
+         proved yet\n"
+    ));
+    assert!(!out.contains("16.."), "{out}");
+    let json: Value =
+        serde_json::from_str(&stdout_of(&[&args[..], &["--json"]].concat(), None)).unwrap();
+    assert_eq!(
+        (&json["lower"], &json["upper"]),
+        (&(-16).into(), &16.into())
+    );
+    assert_eq!(json["moves"][0]["lower"], -16);
+}

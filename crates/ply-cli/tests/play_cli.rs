@@ -101,6 +101,31 @@ fn ply_moves_first_and_boxes_play_to_the_end() {
 }
 
 #[test]
+fn boxes_4x4_says_plainly_what_the_time_to_think_did_not_prove() {
+    // The empty 4×4 board is proved only in minutes: in 0.1 s nothing is proved of any move. Bounds
+    // as wide as the cells left (-16..+16) are no result: every move is "not proved yet", the
+    // user's move is not graded, and ply's reply says it was estimated.
+    let out = stdout_of(
+        &[
+            "play", "boxes", "--rows", "4", "--cols", "4", "--think", "100ms", "--seed", "1",
+        ],
+        Some("hint\n1-2\nquit\n"),
+    );
+    assert!(out.starts_with("You against ply, which thinks up to 0.1 s a move (seed 1)."));
+    assert!(out.contains(
+        "> Moves for A (you), best first (value = net boxes still to gain, by search; bounds, or \
+         \"not proved yet\", where it is not proved in the time to think):\n\
+         \x20    1-2  not proved yet  (also 1-6, 4-5, 5-10, 16-21, 20-25, 21-22, 24-25)\n\
+         \x20    2-3  not proved yet  (also 3-4, 6-11, 10-15, 11-16, 15-20, 22-23, 23-24)\n"
+    ));
+    assert!(!out.contains("-16..+16"));
+    assert!(out.contains("> A (you) plays 1-2: not graded: not proved in the time to think\n"));
+    assert_eq!(out.matches("B (ply) plays ").count(), 1);
+    assert!(out.contains("B (ply) plays ") && out.contains("; not proved yet)\n"));
+    assert!(out.ends_with("> You left the game.\n"));
+}
+
+#[test]
 fn heaps_a_whole_game_hint_and_undo() {
     let out = stdout_of(
         &["play", "heaps", "2", "3", "--seed", "1"],

@@ -14,7 +14,7 @@ use ply::games::dots::kept::Kept;
 use ply::games::dots::player::think;
 use ply::games::dots::policy::Policy;
 use ply::games::dots::request::{DotsRequest, Query, RequestError};
-use ply::games::dots::review::review;
+use ply::games::dots::review::review_promising;
 use ply::games::dots::view::view;
 use serde::Deserialize;
 use std::time::{Duration, Instant};
@@ -185,13 +185,18 @@ impl DotsService {
     }
 
     /// `POST /api/dots/review`: every move of the request's game graded, and A's final margin
-    /// before each (the value chart); the time limit is shared by the positions, the last first.
+    /// before each (the value chart); the time limit is shared by the positions, the last first,
+    /// those the limits promise exact before the others.
     pub fn review(&self, request: &DotsRequest, control: &Control) -> Result<Served, ApiError> {
         let query = request.validate().map_err(bad_request)?;
         let left = control.left;
         let policy = self.policy_within(left.min(query.time.unwrap_or(left)));
-        let reviewed = review(&query, &policy, Some(&self.kept), hooks(control))
-            .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
+        // The positions the limits promise exact (`dots_exact_free`, from the server's policy)
+        // get the review's time first, so that the page's note is true of the review.
+        let promised = self.policy.exact_free();
+        let reviewed =
+            review_promising(&query, &policy, promised, Some(&self.kept), hooks(control))
+                .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         Ok(Served {
             text: crate::api::json(&reviewed)?,
             keep: reviewed.exact,

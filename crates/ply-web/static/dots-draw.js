@@ -31,6 +31,14 @@ function rangeWords(r) {
   return r.lower === r.upper ? shown(r.lower) : `between ${shown(r.lower)} and ${shown(r.upper)}`;
 }
 
+// Whether nothing is proved of a value: its bounds are all that `left` open cells allow — for a move
+// completing `points` of them, from all of them to the other player after its points (2·points −
+// left) to all of them (left). Such bounds are no result: they are said "not proved yet", never
+// shown as bounds.
+function provesNothing(r, left, points = 0) {
+  return r.lower !== r.upper && r.lower <= 2 * points - left && r.upper >= left;
+}
+
 // Gains, even, loses — or grey while the range holds both.
 function rangeColour(r) {
   if (r.lower > 0) return COLOURS.good;
@@ -93,6 +101,13 @@ function edgeLook(e, pos) {
   const best = pos.best.has(e.name) ? ", a best move" : "";
   if (!move) return { stroke: "#bdbdbd", width: 4, dash: "7 8", label: `edge ${e.name}${best}` };
   const r = rangeOf(move);
+  // Nothing proved: not painted as valued, marked not proved (a star when it is the best found).
+  if (provesNothing(r, pos.cellsLeft, move.points)) {
+    return {
+      stroke: "#bdbdbd", width: pos.best.has(e.name) ? 8 : 4, dash: "7 8", unproved: true,
+      label: `edge ${e.name}, not proved yet${best}${move.points ? `, completes ${move.points}` : ""}`,
+    };
+  }
   return {
     stroke: rangeColour(r), width: pos.best.has(e.name) ? 11 : 5, dash: r.lower === r.upper ? "" : "12 7", range: r,
     label: `edge ${e.name}, value ${rangeWords(r)} for ${pos.toMove}${best}${move.points ? `, completes ${move.points}` : ""}`,
@@ -120,11 +135,13 @@ function edgeGroup(e, pos, at, play, labels) {
     if (mark && mark.latest) labels.push(moveBadge(mx, my, mark));
     return group;
   }
-  if (look.range) {
+  if (look.unproved) {
+    group.setAttribute("data-unproved", "true");
+    if (pos.best.has(e.name)) labels.push(starLabel(mx, my));
+  } else if (look.range) {
     const r = look.range;
     group.setAttribute("data-value", r.lower === r.upper ? String(r.lower) : `${r.lower}..${r.upper}`);
-    const label = valueLabel(mx, my, r, pos.cellsLeft, look.stroke, pos.best.has(e.name));
-    if (label) labels.push(label);
+    labels.push(valueLabel(mx, my, r, look.stroke, pos.best.has(e.name)));
   }
   group.setAttribute("tabindex", "0");
   group.setAttribute("role", "button");
@@ -138,14 +155,18 @@ function edgeGroup(e, pos, at, play, labels) {
   return group;
 }
 
-// A free edge's value, written on it: "+3", or a range "−5..+3"; nothing when nothing is proved
-// (a star on the best move found). A best move's label is filled with its colour.
-function valueLabel(x, y, r, cellsLeft, colour, best) {
-  const open = r.lower !== r.upper;
-  const nothing = open && r.lower <= -cellsLeft && r.upper >= cellsLeft;
-  if (nothing && !best) return null;
+// The best move found on an edge of which nothing is proved: a star.
+function starLabel(x, y) {
+  return valueLabel(x, y, null, UNDECIDED, true);
+}
+
+// A free edge's value, written on it: "+3", or a range "−5..+3" (`r`); a star when `r` is null (the
+// best move found, nothing proved). A best move's label is filled with its colour.
+function valueLabel(x, y, r, colour, best) {
+  const nothing = r === null;
+  const open = !nothing && r.lower !== r.upper;
   const text = nothing ? "★" : rangeText(r);
-  const size = open && !nothing ? 16 : 21;
+  const size = open ? 16 : 21;
   const width = Math.max(32, text.length * size * 0.6 + 12);
   const g = svg("g", { class: "value-label", "aria-hidden": "true" });
   g.append(svg("rect", { x: x - width / 2, y: y - 14, width, height: 28, rx: 7, fill: best ? colour : "#fff", stroke: colour, "stroke-width": 2.5 }));
@@ -225,26 +246,32 @@ function chartPoint(v, i, cx, cy, pick) {
 
 // ---------- the move list ----------
 
-// A grade (from /api/dots/review) in words: the verdict with its loss, then the move's value and
-// the best: {badge: "mistake −2", detail: "−5, best was −3 (1-2)"}.
-function gradeWords(g) {
+// A grade (from /api/dots/review) of a move made with `left` cells open, in words: the verdict with
+// its loss, then the move's value and the best: {badge: "mistake −2", detail: "−5, best was −3
+// (1-2)"}. Bounds as wide as the cells left are "not proved yet".
+function gradeWords(g, left) {
   const best = g.best_move ? `best was ${rangeText(g.best)} (${g.best_move})` : `best is ${rangeText(g.best)}`;
   const value = rangeText(g.value);
   if (g.verdict === "best") return { badge: "best", detail: value };
   const same = g.best.lower === g.value.lower && g.best.upper === g.value.upper;
-  if (g.verdict === "unknown") return { badge: "not proved", detail: same ? value : `${value}, ${best}` };
+  if (g.verdict === "unknown") {
+    const valueOpen = provesNothing(g.value, left, g.points);
+    const bestOpen = provesNothing(g.best, left);
+    if (same || (valueOpen && bestOpen)) return { badge: "not proved", detail: valueOpen ? "not proved yet" : value };
+    return { badge: "not proved", detail: [valueOpen ? "not proved yet" : value, bestOpen ? "" : best].filter(Boolean).join(", ") };
+  }
   const loss = g.loss !== null ? shown(-g.loss) : `≤ ${shown(-g.loss_at_least)}`;
   return { badge: `${g.verdict} ${loss}`, detail: `${value}, ${best}` };
 }
 
 function verdictBadge(g) {
   if (!g) return el("span", { class: "verdict pending", text: "…" });
-  const words = gradeWords(g);
+  const words = gradeWords(g, 0);
   return el("span", { class: `verdict ${g.verdict}`, style: `border-color:${VERDICT_COLOURS[g.verdict]}`, "data-verdict": g.verdict },
     el("span", { class: "swatch", style: `background:${VERDICT_COLOURS[g.verdict]}` }), words.badge);
 }
 
-// `rows`: {move, player, who, points, grade} per move of the line; the position after `at` moves is
+// `rows`: {move, player, who, points, grade, left (cells open before the move)} per move of the line; the position after `at` moves is
 // marked; `pick(k)` goes to the position after k moves.
 function moveListTable(rows, at, pick) {
   const go = (k, text) => el("button", { class: "link", type: "button", text, onclick: () => pick(k) });
@@ -257,7 +284,7 @@ function moveListTable(rows, at, pick) {
       el("td", { class: "small", text: String(k) }),
       el("td", { class: `player ${r.player || ""}`, text: r.player ? `${r.player}${r.who ? ` (${r.who})` : ""}` : "" }),
       el("td", {}, go(k, r.move + (r.points ? ` +${r.points}` : ""))),
-      el("td", {}, verdictBadge(r.grade), r.grade ? el("span", { class: "small", text: " " + gradeWords(r.grade).detail }) : ""));
+      el("td", {}, verdictBadge(r.grade), r.grade ? el("span", { class: "small", text: " " + gradeWords(r.grade, r.left).detail }) : ""));
     if (k === at) tr.setAttribute("aria-current", "step");
     return tr;
   });

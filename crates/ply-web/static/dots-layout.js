@@ -122,7 +122,8 @@ function dotsLegend() {
   const swatch = (colour, text) => el("span", {}, el("span", { class: "swatch", style: `background:${colour}` }), text);
   return el("div", { class: "legend small" },
     swatch(COLOURS.good, "gains (value > 0)"), swatch(COLOURS.even, "even (0)"), swatch(COLOURS.bad, "loses (value < 0)"),
-    swatch(UNDECIDED, "not proved: a range, or no label"), el("span", { text: "thick, filled: a best move (★: the best found)" }),
+    swatch(UNDECIDED, "bounds: a range"), el("span", { text: "thin, dashed, no label: not proved yet" }),
+    el("span", { text: "thick, filled: a best move (★: the best found)" }),
     swatch(COLOURS.a, "A's last turn"), swatch(COLOURS.b, "B's last turn"));
 }
 

@@ -375,6 +375,11 @@ class DotsSession {
     return r && !r.failure ? r : null;
   }
 
+  // Cells open before move k of a review's line: the board's, less what the moves before completed.
+  cellsBefore(review, k) {
+    return review.moves.slice(0, k).reduce((left, g) => left - g.points, this.board.cells.length);
+  }
+
   // Says how good the person's last move was, once it is graded.
   announceGrades() {
     const review = this.currentReview();
@@ -385,7 +390,7 @@ class DotsSession {
       const key = this.line.slice(0, k + 1).join(" ");
       if (this.fresh.has(key) && !this.announced.has(key)) {
         this.announced.add(key);
-        const words = gradeWords(g);
+        const words = gradeWords(g, this.cellsBefore(review, k));
         this.say(`Your move ${g.move}: ${words.badge}, ${words.detail}.`);
       }
       return;
@@ -526,7 +531,10 @@ class DotsSession {
     }
     const found = a.best_move ? ` Best move found: ${a.best_move}` + (a.estimate ? ` (estimated ${shown(a.estimate.score)}, ${a.estimate.depth} turns ahead).` : ".") : "";
     const why = a.reason ? ` (${a.reason})` : "";
-    return `Not proved${why}: the value for ${a.to_move} is ${rangeWords(rangeOf(a))}.${found}` +
+    // Bounds as wide as the cells left are no result: nothing is said of them.
+    const left = a.owners.filter((o) => o === null).length;
+    const value = provesNothing(rangeOf(a), left) ? "not proved yet" : `${rangeWords(rangeOf(a))}`;
+    return `Not proved${why}: the value for ${a.to_move} is ${value}.${found}` +
       (this.analysing ? " Analysing again…" : "");
   }
 
@@ -540,7 +548,7 @@ class DotsSession {
       const who = m.player && this.who(m.player) ? ` (${this.who(m.player)})` : "";
       const head = `${m.number}. ${m.player ? `${m.player}${who} ` : ""}${this.line[k]}: `;
       if (!g) return el("p", { text: head + (this.reviewing ? "grading…" : "not graded") });
-      return el("p", { "data-ply": String(m.number) }, head, verdictBadge(g), " " + gradeWords(g).detail);
+      return el("p", { "data-ply": String(m.number) }, head, verdictBadge(g), " " + gradeWords(g, this.cellsBefore(review, k)).detail);
     }));
   }
 
@@ -549,7 +557,8 @@ class DotsSession {
     const rows = this.line.map((move, i) => {
       const g = review ? review.moves[i] : null;
       const player = g ? g.player : this.moverOf(i);
-      return { move, player, who: player ? this.who(player) : "", points: g ? g.points : 0, grade: g };
+      const left = review ? this.cellsBefore(review, i) : 0;
+      return { move, player, who: player ? this.who(player) : "", points: g ? g.points : 0, grade: g, left };
     });
     const note = this.reviewing ? "Grading the moves…" : this.reviews.get(this.line.join(" "))?.failure || "";
     const list = this.ui.moveList;
@@ -576,9 +585,11 @@ class DotsSession {
       return;
     }
     const gaps = review.margins.filter((v) => v === null).length;
+    // Where this review is exact: from the position after the last one not proved.
+    const exactFrom = review.margins.length - review.margins.slice().reverse().findIndex((v) => v === null);
     this.ui.chart.replaceChildren(valueChartSvg(review.margins, this.at, cells, (k) => this.go(k)),
-      el("p", { class: "small", text: "A's final margin if both play perfectly from there, after each number of moves played (above 0 A wins, below B wins)." +
-        (gaps ? ` “?”: ${gaps} positions not proved within ${this.seconds("review")} s.` : "") }));
+      el("p", { class: "small", "data-exact-from": String(gaps ? exactFrom : 0), text: "A's final margin if both play perfectly from there, after each number of moves played (above 0 A wins, below B wins)." +
+        (gaps ? ` “?”: ${gaps} positions not proved within ${this.seconds("review")} s; exact from move ${exactFrom} on.` : "") }));
   }
 
   renderSummary(here) {

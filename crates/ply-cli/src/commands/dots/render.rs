@@ -27,8 +27,22 @@ pub fn range_text(range: ValueRange) -> String {
     }
 }
 
-/// One line of a move list: the move, its value (or bounds), what it scores, and its symmetric twin.
-pub fn move_line(m: &MoveReport) -> String {
+/// What is proved of a move's value as text: `+3`, its bounds `-1..+5`, or `not proved yet` when
+/// they are all the cells left allow (no result to show).
+pub fn move_value_text(r: &DotsReport, m: &MoveReport) -> String {
+    if r.proves_nothing_of(m) {
+        NOT_PROVED.to_string()
+    } else {
+        range_text(m.range())
+    }
+}
+
+/// What the text says of a value of which nothing is proved.
+pub const NOT_PROVED: &str = "not proved yet";
+
+/// One line of a move list of `r`: the move, its value (or bounds), what it scores, and its
+/// symmetric twin.
+pub fn move_line(r: &DotsReport, m: &MoveReport) -> String {
     let scores = if m.points > 0 {
         format!("  (scores {})", m.points)
     } else {
@@ -38,7 +52,7 @@ pub fn move_line(m: &MoveReport) -> String {
         .symmetric_to
         .as_ref()
         .map_or(String::new(), |other| format!("  (symmetric to {other})"));
-    format!("  {:>6}  {:>4}{scores}{same}", m.mv, range_text(m.range()))
+    format!("  {:>6}  {:>4}{scores}{same}", m.mv, move_value_text(r, m))
 }
 
 /// The text form of a report.
@@ -70,12 +84,22 @@ pub fn report(r: &DotsReport, cells: usize, with_line: bool) -> String {
             None => format!("by {}", r.strategy.name()),
             Some(why) => format!("not proved: {why}; by {}", r.strategy.name()),
         };
-        let _ = writeln!(
-            out,
-            "Value: {} for {} (net {many} still to gain under perfect play, {how})",
-            range_text(r.range()),
-            r.to_move,
-        );
+        if r.proves_nothing() {
+            let why = r.reason.as_deref().unwrap_or("not finished");
+            let _ = writeln!(
+                out,
+                "Value for {}: {NOT_PROVED} ({why}; by {})",
+                r.to_move,
+                r.strategy.name()
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "Value: {} for {} (net {many} still to gain under perfect play, {how})",
+                range_text(r.range()),
+                r.to_move,
+            );
+        }
     }
     match (r.winner, r.final_margin_a, r.final_score) {
         (Some(winner), Some(margin), Some(score)) => {
@@ -102,11 +126,12 @@ pub fn report(r: &DotsReport, cells: usize, with_line: bool) -> String {
         let shown = if r.exact {
             "best first"
         } else {
-            "best first; a range where the value is not proved"
+            "best first; a range where the value is not proved, or \"not proved yet\" where \
+             nothing is"
         };
         let _ = writeln!(out, "\nMoves for {}, {shown}:", r.to_move);
         for m in &r.moves {
-            let _ = writeln!(out, "{}", move_line(m));
+            let _ = writeln!(out, "{}", move_line(r, m));
         }
         if let (false, Some(best)) = (r.exact, &r.best_move) {
             let _ = writeln!(

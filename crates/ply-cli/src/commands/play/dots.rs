@@ -1,26 +1,40 @@
 //! `ply play triangles|boxes`: a dots game against ply's player (exact where its time to think
 //! proves the position, its strongest estimate otherwise), every move graded as it is played and the
 //! game summed up at the end. A status line shows on a terminal while ply thinks.
+//!
+//! A turn — the user's move graded, then ply's reply — takes no more than the time to think
+//! ([`TurnClock`]). The grade comes from an analysis of the user's position started when the user
+//! was given the move ([`Ponder`]: it proves while the user thinks), cut short at the grade's share
+//! of the turn; it is narrowed at no cost by what ply's last move proved of that position
+//! ([`PlayerMove::after`]). (The report ply thought its last move from is of the position one move
+//! earlier: it proves nothing of the user's moves, only of their best.) A move not proved best or
+//! worse in that time is "not graded: not proved in the time to think".
 
+use super::ponder::Ponder;
 use super::session::{self, Match};
 use super::Players;
 use crate::commands::dots::render::{move_line, range_text};
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
+use ply::engine::scored::ValueRange;
 use ply::engine::util::chooser::Chooser;
 use ply::engine::{MemoryBudget, Player, Winner};
-use ply::games::dots::answer::{answer, Hooks, SearchStatus};
+use ply::games::dots::answer::{Hooks, SearchStatus};
 use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::kept::Kept;
 use ply::games::dots::notation::{format_edge, parse_moves, play_checked, position_from_moves};
-use ply::games::dots::player::{think, Choice};
+use ply::games::dots::player::{think, Choice, PlayerMove, TurnClock};
 use ply::games::dots::policy::{search_bytes_for, Policy};
 use ply::games::dots::report::DotsReport;
 use ply::games::dots::request::{Detail, Query};
 use ply::games::dots::review::{Grade, Verdict};
 use ply::games::dots::{DotsBoard, Geometry, Position};
 use std::fmt::Write;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How a move proved neither best nor worse within the turn is graded.
+const NOT_GRADED: &str = "not graded: not proved in the time to think";
 
 /// Plays a dots game on `geometry`, from the position after `moves`, ply thinking up to `think` a
 /// move.
@@ -39,7 +53,8 @@ pub fn play(
         built: &built,
         position,
         policy: Policy::new(budget, Some(think)),
-        kept: Kept::new(game_memory(think, budget), 1).with_books(books),
+        think,
+        kept: Arc::new(Kept::new(game_memory(think, budget), 1).with_books(books)),
         chooser: Chooser::new(seed),
         seed,
         user: if players.watch {
@@ -48,6 +63,9 @@ pub fn play(
             Some(players.first)
         },
         grades: Vec::new(),
+        ponder: None,
+        turn: None,
+        after_ply: None,
     };
     session::run(&mut game, players, seed)
 }
@@ -63,15 +81,24 @@ pub fn game_memory(think: Duration, budget: MemoryBudget) -> u64 {
 struct DotsMatch<'a> {
     built: &'a BuiltBoard,
     position: Position,
-    /// The memory and the time to think per move.
+    /// The memory and the time to think per turn.
     policy: Policy,
-    kept: Kept,
+    /// The time to think: the whole of a turn.
+    think: Duration,
+    /// The search memory of the game, shared with the analysis pondered.
+    kept: Arc<Kept>,
     chooser: Chooser,
     seed: u64,
     /// Who the user is (`None` when watching).
     user: Option<super::First>,
     /// Every move of the game so far, graded.
     grades: Vec<Grade>,
+    /// The analysis of the user's position, started when the user was given the move.
+    ponder: Option<Ponder>,
+    /// The time of the turn under way: from the user's move to the end of ply's reply.
+    turn: Option<TurnClock>,
+    /// What ply's last move proved of the position after it, and that position's moves.
+    after_ply: Option<(Position, ValueRange)>,
 }
 
 /// What `undo` goes back to.
@@ -98,15 +125,45 @@ impl DotsMatch<'_> {
         })
     }
 
-    /// Every move's value (or bounds) in the current position, within the time to think, a
-    /// spinner saying `why` meanwhile.
-    fn report(&mut self, why: &'static str) -> Result<DotsReport, Failure> {
+    /// The analysis of the current position: the one pondered, or one started now.
+    fn ponder(&mut self) -> &mut Ponder {
+        if !self
+            .ponder
+            .as_ref()
+            .is_some_and(|p| p.is_of(&self.position))
+        {
+            if let Some(old) = self.ponder.take() {
+                old.stop();
+            }
+            let query = Query::at(self.built, self.position.clone(), Detail::Moves);
+            self.ponder = Some(Ponder::start(query, self.policy, self.kept.clone()));
+        }
+        self.ponder.as_mut().expect("started above")
+    }
+
+    /// Every move's value (or bounds) in the current position, from the analysis pondered: at once
+    /// when it is done, else when it is done or at `until`, a spinner saying `why` meanwhile.
+    fn report_by(
+        &mut self,
+        until: impl FnOnce(&Ponder) -> Instant,
+        why: &'static str,
+    ) -> Result<DotsReport, Failure> {
         let query = Query::at(self.built, self.position.clone(), Detail::Moves);
         let strategy = self.policy.strategy(&query, Some(&self.kept));
-        Self::with_spinner(why, |hooks| {
-            answer(&query, &self.policy, Some(&self.kept), hooks)
-        })
-        .map_err(|e| Failure::solve(e, strategy))
+        let ponder = self.ponder();
+        let until = until(ponder);
+        ponder
+            .report_by(until, why)
+            .map_err(|e| Failure::solve(e, strategy))
+    }
+
+    /// What ply's last move proved of the current position's value (nothing when it was not the
+    /// move to this position).
+    fn known(&self) -> ValueRange {
+        match &self.after_ply {
+            Some((position, range)) if *position == self.position => *range,
+            _ => ValueRange::FULL,
+        }
     }
 
     /// Who plays `player`: "you", "ply", or "ply (A)" when watching.
@@ -200,25 +257,40 @@ impl Match for DotsMatch<'_> {
     }
 
     fn perfect_move(&mut self) -> Result<String, Failure> {
+        // In a turn of the user's, what is left of it; else (ply moves first, or is watched) the
+        // time to think.
+        let policy = match self.turn {
+            Some(turn) => Policy {
+                time: Some(turn.think_time(Instant::now())),
+                ..self.policy
+            },
+            None => self.policy,
+        };
         let query = Query::at(self.built, self.position.clone(), Detail::Moves);
-        let strategy = self.policy.strategy(&query, Some(&self.kept));
-        let (policy, kept, seed) = (&self.policy, &self.kept, self.seed);
+        let strategy = policy.strategy(&query, Some(&self.kept));
+        let (kept, seed) = (&self.kept, self.seed);
         let chooser = &mut self.chooser;
         let (played, report) = Self::with_spinner("searched (ply is thinking)", |hooks| {
-            think(&query, policy, Some(kept), chooser, seed, hooks)
+            think(&query, &policy, Some(kept), chooser, seed, hooks)
         })
         .map_err(|e| Failure::solve(e, strategy))?
         .expect("a game that is not over has a move");
         let mover = played.player;
-        let grade = Grade::of(&report, &played.mv).expect("the player plays a legal move");
+        let grade = Grade::of_known(&report, &played.mv, self.known())
+            .expect("the player plays a legal move");
         let (_, points) = self.draw(&played.mv).map_err(Failure::Internal)?;
+        self.after_ply = Some((self.position.clone(), PlayerMove::after(&played)));
         let how = match (played.choice, played.value) {
             (Choice::Exact, Some(v)) => format!("value {}, proved best", range_text_i(v)),
             _ => {
                 let depth = played
                     .estimate
                     .map_or(String::new(), |e| format!(", {} turns ahead", e.depth));
-                format!("estimated{depth}; proved {}", range_text(grade.value))
+                if grade.value_unproved() {
+                    format!("estimated{depth}; not proved yet")
+                } else {
+                    format!("estimated{depth}; proved {}", range_text(grade.value))
+                }
             }
         };
         self.grades.push(grade);
@@ -239,13 +311,23 @@ impl Match for DotsMatch<'_> {
         };
         play_checked(self.board(), &mut trial, written.a, written.b)
             .map_err(|fault| fault.to_string())?;
+        // The turn starts: the grade waits for the analysis pondered at most its share of it.
+        let turn = TurnClock::new(Instant::now(), self.think);
         let report = self
-            .report("searched (ply is checking your move)")
+            .report_by(
+                |ponder| turn.grade_until(ponder.started),
+                "searched (ply is checking your move)",
+            )
             .map_err(|e| e.message())?;
+        if let Some(done) = self.ponder.take() {
+            done.stop();
+        }
+        self.turn = Some(turn);
         let mover = self.position.to_move();
+        let known = self.known();
         let (name, points) = self.draw(text)?;
-        let grade = Grade::of(&report, &name).expect("a legal move is listed");
-        let said = grade.describe();
+        let grade = Grade::of_known(&report, &name, known).expect("a legal move is listed");
+        let said = grade.describe_with(NOT_GRADED);
         self.grades.push(grade);
         Ok(format!(
             "{mover} (you) plays {name}{}: {said}",
@@ -254,7 +336,12 @@ impl Match for DotsMatch<'_> {
     }
 
     fn hint(&mut self) -> Result<String, Failure> {
-        let report = self.report("searched (ply is valuing every move)")?;
+        // The analysis pondered, to its end (the time to think from its start).
+        let think = self.think;
+        let report = self.report_by(
+            |ponder| ponder.started + think,
+            "searched (ply is valuing every move)",
+        )?;
         let mut out = format!(
             "Moves for {} ({}), best first (value = net {} still to gain, by {}{}):\n",
             report.to_move,
@@ -264,7 +351,7 @@ impl Match for DotsMatch<'_> {
             if report.exact {
                 ""
             } else {
-                "; a range where it is not proved in the time to think"
+                "; bounds, or \"not proved yet\", where it is not proved in the time to think"
             }
         );
         // Moves equal up to a symmetry of the position share a line.
@@ -275,13 +362,19 @@ impl Match for DotsMatch<'_> {
                 .filter(|o| o.symmetric_to.as_deref() == Some(m.mv.as_str()))
                 .map(|o| o.mv.as_str())
                 .collect();
-            let mut line = move_line(m);
+            let mut line = move_line(&report, m);
             if !twins.is_empty() {
                 let _ = write!(line, "  (also {})", twins.join(", "));
             }
             let _ = writeln!(out, "{line}");
         }
         Ok(out)
+    }
+
+    fn user_turn_begins(&mut self) {
+        // ply's reply is over: the next turn starts with the user's move.
+        self.turn = None;
+        self.ponder();
     }
 
     fn snapshot(&self) -> Box<dyn std::any::Any> {
@@ -295,6 +388,10 @@ impl Match for DotsMatch<'_> {
         if let Ok(s) = snapshot.downcast::<Snapshot>() {
             self.position = s.position;
             self.grades = s.grades;
+            self.turn = None;
+            if let Some(old) = self.ponder.take() {
+                old.stop();
+            }
         }
     }
 
@@ -339,5 +436,5 @@ impl Match for DotsMatch<'_> {
 
 /// A proved value as text.
 fn range_text_i(v: i32) -> String {
-    range_text(ply::engine::scored::ValueRange::exact(v))
+    range_text(ValueRange::exact(v))
 }

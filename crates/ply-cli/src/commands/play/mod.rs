@@ -7,6 +7,7 @@ mod dots;
 
 pub use dots::game_memory;
 mod heaps;
+mod ponder;
 mod session;
 
 use crate::failure::Failure;

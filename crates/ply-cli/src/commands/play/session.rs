@@ -16,6 +16,9 @@ pub trait Match {
     fn user_to_move(&self) -> bool;
     /// The player moves; returns what it did.
     fn perfect_move(&mut self) -> Result<String, Failure>;
+    /// The user is given the move (called before each command is read): a game may start
+    /// analysing the position while the user thinks (pondering).
+    fn user_turn_begins(&mut self) {}
     /// The user's move as typed; `Err` is a one-line hint.
     fn user_move(&mut self, text: &str) -> Result<String, String>;
     /// Every legal move with its value.
@@ -89,6 +92,7 @@ pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Fai
             shown = false;
             continue;
         }
+        game.user_turn_begins();
         say("> ")?;
         let Some(command) = read_command(&mut input)? else {
             return say("\nEnd of input: the game is left unfinished.\n");

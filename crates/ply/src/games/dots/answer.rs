@@ -128,6 +128,22 @@ pub fn answer_planned(
     Ok(report)
 }
 
+/// What is proved of every move of `query`'s position (its detail is taken as [`Detail::Moves`])
+/// under `policy`, the whole of its time spent proving and none on an estimate: the analysis a
+/// grade is made from (a move is graded by what is proved of it and of the best move; an estimate
+/// grades nothing), and what `ply play` ponders while the user thinks.
+pub fn prove_moves(
+    query: &Query,
+    policy: &Policy,
+    kept: Option<&Kept>,
+    hooks: Hooks<'_>,
+) -> Result<DotsReport, SolveError> {
+    let mut asked = query.clone();
+    asked.detail = Detail::Moves;
+    let plan = policy.plan(&asked, kept);
+    prove(&asked, &plan, plan.time, policy, kept, hooks)
+}
+
 /// The report of what the solver proves of `query` within `time`.
 fn prove(
     query: &Query,

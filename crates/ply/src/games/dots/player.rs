@@ -19,7 +19,7 @@ use crate::engine::scored::{SolveError, ValueRange};
 use crate::engine::util::chooser::Chooser;
 use crate::engine::Player;
 use serde::Serialize;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// How the move was chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -58,6 +58,71 @@ pub struct PlayerMove {
     pub equal_moves: usize,
     /// Seconds the choice took.
     pub seconds: f64,
+}
+
+impl PlayerMove {
+    /// What is proved of the move's value for its mover.
+    pub fn range(&self) -> ValueRange {
+        self.bounds
+            .unwrap_or_else(|| ValueRange::exact(self.value.unwrap_or(0)))
+    }
+
+    /// What is proved of the value of the position after the move, for whoever moves there (the
+    /// mover again after a capture, the other player otherwise): the inverse of Wilson's rule
+    /// ([`ValueRange::before_move`]). Known at no cost once the move is made, it bounds the grade of
+    /// the next move ([`super::review::Grade::of_known`]).
+    pub fn after(&self) -> ValueRange {
+        self.range().before_move(self.points)
+    }
+}
+
+/// The share of a turn's time (the time to think) that the grade of the user's move may still
+/// take once the move is made; the player's reply has the rest. The grade's analysis started when
+/// the user was given the move (pondering), so a user who thinks longer than this share gets a
+/// grade made in the whole time to think and the player's reply gets the whole turn. Half: the
+/// grade and the reply each prove a position of about the same size (the reply's one move deeper),
+/// and what the grade proves stays in the kept search memory, where the reply finds it.
+pub const GRADE_SHARE: f64 = 0.5;
+
+/// The least time a further move of the player within one turn gets (after a capture it moves
+/// again), as a share of the time to think, when the turn's time is spent: enough for the estimate
+/// to choose among the moves, at most two such moves within a turn's slack of 10 %.
+pub const FURTHER_MOVE_SHARE: f64 = 0.05;
+
+/// The time of one turn of a game against the player — from the user's move to the player's reply
+/// (every move of it, when it captures and moves again) — so that the turn, the grade of the user's
+/// move included, takes no more than the time to think.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnClock {
+    /// When the user's move came.
+    pub started: Instant,
+    /// The time to think: the whole turn's.
+    pub think: Duration,
+}
+
+impl TurnClock {
+    /// The turn of a user's move made at `started`, the player thinking `think` a move.
+    pub fn new(started: Instant, think: Duration) -> Self {
+        TurnClock { started, think }
+    }
+
+    /// When the grade of the user's move must be ready, its analysis having started at
+    /// `pondering_since` (when the user was given the move) and running at most the time to think:
+    /// at the end of its own time or after [`GRADE_SHARE`] of the turn, whichever comes first
+    /// (never before the turn starts).
+    pub fn grade_until(&self, pondering_since: Instant) -> Instant {
+        let own_end = pondering_since + self.think;
+        let share_end = self.started + self.think.mul_f64(GRADE_SHARE);
+        own_end.min(share_end).max(self.started)
+    }
+
+    /// The time the player's next move of the turn may take, asked at `now`: what is left of the
+    /// turn, at least [`FURTHER_MOVE_SHARE`] of the time to think.
+    pub fn think_time(&self, now: Instant) -> Duration {
+        (self.started + self.think)
+            .saturating_duration_since(now)
+            .max(self.think.mul_f64(FURTHER_MOVE_SHARE))
+    }
 }
 
 /// The player's move in `query`'s position (asked with every move's value) under `policy`, whose
@@ -181,5 +246,59 @@ mod tests {
             Hooks::default(),
         );
         assert_eq!(over.unwrap(), None);
+    }
+
+    #[test]
+    fn what_a_move_proves_of_the_position_after_it() {
+        let mv = |value: Option<i32>, bounds: Option<ValueRange>, points: u32| PlayerMove {
+            seed: 1,
+            player: Player::A,
+            mv: "1-2".into(),
+            choice: Choice::Exact,
+            value,
+            bounds,
+            estimate: None,
+            points,
+            equal_moves: 1,
+            seconds: 0.0,
+        };
+        // The turn passes: the other player's value is the mover's, negated.
+        assert_eq!(mv(Some(-3), None, 0).after(), ValueRange::exact(3));
+        let bounds = ValueRange {
+            lower: -5,
+            upper: 1,
+        };
+        assert_eq!(
+            mv(None, Some(bounds), 0).after(),
+            ValueRange {
+                lower: -1,
+                upper: 5
+            }
+        );
+        // A capture: the mover moves again, its value less the points.
+        assert_eq!(mv(Some(4), None, 1).after(), ValueRange::exact(3));
+    }
+
+    #[test]
+    fn a_turn_grades_and_replies_within_the_time_to_think() {
+        let think = Duration::from_secs(3);
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        // The user moved at once (a pipe): the grade gets half the turn, the reply the rest.
+        let turn = TurnClock::new(at(10), think);
+        assert_eq!(turn.grade_until(at(0)), at(1510));
+        assert_eq!(turn.think_time(at(1510)), Duration::from_millis(1500));
+        // A grade proved early leaves the reply more.
+        assert_eq!(turn.think_time(at(400)), Duration::from_millis(2610));
+        // The user thought 2 s: the grade's analysis ends with its own time, 1 s into the turn.
+        let turn = TurnClock::new(at(2000), think);
+        assert_eq!(turn.grade_until(at(0)), at(3000));
+        assert_eq!(turn.think_time(at(3000)), Duration::from_secs(2));
+        // The user thought longer than the time to think: no wait, the reply gets the whole turn.
+        let turn = TurnClock::new(at(5000), think);
+        assert_eq!(turn.grade_until(at(0)), at(5000));
+        assert_eq!(turn.think_time(at(5000)), think);
+        // The turn spent, a further move (after a capture) gets 5 % of the time to think.
+        assert_eq!(turn.think_time(at(9000)), Duration::from_millis(150));
     }
 }

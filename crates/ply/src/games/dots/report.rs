@@ -139,6 +139,46 @@ impl DotsReport {
         self.bounds
             .unwrap_or_else(|| ValueRange::exact(self.value.unwrap_or(0)))
     }
+
+    /// Cells still open (owned by no one).
+    pub fn cells_left(&self) -> u32 {
+        self.owners.iter().filter(|o| o.is_none()).count() as u32
+    }
+
+    /// Whether nothing is proved of the position's value: its bounds are all the cells left allow
+    /// ([`open_range`]), which is no result to show.
+    pub fn proves_nothing(&self) -> bool {
+        unproved_within(self.range(), open_range(self.cells_left()))
+    }
+
+    /// Whether nothing is proved of `m`'s value (a move of this position): its bounds are all the
+    /// cells left allow a move scoring what it scores ([`open_move_range`]).
+    pub fn proves_nothing_of(&self, m: &MoveReport) -> bool {
+        unproved_within(m.range(), open_move_range(self.cells_left(), m.points))
+    }
+}
+
+/// The bounds of the value of a position with `left` cells open of which nothing is proved: every
+/// cell left to either player, `-left..+left`.
+pub fn open_range(left: u32) -> ValueRange {
+    let left = left as i32;
+    ValueRange {
+        lower: -left,
+        upper: left,
+    }
+}
+
+/// The bounds of the value of a move scoring `points` in a position with `left` cells open, of
+/// which nothing is proved: [`open_range`] of the cells left after it, as the move's value
+/// ([`ValueRange::after_move`]).
+pub fn open_move_range(left: u32, points: u32) -> ValueRange {
+    open_range(left.saturating_sub(points)).after_move(points)
+}
+
+/// Whether `range` is no narrower than `open` (what the cells allow, [`open_range`] or
+/// [`open_move_range`]): nothing proved.
+pub fn unproved_within(range: ValueRange, open: ValueRange) -> bool {
+    range.lower <= open.lower && range.upper >= open.upper && range.lower < range.upper
 }
 
 /// The moves as reported, each marked with the first earlier move equivalent to it: a symmetry of the
@@ -248,11 +288,8 @@ pub fn report_unproved(
 fn unproved(built: &BuiltBoard, position: &Position, detail: Detail) -> Analysis<Edge> {
     let board = &built.board;
     let [a, b] = position.score();
-    let left = (board.cell_count() as u32 - a - b) as i32;
-    let range = ValueRange {
-        lower: -left,
-        upper: left,
-    };
+    let left = board.cell_count() as u32 - a - b;
+    let range = open_range(left);
     let moves = match detail {
         Detail::Value => Vec::new(),
         Detail::Moves | Detail::Line => crate::engine::scored::children(board, &position.drawn())
@@ -260,11 +297,7 @@ fn unproved(built: &BuiltBoard, position: &Position, detail: Detail) -> Analysis
             .map(|(mv, _, points)| MoveValue {
                 mv,
                 points,
-                range: ValueRange {
-                    lower: -(left - points as i32),
-                    upper: left - points as i32,
-                }
-                .after_move(points),
+                range: open_move_range(left, points),
             })
             .collect(),
     };
