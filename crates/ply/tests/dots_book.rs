@@ -918,3 +918,404 @@ fn two_writers_on_one_file_see_each_others_entries() {
         all
     );
 }
+
+#[test]
+fn a_build_out_of_time_keeps_bounds_that_hold_and_resumes_to_the_values() {
+    let scratch = Scratch::new();
+    let path = scratch.path("timed.book");
+    let built = built(BOXES_3X3);
+    let board = &built.board;
+    let table = whole_table(board);
+    let scheme = KeyScheme::new(board);
+    let book = BookFile::open(&path, true, true).unwrap();
+    let rushed = build_into(
+        &book,
+        &built,
+        1,
+        Some(Duration::from_micros(1)),
+        TieOrder::LowFirst,
+    );
+    assert_eq!(rushed.len(), count(&built, &[EdgeSet(0)], 1));
+    let mut open = 0;
+    for entry in &rushed {
+        let value = table.value_of_mask(entry.key);
+        let cells = scheme.open_cells(EdgeSet(entry.key)) as i32;
+        assert!(
+            -cells <= entry.lower && entry.lower <= value && value <= entry.upper,
+            "{:#x}: {}..{} against {value}",
+            entry.key,
+            entry.lower,
+            entry.upper
+        );
+        assert!(entry.upper <= cells);
+        open += usize::from(entry.value().is_none());
+    }
+    assert!(open > 0, "a microsecond proved every position");
+    // Resumed without a limit: what was exact with a best move is found, the rest proved.
+    let mut found = 0;
+    let halt = Halt::never();
+    let options = BuildOptions {
+        depth: 1,
+        time_per_position: None,
+        tie_order: TieOrder::LowFirst,
+        budget: budget(),
+        halt: &halt,
+    };
+    let resumed = build(&book, &built, &[EdgeSet(0)], options, &mut |event| {
+        found += usize::from(event.found);
+        assert!(event.done <= event.total);
+    })
+    .unwrap();
+    let settled = rushed
+        .iter()
+        .filter(|e| e.value().is_some() && e.best.is_some())
+        .count();
+    assert_eq!(found, settled);
+    assert_eq!(resumed.len(), rushed.len());
+    for entry in book.entries_of(&built).unwrap() {
+        assert_eq!(entry.value(), Some(table.value_of_mask(entry.key)));
+        assert!(entry.best.is_some());
+    }
+}
+
+#[test]
+fn verify_marks_agreeing_entries_and_reports_forged_ones() {
+    let scratch = Scratch::new();
+    let path = scratch.path("verify.book");
+    let built = built(TRIANGLES_3);
+    let board = &built.board;
+    let table = whole_table(board);
+    let entries = built_book(&path, TRIANGLES_3, 2);
+    let book = BookFile::open(&path, true, false).unwrap();
+    let mut seen = 0;
+    let verified = verify(
+        &book,
+        &built,
+        &entries,
+        None,
+        budget(),
+        &NEVER,
+        &mut |_, found| {
+            seen += 1;
+            assert!(found.is_some_and(|r| r.value().is_some()));
+        },
+    )
+    .unwrap();
+    assert_eq!(seen, entries.len());
+    assert_eq!(
+        (
+            verified.agreed,
+            verified.unsettled,
+            verified.disagreements.len()
+        ),
+        (entries.len(), 0, 0)
+    );
+    let checked = format!("ply {} search high-first", env!("CARGO_PKG_VERSION"));
+    for entry in book.entries_of(&built).unwrap() {
+        assert_eq!(entry.checked_by.as_deref(), Some(checked.as_str()));
+    }
+    // Entries proved by the high-first search are checked low-first.
+    let high = scratch.path("high.book");
+    let high_entries = {
+        let file = BookFile::open(&high, true, true).unwrap();
+        build_into(&file, &built, 0, None, TieOrder::HighFirst)
+    };
+    assert!(high_entries[0].proved_by.ends_with("search high-first"));
+    let high_file = BookFile::open(&high, true, false).unwrap();
+    let verified = verify(
+        &high_file,
+        &built,
+        &high_entries,
+        None,
+        budget(),
+        &NEVER,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(verified.agreed, 1);
+    assert_eq!(
+        high_file.get("triangles-3", 0).unwrap().unwrap().checked_by,
+        Some(format!(
+            "ply {} search low-first",
+            env!("CARGO_PKG_VERSION")
+        ))
+    );
+    // Two forged values: the empty board (-3) said to be +1, a one-edge position said otherwise.
+    drop(book);
+    let one = entries.iter().find(|e| e.free == 17).unwrap();
+    let truth = table.value_of_mask(one.key);
+    let forged = if truth > 0 { truth - 2 } else { truth + 2 };
+    raw_sql(
+        &path,
+        &format!(
+            "UPDATE positions SET lower = 1, upper = 1 WHERE key = 0;
+             UPDATE positions SET lower = {forged}, upper = {forged} WHERE key = {};",
+            one.key as i64
+        ),
+    );
+    let book = BookFile::open(&path, true, false).unwrap();
+    let entries = book.entries_of(&built).unwrap();
+    let verified = verify(
+        &book,
+        &built,
+        &entries,
+        None,
+        budget(),
+        &NEVER,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(verified.agreed, entries.len() - 2);
+    let mut disagreements = verified.disagreements.clone();
+    disagreements.sort_by_key(|d| d.key);
+    assert_eq!(disagreements.len(), 2);
+    assert_eq!(disagreements[0].key, 0);
+    assert_eq!(disagreements[0].position, "");
+    assert_eq!(disagreements[0].book, ValueRange::exact(1));
+    assert_eq!(disagreements[0].found, ValueRange::exact(-3));
+    assert_eq!(disagreements[1].key, one.key);
+    assert_eq!(disagreements[1].position, position_text(&built, one.key));
+    assert_eq!(disagreements[1].book, ValueRange::exact(forged));
+    assert_eq!(disagreements[1].found, ValueRange::exact(truth));
+    // A second proof cut short settles nothing and disagrees with nothing.
+    let honest = scratch.path("honest.book");
+    let entries = built_book(&honest, BOXES_3X3, 1);
+    let file = BookFile::open(&honest, true, false).unwrap();
+    let verified = verify(
+        &file,
+        &built_boxes_3x3(),
+        &entries,
+        Some(Duration::from_micros(1)),
+        budget(),
+        &NEVER,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert!(verified.disagreements.is_empty());
+    assert_eq!(verified.agreed + verified.unsettled, entries.len());
+}
+
+fn built_boxes_3x3() -> BuiltBoard {
+    built(BOXES_3X3)
+}
+
+/// The values of a report's moves, by name.
+fn move_values(report: &ply::games::dots::report::DotsReport) -> Vec<(String, Option<i32>)> {
+    let mut values: Vec<(String, Option<i32>)> = report
+        .moves
+        .iter()
+        .map(|m| (m.mv.clone(), m.value))
+        .collect();
+    values.sort();
+    values
+}
+
+#[test]
+fn answers_from_a_book_equal_answers_without_and_the_table() {
+    let scratch = Scratch::new();
+    let path = scratch.path("answers.book");
+    let built = built(TRIANGLES_3);
+    let board = &built.board;
+    let table = whole_table(board);
+    built_book(&path, TRIANGLES_3, 2);
+    let with = Kept::books_only(Books::asked(false, Some(&path), false).unwrap());
+    let without = Kept::books_only(Arc::new(Books::none()));
+    let policy = Policy::new(budget(), None);
+    let names: Vec<String> = free_edges(board, EdgeSet(0))
+        .into_iter()
+        .map(|e| format_edge(board, e))
+        .collect();
+    let mut lines = vec![String::new()];
+    lines.extend(names.iter().cloned());
+    lines.extend(["1-2 2-3", "2-4 5-6", "1-3 4-7"].map(str::to_string));
+    for moves in &lines {
+        let query = DotsRequest::new(TRIANGLES_3, moves).validate().unwrap();
+        let drawn = query.position.drawn();
+        let booked = answer(&query, &policy, Some(&with), Hooks::default()).unwrap();
+        let searched = answer(&query, &policy, Some(&without), Hooks::default()).unwrap();
+        let value = table.value_of_mask(drawn.0);
+        assert_eq!(booked.value, Some(value), "{moves:?}");
+        assert_eq!(searched.value, Some(value), "{moves:?}");
+        assert!(booked.exact && searched.exact);
+        assert_eq!(move_values(&booked), move_values(&searched), "{moves:?}");
+        for m in &booked.moves {
+            let e = edge_named(board, drawn, &m.mv);
+            assert_eq!(m.value, Some(move_worth(&table, board, drawn, e)));
+        }
+        let best = edge_named(board, drawn, booked.best_move.as_deref().unwrap());
+        assert_eq!(move_worth(&table, board, drawn, best), value);
+        // The book holds every move's position up to one move in: it answers those alone.
+        let in_book = drawn.len() <= 1;
+        assert_eq!(booked.strategy == Strategy::Book, in_book, "{moves:?}");
+        assert_ne!(searched.strategy, Strategy::Book);
+        if in_book {
+            assert_eq!(booked.states_visited, 0);
+        }
+    }
+}
+
+#[test]
+fn proofs_of_positions_with_enough_free_edges_are_kept_in_a_writable_book() {
+    let scratch = Scratch::new();
+    let path = scratch.path("kept.book");
+    let built = built(BOXES_3X3);
+    let board = &built.board;
+    assert_eq!(
+        board.edge_count() as u32,
+        ply::games::dots::answer::KEEP_FREE
+    );
+    let table = whole_table(board);
+    let scheme = KeyScheme::new(board);
+    let kept = Kept::books_only(Books::asked(false, Some(&path), true).unwrap());
+    let policy = Policy::new(budget(), None);
+    let empty = DotsRequest::new(BOXES_3X3, "").validate().unwrap();
+    let first = answer(&empty, &policy, Some(&kept), Hooks::default()).unwrap();
+    assert_eq!(first.value, Some(-3));
+    assert_ne!(first.strategy, Strategy::Book);
+    // The empty board with a best move, and every move's child, exact.
+    let file = BookFile::open(&path, false, false).unwrap();
+    let entries = file.entries_of(&built).unwrap();
+    let children: HashSet<u64> = free_edges(board, EdgeSet(0))
+        .into_iter()
+        .map(|e| scheme.key(EdgeSet(0).with(e)).key)
+        .collect();
+    assert_eq!(entries.len(), 1 + children.len());
+    for entry in &entries {
+        assert_eq!(entry.value(), Some(table.value_of_mask(entry.key)));
+        assert!(entry.key == 0 || children.contains(&entry.key));
+    }
+    let root = entries.iter().find(|e| e.key == 0).unwrap();
+    assert_eq!(root.free, 24);
+    let best = edge_named(board, EdgeSet(0), root.best.as_deref().unwrap());
+    assert_eq!(move_worth(&table, board, EdgeSet(0), best), -3);
+    // Asked again: answered from the book, the same.
+    let again = answer(&empty, &policy, Some(&kept), Hooks::default()).unwrap();
+    assert_eq!(again.strategy, Strategy::Book);
+    assert_eq!(again.value, Some(-3));
+    assert_eq!(move_values(&again), move_values(&first));
+    // A position with 23 free edges is not kept.
+    let one = DotsRequest::new(BOXES_3X3, "5-6").validate().unwrap();
+    let answered = answer(&one, &policy, Some(&kept), Hooks::default()).unwrap();
+    assert_eq!(
+        answered.value,
+        Some(table.value_of_mask(one.position.drawn().0))
+    );
+    assert_eq!(file.entries_of(&built).unwrap().len(), entries.len());
+    // A read-only book keeps nothing.
+    let other = scratch.path("read.book");
+    board_only_book(&other, &built);
+    let reading = Kept::books_only(Books::asked(false, Some(&other), false).unwrap());
+    answer(&empty, &policy, Some(&reading), Hooks::default()).unwrap();
+    assert!(BookFile::open(&other, false, false)
+        .unwrap()
+        .select(None)
+        .unwrap()
+        .is_empty());
+}
+
+/// A search of `board` meeting `known`, with a table of its own.
+fn search<'a>(
+    board: &'a DotsBoard,
+    known: Option<&'a BoardBook>,
+    tie_order: TieOrder,
+) -> SearchSolver<'a, DotsBoard> {
+    SearchSolver::new(
+        board,
+        SearchOptions {
+            table_bytes: 4 << 20,
+            budget: budget(),
+            progress: None,
+            status: None,
+            use_symmetries: true,
+            endgame: DEFAULT_ENDGAME,
+            use_theory: true,
+            tie_order,
+            halt: &NEVER,
+            node_limit: None,
+            known: known.map(|k| k as &dyn ply::engine::scored::known::KnownValues),
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn searches_meeting_a_book_give_the_tables_values() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
+    for (geometry, depth) in [(TRIANGLES_3, 2), (BOXES_3X3, 1)] {
+        let scratch = Scratch::new();
+        let built = built(geometry);
+        let board = &built.board;
+        let table = whole_table(board);
+        // An exact book, and one of bounds only (a build out of time).
+        let exact = scratch.path("exact.book");
+        built_book(&exact, geometry, depth);
+        let bounds = scratch.path("bounds.book");
+        let rushed = build_into(
+            &BookFile::open(&bounds, true, true).unwrap(),
+            &built,
+            depth,
+            Some(Duration::from_micros(1)),
+            TieOrder::HighFirst,
+        );
+        assert!(rushed.iter().any(|e| e.value().is_none()));
+        let exact = Books::asked(false, Some(&exact), false)
+            .unwrap()
+            .board(&built)
+            .unwrap();
+        let bounds = Books::asked(false, Some(&bounds), false)
+            .unwrap()
+            .board(&built)
+            .unwrap();
+        let mut positions = positions_up_to(board.edge_count() as u32, depth);
+        for _ in 0..40 {
+            let drawn = rng.random_range(0..board.edge_count());
+            positions.push(random_position(&mut rng, board, drawn));
+        }
+        for tie_order in [TieOrder::LowFirst, TieOrder::HighFirst] {
+            let mut plain = search(board, None, tie_order);
+            let mut with_exact = search(board, Some(&exact), tie_order);
+            let mut with_bounds = search(board, Some(&bounds), tie_order);
+            for &drawn in &positions {
+                let value = table.value_of_mask(drawn.0);
+                assert_eq!(plain.value(&drawn).unwrap(), value);
+                assert_eq!(with_exact.value(&drawn).unwrap(), value, "{drawn:?}");
+                assert_eq!(with_bounds.value(&drawn).unwrap(), value, "{drawn:?}");
+                let range = with_exact.range(&drawn).unwrap();
+                assert_eq!(range, ValueRange::exact(value));
+            }
+        }
+        // The book is met: fresh searches of the empty board, one meeting the exact book, the
+        // other not, and the first visits fewer states.
+        let mut fresh_plain = search(board, None, TieOrder::LowFirst);
+        let mut fresh_booked = search(board, Some(&exact), TieOrder::LowFirst);
+        assert_eq!(
+            fresh_plain.value(&EdgeSet(0)).unwrap(),
+            table.value_of_mask(0)
+        );
+        assert_eq!(
+            fresh_booked.value(&EdgeSet(0)).unwrap(),
+            table.value_of_mask(0)
+        );
+        assert!(
+            fresh_booked.states_visited() < fresh_plain.states_visited(),
+            "{geometry:?}: {} states with the book, {} without",
+            fresh_booked.states_visited(),
+            fresh_plain.states_visited()
+        );
+        // The book alone: its positions exact, any other within its cells, no value.
+        let mut alone = ply::engine::scored::known::Informed::new(board, exact.as_ref(), None);
+        assert_eq!(
+            alone.range(&EdgeSet(0)).unwrap(),
+            ValueRange::exact(table.value_of_mask(0))
+        );
+        assert_eq!(alone.answered_by(), Some(Strategy::Book));
+        let deep = random_position(&mut rng, board, depth as usize + 3);
+        let cells = KeyScheme::new(board).open_cells(deep) as i32;
+        let r = alone.range(&deep).unwrap();
+        assert!(
+            r.lower >= -cells && r.upper <= cells && r.value().is_none(),
+            "{r:?}"
+        );
+        assert!(alone.value(&deep).is_err());
+    }
+}
