@@ -1319,3 +1319,49 @@ fn searches_meeting_a_book_give_the_tables_values() {
         assert!(alone.value(&deep).is_err());
     }
 }
+
+#[test]
+#[ignore = "bug: BookFile::open races when several writers make one new book at once (two \
+            `ply dots book build`, `ply dots --book NEW` or `ply serve --book NEW` processes, or \
+            threads): each sees no file (or an empty one), each runs the schema's CREATE TABLE, and \
+            all but one fail with `table boards already exists in <the whole schema> at offset 15` \
+            (now and then `database is locked`) — a message of 15 lines, as BookError::Io quotes \
+            SQLite's error unescaped; the schema should be made in one IMMEDIATE transaction that \
+            checks for it (or CREATE TABLE IF NOT EXISTS), and the fault quoted on one line"]
+fn writers_making_one_new_book_at_once_all_succeed() {
+    let built = built(BOXES_2X2);
+    let mut failures = Vec::new();
+    for round in 0..10 {
+        let scratch = Scratch::new();
+        let path = scratch.path("new.book");
+        let barrier = std::sync::Barrier::new(4);
+        std::thread::scope(|s| {
+            let writers: Vec<_> = (0..4)
+                .map(|i| {
+                    let (path, barrier, built) = (&path, &barrier, &built);
+                    s.spawn(move || {
+                        barrier.wait();
+                        let book = BookFile::open(path, true, true)?;
+                        book.put(built, &entry_of(built, 0, (-4 + i, 4), None))
+                    })
+                })
+                .collect();
+            for writer in writers {
+                if let Err(e) = writer.join().unwrap() {
+                    failures.push(format!("round {round}: {e}"));
+                }
+            }
+        });
+        if failures.is_empty() {
+            // Every writer's bounds met.
+            let book = BookFile::open(&path, false, false).unwrap();
+            let entry = book.get("boxes-2x2", 0).unwrap().unwrap();
+            assert_eq!((entry.lower, entry.upper), (-1, 4));
+        }
+    }
+    assert!(
+        failures.iter().all(|f| !f.contains('\n')),
+        "messages of more than one line: {failures:#?}"
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+}
