@@ -1365,3 +1365,20 @@ fn writers_making_one_new_book_at_once_all_succeed() {
     );
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+#[ignore = "bug: an SQLite file with no tables and no application id, opened for reading \
+            (`ply dots book stats|show|export`), is refused as `attempt to write a readonly \
+            database`: BookFile::prepare takes it for a new book and lays out the schema on a \
+            read-only connection; it should be refused as no book (e.g. `not a ply book (empty)`, \
+            as BookFile::from_bytes says of the same image)"]
+fn a_blank_sqlite_file_read_is_refused_as_no_book() {
+    let scratch = Scratch::new();
+    let path = scratch.path("blank.db");
+    raw_sql(&path, "CREATE TABLE t (x INTEGER); DROP TABLE t;");
+    assert!(std::fs::metadata(&path).unwrap().len() > 0);
+    assert_eq!(
+        refusal(&path),
+        format!("{}: not a ply book (empty)", named(&path))
+    );
+}
