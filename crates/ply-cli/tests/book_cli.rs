@@ -1,0 +1,680 @@
+//! `ply dots book` and `ply dots … --book FILE` end to end, through the binary: the exact output and
+//! exit status of build, stats, show, export, import, merge and verify on small books; the values a
+//! book gives against the same answer searched with no book (`--no-book --strategy search`) and
+//! against the known values of empty boards; entries forged through `import` found by `verify` and
+//! refused by `merge`; bad book files (a directory, garbage, a newer format, another application's
+//! SQLite file, a missing file) refused with one line on stderr, nothing on stdout, exit 2; and
+//! `--book` keeping what an answer proved (positions of at least 24 free edges).
+
+mod common;
+
+use common::ply;
+use predicates::prelude::*;
+use serde_json::Value;
+use std::path::Path;
+
+/// A directory of its own; commands run in it, so messages name books by short relative paths.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary directory")
+}
+
+/// Runs `ply args` in `dir`: (exit status, stdout, stderr).
+fn run_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> (i32, String, String) {
+    let mut cmd = ply();
+    cmd.current_dir(dir).args(args);
+    if let Some(text) = stdin {
+        cmd.write_stdin(text);
+    }
+    let output = cmd.output().expect("ply runs");
+    (
+        output.status.code().expect("ply exits"),
+        String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    )
+}
+
+/// Runs `ply args` in `dir`, asserting success with nothing on stderr; gives stdout.
+fn ok_in(dir: &Path, args: &[&str]) -> String {
+    let (code, out, err) = run_in(dir, args, None);
+    assert_eq!((code, err.as_str()), (0, ""), "ply {args:?}: {out}");
+    out
+}
+
+/// Runs `ply args` in `dir`, asserting exit 2, nothing on stdout and exactly `line` on stderr.
+fn refused_in(dir: &Path, args: &[&str], line: &str) {
+    let (code, out, err) = run_in(dir, args, None);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (2, "", format!("{line}\n").as_str()),
+        "ply {args:?}"
+    );
+}
+
+/// Whether `text` matches `pattern` whole.
+fn matches(pattern: &str, text: &str) -> bool {
+    predicate::str::is_match(format!("^{pattern}$"))
+        .unwrap()
+        .eval(text)
+}
+
+/// A book of every position up to one move on the size-3 triangles board, `b.book` in `dir`.
+fn triangles_book(dir: &Path) {
+    let out = ok_in(
+        dir,
+        &[
+            "dots",
+            "book",
+            "build",
+            "b.book",
+            "triangles",
+            "--size",
+            "3",
+            "--depth",
+            "1",
+        ],
+    );
+    assert_eq!(
+        out,
+        "`b.book`: 5 positions of 5 in Dots and Triangles, size 3 (5 exact)\n\
+         Start: -3, best move 1-2 (in the key's frame)\n"
+    );
+}
+
+/// The lines `export` writes for `book` in `dir`.
+fn export(dir: &Path, book: &str) -> String {
+    ok_in(dir, &["dots", "book", "export", book])
+}
+
+/// `lines` with the entry of `position` given the value `value`, written to `name` in `dir`.
+fn forged(dir: &Path, name: &str, lines: &str, forgeries: &[(&str, i32)]) {
+    let mut out = String::new();
+    for line in lines.lines() {
+        let mut entry: Value = serde_json::from_str(line).unwrap();
+        for &(position, value) in forgeries {
+            if entry["position"] == position {
+                entry["lower"] = value.into();
+                entry["upper"] = value.into();
+            }
+        }
+        out.push_str(&entry.to_string());
+        out.push('\n');
+    }
+    std::fs::write(dir.join(name), out).unwrap();
+}
+
+/// The (move, value) pairs of a JSON answer.
+fn move_values(answer: &Value) -> Vec<(String, i64)> {
+    answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap().to_string(),
+                m["value"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn build_stats_and_show_of_a_small_book() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    // Built again: every position found, the same summary.
+    triangles_book(dir);
+    let stats = ok_in(dir, &["dots", "book", "stats", "b.book"]);
+    assert!(
+        matches(
+            "triangles-3: 5 positions \\(5 exact, 0 checked by a second proof\\), 17–18 free \
+             edges, [1-9][0-9]* nodes, [0-9]+\\.[0-9] s\n",
+            &stats
+        ),
+        "{stats}"
+    );
+    let json: Value =
+        serde_json::from_str(&ok_in(dir, &["dots", "book", "stats", "b.book", "--json"])).unwrap();
+    let board = &json["boards"][0];
+    assert_eq!(json["boards"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            &board["board"],
+            &board["positions"],
+            &board["exact"],
+            &board["checked"],
+            &board["fewest_free"],
+            &board["most_free"]
+        ),
+        (
+            &Value::from("triangles-3"),
+            &Value::from(5),
+            &Value::from(5),
+            &Value::from(0),
+            &Value::from(17),
+            &Value::from(18)
+        )
+    );
+    assert!(board["nodes"].as_u64().unwrap() > 0 && board["seconds"].as_f64().unwrap() >= 0.0);
+    // The empty board: its value, a best move, and its children's values, which are the negated
+    // values of the moves as the search with no book gives them (no first move scores).
+    let show = ok_in(
+        dir,
+        &["dots", "book", "show", "b.book", "triangles", "--size", "3"],
+    );
+    let searched: Value = serde_json::from_str(&ok_in(
+        dir,
+        &[
+            "dots",
+            "triangles",
+            "--size",
+            "3",
+            "--no-book",
+            "--strategy",
+            "search",
+            "--json",
+        ],
+    ))
+    .unwrap();
+    assert_eq!(searched["value"], -3);
+    let mut children = String::new();
+    let mut moves = move_values(&searched);
+    moves.sort_by_key(|(name, _)| {
+        let (a, b) = name.split_once('-').unwrap();
+        (a.parse::<u32>().unwrap(), b.parse::<u32>().unwrap())
+    });
+    for (name, value) in &moves {
+        children.push_str(&format!("  {name:>7}  child {:+}\n", -value));
+    }
+    let lines: Vec<&str> = show.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "Dots and Triangles, size 3, key 0x0",
+            "Value: -3, best move 1-2"
+        ]
+    );
+    assert!(
+        matches(
+            "In `b.book`: proved by ply 0\\.1\\.0 children \\([0-9]+ nodes, [0-9]+\\.[0-9] s\\)",
+            lines[2]
+        ),
+        "{show}"
+    );
+    assert_eq!(
+        lines[3..].join("\n") + "\n",
+        format!("Moves whose position is in the books: 18 of 18\n{children}")
+    );
+    // The best move is one: worth the value.
+    assert!(moves.contains(&("1-2".to_string(), -3)));
+    // A position one move in, and one two moves in (not in the book).
+    let show = ok_in(
+        dir,
+        &[
+            "dots",
+            "book",
+            "show",
+            "b.book",
+            "triangles",
+            "--size",
+            "3",
+            "--moves",
+            "1-2",
+        ],
+    );
+    assert!(
+        matches(
+            "Dots and Triangles, size 3, key 0x1\nValue: \\+3, best move 2-4\nIn `b.book`: proved \
+             by ply 0\\.1\\.0 search low-first \\([0-9]+ nodes, [0-9]+\\.[0-9] s\\)\nMoves whose \
+             position is in the books: 0 of 17\n",
+            &show
+        ),
+        "{show}"
+    );
+    let after: Value = serde_json::from_str(&ok_in(
+        dir,
+        &[
+            "dots",
+            "triangles",
+            "--size",
+            "3",
+            "--moves",
+            "1-2",
+            "--no-book",
+            "--json",
+        ],
+    ))
+    .unwrap();
+    assert_eq!(after["value"], 3);
+    assert!(move_values(&after).contains(&("2-4".to_string(), 3)));
+    assert_eq!(
+        ok_in(
+            dir,
+            &[
+                "dots",
+                "book",
+                "show",
+                "b.book",
+                "triangles",
+                "--size",
+                "3",
+                "--moves",
+                "1-2 2-3",
+            ],
+        ),
+        "Dots and Triangles, size 3, key 0x5\nNot in the books.\n\
+         Moves whose position is in the books: 0 of 16\n"
+    );
+}
+
+#[test]
+fn export_then_import_round_trips() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    let lines = export(dir, "b.book");
+    assert_eq!(lines.lines().count(), 5);
+    let first: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (
+            &first["board"],
+            &first["key"],
+            &first["free"],
+            &first["lower"],
+            &first["upper"],
+            &first["best"],
+            &first["position"],
+            &first["proved_by"],
+            &first["checked_by"]
+        ),
+        (
+            &Value::from("triangles-3"),
+            &Value::from(0),
+            &Value::from(18),
+            &Value::from(-3),
+            &Value::from(-3),
+            &Value::from("1-2"),
+            &Value::from(""),
+            &Value::from("ply 0.1.0 children"),
+            &Value::Null
+        )
+    );
+    std::fs::write(dir.join("b.jsonl"), &lines).unwrap();
+    assert_eq!(
+        ok_in(dir, &["dots", "book", "import", "c.book", "b.jsonl"]),
+        "`c.book`: 5 entries imported\n"
+    );
+    assert_eq!(export(dir, "c.book"), lines);
+    // From stdin, into a book that has them: met, unchanged.
+    let (code, out, err) = run_in(
+        dir,
+        &["dots", "book", "import", "c.book", "-"],
+        Some(&lines),
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "`c.book`: 5 entries imported\n", "")
+    );
+    assert_eq!(export(dir, "c.book"), lines);
+    // An entry that cannot be right: refused, naming the line and the fault; nothing imported.
+    let first_line = lines.lines().next().unwrap();
+    std::fs::write(
+        dir.join("wide.jsonl"),
+        first_line.replace("\"lower\":-3,\"upper\":-3", "\"lower\":-30,\"upper\":3"),
+    )
+    .unwrap();
+    let (code, out, err) = run_in(
+        dir,
+        &["dots", "book", "import", "w.book", "wide.jsonl"],
+        None,
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "ply: line 1: `w.book`: damaged book: position triangles-3 0x0: bounds -30..3 (at \
+             most ±9 here)\n"
+        )
+    );
+    assert_eq!(export(dir, "w.book"), "");
+    // A line that is no entry: refused, naming the line.
+    std::fs::write(dir.join("bad.jsonl"), format!("{lines}{{\"board\": 1}}\n")).unwrap();
+    let (code, out, err) = run_in(
+        dir,
+        &["dots", "book", "import", "d.book", "bad.jsonl"],
+        None,
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with("ply: line 6: not a book entry: ") && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
+#[test]
+fn merge_adds_entries_and_refuses_a_conflict_naming_the_position() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    assert_eq!(
+        ok_in(dir, &["dots", "book", "merge", "d.book", "b.book"]),
+        "`d.book`: 5 entries merged from `b.book`\n"
+    );
+    assert_eq!(export(dir, "d.book"), export(dir, "b.book"));
+    // Merged again: the same entries met, nothing changes.
+    assert_eq!(
+        ok_in(dir, &["dots", "book", "merge", "d.book", "b.book"]),
+        "`d.book`: 5 entries merged from `b.book`\n"
+    );
+    assert_eq!(export(dir, "d.book"), export(dir, "b.book"));
+    // A book saying the position after 1-2 is worth +1 (it is +3).
+    let lines = export(dir, "b.book");
+    let one: String = lines
+        .lines()
+        .filter(|l| l.contains("\"position\":\"1-2\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    forged(dir, "e.jsonl", &one, &[("1-2", 1)]);
+    assert_eq!(
+        ok_in(dir, &["dots", "book", "import", "e.book", "e.jsonl"]),
+        "`e.book`: 1 entries imported\n"
+    );
+    let conflict =
+        "`d.book`: position triangles-3 0x1 (`1-2`) is proved +3 there and +1 here: one \
+                    of the proofs is wrong";
+    refused_in(
+        dir,
+        &["dots", "book", "merge", "d.book", "e.book"],
+        &format!("ply: {conflict}"),
+    );
+    assert_eq!(export(dir, "d.book"), lines, "nothing written");
+    refused_in(
+        dir,
+        &["dots", "book", "import", "d.book", "e.jsonl"],
+        &format!("ply: line 1: {conflict}"),
+    );
+    assert_eq!(export(dir, "d.book"), lines, "nothing written");
+}
+
+#[test]
+fn verify_agrees_with_a_built_book_and_reports_forged_entries() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    let lines = export(dir, "b.book");
+    assert_eq!(
+        ok_in(dir, &["dots", "book", "verify", "b.book"]),
+        "triangles-3: 5 verified, 5 agree, 0 not settled in the time, 0 disagree\n"
+    );
+    let stats = ok_in(dir, &["dots", "book", "stats", "b.book"]);
+    assert!(
+        stats.starts_with("triangles-3: 5 positions (5 exact, 5 checked by a second proof)"),
+        "{stats}"
+    );
+    assert_eq!(
+        ok_in(
+            dir,
+            &["dots", "book", "verify", "b.book", "--sample", "2", "--seed", "3"]
+        ),
+        "triangles-3: 2 verified, 2 agree, 0 not settled in the time, 0 disagree\n"
+    );
+    for line in export(dir, "b.book").lines() {
+        let entry: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(entry["checked_by"], "ply 0.1.0 search high-first");
+    }
+    // Two forged values: the empty board (-3) said +1, the position after 1-2 (+3) said +1.
+    forged(dir, "g.jsonl", &lines, &[("", 1), ("1-2", 1)]);
+    ok_in(dir, &["dots", "book", "import", "g.book", "g.jsonl"]);
+    let (code, out, err) = run_in(dir, &["dots", "book", "verify", "g.book"], None);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            1,
+            "triangles-3: 5 verified, 3 agree, 0 not settled in the time, 2 disagree\n  \
+             disagreement: 1-2 (key 0x1): book +1, second proof +3\n  \
+             disagreement: the empty board (key 0x0): book +1, second proof -3\n",
+            "ply: 2 entries disagree with their second proof\n"
+        )
+    );
+}
+
+/// Bytes 60..64 (the format, SQLite's user version) or 68..72 (the application id) of the book at
+/// `path` set to `value`: the SQLite file header, big-endian.
+fn patch_header(path: &Path, offset: usize, value: u32) {
+    let mut bytes = std::fs::read(path).unwrap();
+    bytes[offset..offset + 4].copy_from_slice(&value.to_be_bytes());
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn bad_book_files_are_refused_in_one_line() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    std::fs::create_dir(dir.join("adir")).unwrap();
+    std::fs::write(dir.join("junk.book"), "garbage, not a book\n".repeat(50)).unwrap();
+    std::fs::copy(dir.join("b.book"), dir.join("newer.book")).unwrap();
+    patch_header(&dir.join("newer.book"), 60, 2);
+    std::fs::copy(dir.join("b.book"), dir.join("other.db")).unwrap();
+    patch_header(&dir.join("other.db"), 68, 0x1234_5678);
+    let cases = [
+        ("adir", "`adir`: is a directory"),
+        (
+            "junk.book",
+            "`junk.book`: not a ply book (not an SQLite file)",
+        ),
+        (
+            "newer.book",
+            "`newer.book`: a ply book of format 2, newer than this ply reads (1); update ply",
+        ),
+        (
+            "other.db",
+            "`other.db`: not a ply book (application id 0x12345678)",
+        ),
+    ];
+    for (file, fault) in cases {
+        let line = format!("ply: {fault}");
+        let before = std::fs::metadata(dir.join(file))
+            .map(|m| m.is_dir() || m.len() > 0)
+            .unwrap();
+        assert!(before);
+        for args in [
+            vec!["dots", "book", "stats", file],
+            vec!["dots", "book", "stats", file, "--json"],
+            vec!["dots", "book", "show", file, "triangles", "--size", "3"],
+            vec!["dots", "book", "export", file],
+            vec!["dots", "book", "verify", file],
+            vec!["dots", "book", "merge", "into.book", file],
+            vec!["dots", "book", "merge", file, "b.book"],
+            vec!["dots", "book", "import", file, "-"],
+            vec!["dots", "book", "build", file, "triangles", "--size", "2"],
+            vec!["dots", "triangles", "--size", "2", "--book", file],
+            vec!["dots", "triangles", "--size", "2", "--book", file, "--json"],
+        ] {
+            refused_in(dir, &args, &line);
+        }
+    }
+    // A file that is not there: read, refused; written, made.
+    for args in [
+        vec!["dots", "book", "stats", "none.book"],
+        vec![
+            "dots",
+            "book",
+            "show",
+            "none.book",
+            "triangles",
+            "--size",
+            "3",
+        ],
+        vec!["dots", "book", "export", "none.book"],
+        vec!["dots", "book", "verify", "none.book"],
+        vec!["dots", "book", "merge", "into.book", "none.book"],
+    ] {
+        refused_in(dir, &args, "ply: `none.book`: no such book");
+    }
+    assert!(!dir.join("none.book").exists());
+    // The bad files are left as they were.
+    assert_eq!(
+        std::fs::read_to_string(dir.join("junk.book")).unwrap(),
+        "garbage, not a book\n".repeat(50)
+    );
+}
+
+#[test]
+fn ply_dots_answers_from_a_book_with_the_values_of_the_search() {
+    let dir = scratch();
+    let dir = dir.path();
+    assert_eq!(
+        ok_in(
+            dir,
+            &[
+                "dots",
+                "book",
+                "build",
+                "t4.book",
+                "triangles",
+                "--size",
+                "4",
+                "--depth",
+                "1"
+            ],
+        ),
+        "`t4.book`: 7 positions of 7 in Dots and Triangles, size 4 (7 exact)\n\
+         Start: -2, best move 1-2 (in the key's frame)\n"
+    );
+    let lines = export(dir, "t4.book");
+    let booked: Value = serde_json::from_str(&ok_in(
+        dir,
+        &[
+            "dots",
+            "triangles",
+            "--size",
+            "4",
+            "--book",
+            "t4.book",
+            "--json",
+        ],
+    ))
+    .unwrap();
+    assert_eq!(booked["strategy"], "book");
+    assert_eq!(booked["value"], -2);
+    assert_eq!(booked["exact"], true);
+    assert_eq!(booked["states_visited"], 0);
+    let searched: Value = serde_json::from_str(&ok_in(
+        dir,
+        &[
+            "dots",
+            "triangles",
+            "--size",
+            "4",
+            "--no-book",
+            "--strategy",
+            "search",
+            "--json",
+        ],
+    ))
+    .unwrap();
+    assert_eq!(searched["strategy"], "search");
+    assert_eq!(searched["value"], -2);
+    assert_eq!(move_values(&booked), move_values(&searched));
+    assert_eq!(move_values(&booked).len(), 30);
+    let best = booked["best_move"].as_str().unwrap();
+    assert!(move_values(&searched).contains(&(best.to_string(), -2)));
+    // Answered from the book: nothing written into it.
+    assert_eq!(export(dir, "t4.book"), lines);
+    // The text answer says where its values came from, and names no time limit.
+    let text = ok_in(
+        dir,
+        &["dots", "triangles", "--size", "4", "--book", "t4.book"],
+    );
+    assert!(text.contains("Value: -2 for A"), "{text}");
+}
+
+#[test]
+fn ply_dots_book_keeps_a_proved_position_with_24_free_edges() {
+    let dir = scratch();
+    let dir = dir.path();
+    let moves = "1-2 2-3 3-4 4-5 16-17 17-18 18-19";
+    let args = [
+        "dots", "boxes", "--rows", "3", "--cols", "4", "--moves", moves, "--book", "new.book",
+        "--json",
+    ];
+    let first: Value = serde_json::from_str(&ok_in(dir, &args)).unwrap();
+    assert_eq!(first["exact"], true);
+    assert_ne!(first["strategy"], "book");
+    let value = first["value"].as_i64().unwrap();
+    assert_eq!(value, 4);
+    // The position with its best move, and each move's child (23 free edges: twins merged).
+    let stats = ok_in(dir, &["dots", "book", "stats", "new.book"]);
+    assert!(
+        matches(
+            "boxes-3x4: 24 positions \\(24 exact, 0 checked by a second proof\\), 23–24 free \
+             edges, [1-9][0-9]* nodes, [0-9]+\\.[0-9] s\n",
+            &stats
+        ),
+        "{stats}"
+    );
+    let root: Value = export(dir, "new.book")
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|e| e["free"] == 24)
+        .unwrap();
+    assert_eq!(
+        (&root["lower"], &root["upper"]),
+        (&Value::from(4), &Value::from(4))
+    );
+    assert!(root["best"].is_string());
+    // Asked again: answered from the book, the same values.
+    let again: Value = serde_json::from_str(&ok_in(dir, &args)).unwrap();
+    assert_eq!(again["strategy"], "book");
+    assert_eq!(again["value"], 4);
+    assert_eq!(move_values(&again), move_values(&first));
+    // Searched with no book: the same.
+    let searched: Value = serde_json::from_str(&ok_in(
+        dir,
+        &[
+            "dots",
+            "boxes",
+            "--rows",
+            "3",
+            "--cols",
+            "4",
+            "--moves",
+            moves,
+            "--no-book",
+            "--strategy",
+            "search",
+            "--json",
+        ],
+    ))
+    .unwrap();
+    assert_eq!(searched["value"], 4);
+    assert_eq!(move_values(&searched), move_values(&first));
+    // One more edge drawn (23 free): proved, not kept; the book is made all the same.
+    let fewer = format!("{moves} 6-7");
+    ok_in(
+        dir,
+        &[
+            "dots",
+            "boxes",
+            "--rows",
+            "3",
+            "--cols",
+            "4",
+            "--moves",
+            &fewer,
+            "--book",
+            "few.book",
+            "--value-only",
+        ],
+    );
+    assert_eq!(
+        ok_in(dir, &["dots", "book", "stats", "few.book"]),
+        "`few.book`: no positions\n"
+    );
+    assert_eq!(
+        ok_in(dir, &["dots", "book", "stats", "few.book", "--json"]),
+        "{\"boards\":[]}\n"
+    );
+}
