@@ -359,7 +359,8 @@ fn book_merge(into: &str, source: &str) -> PyResult<usize> {
 /// Writes the entries of `lines` (JSON lines, as `export` gives them) into the book at `path`.
 #[pyfunction]
 fn book_import(path: &str, lines: &str) -> PyResult<usize> {
-    ops::import(&book_file(path, true)?, lines).map_err(bad)
+    let parsed = ops::parse_lines(lines).map_err(bad)?;
+    ops::import(&book_file(path, true)?, &parsed).map_err(bad)
 }
 
 /// Proves the exact entries of the book at `path` again in the other tie order (`ply dots book

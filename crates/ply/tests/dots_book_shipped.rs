@@ -4,6 +4,7 @@
 //! positions they hold through the dots home with `strategy` book.
 
 use ply::engine::scored::table::SubsetTable;
+use ply::engine::scored::SubsetIndexed;
 use ply::engine::scored::{Solver, Strategy};
 use ply::engine::util::progress::Watch;
 use ply::engine::MemoryBudget;
@@ -15,7 +16,6 @@ use ply::games::dots::notation::{format_edge, position_from_moves};
 use ply::games::dots::policy::Policy;
 use ply::games::dots::request::{Detail, Query};
 use ply::games::dots::{Edge, EdgeSet, Geometry, Position};
-use ply::engine::scored::SubsetIndexed;
 
 /// Wilson's rule: a move scoring `points` > 0 is worth `points + child`, any other `-child`.
 fn move_value(points: u32, child: i32) -> i32 {
@@ -46,7 +46,10 @@ fn the_shipped_triangles_book_agrees_with_the_whole_table() {
                 let value = solver.value(&drawn).unwrap();
                 assert_eq!(entry.value(), Some(value), "{:#x}", entry.key);
                 assert_eq!(scheme.key(drawn).key, entry.key);
-                let best = entry.best.as_ref().expect("every shipped entry has a best move");
+                let best = entry
+                    .best
+                    .as_ref()
+                    .expect("every shipped entry has a best move");
                 let e = (0..board.edge_count())
                     .map(|e| Edge(e as u8))
                     .find(|&e| !drawn.contains(e) && format_edge(board, e) == *best)
@@ -67,7 +70,13 @@ fn the_shipped_books_answer_their_positions_at_once() {
     let policy = Policy::new(MemoryBudget::new(1 << 30), None);
     let ask = |moves: &str, detail: Detail, kept: &Kept| {
         let position: Position = position_from_moves(&built.board, moves).unwrap();
-        answer(&Query::at(&built, position, detail), &policy, Some(kept), Hooks::default()).unwrap()
+        answer(
+            &Query::at(&built, position, detail),
+            &policy,
+            Some(kept),
+            Hooks::default(),
+        )
+        .unwrap()
     };
     let shipped = Kept::books_only(Books::shipped());
     let none = Kept::books_only(std::sync::Arc::new(Books::none()));
@@ -87,5 +96,8 @@ fn the_shipped_books_answer_their_positions_at_once() {
     // Three moves in, past the book: searched, with the same values as without it.
     let deeper = ask("2-5 7-8 9-10", Detail::Moves, &shipped);
     assert_ne!(deeper.strategy, Strategy::Book);
-    assert_eq!(deeper.moves, ask("2-5 7-8 9-10", Detail::Moves, &none).moves);
+    assert_eq!(
+        deeper.moves,
+        ask("2-5 7-8 9-10", Detail::Moves, &none).moves
+    );
 }

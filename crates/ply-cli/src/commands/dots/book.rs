@@ -159,6 +159,15 @@ pub fn run(args: BookArgs) -> Result<String, Failure> {
     }
 }
 
+/// `1 entry`, `5 entries`.
+fn entries(n: usize) -> String {
+    if n == 1 {
+        "1 entry".to_string()
+    } else {
+        format!("{n} entries")
+    }
+}
+
 fn time_arg(text: &Option<String>) -> Result<Option<Duration>, Failure> {
     text.as_deref()
         .map(ply::input::duration::parse_time)
@@ -449,8 +458,14 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
     }
     if disagreements > 0 {
         print!("{out}");
+        let what = if disagreements == 1 {
+            "disagrees with its second proof"
+        } else {
+            "disagree with their second proofs"
+        };
         return Err(Failure::Internal(format!(
-            "{disagreements} entries disagree with their second proof"
+            "{} {what}",
+            entries(disagreements)
         )));
     }
     Ok(out)
@@ -461,8 +476,9 @@ fn run_merge(a: MergeArgs) -> Result<String, Failure> {
     let into = BookFile::open(&a.into, true, true).map_err(Failure::bad)?;
     let added = ops::merge(&into, &from).map_err(Failure::bad)?;
     Ok(format!(
-        "{}: {added} entries merged from {}\n",
+        "{}: {} merged from {}\n",
         into.name(),
+        entries(added),
         from.name()
     ))
 }
@@ -479,7 +495,8 @@ fn run_export(a: FileArgs) -> Result<String, Failure> {
 
 fn run_import(a: ImportArgs) -> Result<String, Failure> {
     let text = read_text(Some(&a.lines), 1 << 30)?;
+    let parsed = ops::parse_lines(&text).map_err(Failure::bad)?;
     let file = BookFile::open(&a.file, true, true).map_err(Failure::bad)?;
-    let count = ops::import(&file, &text).map_err(Failure::bad)?;
-    Ok(format!("{}: {count} entries imported\n", file.name()))
+    let count = ops::import(&file, &parsed).map_err(Failure::bad)?;
+    Ok(format!("{}: {} imported\n", file.name(), entries(count)))
 }

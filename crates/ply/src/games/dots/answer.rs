@@ -249,7 +249,10 @@ fn keep_proofs(
         return Ok(());
     }
     let scheme = KeyScheme::new(board);
-    let method = proved_by(&format!("search {}", tie_name(query.tie_order)));
+    let method = proved_by(&match report.strategy {
+        Strategy::Search => format!("search {}", tie_name(query.tie_order)),
+        other => other.name().to_string(),
+    });
     let entry = |set: EdgeSet, range: ValueRange, best: Option<Edge>, nodes, seconds| {
         let keyed = scheme.key(set);
         BookEntry {

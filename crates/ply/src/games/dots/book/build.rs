@@ -216,7 +216,14 @@ pub fn build(
                     entry
                 }
             };
-            let merged = book.put(built, &entry)?;
+            // Bounds as wide as the cells left prove nothing: not written (nor given back).
+            let open = node.cells as i32;
+            let proved = open == 0 || entry.lower > -open || entry.upper < open;
+            let merged = if proved {
+                book.put(built, &entry)?
+            } else {
+                entry
+            };
             done += 1;
             let eta = (searched.0 > 0).then(|| searched.1 / searched.0 as u32 * to_search as u32);
             on_event(&BuildEvent {
@@ -226,7 +233,9 @@ pub fn build(
                 found: false,
                 eta,
             });
-            written.push(merged);
+            if proved {
+                written.push(merged);
+            }
             if options.halt.check().is_some() {
                 return Ok(written);
             }

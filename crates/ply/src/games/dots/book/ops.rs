@@ -68,11 +68,18 @@ pub fn stats(file: &BookFile) -> Result<Vec<BoardStats>, BookError> {
         .collect())
 }
 
-/// Writes every entry of `from` into `into`; gives how many. Two proofs that disagree stop it with
-/// [`BookError::Conflict`] naming the position (the entries before it are written).
+/// Writes every entry of `from` into `into`; gives how many. Two proofs that disagree are
+/// [`BookError::Conflict`] naming the position, and nothing is written.
 pub fn merge(into: &BookFile, from: &BookFile) -> Result<usize, BookError> {
+    let boards = boards_of(from)?;
+    // Every conflict is found before anything is written.
+    for (built, entries) in &boards {
+        for entry in entries {
+            into.conflict(built, entry)?;
+        }
+    }
     let mut added = 0;
-    for (built, entries) in boards_of(from)? {
+    for (built, entries) in boards {
         for entry in entries {
             into.put(&built, &entry)?;
             added += 1;
@@ -114,10 +121,9 @@ pub struct ImportError {
     pub why: String,
 }
 
-/// Writes the entries of `text` (JSON lines as [`export`] gives them; blank lines skipped) into
-/// `file`, all checked before any is written (a conflict with the book's own entries can still stop
-/// it part way: the entries before it are written); gives how many.
-pub fn import(file: &BookFile, text: &str) -> Result<usize, ImportError> {
+/// The entries of `text` (JSON lines as [`export`] gives them; blank lines skipped), each with its
+/// line and board, every one checked as an entry of its board.
+pub fn parse_lines(text: &str) -> Result<Vec<(usize, BuiltBoard, BookEntry)>, ImportError> {
     let mut parsed = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -132,15 +138,25 @@ pub fn import(file: &BookFile, text: &str) -> Result<usize, ImportError> {
                 crate::input::quote(&line.entry.board)
             ))
         })?;
+        super::store::check_entry(&built, &line.entry).map_err(fault)?;
         parsed.push((i + 1, built, line.entry));
     }
-    for (line, built, entry) in &parsed {
-        file.check_entry(built, entry).map_err(|e| ImportError {
+    Ok(parsed)
+}
+
+/// Writes `parsed` entries (from [`parse_lines`]) into `file`, none if one conflicts with the
+/// book's own entries; gives how many.
+pub fn import(
+    file: &BookFile,
+    parsed: &[(usize, BuiltBoard, BookEntry)],
+) -> Result<usize, ImportError> {
+    for (line, built, entry) in parsed {
+        file.conflict(built, entry).map_err(|e| ImportError {
             line: *line,
             why: e.to_string(),
         })?;
     }
-    for (line, built, entry) in &parsed {
+    for (line, built, entry) in parsed {
         file.put(built, entry).map_err(|e| ImportError {
             line: *line,
             why: e.to_string(),

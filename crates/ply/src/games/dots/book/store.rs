@@ -129,6 +129,16 @@ pub struct BookFile {
     path: Option<PathBuf>,
 }
 
+/// An SQLite error in one line (its first), at most 100 characters.
+fn one_line(e: &rusqlite::Error) -> String {
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or("").trim();
+    match first.char_indices().nth(100) {
+        Some((cut, _)) => format!("{}…", &first[..cut]),
+        None => first.to_string(),
+    }
+}
+
 fn ranged(r: ValueRange) -> String {
     match r.value() {
         Some(v) => format!("{v:+}"),
@@ -138,7 +148,8 @@ fn ranged(r: ValueRange) -> String {
 
 impl BookFile {
     /// Opens the book at `path`, making a new one when there is no file (or an empty one) and
-    /// `create` is set; read-only unless `write`.
+    /// `create` is set; read-only unless `write`. Several processes may open (and make) one book at
+    /// once: the first lays it out, the others find it laid out.
     pub fn open(path: &Path, write: bool, create: bool) -> Result<Self, BookError> {
         let name = crate::input::quote(&path.display().to_string());
         if path.is_dir() {
@@ -154,13 +165,14 @@ impl BookFile {
             OpenFlags::SQLITE_OPEN_READ_ONLY
         } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| BookError::Io(name.clone(), e.to_string()))?;
+            .map_err(|e| BookError::Io(name.clone(), one_line(&e)))?;
         let book = BookFile {
             conn,
             name,
             path: Some(path.to_path_buf()),
         };
-        book.prepare(!exists)?;
+        let header = book.header_id();
+        book.prepare(write || !exists, header)?;
         Ok(book)
     }
 
@@ -168,7 +180,10 @@ impl BookFile {
     /// in messages.
     pub fn from_bytes(name: &str, bytes: &[u8]) -> Result<Self, BookError> {
         let name = name.to_string();
-        let damaged = |e: rusqlite::Error| BookError::Damaged(name.clone(), e.to_string());
+        if bytes.is_empty() {
+            return Err(BookError::Foreign(name, " (empty)".into()));
+        }
+        let damaged = |e: rusqlite::Error| BookError::Damaged(name.clone(), one_line(&e));
         let mut bytes = bytes.to_vec();
         // A file written in WAL mode says so in its header; an image in memory has no WAL.
         if bytes.len() > 19 {
@@ -178,12 +193,14 @@ impl BookFile {
         let mut conn = Connection::open_in_memory().map_err(damaged)?;
         conn.deserialize_read_exact("main", &bytes[..], bytes.len(), true)
             .map_err(damaged)?;
+        let header = (bytes.len() >= 72)
+            .then(|| i32::from_be_bytes([bytes[68], bytes[69], bytes[70], bytes[71]]));
         let book = BookFile {
             conn,
             name,
             path: None,
         };
-        book.prepare(false)?;
+        book.prepare(false, header)?;
         Ok(book)
     }
 
@@ -197,40 +214,81 @@ impl BookFile {
         self.path.as_deref()
     }
 
-    /// Checks an existing book (application id, format, integrity), or lays out a new one.
-    fn prepare(&self, new: bool) -> Result<(), BookError> {
+    /// Checks an existing book (application id, format, integrity), or — when `may_lay_out` and
+    /// the file holds nothing yet — lays out a new one, in one write transaction that looks again
+    /// first (another process may have laid it out meanwhile). `header` is the application id the
+    /// file's header states: a file whose pages cannot be read is a damaged book when it says book.
+    fn prepare(&self, may_lay_out: bool, header: Option<i32>) -> Result<(), BookError> {
         let name = &self.name;
         let foreign = |e: rusqlite::Error| {
             let why = match e.sqlite_error_code() {
                 Some(rusqlite::ErrorCode::NotADatabase) => " (not an SQLite file)".to_string(),
-                _ => format!(" ({e})"),
+                _ => format!(" ({})", one_line(&e)),
             };
             BookError::Foreign(name.clone(), why)
         };
-        let io = |e: rusqlite::Error| BookError::Io(name.clone(), e.to_string());
+        let io = |e: rusqlite::Error| BookError::Io(name.clone(), one_line(&e));
         self.conn
-            .busy_timeout(std::time::Duration::from_secs(10))
+            .busy_timeout(std::time::Duration::from_secs(30))
             .map_err(io)?;
-        let id: i32 = self
-            .conn
-            .query_row("PRAGMA application_id", [], |r| r.get(0))
-            .map_err(foreign)?;
-        let tables: i64 = self
-            .conn
-            .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
-            .map_err(foreign)?;
-        if new || (id == 0 && tables == 0) {
-            if self.path.is_none() {
+        let looks = || -> Result<(i32, i64), rusqlite::Error> {
+            let id = self
+                .conn
+                .query_row("PRAGMA application_id", [], |r| r.get(0))?;
+            let tables = self
+                .conn
+                .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))?;
+            Ok((id, tables))
+        };
+        // A file another process is laying out may show its tables before its id for a moment
+        // (while it turns to WAL): looked at again, for a while.
+        let mut looked = looks();
+        for _ in 0..100 {
+            match looked {
+                Ok((0, tables)) if tables > 0 => {
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    looked = looks();
+                }
+                _ => break,
+            }
+        }
+        let (mut id, mut tables) = match looked {
+            Ok(found) => found,
+            // The header says book but the pages cannot be read: a damaged book.
+            Err(e) if header == Some(APPLICATION_ID) => {
+                return Err(BookError::Damaged(name.clone(), one_line(&e)))
+            }
+            Err(e) => return Err(foreign(e)),
+        };
+        if id == 0 && tables == 0 {
+            if !may_lay_out || self.path.is_none() {
                 return Err(BookError::Foreign(name.clone(), " (empty)".into()));
             }
-            self.conn
-                .execute_batch(&format!(
-                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
-                     BEGIN; PRAGMA application_id = {APPLICATION_ID};
-                     PRAGMA user_version = {FORMAT}; {SCHEMA} COMMIT;"
-                ))
-                .map_err(io)?;
-            return Ok(());
+            self.conn.execute_batch("BEGIN IMMEDIATE").map_err(io)?;
+            match looks() {
+                Ok((0, 0)) => {
+                    let laid = self.conn.execute_batch(&format!(
+                        "PRAGMA application_id = {APPLICATION_ID};
+                         PRAGMA user_version = {FORMAT}; {SCHEMA} COMMIT;"
+                    ));
+                    if let Err(e) = laid {
+                        let _ = self.conn.execute_batch("ROLLBACK");
+                        return Err(io(e));
+                    }
+                }
+                Ok(found) => {
+                    let _ = self.conn.execute_batch("ROLLBACK");
+                    (id, tables) = found;
+                }
+                Err(e) => {
+                    let _ = self.conn.execute_batch("ROLLBACK");
+                    return Err(io(e));
+                }
+            }
+            self.use_wal().map_err(io)?;
+            if (id, tables) == (0, 0) {
+                return Ok(());
+            }
         }
         if id != APPLICATION_ID {
             return Err(BookError::Foreign(
@@ -238,10 +296,11 @@ impl BookFile {
                 format!(" (application id {id:#x})"),
             ));
         }
+        let damaged = |e: rusqlite::Error| BookError::Damaged(name.clone(), one_line(&e));
         let format: i32 = self
             .conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(foreign)?;
+            .map_err(damaged)?;
         if format > FORMAT {
             return Err(BookError::Newer(name.clone(), format));
         }
@@ -254,7 +313,7 @@ impl BookFile {
         let check: String = self
             .conn
             .query_row("PRAGMA quick_check", [], |r| r.get(0))
-            .map_err(|e| BookError::Damaged(name.clone(), e.to_string()))?;
+            .map_err(damaged)?;
         if check != "ok" {
             return Err(BookError::Damaged(
                 name.clone(),
@@ -262,43 +321,67 @@ impl BookFile {
             ));
         }
         if self.path.is_some() {
-            // Joins the writers' WAL (a no-op for a reader of a WAL file already).
             let _ = self.conn.execute_batch("PRAGMA synchronous = FULL;");
         }
         Ok(())
     }
 
+    /// Puts the file in WAL mode (a property of the file, set outside any transaction, once no
+    /// other connection is in the middle of a write: tried again for a while when one is) with
+    /// full synchronous commits.
+    fn use_wal(&self) -> Result<(), rusqlite::Error> {
+        let mut tries = 0;
+        loop {
+            let set = self
+                .conn
+                .query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0));
+            match set {
+                Ok(_) => break,
+                Err(e)
+                    if tries < 200
+                        && e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy) =>
+                {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        self.conn.execute_batch("PRAGMA synchronous = FULL;")
+    }
+
+    /// The application id the file's header states (bytes 68–71), when it can be read.
+    fn header_id(&self) -> Option<i32> {
+        use std::io::Read;
+        let mut header = [0u8; 72];
+        std::fs::File::open(self.path.as_ref()?)
+            .ok()?
+            .read_exact(&mut header)
+            .ok()?;
+        Some(i32::from_be_bytes(header[68..72].try_into().ok()?))
+    }
+
     /// Records `built`'s board in the book, or checks that its edge order is the book's.
     pub fn add_board(&self, built: &BuiltBoard) -> Result<(), BookError> {
         let board = built.geometry.slug();
-        let edges = edge_order(built);
-        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), e.to_string());
-        let kept: Option<String> = self
-            .conn
-            .query_row("SELECT edges FROM boards WHERE board = ?1", [&board], |r| {
-                r.get(0)
-            })
-            .optional()
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
+        // Another writer may add the board meanwhile: the row that stands is checked.
+        self.conn
+            .execute(
+                "INSERT OR IGNORE INTO boards (board, edges) VALUES (?1, ?2)",
+                params![board, edge_order(built)],
+            )
             .map_err(io)?;
-        match kept {
-            Some(kept) if kept == edges => Ok(()),
-            Some(_) => Err(BookError::OtherBoard(self.name.clone(), board)),
-            None => {
-                self.conn
-                    .execute(
-                        "INSERT INTO boards (board, edges) VALUES (?1, ?2)",
-                        params![board, edges],
-                    )
-                    .map_err(io)?;
-                Ok(())
-            }
+        match self.has_board(built)? {
+            true => Ok(()),
+            false => Err(BookError::OtherBoard(self.name.clone(), board)),
         }
     }
 
     /// Whether the book holds `built`'s board with this version's edge order (refused if another).
     pub fn has_board(&self, built: &BuiltBoard) -> Result<bool, BookError> {
         let board = built.geometry.slug();
-        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), e.to_string());
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
         let kept: Option<String> = self
             .conn
             .query_row("SELECT edges FROM boards WHERE board = ?1", [&board], |r| {
@@ -328,7 +411,7 @@ impl BookFile {
 
     /// The boards the book holds, with their edge orders.
     pub fn boards(&self) -> Result<Vec<(String, String)>, BookError> {
-        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), e.to_string());
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
         let mut statement = self
             .conn
             .prepare("SELECT board, edges FROM boards ORDER BY board")
@@ -342,7 +425,7 @@ impl BookFile {
     /// Every entry (of `board` only, if given), most free edges first, unchecked.
     pub fn select(&self, board: Option<&str>) -> Result<Vec<BookEntry>, BookError> {
         let name = self.name.clone();
-        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), e.to_string());
+        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), one_line(&e));
         let mut statement = self
             .conn
             .prepare(
@@ -369,9 +452,21 @@ impl BookFile {
         rows.collect::<Result<_, _>>().map_err(io)
     }
 
-    /// Refuses an entry that cannot be right on `built`'s board (what [`Self::put`] checks first).
-    pub fn check_entry(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<(), BookError> {
-        self.check(built, &KeyScheme::new(&built.board), entry)
+    /// [`BookError::Conflict`] when `entry` disagrees with what the book proves of its position.
+    pub fn conflict(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<(), BookError> {
+        if let Some(old) = self.get(&entry.board, entry.key)? {
+            let met = old.range().meet(entry.range());
+            if met.lower > met.upper {
+                return Err(BookError::Conflict(
+                    self.name.clone(),
+                    format!("{} {:#x}", entry.board, entry.key),
+                    crate::input::quote(&position_text(built, entry.key)),
+                    ranged(old.range()),
+                    ranged(entry.range()),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Refuses an entry that cannot be right on `built`'s board.
@@ -381,50 +476,15 @@ impl BookFile {
         scheme: &KeyScheme<'_>,
         entry: &BookEntry,
     ) -> Result<(), BookError> {
-        let board = &built.board;
-        let bad = |why: String| {
-            BookError::Damaged(
-                self.name.clone(),
-                format!("position {} {:#x}: {why}", entry.board, entry.key),
-            )
-        };
-        let full = board.full().0;
-        if entry.key & !full != 0 {
-            return Err(bad("edges the board does not have".into()));
-        }
-        let drawn = EdgeSet(entry.key);
-        if scheme.key(drawn).key != entry.key {
-            return Err(bad("not a key (not the smallest of its class)".into()));
-        }
-        if entry.free != (full & !entry.key).count_ones() {
-            return Err(bad(format!("free edges {} is wrong", entry.free)));
-        }
-        let cells = scheme.open_cells(drawn) as i32;
-        let r = entry.range();
-        if r.lower > r.upper || r.lower < -cells || r.upper > cells {
-            return Err(bad(format!(
-                "bounds {}..{} (at most ±{cells} here)",
-                r.lower, r.upper
-            )));
-        }
-        if let Some(best) = &entry.best {
-            let free_edge = (0..board.edge_count())
-                .map(|e| Edge(e as u8))
-                .find(|&e| !drawn.contains(e) && format_edge(board, e) == *best);
-            if free_edge.is_none() {
-                return Err(bad(format!(
-                    "best move {} is no free edge",
-                    crate::input::quote(best)
-                )));
-            }
-        }
-        Ok(())
+        check_with(built, scheme, entry).map_err(|why| BookError::Damaged(self.name.clone(), why))
     }
+}
 
+impl BookFile {
     /// The entry of `key` on `board`, if any.
     pub fn get(&self, board: &str, key: u64) -> Result<Option<BookEntry>, BookError> {
         let name = self.name.clone();
-        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), e.to_string());
+        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), one_line(&e));
         self.conn
             .query_row(
                 "SELECT board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by
@@ -456,9 +516,13 @@ impl BookFile {
     pub fn put(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<BookEntry, BookError> {
         let scheme = KeyScheme::new(&built.board);
         self.check(built, &scheme, entry)?;
-        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), e.to_string());
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
         self.add_board(built)?;
-        let tx = self.conn.unchecked_transaction().map_err(io)?;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )
+        .map_err(io)?;
         let merged = match self.get(&entry.board, entry.key)? {
             None => entry.clone(),
             Some(old) => {
@@ -541,4 +605,45 @@ pub fn position_text(built: &BuiltBoard, key: u64) -> String {
         .map(|e| format_edge(&built.board, Edge(e as u8)))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Why `entry` cannot be right on `built`'s board, as `position BOARD KEY: why`.
+pub fn check_entry(built: &BuiltBoard, entry: &BookEntry) -> Result<(), String> {
+    check_with(built, &KeyScheme::new(&built.board), entry)
+}
+
+fn check_with(built: &BuiltBoard, scheme: &KeyScheme<'_>, entry: &BookEntry) -> Result<(), String> {
+    let board = &built.board;
+    let bad = |why: String| format!("position {} {:#x}: {why}", entry.board, entry.key);
+    let full = board.full().0;
+    if entry.key & !full != 0 {
+        return Err(bad("edges the board does not have".into()));
+    }
+    let drawn = EdgeSet(entry.key);
+    if scheme.key(drawn).key != entry.key {
+        return Err(bad("not a key (not the smallest of its class)".into()));
+    }
+    if entry.free != (full & !entry.key).count_ones() {
+        return Err(bad(format!("free edges {} is wrong", entry.free)));
+    }
+    let cells = scheme.open_cells(drawn) as i32;
+    let r = entry.range();
+    if r.lower > r.upper || r.lower < -cells || r.upper > cells {
+        return Err(bad(format!(
+            "bounds {}..{} (at most ±{cells} here)",
+            r.lower, r.upper
+        )));
+    }
+    if let Some(best) = &entry.best {
+        let free_edge = (0..board.edge_count())
+            .map(|e| Edge(e as u8))
+            .find(|&e| !drawn.contains(e) && format_edge(board, e) == *best);
+        if free_edge.is_none() {
+            return Err(bad(format!(
+                "best move {} is no free edge",
+                crate::input::quote(best)
+            )));
+        }
+    }
+    Ok(())
 }
