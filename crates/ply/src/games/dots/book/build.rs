@@ -9,8 +9,9 @@ use super::key::KeyScheme;
 use super::store::{position_text, BookEntry, BookError, BookFile};
 use super::{proved_by, BoardBook};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
+use crate::engine::scored::known::Informed;
 use crate::engine::scored::search::{move_order, SearchMemory, SearchOptions, TieOrder};
-use crate::engine::scored::{Completion, SubsetIndexed};
+use crate::engine::scored::{Completion, Solver, SubsetIndexed};
 use crate::engine::scored::{SolveError, Strategy, ValueRange};
 use crate::engine::util::halt::Halt;
 use crate::engine::util::memory::MemoryBudget;
@@ -151,7 +152,8 @@ pub fn count(built: &BuiltBoard, starts: &[EdgeSet], depth: u32) -> usize {
 }
 
 /// Proves every position up to `options.depth` edges after each of `starts` into `book`, telling
-/// `on_event` each one settled; gives the entries written or found, shallowest first.
+/// `on_event` each one settled; gives the entries written or found, shallowest first. A position the
+/// book already holds exactly is found, not proved again (with its best move, if it has one).
 pub fn build(
     book: &BookFile,
     built: &BuiltBoard,
@@ -188,7 +190,7 @@ pub fn build(
             let leaf = node.children.is_empty();
             let kept = book.get(&slug, key)?;
             let mut entry = match kept {
-                Some(entry) if entry.value().is_some() && entry.best.is_some() => {
+                Some(entry) if entry.value().is_some() => {
                     done += 1;
                     to_search -= usize::from(leaf);
                     on_event(&BuildEvent {
@@ -310,7 +312,9 @@ fn prove(
         known: Some(&index),
         ..SolveOptions::new(options.budget)
     };
-    let (range, nodes, best) = with_solver(board, Strategy::Search, solve, &drawn, |solver| {
+    let (range, nodes, best) = with_solver(board, Strategy::Search, solve, &drawn, |inner| {
+        // The book's own entry of the position (bounds, say) and of its children count too.
+        let mut solver = Informed::new(board, &index, Some(inner));
         let range = solver.range(&drawn)?;
         let mut best = None;
         if let Some(v) = range.value() {
