@@ -58,8 +58,9 @@ function dotsNavigation(session, ui) {
     undo: button("Undo", "undo", "undo your last move", () => session.undo()),
     redo: button("Redo", "redo", "redo: forward to your next turn", () => session.redo()),
     ply: button("ply moves here", "ply-move", "let ply make the next move here", () => session.plyHere()),
-    again: button("Analyse again", "analyse-again", "analyse this position again, starting from what was proved", () => {
+    again: button("Analyse longer", "analyse-again", "analyse this position for as long as the server allows, starting from what was proved", () => {
       session.review(true);
+      session.longer = true;
       session.go(session.at, null);
     }),
   };

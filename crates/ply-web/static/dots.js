@@ -64,6 +64,7 @@ class DotsSession {
     this.work = null;
     this.thinking = false;
     this.analysing = false;
+    this.longer = false;
     // Moves played on this page (by their position), and those whose grade was announced.
     this.fresh = new Set();
     this.announced = new Set();
@@ -151,6 +152,13 @@ class DotsSession {
     return player === this.side ? "you" : "ply";
   }
 
+  // The time of the analysis asked now: the usual, or — after "Analyse longer", for that position
+  // only — all the server allows a request (what it proves goes into its book, with --book).
+  analysisSeconds() {
+    if (this.longer && this.limits) return Math.max(this.seconds("analysis"), this.limits.time_limit_seconds - 0.5);
+    return this.seconds("analysis");
+  }
+
   seconds(kind) {
     const limit = this.limits ? this.limits.time_limit_seconds : 10;
     return Math.max(0.5, Math.min(DOTS_TIME[kind], limit - 1));
@@ -188,6 +196,8 @@ class DotsSession {
     const gen = ++this.gen;
     this.thinking = false;
     this.analysing = false;
+    // "Analyse longer" holds for the position it was asked at; moving on cancels it.
+    if (push !== null) this.longer = false;
     this.render();
     this.settle(gen, this.work.signal).catch((e) => this.failed(e, gen));
   }
@@ -233,7 +243,7 @@ class DotsSession {
     this.analysing = true;
     this.render();
     try {
-      const { body } = await api("/api/dots", this.request(this.at, { detail: "line", time: this.seconds("analysis") }), signal);
+      const { body } = await api("/api/dots", this.request(this.at, { detail: "line", time: this.analysisSeconds() }), signal);
       if (gen !== this.gen) return;
       here.analysis = body;
       here.facts = body;
@@ -522,7 +532,7 @@ class DotsSession {
     if (this.thinking) return "";
     if (!a) {
       if (here.failure) return `Not analysed: ${here.failure}`;
-      return this.analysing ? `Analysing (up to ${this.seconds("analysis")} s)…` : "";
+      return this.analysing ? `Analysing (up to ${this.analysisSeconds()} s)…` : "";
     }
     if (a.exact) {
       const outcome = a.winner === "tie" ? "a tie" : `${a.winner} wins`;
@@ -535,7 +545,7 @@ class DotsSession {
     const left = a.owners.filter((o) => o === null).length;
     const value = provesNothing(rangeOf(a), left) ? "not proved yet" : `${rangeWords(rangeOf(a))}`;
     return `Not proved${why}: the value for ${a.to_move} is ${value}.${found}` +
-      (this.analysing ? " Analysing again…" : "");
+      (this.analysing ? ` Analysing longer (up to ${this.analysisSeconds()} s)…` : "");
   }
 
   // The grades of the moves of the last two turns (the ones highlighted on the board).
