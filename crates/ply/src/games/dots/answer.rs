@@ -254,19 +254,7 @@ fn keep_proofs(
         other => other.name().to_string(),
     });
     let entry = |set: EdgeSet, range: ValueRange, best: Option<Edge>, nodes, seconds| {
-        let keyed = scheme.key(set);
-        BookEntry {
-            board: built.geometry.slug(),
-            key: keyed.key,
-            free: board.edge_count() as u32 - set.len(),
-            lower: range.lower,
-            upper: range.upper,
-            best: best.map(|e| format_edge(board, scheme.to_key_frame(keyed, e))),
-            nodes,
-            seconds,
-            proved_by: method.clone(),
-            checked_by: None,
-        }
+        BookEntry::of(built, set, range, best, nodes, seconds, method.clone())
     };
     let every_move = !report.moves.is_empty() && report.moves.iter().all(|m| m.value.is_some());
     let best = report

@@ -52,6 +52,19 @@ pub(super) fn mtd(
     range
 }
 
+/// What bounds `lower..=upper` proved of a state make of the window `alpha..beta`: the value to
+/// return at once (`Ok`: exact, or a bound past the window, fail-soft), or the window narrowed by them.
+#[inline]
+fn cut(lower: i32, upper: i32, alpha: i32, beta: i32) -> Result<i32, (i32, i32)> {
+    if lower >= beta || lower == upper {
+        return Ok(lower);
+    }
+    if upper <= alpha {
+        return Ok(upper);
+    }
+    Err((alpha.max(lower), beta.min(upper)))
+}
+
 /// The state shared by the threads of one search.
 pub(super) struct Shared<'a> {
     pub(super) rules: &'a Rules<'a>,
@@ -188,27 +201,17 @@ impl<'a> Worker<'a> {
         let known = self.shared.table.probe(key);
         let mut hint = None;
         if let Some(b) = known {
-            if b.lower >= beta || b.lower == b.upper {
-                return b.lower;
+            match cut(b.lower, b.upper, alpha, beta) {
+                Ok(value) => return value,
+                Err(window) => (alpha, beta) = window,
             }
-            if b.upper <= alpha {
-                return b.upper;
-            }
-            alpha = alpha.max(b.lower);
-            beta = beta.min(b.upper);
             hint = b.best.map(|m| rules.move_from_key_frame(m, perm, drawn));
         }
         if let Some((known, fewest)) = self.shared.known {
-            if free_count >= fewest {
-                if let Some(b) = known.range(drawn) {
-                    if b.lower >= beta || b.lower == b.upper {
-                        return b.lower;
-                    }
-                    if b.upper <= alpha {
-                        return b.upper;
-                    }
-                    alpha = alpha.max(b.lower);
-                    beta = beta.min(b.upper);
+            if let Some(b) = (free_count >= fewest).then(|| known.range(drawn)).flatten() {
+                match cut(b.lower, b.upper, alpha, beta) {
+                    Ok(value) => return value,
+                    Err(window) => (alpha, beta) = window,
                 }
             }
         }

@@ -298,8 +298,6 @@ fn prove(
 ) -> Result<BookEntry, BuildError> {
     let board = &built.board;
     let index = book_index(book, built)?;
-    let scheme = KeyScheme::new(board);
-    let keyed = scheme.key(drawn);
     let started = Instant::now();
     let halt = match options.time_per_position {
         Some(t) => options.halt.within(t),
@@ -340,18 +338,15 @@ fn prove(
         Ok((range, solver.states_visited(), best))
     })?;
     let tie = crate::games::dots::answer::tie_name(options.tie_order);
-    Ok(BookEntry {
-        board: built.geometry.slug(),
-        key: keyed.key,
-        free: board.edge_count() as u32 - drawn.len(),
-        lower: range.lower,
-        upper: range.upper,
-        best: best.map(|e| format_edge(board, scheme.to_key_frame(keyed, e))),
+    Ok(BookEntry::of(
+        built,
+        drawn,
+        range,
+        best,
         nodes,
-        seconds: started.elapsed().as_secs_f64(),
-        proved_by: proved_by(&format!("search {tie}")),
-        checked_by: None,
-    })
+        started.elapsed().as_secs_f64(),
+        proved_by(&format!("search {tie}")),
+    ))
 }
 
 /// The book's entries of `built`'s board as an index the search meets.

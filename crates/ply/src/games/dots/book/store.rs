@@ -83,6 +83,36 @@ pub struct BookEntry {
 }
 
 impl BookEntry {
+    /// The entry of the position `drawn` of `built`'s board: `range` proved by `proved_by` in
+    /// `nodes` and `seconds`, with the best move `best` (a move of `drawn`, stored in the key's
+    /// frame).
+    #[allow(clippy::too_many_arguments)]
+    pub fn of(
+        built: &BuiltBoard,
+        drawn: EdgeSet,
+        range: ValueRange,
+        best: Option<Edge>,
+        nodes: u64,
+        seconds: f64,
+        proved_by: String,
+    ) -> Self {
+        let board = &built.board;
+        let scheme = KeyScheme::new(board);
+        let keyed = scheme.key(drawn);
+        BookEntry {
+            board: built.geometry.slug(),
+            key: keyed.key,
+            free: board.edge_count() as u32 - drawn.len(),
+            lower: range.lower,
+            upper: range.upper,
+            best: best.map(|e| format_edge(board, scheme.to_key_frame(keyed, e))),
+            nodes,
+            seconds,
+            proved_by,
+            checked_by: None,
+        }
+    }
+
     /// What is proved of the value.
     pub fn range(&self) -> ValueRange {
         ValueRange {
@@ -523,20 +553,11 @@ impl BookFile {
             rusqlite::TransactionBehavior::Immediate,
         )
         .map_err(io)?;
+        self.conflict(built, entry)?;
         let merged = match self.get(&entry.board, entry.key)? {
             None => entry.clone(),
             Some(old) => {
                 let met = old.range().meet(entry.range());
-                if met.lower > met.upper {
-                    let position = position_text(built, entry.key);
-                    return Err(BookError::Conflict(
-                        self.name.clone(),
-                        format!("{} {:#x}", entry.board, entry.key),
-                        crate::input::quote(&position),
-                        ranged(old.range()),
-                        ranged(entry.range()),
-                    ));
-                }
                 let newer_best = entry.best.is_some() && entry.range() == met;
                 BookEntry {
                     lower: met.lower,
