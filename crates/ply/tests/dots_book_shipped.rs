@@ -101,3 +101,25 @@ fn the_shipped_books_answer_their_positions_at_once() {
         ask("2-5 7-8 9-10", Detail::Moves, &none).moves
     );
 }
+
+#[test]
+fn the_shipped_4x4_book_gives_the_first_moves_it_holds_at_once() {
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    let policy = Policy::new(MemoryBudget::new(1 << 30), None);
+    let kept = Kept::books_only(Books::shipped());
+    // 1-2 (a corner's outer edge) and 2-3, and their images under the board's symmetries and
+    // twins: each worth 0 for B, the player to move (the empty board is a tie).
+    for moves in ["1-2", "1-6", "20-25", "2-3", "3-4", "22-23", "10-15"] {
+        let position = position_from_moves(&built.board, moves).unwrap();
+        let report = answer(
+            &Query::at(&built, position, Detail::Value),
+            &policy,
+            Some(&kept),
+            Hooks::default(),
+        )
+        .unwrap();
+        assert_eq!(report.strategy, Strategy::Book, "{moves}");
+        assert_eq!(report.value, Some(0), "{moves}");
+        assert_eq!(report.states_visited, 0);
+    }
+}
