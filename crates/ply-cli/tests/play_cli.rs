@@ -102,12 +102,23 @@ fn ply_moves_first_and_boxes_play_to_the_end() {
 
 #[test]
 fn boxes_4x4_says_plainly_what_the_time_to_think_did_not_prove() {
-    // The empty 4×4 board is proved only in minutes: in 0.1 s nothing is proved of any move. Bounds
+    // The empty 4×4 board is proved only in minutes: in 0.1 s, with no book, nothing is proved of
+    // any move. Bounds
     // as wide as the cells left (-16..+16) are no result: every move is "not proved yet", the
     // user's move is not graded, and ply's reply says it was estimated.
     let out = stdout_of(
         &[
-            "play", "boxes", "--rows", "4", "--cols", "4", "--think", "100ms", "--seed", "1",
+            "play",
+            "boxes",
+            "--rows",
+            "4",
+            "--cols",
+            "4",
+            "--think",
+            "100ms",
+            "--seed",
+            "1",
+            "--no-book",
         ],
         Some("hint\n1-2\nquit\n"),
     );
@@ -196,4 +207,24 @@ fn dice_race_auto_runs_to_the_end() {
         "first  ~5~ ~6~ ~7~ ~8~ ~9~\nsecond ~5~ ~6~ ~7~ ~8~ ~7~\n\
          Race over after 18 rolls: a tie: both lists are crossed off on the same roll.\n"
     ));
+}
+
+#[test]
+fn the_opening_of_a_board_in_the_shipped_book_is_exact_at_once() {
+    // 3×4 boxes: every position up to two moves is in the shipped book. In 0.1 s a turn, every move
+    // of the empty board is valued exactly, the user's move graded and ply's reply proved best.
+    let out = stdout_of(
+        &[
+            "play", "boxes", "--rows", "3", "--cols", "4", "--think", "100ms", "--seed", "1",
+        ],
+        Some("hint\n3-8\nquit\n"),
+    );
+    assert!(out.contains(
+        "> Moves for A (you), best first (value = net boxes still to gain, by book):\n\
+         \x20    3-8     0  (also 13-18)\n\
+         \x20   8-13     0\n\
+         \x20    1-2    -2  (also 4-5, 16-17, 19-20)\n"
+    ));
+    assert!(out.contains("> A (you) plays 3-8: best (0)\n"));
+    assert!(out.contains("B (ply) plays 14-19 (value 0, proved best)\n"));
 }
