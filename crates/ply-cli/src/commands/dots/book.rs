@@ -215,9 +215,11 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
     let total = count(&built, &starts, a.depth);
     let progress = StatesProgress::with_total("positions", total as u64);
     progress.event(&format!(
-        "{} positions up to {} moves on {}",
-        total,
-        a.depth,
+        "{total} positions up to {} on {}",
+        match a.depth {
+            1 => "1 move".to_string(),
+            d => format!("{d} moves"),
+        },
         built.geometry.title()
     ));
     let halt = Halt::never();
