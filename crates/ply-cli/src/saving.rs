@@ -39,7 +39,10 @@ pub fn remove_partial_files_on_interrupt() {
         for path in pending.iter() {
             let _ = std::fs::remove_file(path);
         }
-        eprintln!("ply: interrupted");
+        // Never `eprintln!`: with stderr a closed pipe (`ply … 2>&1 | head -1`) it panics, the
+        // handler's thread dies and the process would go on working after the signal.
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "ply: interrupted");
         std::process::exit(130);
     });
 }

@@ -1693,3 +1693,46 @@ fn dots_bounds_as_wide_as_the_cells_left_are_not_shown_as_a_result() {
     );
     assert_eq!(json["moves"][0]["lower"], -16);
 }
+
+/// SIGTERM stops ply at once even when its stderr is a closed pipe (`ply … 2>&1 | head -1`): the
+/// handler's message cannot be written, and it exits all the same (it used to panic there and leave
+/// the process searching for an hour).
+#[test]
+fn a_signal_stops_ply_when_its_stderr_is_a_closed_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("b.plybook");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("ply"))
+        .args(["--progress", "dots", "book", "build"])
+        .arg(&book)
+        .args([
+            "boxes", "--rows", "4", "--cols", "4", "--depth", "1", "--memory", "1G",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first progress line comes, then nobody reads stderr any more.
+    let mut stderr = child.stderr.take().unwrap();
+    let mut first = [0u8; 4];
+    std::io::Read::read_exact(&mut stderr, &mut first).unwrap();
+    assert_eq!(&first, b"ply:");
+    drop(stderr);
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert_eq!(status.code(), Some(130));
+            break;
+        }
+        // A 4×4 first move searches for many minutes: still running after 60 s is the old fault.
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "ply still running after SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
