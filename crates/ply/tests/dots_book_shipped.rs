@@ -109,7 +109,9 @@ fn the_shipped_4x4_book_gives_the_first_moves_it_holds_at_once() {
     let kept = Kept::books_only(Books::shipped());
     // 1-2 (a corner's outer edge), 2-3 and 2-7, and their images under the board's symmetries and
     // twins: each worth 0 for B, the player to move (the empty board is a tie).
-    for moves in ["1-2", "1-6", "20-25", "2-3", "3-4", "22-23", "10-15", "2-7", "19-24"] {
+    for moves in [
+        "1-2", "1-6", "20-25", "2-3", "3-4", "22-23", "10-15", "2-7", "19-24",
+    ] {
         let position = position_from_moves(&built.board, moves).unwrap();
         let report = answer(
             &Query::at(&built, position, Detail::Value),
