@@ -36,7 +36,7 @@ pub fn cached_table(built: &BuiltBoard, budget: MemoryBudget) -> Option<SubsetTa
         Ok(table) => Some(table),
         Err(TableFileError::Memory(_)) => None,
         Err(e) => {
-            eprintln!("ply: ignoring the cached table: {e}");
+            crate::progress::say(&format!("ply: ignoring the cached table: {e}"));
             None
         }
     }
@@ -52,10 +52,10 @@ pub fn load(
     let paused = AtomicBool::new(false);
     let pause = |read: u64| {
         if !paused.swap(true, Ordering::Relaxed) {
-            eprintln!(
+            crate::progress::say(&format!(
                 "ply: test hook: reading paused after {read} bytes of {}",
                 path.display()
-            );
+            ));
             let _ = std::io::stdin().lines().next();
         }
     };
@@ -81,9 +81,9 @@ pub fn keep(built: &BuiltBoard, table: &SubsetTable) {
         saving::write_whole(&path, |out| table.write_to(out, &built.identity()))
     });
     if let Err(e) = saved {
-        eprintln!(
+        crate::progress::say(&format!(
             "ply: could not keep the table in the cache as {}: {e}",
             path.display()
-        );
+        ));
     }
 }

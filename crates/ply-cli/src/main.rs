@@ -69,11 +69,11 @@ fn main() -> ExitCode {
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
                 || e.kind() == ErrorKind::MissingSubcommand =>
         {
-            eprintln!("ply: {}", printable(&missing_subcommand()));
+            progress::say(&format!("ply: {}", printable(&missing_subcommand())));
             return ExitCode::from(2);
         }
         Err(e) => {
-            eprintln!("ply: {}", printable(&clap_message(&e)));
+            progress::say(&format!("ply: {}", printable(&clap_message(&e))));
             return ExitCode::from(2);
         }
     };
@@ -101,13 +101,13 @@ fn main() -> ExitCode {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("ply: cannot write the output: {e}");
+                    progress::say(&format!("ply: cannot write the output: {e}"));
                     ExitCode::FAILURE
                 }
             }
         }
         Err(failure) => {
-            eprintln!("ply: {}", printable(&failure.message()));
+            progress::say(&format!("ply: {}", printable(&failure.message())));
             ExitCode::from(failure.exit_code())
         }
     }

@@ -96,10 +96,10 @@ impl StatesProgress {
             Display::Plain(last) => {
                 let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
                 if last.is_none_or(|at| at.elapsed() >= PLAIN_EVERY) {
-                    eprintln!(
+                    say(&format!(
                         "ply: {}{detail}",
                         plain_line(self.what, done, self.total, self.start.elapsed())
-                    );
+                    ));
                     *last = Some(Instant::now());
                 }
             }
@@ -112,7 +112,7 @@ impl StatesProgress {
     pub fn notice(&self, line: &str) {
         match &self.display {
             Display::Live(bar) => bar.println(format!("ply: {line}")),
-            Display::Plain(_) | Display::Silent => eprintln!("ply: {line}"),
+            Display::Plain(_) | Display::Silent => say(&format!("ply: {line}")),
         }
     }
 
@@ -121,10 +121,18 @@ impl StatesProgress {
     pub fn event(&self, line: &str) {
         match &self.display {
             Display::Live(bar) => bar.println(format!("ply: {line}")),
-            Display::Plain(_) => eprintln!("ply: {line}"),
+            Display::Plain(_) => say(&format!("ply: {line}")),
             Display::Silent => {}
         }
     }
+}
+
+/// Writes `line` to stderr, or nothing when stderr cannot take it: `eprintln!` panics when stderr
+/// is a closed pipe (`ply … 2>&1 | head -1`), which would end ply with exit 101 mid-work or, in a
+/// solver's thread, kill that thread. Every message to stderr goes through here.
+pub fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 /// The plain progress line: `N states visited`, or with a total `N/T games played (P%), about S s

@@ -41,8 +41,7 @@ pub fn remove_partial_files_on_interrupt() {
         }
         // Never `eprintln!`: with stderr a closed pipe (`ply … 2>&1 | head -1`) it panics, the
         // handler's thread dies and the process would go on working after the signal.
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "ply: interrupted");
+        crate::progress::say("ply: interrupted");
         std::process::exit(130);
     });
 }
@@ -146,10 +145,10 @@ impl Write for PauseAfterFirstWrite<'_> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         let written = self.file.write(bytes)?;
         if let Some(path) = self.pause {
-            eprintln!(
+            crate::progress::say(&format!(
                 "ply: test hook: saving paused after {written} bytes in {}",
                 path.display()
-            );
+            ));
             loop {
                 std::thread::park();
             }

@@ -1717,6 +1717,12 @@ fn a_signal_stops_ply_when_its_stderr_is_a_closed_pipe() {
     std::io::Read::read_exact(&mut stderr, &mut first).unwrap();
     assert_eq!(&first, b"ply:");
     drop(stderr);
+    // Progress lines go on coming meanwhile, into the closed pipe: dropped, never a panic.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "ply ended before the signal"
+    );
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
