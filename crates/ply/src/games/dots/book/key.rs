@@ -13,6 +13,7 @@
 use crate::engine::scored::twins::Twins;
 use crate::engine::scored::SubsetIndexed;
 use crate::games::dots::board::{DotsBoard, Edge, EdgeSet};
+use std::borrow::Cow;
 
 /// A position's key and the symmetry that gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,10 +27,11 @@ pub struct Keyed {
     drawn: u64,
 }
 
-/// The key scheme of one board: its symmetries and twins.
+/// The key scheme of one board: its symmetries and twins (the twins worked out once and lent,
+/// [`Self::with_twins`], where a book's index keys position after position in a search).
 pub struct KeyScheme<'a> {
     board: &'a DotsBoard,
-    twins: Twins,
+    twins: Cow<'a, Twins>,
 }
 
 impl<'a> KeyScheme<'a> {
@@ -41,7 +43,24 @@ impl<'a> KeyScheme<'a> {
                 .expect("dots boards state completion rules"),
             board.items(),
         );
-        KeyScheme { board, twins }
+        KeyScheme {
+            board,
+            twins: Cow::Owned(twins),
+        }
+    }
+
+    /// The scheme of `board` with its `twins` already worked out ([`Self::twins`] of an earlier
+    /// scheme of the board).
+    pub fn with_twins(board: &'a DotsBoard, twins: &'a Twins) -> Self {
+        KeyScheme {
+            board,
+            twins: Cow::Borrowed(twins),
+        }
+    }
+
+    /// The board's twins.
+    pub fn twins(&self) -> &Twins {
+        &self.twins
     }
 
     /// The key of the position with edges `drawn`.

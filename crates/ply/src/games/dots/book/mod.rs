@@ -15,6 +15,7 @@ pub mod shipped;
 pub mod store;
 
 use crate::engine::scored::known::KnownValues;
+use crate::engine::scored::twins::Twins;
 use crate::engine::scored::ValueRange;
 use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::notation::format_edge;
@@ -41,6 +42,8 @@ pub struct Known {
 /// Every book's entries of one board, met into one index: what answers read and the search meets.
 pub struct BoardBook {
     built: BuiltBoard,
+    /// The board's twins, worked out once (every lookup keys a position with them).
+    twins: Twins,
     entries: FxHashMap<u64, Known>,
     fewest_free: u32,
 }
@@ -50,6 +53,7 @@ impl BoardBook {
     fn new(built: &BuiltBoard) -> Self {
         BoardBook {
             built: built.clone(),
+            twins: KeyScheme::new(&built.board).twins().clone(),
             entries: FxHashMap::default(),
             fewest_free: u32::MAX,
         }
@@ -100,7 +104,7 @@ impl BoardBook {
         if free < self.fewest_free {
             return None;
         }
-        let scheme = KeyScheme::new(&self.built.board);
+        let scheme = KeyScheme::with_twins(&self.built.board, &self.twins);
         let keyed = scheme.key(drawn);
         let known = self.entries.get(&keyed.key)?;
         let best = known.best.and_then(|m| scheme.from_key_frame(keyed, m));
@@ -223,6 +227,7 @@ impl Books {
             if let Some(index) = boards.get(&slug) {
                 let mut updated = BoardBook {
                     built: index.built.clone(),
+                    twins: index.twins.clone(),
                     entries: index.entries.clone(),
                     fewest_free: index.fewest_free,
                 };

@@ -463,22 +463,7 @@ impl BookFile {
                  FROM positions WHERE ?1 IS NULL OR board = ?1 ORDER BY board, free DESC, key",
             )
             .map_err(&io)?;
-        let rows = statement
-            .query_map([board], |r| {
-                Ok(BookEntry {
-                    board: r.get(0)?,
-                    key: r.get::<_, i64>(1)? as u64,
-                    free: r.get(2)?,
-                    lower: r.get(3)?,
-                    upper: r.get(4)?,
-                    best: r.get(5)?,
-                    nodes: r.get::<_, i64>(6)?.max(0) as u64,
-                    seconds: r.get(7)?,
-                    proved_by: r.get(8)?,
-                    checked_by: r.get(9)?,
-                })
-            })
-            .map_err(&io)?;
+        let rows = statement.query_map([board], entry_of_row).map_err(&io)?;
         rows.collect::<Result<_, _>>().map_err(io)
     }
 
@@ -520,20 +505,7 @@ impl BookFile {
                 "SELECT board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by
                  FROM positions WHERE board = ?1 AND key = ?2",
                 params![board, key as i64],
-                |r| {
-                    Ok(BookEntry {
-                        board: r.get(0)?,
-                        key: r.get::<_, i64>(1)? as u64,
-                        free: r.get(2)?,
-                        lower: r.get(3)?,
-                        upper: r.get(4)?,
-                        best: r.get(5)?,
-                        nodes: r.get::<_, i64>(6)?.max(0) as u64,
-                        seconds: r.get(7)?,
-                        proved_by: r.get(8)?,
-                        checked_by: r.get(9)?,
-                    })
-                },
+                entry_of_row,
             )
             .optional()
             .map_err(io)
@@ -608,6 +580,23 @@ impl BookFile {
         tx.commit().map_err(io)?;
         Ok(merged)
     }
+}
+
+/// The columns `board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by` of a
+/// row of `positions` as an entry (the key's 64 bits stored as a signed integer).
+fn entry_of_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<BookEntry> {
+    Ok(BookEntry {
+        board: r.get(0)?,
+        key: r.get::<_, i64>(1)? as u64,
+        free: r.get(2)?,
+        lower: r.get(3)?,
+        upper: r.get(4)?,
+        best: r.get(5)?,
+        nodes: r.get::<_, i64>(6)?.max(0) as u64,
+        seconds: r.get(7)?,
+        proved_by: r.get(8)?,
+        checked_by: r.get(9)?,
+    })
 }
 
 /// `built`'s edge order as the book records it: `1-2 1-3 …`.
