@@ -223,6 +223,26 @@ test("dots: on the empty 5×5 board a click is taken and ply's reply comes withi
   await page.close();
 });
 
+test("dots: \"Analyse longer\" shows the search as it goes, and moving on stops it", async () => {
+  // 5×5 boxes 14 moves in: 46 free edges, far from proved in the server's limit.
+  const moves = BOXES_5X5_26_FREE.split(" ").slice(0, 14).join("+");
+  const { page, errors } = await open(`game=boxes&rows=5&cols=5&first=both&values=1&moves=${moves}`);
+  const summary = page.getByTestId("summary");
+  await summary.filter({ hasText: "Not proved" }).waitFor();
+  await page.getByTestId("analyse-again").click();
+  // The stream's status events: the nodes searched and the moves proved so far, as they come.
+  await summary.filter({ hasText: /Analysing longer \(up to [0-9.]+ s\)… [0-9,]+ positions searched, \d+ of 46 moves proved\./ }).waitFor();
+  await page.screenshot({ path: join(shots, "boxes-5x5-analyse-longer.png"), fullPage: true });
+  // Moving on aborts the stream (the server stops its search) and analyses the new position.
+  await page.getByTestId("nav-prev").click();
+  await page.getByTestId("to-move").filter({ hasText: "Viewing move 13 of 14" }).waitFor();
+  await summary.filter({ hasText: /^Not proved|^Analysing \(/ }).waitFor();
+  assert.doesNotMatch(await summary.textContent(), /Analysing longer/);
+  assert.equal(await page.getByTestId("error").isHidden(), true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("dots: the keyboard plays, the move list grades a mistake, Back returns to the position before", async () => {
   const { page, errors } = await open("game=triangles&size=3&seed=1");
   const toMove = page.getByTestId("to-move");

@@ -181,7 +181,7 @@ fn every_endpoint_answers_what_the_cli_prints() {
         r#"{"game":"triangles","moves":"2-3 4-5 5-6 7-8 8-9 9-10"}"#,
     );
     let report: serde_json::Value = serde_json::from_str(&seed).unwrap();
-    assert_eq!(report["value"], 3);
+    assert_eq!(report["value"], -3);
     assert_eq!(report["strategy"], "table");
 }
 
@@ -763,4 +763,89 @@ fn a_restarted_server_answers_what_it_proved_from_its_book() {
     let searched: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     assert_ne!(searched["strategy"], "book");
     assert_eq!(searched["value"], first["value"]);
+}
+
+/// The server-sent events of `/api/dots/analyse`: each event's name and its data as JSON.
+fn events_of(text: &str) -> Vec<(String, serde_json::Value)> {
+    text.split("\n\n")
+        .filter(|e| !e.trim().is_empty())
+        .map(|e| {
+            let name = e.lines().find_map(|l| l.strip_prefix("event: "));
+            let data = e.lines().find_map(|l| l.strip_prefix("data: "));
+            let (name, data) = name.zip(data).unwrap_or_else(|| panic!("an event: {e:?}"));
+            let data = serde_json::from_str(data).unwrap_or_else(|_| panic!("JSON: {data}"));
+            (name.to_string(), data)
+        })
+        .collect()
+}
+
+#[test]
+fn an_analysis_streams_each_move_as_it_is_proved_then_the_answer() {
+    let server = Server::start();
+    // The empty 3×3 board by the search: every move's value comes in a status event as it is
+    // proved, and the last event is the report /api/dots gives.
+    let body = r#"{"game":"boxes","rows":3,"cols":3,"strategy":"search"}"#;
+    let (status, text) = server.post("/api/dots/analyse", body);
+    assert_eq!(status, 200, "{text}");
+    let events = events_of(&text);
+    let (last, report) = events.last().expect("events");
+    assert_eq!(last, "report");
+    assert_eq!(report["exact"], true);
+    assert_eq!(report["value"], -3);
+    let (_, answer) = server.post("/api/dots", body);
+    let answer: serde_json::Value = serde_json::from_str(&answer).expect("JSON");
+    assert_eq!(report["moves"], answer["moves"]);
+    let statuses: Vec<&serde_json::Value> = events[..events.len() - 1]
+        .iter()
+        .map(|(name, data)| {
+            assert_eq!(name, "status");
+            data
+        })
+        .collect();
+    let mut proved = std::collections::BTreeMap::new();
+    for status in &statuses {
+        assert_eq!(status["moves"], 24);
+        let (lower, upper) = (&status["lower"], &status["upper"]);
+        assert!(lower.as_i64() <= upper.as_i64(), "{status}");
+        assert!(
+            lower.as_i64() <= Some(-3) && upper.as_i64() >= Some(-3),
+            "{status}"
+        );
+        for m in status["proved"].as_array().expect("a list") {
+            proved.insert(m["move"].as_str().unwrap().to_string(), m["value"].clone());
+        }
+    }
+    // Every move was told, with the value the report gives it.
+    assert_eq!(proved.len(), 24);
+    for m in report["moves"].as_array().unwrap() {
+        assert_eq!(proved[m["move"].as_str().unwrap()], m["value"], "{m}");
+    }
+    assert_eq!(statuses.last().unwrap()["moves_proved"], 24);
+    // A body that cannot be checked is refused before any event, as on /api/dots.
+    let (status, text) = server.post("/api/dots/analyse", r#"{"game":"boxes","rows":0}"#);
+    assert_eq!(status, 400, "{text}");
+    assert!(text.starts_with(r#"{"error":"#), "{text}");
+}
+
+#[test]
+fn what_an_analysis_proves_goes_into_the_servers_book() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let book = dir.path().join("analysed.plybook");
+    let book = book.to_str().expect("a UTF-8 path");
+    // As in the restart test: 3×4 boxes seven moves in, 24 free edges, worth keeping.
+    let body = r#"{"game":"boxes","rows":3,"cols":4,"moves":"1-2 4-5 16-17 19-20 3-8 13-18 7-8"}"#;
+    let first = {
+        let server = Server::start_with(&["--book", book]);
+        let (status, text) = server.post("/api/dots/analyse", body);
+        assert_eq!(status, 200, "{text}");
+        events_of(&text).pop().expect("a last event").1
+    };
+    assert_eq!(first["exact"], true);
+    let server = Server::start_with(&["--book", book]);
+    let (_, text) = server.post("/api/dots/analyse", body);
+    let events = events_of(&text);
+    assert_eq!(events.len(), 1, "{text}");
+    assert_eq!(events[0].1["strategy"], "book");
+    assert_eq!(events[0].1["value"], first["value"]);
+    assert_eq!(events[0].1["moves"], first["moves"]);
 }

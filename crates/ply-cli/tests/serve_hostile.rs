@@ -216,6 +216,27 @@ fn a_solve_whose_client_left_stops_and_a_finished_one_is_kept() {
     assert!(again.2.ends_with("cache;desc=hit"), "{}", again.2);
 }
 
+/// An analysis streamed to a client that leaves stops as a plain answer does: its permit comes
+/// free, so the next long question is answered in its own time.
+#[test]
+fn an_analysis_whose_client_left_stops() {
+    let server = Server::start_with(&["--time-limit", "20s"]);
+    let bodies = ["low-first", "high-first"]
+        .map(|order| format!(r#"{{"game":"boxes","rows":4,"cols":5,"tie_order":"{order}"}}"#));
+    sent_then_left(&server, "/api/dots/analyse", &bodies);
+    let started = Instant::now();
+    let (status, text) = server.post(
+        "/api/dots",
+        r#"{"game":"boxes","rows":4,"cols":5,"detail":"value","time":1}"#,
+    );
+    assert_eq!(status, 200, "{text}");
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 /// The dice race's exact solves obey the same cancellation as dots: two long races whose clients
 /// leave stop and free their permits, so a third race needing a permit is answered at once, not
 /// after theirs.

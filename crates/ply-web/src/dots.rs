@@ -9,8 +9,9 @@ use crate::gate::{Control, Cost};
 use ply::engine::scored::SolveError;
 use ply::engine::scored::Strategy;
 use ply::engine::util::chooser::Chooser;
-use ply::games::dots::answer::{answer, fault, Hooks};
+use ply::games::dots::answer::{answer, fault, Hooks, SearchStatus};
 use ply::games::dots::kept::Kept;
+use ply::games::dots::live::LiveStatus;
 use ply::games::dots::player::think;
 use ply::games::dots::policy::Policy;
 use ply::games::dots::request::{DotsRequest, Query, RequestError};
@@ -147,10 +148,38 @@ impl DotsService {
     /// `POST /api/dots`: the report of the request's position, exact within the time left or what
     /// was proved by then.
     pub fn answer(&self, request: &DotsRequest, control: &Control) -> Result<Served, ApiError> {
+        self.answer_telling(request, control, None)
+    }
+
+    /// `POST /api/dots/analyse`: the answer of [`answer`](Self::answer), `live` told what the
+    /// search has proved as it goes (the bounds, each move's value as it is proved).
+    pub fn analyse(
+        &self,
+        request: &DotsRequest,
+        control: &Control,
+        live: &(dyn Fn(LiveStatus) + Sync),
+    ) -> Result<Served, ApiError> {
+        self.answer_telling(request, control, Some(live))
+    }
+
+    fn answer_telling(
+        &self,
+        request: &DotsRequest,
+        control: &Control,
+        live: Option<&(dyn Fn(LiveStatus) + Sync)>,
+    ) -> Result<Served, ApiError> {
         let query = request.validate().map_err(bad_request)?;
         // The server's limit, named if it is reached; the request's deadline is in the hooks.
         let policy = self.policy;
-        let report = answer(&query, &policy, Some(&self.kept), hooks(control))
+        let board = &query.built.board;
+        let status = live.map(|live| move |s: &SearchStatus| live(LiveStatus::of(board, s)));
+        let hooks = Hooks {
+            status: status
+                .as_ref()
+                .map(|s| s as &(dyn Fn(&SearchStatus) + Sync)),
+            ..hooks(control)
+        };
+        let report = answer(&query, &policy, Some(&self.kept), hooks)
             .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         Ok(Served {
             text: crate::api::json(&report)?,

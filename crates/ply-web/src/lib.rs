@@ -21,6 +21,7 @@ pub mod gate;
 pub mod guard;
 pub mod http_errors;
 pub mod limits;
+pub mod live;
 pub mod page;
 
 use answers::{Answer, Answers};
@@ -84,7 +85,7 @@ impl AppState {
 
 /// Raises its flag when dropped: the request it belongs to has ended, answered or not (its client
 /// may have left).
-struct RaiseOnDrop(Arc<AtomicBool>);
+pub(crate) struct RaiseOnDrop(Arc<AtomicBool>);
 
 impl Drop for RaiseOnDrop {
     fn drop(&mut self) {
@@ -122,26 +123,9 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
     cost: impl FnOnce(&R) -> Cost + Send + 'static,
     work: impl FnOnce(R, &Control) -> Result<Served, ApiError> + Send + 'static,
 ) -> Response {
-    let body = match body {
+    let body = match take_body(state, body) {
         Ok(b) => b,
-        Err(rejection) => {
-            let status = rejection.status();
-            let text = rejection.body_text();
-            if status == StatusCode::PAYLOAD_TOO_LARGE {
-                return ApiError::body_too_large().into_response();
-            }
-            let (status, message) = if text.contains("timeout") {
-                let timeout = state.settings.body_timeout.as_millis() as u64;
-                let stalled = format!(
-                    "the request body stopped coming: nothing for {}",
-                    ply::engine::util::halt::millis_text(timeout)
-                );
-                (StatusCode::REQUEST_TIMEOUT, stalled)
-            } else {
-                (status, text)
-            };
-            return ApiError::status(status, message).into_response();
-        }
+        Err(refused) => return refused.into_response(),
     };
     if let Some(answer) = state.answers.get(path, &body) {
         return report_response(&answer, true);
@@ -179,6 +163,29 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
     });
     answer.await.unwrap_or_else(|_| {
         ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, "the solve was lost").into_response()
+    })
+}
+
+/// A request's body as it came, or the refusal of one that did not: too large, or stalled (then
+/// naming the server's timeout).
+fn take_body(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| {
+        let status = rejection.status();
+        let text = rejection.body_text();
+        if status == StatusCode::PAYLOAD_TOO_LARGE {
+            return ApiError::body_too_large();
+        }
+        let (status, message) = if text.contains("timeout") {
+            let timeout = state.settings.body_timeout.as_millis() as u64;
+            let stalled = format!(
+                "the request body stopped coming: nothing for {}",
+                ply::engine::util::halt::millis_text(timeout)
+            );
+            (StatusCode::REQUEST_TIMEOUT, stalled)
+        } else {
+            (status, text)
+        };
+        ApiError::status(status, message)
     })
 }
 
@@ -328,6 +335,14 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
     let api = dots_endpoint!(api, "/api/dots", answer);
     let api = dots_endpoint!(api, "/api/play/dots", reply);
     let api = dots_endpoint!(api, "/api/dots/review", review);
+    let api = api.route(
+        "/api/dots/analyse",
+        post(
+            |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
+                live::analyse(s, body).await
+            },
+        ),
+    );
     let api = halted_endpoint!(api, "/api/solitaire", api::solitaire, costs::solitaire);
     let api = endpoint!(api, "/api/heaps", api::heaps, |_: &_| Cost::Cheap);
     let api = endpoint!(api, "/api/play/heaps", api::play_heaps, |_: &_| Cost::Cheap);

@@ -59,6 +59,46 @@ async function api(path, request, signal) {
   return { body, ms: solve ? Number(solve[1]) : null };
 }
 
+// POSTs a request to an endpoint that answers in server-sent events (/api/dots/analyse): calls
+// `onEvent(name, data)` for each event before the last as it comes, and returns the last one's data
+// (its `report`); throws as api() does on a refusal, or with the server's message on an `error`
+// event. `signal` aborts it (the server then stops the solve).
+async function apiStream(path, request, signal, onEvent) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(request),
+    signal,
+  });
+  if (!response.ok) {
+    const body = await response.json();
+    const e = new Error(body.error || response.statusText);
+    e.status = response.status;
+    throw e;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const name = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (!name || data === undefined) continue;
+      const parsed = JSON.parse(data);
+      if (name === "report") return parsed;
+      if (name === "error") throw new Error(parsed.error);
+      onEvent(name, parsed);
+    }
+  }
+  throw new Error("the analysis stopped before its answer came");
+}
+
 // Whether a failed request was aborted on purpose (its answer is no longer wanted).
 function aborted(e) {
   return e && e.name === "AbortError";

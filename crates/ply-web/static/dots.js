@@ -242,9 +242,17 @@ class DotsSession {
     if (here.analysis && here.analysis.exact) return;
     this.analysing = true;
     this.render();
+    here.live = null;
     try {
-      const { body } = await api("/api/dots", this.request(this.at, { detail: "line", time: this.analysisSeconds() }), signal);
+      const request = this.request(this.at, { detail: "line", time: this.analysisSeconds() });
+      // A longer analysis streams what it proves as it comes; leaving the position aborts it.
+      const body = this.longer
+        ? await apiStream("/api/dots/analyse", request, signal, (name, status) => {
+          if (name === "status" && gen === this.gen) this.showLive(here, status);
+        })
+        : (await api("/api/dots", request, signal)).body;
       if (gen !== this.gen) return;
+      here.live = null;
       here.analysis = body;
       here.facts = body;
       here.failure = null;
@@ -253,6 +261,26 @@ class DotsSession {
       here.failure = e.message;
     }
     this.analysing = false;
+    this.render();
+  }
+
+  // What a longer analysis has proved so far, shown at once: its bounds met with what was known,
+  // each move proved with its value (the board's numbers and the words read the same object as the
+  // final answer, which replaces it).
+  showLive(here, status) {
+    const base = here.analysis || here.facts;
+    const moves = (base.moves || []).slice();
+    for (const p of status.proved) {
+      const k = moves.findIndex((m) => m.move === p.move);
+      const proved = { move: p.move, value: p.value, points: k >= 0 ? moves[k].points : 0 };
+      if (k >= 0) moves[k] = proved;
+      else moves.push(proved);
+    }
+    const known = rangeOf(base);
+    const bounds = status.lower === undefined ? {}
+      : { lower: Math.max(status.lower, known.lower), upper: Math.min(status.upper, known.upper) };
+    here.analysis = { ...base, moves, ...bounds, reason: null };
+    here.live = status;
     this.render();
   }
 
@@ -544,8 +572,12 @@ class DotsSession {
     // Bounds as wide as the cells left are no result: nothing is said of them.
     const left = a.owners.filter((o) => o === null).length;
     const value = provesNothing(rangeOf(a), left) ? "not proved yet" : `${rangeWords(rangeOf(a))}`;
+    const live = here.live
+      ? ` ${here.live.nodes.toLocaleString("en")} positions searched` +
+        (here.live.moves ? `, ${here.live.moves_proved} of ${here.live.moves} moves proved` : "") + "."
+      : "";
     return `Not proved${why}: the value for ${a.to_move} is ${value}.${found}` +
-      (this.analysing ? ` Analysing longer (up to ${this.analysisSeconds()} s)…` : "");
+      (this.analysing ? ` Analysing longer (up to ${this.analysisSeconds()} s)…${live}` : "");
   }
 
   // The grades of the moves of the last two turns (the ones highlighted on the board).

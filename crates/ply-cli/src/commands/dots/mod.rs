@@ -8,17 +8,18 @@ use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::engine::scored::table_file::TableFileError;
-use ply::engine::scored::Strategy;
+use ply::engine::scored::{Strategy, ValueRange};
 use ply::engine::util::memory::{Bytes, SystemMemory};
 use ply::games::dots::answer::{answer_planned, Hooks, SearchStatus};
 use ply::games::dots::book::Books;
 use ply::games::dots::kept::Kept;
-use ply::games::dots::notation::{format_edge, max_moves_text};
+use ply::games::dots::live::LiveStatus;
+use ply::games::dots::notation::max_moves_text;
 use ply::games::dots::policy::{Plan, Policy};
 use ply::games::dots::request::{
     Detail, DotsRequest, MoveList, StrategyChoice, TieOrder, TimeText,
 };
-use ply::games::dots::{DotsBoard, Edge, Geometry};
+use ply::games::dots::{DotsBoard, Geometry};
 use render::signed;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -309,8 +310,9 @@ fn announce(progress: &StatesProgress, plan: &Plan, policy: &Policy) {
 /// own for each move's value as it is proved (moves proved together, whose children are one state
 /// of the table, get a line each).
 fn search_progress(progress: &StatesProgress, board: &DotsBoard, s: &SearchStatus) {
+    let s = LiveStatus::of(board, s);
     let mut detail = format!("table {:.1}% full", s.table_fill * 100.0);
-    if let Some((lower, upper)) = s.root {
+    if let Some(ValueRange { lower, upper }) = s.bounds {
         let (lower, upper) = (signed(lower.into()), signed(upper.into()));
         write!(detail, ", value {lower}..{upper}").expect("writing to a String");
         write!(detail, ", {}/{} moves proved", s.moves_proved, s.moves).expect("to a String");
@@ -323,11 +325,11 @@ fn search_progress(progress: &StatesProgress, board: &DotsBoard, s: &SearchStatu
     if s.proved.is_empty() {
         progress.update_with(s.nodes, Some(&detail));
     }
-    for &(edge, value) in &s.proved {
+    for proved in &s.proved {
         progress.event(&format!(
             "move {} = {} ({} nodes, {detail})",
-            format_edge(board, Edge(edge as u8)),
-            signed(value.into()),
+            proved.mv,
+            signed(proved.value.into()),
             s.nodes
         ));
     }
