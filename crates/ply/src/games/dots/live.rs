@@ -99,6 +99,6 @@ mod tests {
             ..status
         };
         let json = serde_json::to_string(&LiveStatus::of(&built.board, &single)).unwrap();
-        assert!(!json.contains("lower"), "{json}");
+        assert!(!json.contains(r#""lower""#), "{json}");
     }
 }
