@@ -17,6 +17,11 @@ function shown(v) {
   return v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0";
 }
 
+// An estimate as people read it: "+2 (± 1.4)", the error left out where it was not measured.
+function aboutText(e) {
+  return e.error === null || e.error === undefined ? shown(e.value) : `${shown(e.value)} (± ${e.error.toFixed(1)})`;
+}
+
 // What is proved of a value: {lower, upper}, from a move or report ({value} or {lower, upper}).
 function rangeOf(m) {
   return m.value !== null && m.value !== undefined ? { lower: m.value, upper: m.value } : { lower: m.lower, upper: m.upper };

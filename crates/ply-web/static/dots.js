@@ -567,7 +567,7 @@ class DotsSession {
       return `Value ${shown(a.value)} for ${a.to_move}: with perfect play ${outcome}, ${a.final_score.A}–${a.final_score.B}. Best move ${a.best_move}.` +
         (a.line.length ? ` Best line: ${a.line.slice(0, 12).join(" ")}${a.line.length > 12 ? " …" : ""}` : "");
     }
-    const found = a.best_move ? ` Best move found: ${a.best_move}` + (a.estimate ? ` (estimated ${shown(a.estimate.score)}, ${a.estimate.depth} turns ahead).` : ".") : "";
+    const found = a.best_move ? ` Best move found: ${a.best_move}` + (a.estimate ? `, value about ${aboutText(a.estimate)} (not proved; estimated ${a.estimate.depth} turns ahead).` : ".") : "";
     const why = a.reason ? ` (${a.reason})` : "";
     // Bounds as wide as the cells left are no result: nothing is said of them.
     const left = a.owners.filter((o) => o === null).length;

@@ -3,7 +3,7 @@
 
 use ply::engine::scored::ValueRange;
 use ply::engine::Winner;
-use ply::games::dots::report::{DotsReport, MoveReport};
+use ply::games::dots::report::{DotsReport, Estimated, MoveReport};
 use std::fmt::Write;
 
 /// `+3`, `0`, `-2`.
@@ -12,6 +12,14 @@ pub fn signed(v: i64) -> String {
         format!("+{v}")
     } else {
         v.to_string()
+    }
+}
+
+/// An estimate as people read it: `+2 (± 1.4)`, the error left out where it was not measured.
+pub fn about(e: &Estimated) -> String {
+    match e.error {
+        Some(error) => format!("{} (± {error:.1})", signed(e.value.into())),
+        None => signed(e.value.into()),
     }
 }
 
@@ -133,11 +141,23 @@ pub fn report(r: &DotsReport, cells: usize, with_line: bool) -> String {
         for m in &r.moves {
             let _ = writeln!(out, "{}", move_line(r, m));
         }
-        if let (false, Some(best)) = (r.exact, &r.best_move) {
-            let _ = writeln!(
-                out,
-                "\nBest move found: {best} (the greatest proved lower bound)"
-            );
+        match (r.exact, &r.best_move, &r.estimate) {
+            (false, Some(best), Some(e)) => {
+                let _ = writeln!(
+                    out,
+                    "\nBest move found: {best}, value about {} (not proved; estimated {} turns \
+                     ahead)",
+                    about(e),
+                    e.depth
+                );
+            }
+            (false, Some(best), None) => {
+                let _ = writeln!(
+                    out,
+                    "\nBest move found: {best} (the greatest proved lower bound)"
+                );
+            }
+            _ => {}
         }
     }
     if with_line && !r.line_steps.is_empty() {

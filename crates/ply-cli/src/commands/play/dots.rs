@@ -13,7 +13,7 @@
 use super::ponder::Ponder;
 use super::session::{self, Match};
 use super::Players;
-use crate::commands::dots::render::{move_line, range_text};
+use crate::commands::dots::render::{about, move_line, range_text};
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use ply::engine::scored::ValueRange;
@@ -283,9 +283,9 @@ impl Match for DotsMatch<'_> {
         let how = match (played.choice, played.value) {
             (Choice::Exact, Some(v)) => format!("value {}, proved best", range_text_i(v)),
             _ => {
-                let depth = played
-                    .estimate
-                    .map_or(String::new(), |e| format!(", {} turns ahead", e.depth));
+                let depth = played.estimate.map_or(String::new(), |e| {
+                    format!(" about {}, {} turns ahead", about(&e), e.depth)
+                });
                 if grade.value_unproved() {
                     format!("estimated{depth}; not proved yet")
                 } else {

@@ -10,6 +10,7 @@ use super::notation::format_edge;
 use super::policy::{Plan, Policy};
 use super::report::{report_from, report_unproved, DotsReport, Estimated, MoveReport};
 use super::request::{Detail, Query, StrategyChoice};
+use super::theory::learned;
 use super::{Edge, EdgeSet};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::heuristic::best_estimate;
@@ -357,7 +358,10 @@ fn estimated(query: &Query, report: &DotsReport, halt: &Halt) -> (String, Option
         Some(found) => (
             format_edge(board, super::Edge(found.element as u8)),
             Some(Estimated {
-                score: found.score,
+                value: found
+                    .score
+                    .clamp(report.range().lower, report.range().upper),
+                error: learned::model().and_then(|m| m.error(&query.built.geometry.slug(), free)),
                 depth: found.depth,
             }),
         ),

@@ -53,11 +53,16 @@ impl MoveReport {
     }
 }
 
-/// What the estimate made of the best move it found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// What the learned estimate ([`super::theory::learned`]) makes of a position whose value is not
+/// proved: the value of the best move it found, looking `depth` turns ahead.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Estimated {
-    /// Its estimated value for the mover.
-    pub score: i32,
+    /// The estimated value for the player to move, in cells as `value` is (within the bounds
+    /// proved).
+    pub value: i32,
+    /// The estimate's mean error, in cells, measured on held-out positions of this board with about
+    /// as many free edges (`null` on a board it was not measured on).
+    pub error: Option<f64>,
     /// Turns the estimate looked ahead.
     pub depth: u32,
 }
@@ -75,7 +80,7 @@ pub struct LineStepReport {
 }
 
 /// Everything `ply dots` shows about a position. Serialises to the JSON documented in the README.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DotsReport {
     /// The board: `"game"` and its size fields.
     #[serde(flatten)]

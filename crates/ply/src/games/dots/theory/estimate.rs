@@ -19,28 +19,90 @@ pub fn estimate(rules: Completion<'_>, drawn: u64, free: u64) -> i32 {
     if let Some(value) = simple_endgame_value(rules, drawn, free) {
         return value;
     }
-    let mut drawn = drawn;
-    let mut free = free;
-    // The mover takes every capturable cell (and moves again each time).
-    let mut taken = 0;
-    while let Some(e) = elements(free).find(|&e| rules.points(drawn, e) > 0) {
-        taken += rules.points(drawn, e) as i32;
-        drawn |= 1 << e;
-        free &= !(1 << e);
+    let playout = Playout::of(rules, drawn, free);
+    let left = components_value(&playout.components).unwrap_or(-playout.cells_left());
+    playout.taken + playout.parity() * left
+}
+
+/// A position played forward as careful players do (see the module's documentation): what the
+/// player to move takes at once, how many safe moves follow, and the components of open cells left
+/// when none is (each as its cells and whether it is a loop; a component with a junction counts as
+/// a chain of its cells).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Playout {
+    /// Cells the player to move takes at once.
+    pub taken: i32,
+    /// Safe moves drawn after that, the turn passing at each.
+    pub safe: u32,
+    /// Safe moves there were right after the captures (before any was drawn).
+    pub safe_at_first: u32,
+    /// The components of open cells when no safe move is left: (cells, is a loop).
+    pub components: Vec<(u8, bool)>,
+    /// The elements drawn then.
+    pub drawn: u64,
+}
+
+impl Playout {
+    /// `drawn` (`free` its free elements) played forward, the safe moves drawn lowest first.
+    pub fn of(rules: Completion<'_>, drawn: u64, free: u64) -> Self {
+        Self::in_order(rules, drawn, free, false)
     }
-    // The safe moves, in order, each handing the turn over.
-    let mut safe = 0;
-    while let Some(e) = elements(free).find(|&e| is_safe(rules, drawn, e)) {
-        drawn |= 1 << e;
-        free &= !(1 << e);
-        safe += 1;
+
+    /// `drawn` played forward, the safe moves drawn highest first when `highest_first` (another
+    /// order reaches another count of safe moves when their number is not settled yet).
+    pub fn in_order(rules: Completion<'_>, drawn: u64, free: u64, highest_first: bool) -> Self {
+        let mut drawn = drawn;
+        let mut free = free;
+        // The mover takes every capturable cell (and moves again each time).
+        let mut taken = 0;
+        while let Some(e) = elements(free).find(|&e| rules.points(drawn, e) > 0) {
+            taken += rules.points(drawn, e) as i32;
+            drawn |= 1 << e;
+            free &= !(1 << e);
+        }
+        let safe_at_first = elements(free).filter(|&e| is_safe(rules, drawn, e)).count() as u32;
+        // The safe moves, in order, each handing the turn over.
+        let mut safe = 0;
+        let next_safe = |drawn: u64, free: u64| {
+            let safe = |&e: &u32| is_safe(rules, drawn, e);
+            if highest_first {
+                elements(free).filter(safe).last()
+            } else {
+                elements(free).find(safe)
+            }
+        };
+        while let Some(e) = next_safe(drawn, free) {
+            drawn |= 1 << e;
+            free &= !(1 << e);
+            safe += 1;
+        }
+        Playout {
+            taken,
+            safe,
+            safe_at_first,
+            components: components(rules, drawn, free),
+            drawn,
+        }
     }
-    let left = chains_value(rules, drawn, free);
-    taken + if safe % 2 == 0 { left } else { -left }
+
+    /// +1 when the player to move is the one who must open the first component (an even number of
+    /// safe moves), −1 when the opponent is.
+    pub fn parity(&self) -> i32 {
+        if self.safe % 2 == 0 {
+            1
+        } else {
+            -1
+        }
+    }
+
+    /// The open cells of the components.
+    pub fn cells_left(&self) -> i32 {
+        self.components.iter().map(|&(n, _)| n as i32).sum()
+    }
 }
 
 /// The elements of a mask, lowest first.
-fn elements(mut mask: u64) -> impl Iterator<Item = u32> {
+pub(super) fn elements(mut mask: u64) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
         (mask != 0).then(|| {
             let e = mask.trailing_zeros();
@@ -51,7 +113,7 @@ fn elements(mut mask: u64) -> impl Iterator<Item = u32> {
 }
 
 /// The cells of element `e`, each as its whole mask (a missing cell left out).
-fn cells_of(rules: Completion<'_>, e: u32) -> impl Iterator<Item = u64> + '_ {
+pub(super) fn cells_of(rules: Completion<'_>, e: u32) -> impl Iterator<Item = u64> + '_ {
     rules.others[e as usize]
         .into_iter()
         .filter(move |&other| other != 1 << e)
@@ -59,19 +121,16 @@ fn cells_of(rules: Completion<'_>, e: u32) -> impl Iterator<Item = u64> + '_ {
 }
 
 /// Whether drawing `e` leaves no cell of it one element short (nothing is offered).
-fn is_safe(rules: Completion<'_>, drawn: u64, e: u32) -> bool {
+pub fn is_safe(rules: Completion<'_>, drawn: u64, e: u32) -> bool {
     cells_of(rules, e).all(|cell| (cell & !drawn & !(1 << e)).count_ones() >= 2)
 }
 
-/// The value for the player to move of a position with no capturable cell and no safe move: its
-/// components (open cells joined by shared free elements) valued as a loony endgame, a component
-/// with a junction as a chain of its cells; past what the dynamic programme takes, as if the
-/// opponent took every cell.
-fn chains_value(rules: Completion<'_>, drawn: u64, free: u64) -> i32 {
-    let mut components = [(0u8, false); 64];
-    let mut found = 0;
+/// The components of a position with no capturable cell and no safe move: open cells joined by
+/// shared free elements, each as (cells, is a loop) — a loop when every cell has two free elements,
+/// none lies on the edge of the board and it has four cells or more; any other is read as a chain.
+fn components(rules: Completion<'_>, drawn: u64, free: u64) -> Vec<(u8, bool)> {
+    let mut found = Vec::new();
     let mut unseen = free;
-    let mut all_cells = 0i32;
     while unseen != 0 {
         // The component of the lowest unseen element: grow it through the cells of its elements.
         let mut members = 1u64 << unseen.trailing_zeros();
@@ -94,11 +153,9 @@ fn chains_value(rules: Completion<'_>, drawn: u64, free: u64) -> i32 {
         let grounded = elements(members).any(|e| cells_of(rules, e).count() < 2);
         let two_each = cells.iter().all(|&c| (c & !drawn).count_ones() == 2);
         let n = cells.len().min(u8::MAX as usize) as u8;
-        all_cells += n as i32;
-        components[found] = (n, two_each && !grounded && n >= 4);
-        found += 1;
+        found.push((n, two_each && !grounded && n >= 4));
     }
-    components_value(&components[..found]).unwrap_or(-all_cells)
+    found
 }
 
 #[cfg(test)]

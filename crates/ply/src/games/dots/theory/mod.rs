@@ -2,11 +2,14 @@
 //! [`Theory`]: the capture rules ([`captures`]) and the values of simple loony endgames ([`loony`]).
 //! Every rule is a theorem of dots play (Berlekamp; Barker and Korf), and the crate's tests check
 //! each against the whole table on every state of every dots board of up to 2^24 states. Beside
-//! them, an [`estimate`] of positions past exact reach, for the anytime player — a guess, used only
-//! where nothing is proved.
+//! them, an estimate of positions past exact reach, for the anytime player — a guess, used only
+//! where nothing is proved: the [`learned`] one, fitted to exact values over the [`features`] of
+//! dots theory, which include the hand-made [`estimate`].
 
 pub mod captures;
 pub mod estimate;
+pub mod features;
+pub mod learned;
 pub mod loony;
 
 use crate::engine::scored::{Completion, Theory};
@@ -27,6 +30,6 @@ impl Theory for DotsTheory {
     }
 
     fn estimate(&self, rules: Completion<'_>, drawn: u64, free: u64) -> i32 {
-        estimate::estimate(rules, drawn, free)
+        learned::learned_estimate(rules, drawn, free)
     }
 }

@@ -1,0 +1,229 @@
+//! The learned estimate: a value in cells for the player to move, fitted to ply's own exact values
+//! of thousands of positions (`tools/estimate/`: the data, the training script and the measures in
+//! BENCHMARKS.md). Gradient-boosted trees over the [`features`] of dots theory, read from
+//! `estimate-model.json` (compiled in, a few hundred kilobytes; no runtime beyond this file), with
+//! the mean error measured on held-out positions per board and free-edge count, which reports give
+//! beside the estimate. Simple loony endgames are valued exactly, as by the hand-made
+//! [`super::estimate`]; nothing here is ever used in place of a proved value.
+
+use super::features::{features, FEATURE_COUNT, FEATURE_NAMES};
+use super::loony::simple_endgame_value;
+use crate::engine::scored::Completion;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The model file as the training script writes it.
+const MODEL_JSON: &str = include_str!("estimate-model.json");
+
+/// The layout of the model file this code reads.
+const MODEL_VERSION: u32 = 1;
+
+/// One regression tree: node `i` goes to `left[i]` when `x[feature[i]] <= threshold[i]`, else to
+/// `right[i]`; a leaf (`left[i] == -1`) gives `value[i]`.
+#[derive(Debug, Deserialize)]
+struct Tree {
+    feature: Vec<i64>,
+    threshold: Vec<f64>,
+    left: Vec<i64>,
+    right: Vec<i64>,
+    value: Vec<f64>,
+}
+
+impl Tree {
+    /// Whether every node's links and feature are in range and the links go forward (no cycle).
+    fn is_sound(&self) -> bool {
+        let n = self.value.len();
+        let same = [
+            self.feature.len(),
+            self.threshold.len(),
+            self.left.len(),
+            self.right.len(),
+        ];
+        same.iter().all(|&len| len == n)
+            && n > 0
+            && (0..n).all(|i| {
+                let (l, r) = (self.left[i], self.right[i]);
+                (l == -1 && r == -1)
+                    || (l > i as i64
+                        && r > i as i64
+                        && (l as usize) < n
+                        && (r as usize) < n
+                        && (0..FEATURE_COUNT as i64).contains(&self.feature[i]))
+            })
+    }
+
+    fn predict(&self, x: &[f64; FEATURE_COUNT]) -> f64 {
+        let mut i = 0;
+        while self.left[i] >= 0 {
+            let goes_left = x[self.feature[i] as usize] <= self.threshold[i];
+            i = if goes_left {
+                self.left[i]
+            } else {
+                self.right[i]
+            } as usize;
+        }
+        self.value[i]
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct ModelFile {
+    version: u32,
+    features: Vec<String>,
+    init: f64,
+    rate: f64,
+    trees: Vec<Tree>,
+    /// Board slug → free edges → mean absolute error on held-out positions.
+    errors: BTreeMap<String, BTreeMap<u32, f64>>,
+}
+
+/// The learned estimate's model.
+#[derive(Debug)]
+pub struct Model {
+    file: ModelFile,
+}
+
+impl Model {
+    /// The model in `json`, if it is one this code can use: its layout version, the same features
+    /// in the same order as [`FEATURE_NAMES`], sound trees.
+    fn parse(json: &str) -> Result<Model, String> {
+        let file: ModelFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        if file.version != MODEL_VERSION {
+            return Err(format!(
+                "model version {}, not {MODEL_VERSION}",
+                file.version
+            ));
+        }
+        if file.features != FEATURE_NAMES {
+            return Err("the model's features are not the code's".into());
+        }
+        if file.trees.is_empty() || !file.trees.iter().all(Tree::is_sound) {
+            return Err("a tree of the model is not sound".into());
+        }
+        Ok(Model { file })
+    }
+
+    /// The estimated value (cells for the player to move) of a position with features `x`.
+    pub fn predict(&self, x: &[f64; FEATURE_COUNT]) -> f64 {
+        let sum: f64 = self.file.trees.iter().map(|t| t.predict(x)).sum();
+        self.file.init + self.file.rate * sum
+    }
+
+    /// The mean error measured on held-out positions of the board `slug` (as
+    /// [`Geometry::slug`](crate::games::dots::Geometry::slug) names it) with `free` free edges,
+    /// or the nearest free-edge count measured on that board; `None` for a board not measured.
+    pub fn error(&self, slug: &str, free: u32) -> Option<f64> {
+        let by_free = self.file.errors.get(slug)?;
+        by_free
+            .iter()
+            .min_by_key(|(&f, _)| (f.abs_diff(free), f))
+            .map(|(_, &e)| e)
+    }
+}
+
+/// The compiled-in model (`None` only if the file shipped is broken, which a test rules out).
+pub fn model() -> Option<&'static Model> {
+    static MODEL: OnceLock<Option<Model>> = OnceLock::new();
+    MODEL.get_or_init(|| Model::parse(MODEL_JSON).ok()).as_ref()
+}
+
+/// The learned estimate of `drawn` (`free` its free elements) for the player to move, in whole
+/// cells within what the open cells allow; simple loony endgames exactly; the hand-made estimate
+/// if the model could not be read.
+pub fn learned_estimate(rules: Completion<'_>, drawn: u64, free: u64) -> i32 {
+    if let Some(value) = simple_endgame_value(rules, drawn, free) {
+        return value;
+    }
+    let Some(model) = model() else {
+        return super::estimate::estimate(rules, drawn, free);
+    };
+    let x = features(rules, drawn, free);
+    let open = x[1] as i32;
+    (model.predict(&x).round() as i32).clamp(-open, open)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scored::table::SubsetTable;
+    use crate::engine::scored::SubsetIndexed;
+    use crate::engine::util::memory::MemoryBudget;
+    use crate::engine::util::progress::Watch;
+    use crate::games::dots::Geometry;
+
+    #[test]
+    fn the_shipped_model_reads_and_knows_its_boards() {
+        let model = Model::parse(MODEL_JSON).expect("the shipped model");
+        assert!(model.error("boxes-4x4", 34).is_some());
+        assert!(model.error("boxes-9x9", 34).is_none());
+    }
+
+    #[test]
+    fn a_broken_model_is_refused() {
+        let good: serde_json::Value = serde_json::from_str(MODEL_JSON).unwrap();
+        let mut cycle = good.clone();
+        cycle["trees"][0]["left"][0] = serde_json::json!(0);
+        let mut features = good.clone();
+        features["features"][0] = serde_json::json!("something else");
+        let mut newer = good.clone();
+        newer["version"] = serde_json::json!(2);
+        for bad in [cycle, features, newer] {
+            assert!(Model::parse(&bad.to_string()).is_err());
+        }
+        assert!(Model::parse("{}").is_err());
+    }
+
+    #[test]
+    fn a_tree_goes_left_at_its_threshold() {
+        let tree = Tree {
+            feature: vec![0, -2, -2],
+            threshold: vec![3.0, -2.0, -2.0],
+            left: vec![1, -1, -1],
+            right: vec![2, -1, -1],
+            value: vec![0.0, -1.5, 2.5],
+        };
+        assert!(tree.is_sound());
+        let mut x = [0.0; FEATURE_COUNT];
+        x[0] = 3.0;
+        assert_eq!(tree.predict(&x), -1.5);
+        x[0] = 3.5;
+        assert_eq!(tree.predict(&x), 2.5);
+    }
+
+    /// Against the whole table of the 2×3 board (a board it was not trained on): within the cells
+    /// and exact on simple endgames everywhere; on the quiet states (nothing to capture: where the
+    /// search asks for estimates, as it follows captures past its depth) closer to the values than
+    /// the hand-made estimate.
+    #[test]
+    fn on_every_state_of_a_small_board_it_beats_the_hand_made_estimate() {
+        let board = Geometry::Boxes { rows: 2, cols: 3 }.build().unwrap().board;
+        let table =
+            SubsetTable::build(&board, MemoryBudget::new(1 << 30), Watch::default()).unwrap();
+        let rules = board.completion().unwrap();
+        let full = (1u64 << board.items()) - 1;
+        let (mut learned, mut hand_made) = (0u64, 0u64);
+        for mask in 0..=full {
+            let free = full & !mask;
+            let exact = table.value_of_mask(mask);
+            let guess = learned_estimate(rules, mask, free);
+            let open = features(rules, mask, free)[1] as i32;
+            assert!(
+                guess.abs() <= open,
+                "{mask:#b}: {guess} with {open} cells open"
+            );
+            if let Some(v) = simple_endgame_value(rules, mask, free) {
+                assert_eq!(guess, v);
+            }
+            if features(rules, mask, free)[2] > 0.0 {
+                continue;
+            }
+            learned += exact.abs_diff(guess) as u64;
+            hand_made += exact.abs_diff(super::super::estimate::estimate(rules, mask, free)) as u64;
+        }
+        assert!(
+            learned < hand_made,
+            "learned {learned}, hand-made {hand_made}"
+        );
+    }
+}

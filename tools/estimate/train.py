@@ -1,0 +1,171 @@
+"""Trains the learned estimate of dots positions (crates/ply/src/games/dots/theory/learned.rs)
+from the exactly valued positions of tools/estimate/data/ (made by make_data.sh), and measures it.
+
+    python3 -m venv /tmp/estimate && /tmp/estimate/bin/pip install -r tools/estimate/requirements.txt
+    /tmp/estimate/bin/python tools/estimate/train.py
+
+Every set is split by a fixed rule before anything is fitted: the measurement pools (4×4 at 32–36
+free edges, 5×5 at 40–44) half for training, half held out; the training sets 80 % / 20 %. Models
+are chosen on a validation slice of the training part only; the held-out part is read once, at the
+end, for the table (printed as markdown, for BENCHMARKS.md) and for the error the estimate reports
+(its mean absolute error per board and free-edge count, in the model file).
+
+Writes crates/ply/src/games/dots/theory/estimate-model.json: the features' names (checked by the
+Rust side against its own list), the gradient-boosted trees (sklearn's GradientBoostingRegressor:
+the prediction is `init + rate · Σ tree(x)`; a tree goes left when `x[feature] <= threshold`), and
+the error table."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+from sklearn.ensemble import GradientBoostingRegressor
+from sklearn.linear_model import Ridge
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DATA = ROOT / "tools" / "estimate" / "data"
+MODEL = ROOT / "crates" / "ply" / "src" / "games" / "dots" / "theory" / "estimate-model.json"
+META = ["board", "free", "moves", "quiet", "value", "nodes", "seconds"]
+
+
+def board_name(board: str) -> str:
+    """`boxes:4x4` → `boxes-4x4`, as the books name boards."""
+    return board.replace(":", "-")
+
+
+def share(moves: str) -> float:
+    """A fixed number in [0, 1) for a position: what splits the sets, the same on every run."""
+    return int(hashlib.sha256(moves.encode()).hexdigest()[:8], 16) / 2**32
+
+
+def load():
+    rows, names = [], None
+    for path in sorted(DATA.glob("*.csv")):
+        with path.open() as f:
+            reader = csv.DictReader(f)
+            # The meta columns, then the features (the first of which, `free`, repeats a meta one).
+            assert reader.fieldnames[:len(META)] == META, path
+            names = reader.fieldnames[len(META):]
+            for r in reader:
+                r["set"] = path.stem
+                rows.append(r)
+    return rows, names
+
+
+def split(rows):
+    train, held = [], []
+    for r in rows:
+        cut = 0.5 if r["set"].startswith("pool-") else 0.8
+        (train if share(r["moves"]) < cut else held).append(r)
+    return train, held
+
+
+def matrix(rows, names):
+    x = np.array([[float(r[n]) for n in names] for r in rows])
+    y = np.array([float(r["value"]) for r in rows])
+    return x, y
+
+
+def measures(pred, y, constant):
+    nonzero = y != 0
+    sign = float(np.mean(np.sign(np.round(pred[nonzero])) == np.sign(y[nonzero]))) if nonzero.any() else float("nan")
+    corr = float(np.corrcoef(pred, y)[0, 1]) if np.std(pred) > 0 and np.std(y) > 0 else float("nan")
+    return {
+        "mae": float(np.mean(np.abs(pred - y))),
+        "constant": float(np.mean(np.abs(constant - y))),
+        "sign": sign,
+        "corr": corr,
+    }
+
+
+def gbdt(seed=0):
+    return GradientBoostingRegressor(loss="huber", n_estimators=400, max_depth=4, learning_rate=0.05,
+                                     subsample=0.8, random_state=seed)
+
+
+def export(model, names, errors, counts):
+    trees = []
+    for (est,) in model.estimators_:
+        t = est.tree_
+        trees.append({
+            "feature": [int(f) for f in t.feature],
+            "threshold": [float(v) for v in t.threshold],
+            "left": [int(v) for v in t.children_left],
+            "right": [int(v) for v in t.children_right],
+            "value": [round(float(v), 6) for v in t.value[:, 0, 0]],
+        })
+    init = float(model.init_.predict(np.zeros((1, len(names))))[0])
+    return {
+        "version": 1,
+        "features": names,
+        "init": init,
+        "rate": model.learning_rate,
+        "trees": trees,
+        "errors": errors,
+        "trained_on": counts,
+    }
+
+
+def main():
+    rows, names = load()
+    train, held = split(rows)
+    if not train or not held:
+        sys.exit("no data: run tools/estimate/make_data.sh first")
+    # Model choice on a validation slice of the training part.
+    fit_rows = [r for r in train if share(r["moves"] + "/v") >= 0.2]
+    val_rows = [r for r in train if share(r["moves"] + "/v") < 0.2]
+    xf, yf = matrix(fit_rows, names)
+    xv, yv = matrix(val_rows, names)
+    candidates = {"ridge": Ridge(alpha=1.0), "gbdt": gbdt()}
+    scores = {}
+    for name, m in candidates.items():
+        m.fit(xf, yf)
+        scores[name] = float(np.mean(np.abs(m.predict(xv) - yv)))
+    print("validation mean error:", {k: round(v, 3) for k, v in scores.items()}, file=sys.stderr)
+    if min(scores, key=scores.get) != "gbdt":
+        sys.exit("the trees lost to the linear model on validation: export a linear model instead")
+    x, y = matrix(train, names)
+    model = gbdt().fit(x, y)
+    constant = float(np.median(y))
+    # The held-out part, once.
+    xh, yh = matrix(held, names)
+    pred = model.predict(xh)
+    today = xh[:, names.index("estimate")]
+    errors = {}
+    groups = {}
+    for r, p, t, v in zip(held, pred, today, yh):
+        groups.setdefault((r["set"], board_name(r["board"]), int(r["free"])), []).append((p, t, v))
+        errors.setdefault(board_name(r["board"]), {}).setdefault(int(r["free"]), []).append(abs(p - v))
+    errors = {b: {str(f): round(float(np.mean(e)), 2) for f, e in sorted(fs.items()) if len(e) >= 5}
+              for b, fs in errors.items()}
+    counts = {}
+    for r in train:
+        counts[board_name(r["board"])] = counts.get(board_name(r["board"]), 0) + 1
+    MODEL.write_text(json.dumps(export(model, names, errors, counts), separators=(",", ":")) + "\n")
+    print(f"wrote {MODEL.relative_to(ROOT)} ({len(train)} positions trained on, {len(held)} held out)",
+          file=sys.stderr)
+    # The table: per set and free-edge range, held-out positions only.
+    print("| set | free edges | positions | mean error: learned | best constant | today's estimate | sign right (learned / today) | correlation |")
+    print("|---|---|---|---|---|---|---|---|")
+    by_set = {}
+    for (s, b, f), items in groups.items():
+        by_set.setdefault(s, []).extend((f, *i) for i in items)
+    for s, items in sorted(by_set.items()):
+        frees = [i[0] for i in items]
+        p = np.array([i[1] for i in items])
+        t = np.array([i[2] for i in items])
+        v = np.array([i[3] for i in items])
+        best_constant = float(np.median(v))
+        m = measures(p, v, best_constant)
+        mt = measures(t, v, best_constant)
+        print(f"| {s} | {min(frees)}–{max(frees)} | {len(v)} | {m['mae']:.2f} | {m['constant']:.2f} | "
+              f"{mt['mae']:.2f} | {m['sign']:.0%} / {mt['sign']:.0%} | {m['corr']:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
