@@ -192,7 +192,7 @@ function moveBadge(x, y, mark) {
 
 // A's final margin under perfect play before each move and after the last (`margins`, null where not
 // proved: a gap), the position shown (`at`) marked; `pick(k)` when the point after k moves is chosen.
-function valueChartSvg(margins, at, cells, pick) {
+function valueChartSvg(margins, at, cells, pick, estimates = []) {
   const w = 440;
   const h = 190;
   const left = 36;
@@ -219,16 +219,22 @@ function valueChartSvg(margins, at, cells, pick) {
   const ticks = Math.max(1, Math.ceil(n / 10));
   for (let i = 0; i <= n; i += ticks) chart.append(svg("text", { x: x(i), y: h - 3, "font-size": 11, "text-anchor": "middle" }, String(i)));
   chartLines(chart, margins, x, y);
-  // A position not proved: a "?" in a strip under the chart, apart from the values.
-  margins.forEach((v, i) => chart.append(chartPoint(v, i, x(i), v === null ? h - bottom + 11 : y(v), pick)));
+  chartLines(chart, margins.map((v, i) => (v === null ? estimates[i] ?? null : null)), x, y, true);
+  // A position not proved: its estimate as a hollow point, or a "?" in a strip under the chart.
+  margins.forEach((v, i) => {
+    const guess = v === null ? estimates[i] ?? null : null;
+    chart.append(chartPoint(v, i, x(i), v !== null ? y(v) : guess !== null ? y(guess) : h - bottom + 11, pick, guess));
+  });
   return chart;
 }
 
-// The proved stretches, joined; a gap wherever a position is not proved.
-function chartLines(chart, margins, x, y) {
+// The proved stretches, joined; a gap wherever a position is not proved (the estimates' stretches
+// dashed and grey when `estimated`).
+function chartLines(chart, margins, x, y, estimated = false) {
   let run = [];
+  const style = estimated ? { stroke: UNDECIDED, "stroke-dasharray": "3 3", "data-estimated": "true" } : { stroke: "#444" };
   const flush = () => {
-    if (run.length > 1) chart.append(svg("polyline", { points: run.join(" "), fill: "none", stroke: "#444", "stroke-width": 1.5 }));
+    if (run.length > 1) chart.append(svg("polyline", { points: run.join(" "), fill: "none", "stroke-width": 1.5, ...style }));
     run = [];
   };
   margins.forEach((v, i) => {
@@ -238,11 +244,14 @@ function chartLines(chart, margins, x, y) {
   flush();
 }
 
-function chartPoint(v, i, cx, cy, pick) {
-  const title = v === null ? `after ${i} moves: not proved` : `after ${i} moves: A's final margin ${shown(v)}`;
+function chartPoint(v, i, cx, cy, pick, guess = null) {
+  const title = v !== null ? `after ${i} moves: A's final margin ${shown(v)}`
+    : guess !== null ? `after ${i} moves: A's final margin about ${shown(guess)} (estimated, not proved)` : `after ${i} moves: not proved`;
   const g = svg("g", { class: "chart-point", "data-ply": String(i), "data-margin": v === null ? "" : String(v) });
+  if (guess !== null) g.setAttribute("data-estimate", String(guess));
   g.append(svg("circle", { cx, cy, r: 12, fill: "transparent" }));
-  if (v === null) g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 14, fill: UNDECIDED }, "?"));
+  if (v === null && guess !== null) g.append(svg("circle", { cx, cy, r: 4, fill: "#fff", stroke: UNDECIDED, "stroke-width": 1.5 }));
+  else if (v === null) g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 14, fill: UNDECIDED }, "?"));
   else g.append(svg("circle", { cx, cy, r: 4.5, fill: v > 0 ? COLOURS.a : v < 0 ? COLOURS.b : COLOURS.even, stroke: "#fff" }));
   g.append(svg("title", {}, title));
   g.addEventListener("click", () => pick(i));

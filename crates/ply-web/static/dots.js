@@ -629,9 +629,13 @@ class DotsSession {
     const gaps = review.margins.filter((v) => v === null).length;
     // Where this review is exact: from the position after the last one not proved.
     const exactFrom = review.margins.length - review.margins.slice().reverse().findIndex((v) => v === null);
-    this.ui.chart.replaceChildren(valueChartSvg(review.margins, this.at, cells, (k) => this.go(k)),
+    const estimates = review.estimates || [];
+    const guessed = estimates.filter((v) => v !== null).length;
+    this.ui.chart.replaceChildren(valueChartSvg(review.margins, this.at, cells, (k) => this.go(k), estimates),
       el("p", { class: "small", "data-exact-from": String(gaps ? exactFrom : 0), text: "A's final margin if both play perfectly from there, after each number of moves played (above 0 A wins, below B wins)." +
-        (gaps ? ` “?”: ${gaps} positions not proved within ${this.seconds("review")} s; exact from move ${exactFrom} on.` : "") }));
+        (gaps ? ` ${gaps} positions not proved within ${this.seconds("review")} s` +
+          (guessed ? ": hollow points on a dashed line are ply's estimate there, not proved" : ": “?”") +
+          `; exact from move ${exactFrom} on.` : "") }));
   }
 
   renderSummary(here) {

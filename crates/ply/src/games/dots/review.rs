@@ -7,8 +7,9 @@ use super::kept::Kept;
 use super::policy::Policy;
 use super::report::{open_move_range, open_range, unproved_within, DotsReport};
 use super::request::{Detail, Query};
+use super::theory::learned::estimate_drawn;
 use crate::engine::scored::{SolveError, ValueRange};
-use crate::engine::Player;
+use crate::engine::{final_margin_a, Player};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -178,6 +179,11 @@ pub struct Review {
     /// A's final margin under perfect play in the position before move `i` (the last: after the
     /// last move); `null` where not proved.
     pub margins: Vec<Option<i64>>,
+    /// Where `margins` is `null` (not proved): A's final margin by the estimate — the report's
+    /// learned estimate where the position's answer made one, else the learned estimate without
+    /// search — within the bounds proved; `null` where the margin is proved. A chart draws these
+    /// apart from the proved ones.
+    pub estimates: Vec<Option<i64>>,
     /// Whether every position was proved.
     pub exact: bool,
 }
@@ -216,6 +222,7 @@ pub fn review_promising(
     let first_promised = (edges.saturating_sub(exact_free) as usize).min(history.len() + 1);
     let started = Instant::now();
     let mut reports: Vec<Option<DotsReport>> = vec![None; history.len() + 1];
+    let mut positions = vec![None; history.len() + 1];
     for k in (0..=history.len()).rev() {
         let sharing = sharing(k, first_promised);
         let time = policy.time_for(query).map(|total| {
@@ -228,6 +235,7 @@ pub fn review_promising(
                 .play(board, e)
                 .expect("the moves of a checked query play");
         }
+        positions[k] = Some(position.clone());
         let prefix = Query {
             position,
             detail: if k == history.len() {
@@ -251,9 +259,26 @@ pub fn review_promising(
         .zip(&reports)
         .map(|(mv, before)| Grade::of(before, mv).expect("a played move was legal"))
         .collect();
+    let estimates = reports
+        .iter()
+        .zip(positions.into_iter().flatten())
+        .map(|(r, position)| {
+            if r.final_margin_a.is_some() {
+                return None;
+            }
+            let range = r.range();
+            let value = match r.estimate {
+                Some(e) => e.value,
+                None => estimate_drawn(board, position.drawn().0)?,
+            };
+            let value = value.clamp(range.lower, range.upper);
+            Some(final_margin_a(position.score(), position.to_move(), value))
+        })
+        .collect();
     Ok(Review {
         moves,
         margins: reports.iter().map(|r| r.final_margin_a).collect(),
+        estimates,
         exact: reports.iter().all(|r| r.exact),
     })
 }

@@ -8,13 +8,17 @@
 
 use super::features::{features, FEATURE_COUNT, FEATURE_NAMES};
 use super::loony::simple_endgame_value;
-use crate::engine::scored::Completion;
+use crate::engine::scored::{Completion, SubsetIndexed};
+use crate::games::dots::DotsBoard;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// The model file as the training script writes it.
 const MODEL_JSON: &str = include_str!("estimate-model.json");
+
+/// How many free edges away a measured error still stands for a position's.
+pub const ERROR_REACH: u32 = 2;
 
 /// The layout of the model file this code reads.
 const MODEL_VERSION: u32 = 1;
@@ -112,11 +116,13 @@ impl Model {
 
     /// The mean error measured on held-out positions of the board `slug` (as
     /// [`Geometry::slug`](crate::games::dots::Geometry::slug) names it) with `free` free edges,
-    /// or the nearest free-edge count measured on that board; `None` for a board not measured.
+    /// or the nearest free-edge count measured on that board within [`ERROR_REACH`]; `None` where
+    /// nothing like it was measured (a larger board, an earlier position): no figure is claimed.
     pub fn error(&self, slug: &str, free: u32) -> Option<f64> {
         let by_free = self.file.errors.get(slug)?;
         by_free
             .iter()
+            .filter(|(&f, _)| f.abs_diff(free) <= ERROR_REACH)
             .min_by_key(|(&f, _)| (f.abs_diff(free), f))
             .map(|(_, &e)| e)
     }
@@ -143,11 +149,22 @@ pub fn learned_estimate(rules: Completion<'_>, drawn: u64, free: u64) -> i32 {
     (model.predict(&x).round() as i32).clamp(-open, open)
 }
 
+/// The learned estimate of the position `drawn` of `board`, for the player to move, without
+/// search (`None` for a board without completion rules, which no dots board is).
+pub fn estimate_drawn(board: &DotsBoard, drawn: u64) -> Option<i32> {
+    let rules = board.completion()?;
+    let all = if board.items() >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << board.items()) - 1
+    };
+    Some(learned_estimate(rules, drawn, all & !drawn))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::scored::table::SubsetTable;
-    use crate::engine::scored::SubsetIndexed;
     use crate::engine::util::memory::MemoryBudget;
     use crate::engine::util::progress::Watch;
     use crate::games::dots::Geometry;
@@ -155,8 +172,10 @@ mod tests {
     #[test]
     fn the_shipped_model_reads_and_knows_its_boards() {
         let model = Model::parse(MODEL_JSON).expect("the shipped model");
-        assert!(model.error("boxes-4x4", 34).is_some());
-        assert!(model.error("boxes-9x9", 34).is_none());
+        assert!(model.error("boxes-4x4", 24).is_some());
+        assert!(model.error("boxes-9x9", 24).is_none());
+        // Nothing like the empty 5×5 board (60 free edges) was measured.
+        assert!(model.error("boxes-5x5", 60).is_none());
     }
 
     #[test]
