@@ -357,6 +357,38 @@ mod tests {
     }
 
     #[test]
+    fn positions_not_proved_get_an_estimate_and_proved_ones_none() {
+        // Two moves into 5×5 boxes with a millisecond to share: nothing is proved early on (no
+        // book, no table), so each position has an estimate of A's margin instead, within what
+        // its cells allow.
+        let query = DotsRequest::new(Geometry::Boxes { rows: 5, cols: 5 }, "1-2 7-8")
+            .validate()
+            .unwrap();
+        let policy = Policy::new(MemoryBudget::new(1 << 26), Some(Duration::from_millis(1)));
+        let books = std::sync::Arc::new(crate::games::dots::book::Books::none());
+        let kept = Kept::new(1 << 26, 1).with_books(books);
+        let r = review(&query, &policy, Some(&kept), Hooks::default()).unwrap();
+        assert_eq!(r.margins, vec![None, None, None]);
+        assert_eq!(r.estimates.len(), 3);
+        for e in &r.estimates {
+            let e = e.expect("an estimate where the margin is not proved");
+            assert!(e.abs() <= 25, "{e}");
+        }
+        // On a proved game no estimate is given.
+        let query = DotsRequest::new(Geometry::CLASSIC_TRIANGLES, "2-3 1-2")
+            .validate()
+            .unwrap();
+        let r = review(
+            &query,
+            &Policy::new(MemoryBudget::new(1 << 26), None),
+            None,
+            Hooks::default(),
+        )
+        .unwrap();
+        assert_eq!(r.estimates, vec![None, None, None]);
+    }
+
+    #[test]
     fn a_game_of_the_classic_board_graded() {
         let query = DotsRequest::new(Geometry::CLASSIC_TRIANGLES, "2-3 1-2 4-5")
             .validate()
