@@ -181,6 +181,16 @@ test("dots: a 4×4 position with 18 free edges opens from a link with every free
   assert.equal(report.exact, true);
   for (const m of report.moves) assert.equal(await edge(page, m.move).getAttribute("data-value"), String(m.value), m.move);
   await page.getByTestId("summary").filter({ hasText: `Value ${report.value > 0 ? "+" : ""}${report.value} for B` }).waitFor();
+  // The top three lines, the best line first, each move with its value.
+  const top = (await api("/api/dots", { game: "boxes", rows: 4, cols: 4, moves: BOXES_18_FREE, lines: 3 })).body.lines;
+  assert.equal(top.length, 3);
+  assert.deepEqual(top[0].line, report.line);
+  const items = page.getByTestId("top-lines").locator("li");
+  assert.equal(await items.count(), 3);
+  for (let i = 0; i < 3; i++) {
+    assert.equal(await items.nth(i).getAttribute("data-move"), top[i].move);
+    assert.match(await items.nth(i).textContent(), new RegExp(`^${top[i].move} ${top[i].value > 0 ? "\\+" : top[i].value < 0 ? "−" : ""}${Math.abs(top[i].value)}: ${top[i].line[0]}`));
+  }
   // The review comes in the background: one row per move, the chart with a point per position.
   await page.locator("[data-testid=move-list] tr[data-ply='22'] [data-verdict]").waitFor();
   assert.equal(await page.locator("[data-testid=value-chart] .chart-point").count(), 23);

@@ -28,6 +28,8 @@ DOTS_CASES = [
      ["--rows", "2", "--cols", "3", "--strategy", "memo", "--moves", "1-2 2-3"]),
     (dict(game="boxes", rows=2, cols=2, moves="1-2 2-3 3-6 6-9 8-9 7-8 4-7 1-4 2-5 4-5 5-6 5-8"),
      ["--rows", "2", "--cols", "2", "--moves", "1-2 2-3 3-6 6-9 8-9 7-8 4-7 1-4 2-5 4-5 5-6 5-8"]),
+    # The top lines (--lines K).
+    (dict(game="triangles", moves="2-3 4-5", lines=3), ["--moves", "2-3 4-5", "--lines", "3"]),
 ]
 
 
@@ -73,6 +75,15 @@ def test_dots_equals_the_cli_on_four_by_four(cli):
         report.update(line=[], line_steps=[])
     assert searched == by_cli
     assert searched["value"] == got["value"]
+
+
+def test_the_top_lines_start_with_the_best_line():
+    report = ply.dots("triangles", moves="2-3 4-5", lines=3)
+    assert [t["move"] for t in report["lines"]] == [m["move"] for m in report["moves"][:3]]
+    assert report["lines"][0]["line"] == report["line"]
+    assert all(t["value"] is not None for t in report["lines"])
+    with pytest.raises(ValueError, match="lines: 1 to 64 top lines, not 0"):
+        ply.dots("triangles", lines=0)
 
 
 def test_a_time_limited_answer_says_what_was_proved():

@@ -135,6 +135,7 @@ function dotsLayout(session) {
   ui.sizeNote = el("p", { class: "small", "data-testid": "size-note" });
   ui.status = el("p", { class: "status", "data-testid": "to-move" });
   ui.summary = el("p", { "data-testid": "summary" });
+  ui.topLines = el("ol", { class: "top-lines", "data-testid": "top-lines", "aria-label": "the best moves, each with its line" });
   ui.board = el("div", { class: "dots-board", "data-testid": "board" });
   ui.lastMoves = el("div", { class: "last-moves", "data-testid": "last-moves" });
   ui.live = el("div", { class: "live small", "aria-live": "polite", "data-testid": "announce" });
@@ -146,7 +147,7 @@ function dotsLayout(session) {
   ui.summaryPanel.hidden = true;
   main.replaceChildren(
     el("section", { class: "panel board-panel" }, ui.title, ui.status, ui.board, dotsNavigation(session, ui),
-      dotsMoveForm(session, ui), ui.summary, ui.lastMoves, ui.live,
+      dotsMoveForm(session, ui), ui.summary, ui.topLines, ui.lastMoves, ui.live,
       el("p", { class: "small", text: "Click an edge, or Tab to it and press Enter. ← and → step through the game; Back and Forward too." }),
       dotsLegend(),
       el("section", { class: "setup", "aria-label": "players and board" }, el("h3", { text: "Players, and a new board" }), ...controls, ui.sizeNote)),

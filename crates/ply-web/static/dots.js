@@ -10,6 +10,8 @@
 
 // Seconds each kind of request may take; the server caps them at its own limit.
 const DOTS_TIME = { facts: 0.05, analysis: 5, review: 4, strategy: 1 };
+// The best moves the analysis shows, each with its line.
+const TOP_LINES = 3;
 const STRATEGY_NAMES = ["recursion", "memo", "table"];
 
 function dotsGame(params) {
@@ -244,7 +246,7 @@ class DotsSession {
     this.render();
     here.live = null;
     try {
-      const request = this.request(this.at, { detail: "line", time: this.analysisSeconds() });
+      const request = this.request(this.at, { detail: "line", lines: TOP_LINES, time: this.analysisSeconds() });
       // A longer analysis streams what it proves as it comes; leaving the position aborts it.
       const body = this.longer
         ? await apiStream("/api/dots/analyse", request, signal, (name, status) => {
@@ -552,6 +554,20 @@ class DotsSession {
       ui.status.textContent = `${f.to_move} to move${who ? ` (${who})` : ""}. ${score}${viewing}`;
     }
     ui.summary.textContent = f.over ? "" : this.valueWords(here);
+    this.renderTopLines(here);
+  }
+
+  // The best moves of the position, each with its value (or bounds and estimate) and its line, as
+  // the analysis gave them (`lines`): an engine's multi-line view.
+  renderTopLines(here) {
+    const a = here.analysis;
+    const lines = a && !a.over && !this.thinking && here.facts && !here.facts.over ? a.lines || [] : [];
+    this.ui.topLines.replaceChildren(...lines.map((t) => {
+      const value = t.value !== null ? shown(t.value)
+        : t.estimate !== undefined ? `about ${shown(t.estimate)} (${rangeText(t)})` : rangeText(t);
+      const line = t.line.slice(0, 14).join(" ") + (t.line.length > 14 ? " …" : "");
+      return el("li", { "data-move": t.move }, el("strong", { text: t.move }), ` ${value}: ${line}`);
+    }));
   }
 
   // What is known of the position's value, in words.

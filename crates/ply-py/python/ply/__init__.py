@@ -69,6 +69,7 @@ def _dots_request(
     tie_order: Optional[str],
     time: Time,
     window: Optional[Sequence[int]] = None,
+    lines: Optional[int] = None,
 ) -> str:
     return _request(
         game=game,
@@ -81,6 +82,7 @@ def _dots_request(
         tie_order=tie_order,
         time=time,
         window=None if window is None else list(window),
+        lines=lines,
     )
 
 
@@ -99,6 +101,7 @@ def dots(
     window: Optional[Sequence[int]] = None,
     book: Optional[str] = None,
     no_book: bool = False,
+    lines: Optional[int] = None,
 ) -> Dict[str, Any]:
     """A dots position explained: ``ply dots GAME … --json``.
 
@@ -127,6 +130,9 @@ def dots(
             inside ply, and written into with what this call proves (positions of at least 24
             free edges); made if missing.
         no_book: answer from no book at all, not even the shipped ones (``--no-book``).
+        lines: the number of top moves to give each with its line (``--lines K``, 1 to 64; with
+            ``detail="line"``): the report's ``lines``, best first, each with its ``value`` (or
+            ``lower``/``upper`` and an ``estimate``) and ``line``.
 
     Returns:
         The report: ``value`` (net cells still to gain for the player to move under perfect
@@ -138,7 +144,7 @@ def dots(
         KeyboardInterrupt: Ctrl-C during the solve (the solve is stopped first).
     """
     text = _ply.dots(
-        _dots_request(game, rows, cols, size, moves, detail, strategy, tie_order, time, window),
+        _dots_request(game, rows, cols, size, moves, detail, strategy, tie_order, time, window, lines),
         memory,
         progress,
         None,
@@ -216,7 +222,7 @@ def dots_batch(
     """Reports of many dots positions at once, each as :func:`dots` gives it.
 
     Each position is a dict of :func:`dots`'s keyword arguments (``game``, ``rows``, ``cols``,
-    ``size``, ``moves``, ``detail``, ``strategy``, ``time``, ``tie_order``, ``window``).
+    ``size``, ``moves``, ``detail``, ``strategy``, ``time``, ``tie_order``, ``window``, ``lines``).
     Positions with at most 28 free edges are answered in parallel, the others one after another,
     each on every core. ``progress`` is told how many positions are answered.
     """
@@ -224,7 +230,7 @@ def dots_batch(
     for p in positions:
         unknown = set(p) - {
             "game", "rows", "cols", "size", "moves", "detail", "strategy", "time", "tie_order",
-            "window",
+            "window", "lines",
         }
         if unknown:
             raise ValueError(f"unknown keys {sorted(unknown)} in a position")
@@ -240,6 +246,7 @@ def dots_batch(
                 p.get("tie_order", "low-first"),
                 p.get("time"),
                 p.get("window"),
+                p.get("lines"),
             )
         )
     return [json.loads(t) for t in _ply.dots_batch(requests, memory, progress)]

@@ -117,6 +117,10 @@ struct PositionArgs {
     /// Also show a best line of play to the end of the game.
     #[arg(long, conflicts_with = "value_only")]
     line: bool,
+    /// Show the K best moves, each with its value (or bounds and estimate) and its line of perfect
+    /// play: an engine's multi-line view (1 to 64; implies --line).
+    #[arg(long, value_name = "K", conflicts_with = "value_only")]
+    lines: Option<u32>,
     /// Give the position's value alone, without valuing every move: for the largest positions, where
     /// the search proves one value on every core instead of one per move.
     #[arg(long)]
@@ -196,7 +200,7 @@ fn request(geometry: Geometry, position: &PositionArgs, moves: String) -> DotsRe
         moves: MoveList::Text(moves),
         detail: if position.value_only {
             Detail::Value
-        } else if position.line || position.json {
+        } else if position.line || position.json || position.lines.is_some() {
             Detail::Line
         } else {
             Detail::Moves
@@ -214,6 +218,7 @@ fn request(geometry: Geometry, position: &PositionArgs, moves: String) -> DotsRe
             TieOrderArg::HighFirst => TieOrder::HighFirst,
         },
         time: position.time.clone().map(TimeText::Text),
+        lines: position.lines,
         ..DotsRequest::new(geometry, "")
     }
 }

@@ -160,6 +160,26 @@ pub fn report(r: &DotsReport, cells: usize, with_line: bool) -> String {
             _ => {}
         }
     }
+    if !r.lines.is_empty() {
+        let _ = writeln!(out, "\nTop {} lines for {}:", r.lines.len(), r.to_move);
+        for (i, top) in r.lines.iter().enumerate() {
+            let value = match (top.value, top.bounds, top.estimate) {
+                (Some(v), _, _) => signed(v.into()),
+                (None, Some(b), Some(e)) => {
+                    format!("about {} ({})", signed(e.into()), range_text(b))
+                }
+                (None, Some(b), None) => range_text(b),
+                (None, None, _) => "not proved yet".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "{:>3}. {:<6} {value:<16} {}",
+                i + 1,
+                top.mv,
+                top.line.join(" ")
+            );
+        }
+    }
     if with_line && !r.line_steps.is_empty() {
         let steps: Vec<String> = r
             .line_steps

@@ -75,25 +75,41 @@ pub fn analyse<G: ScoredGame, S: Solver<G> + ?Sized>(
     let mut moves = move_values(game, solver, state)?;
     moves.sort_by_key(|m| std::cmp::Reverse((m.range.lower, m.range.upper)));
     let range = position_range(&moves);
-    let mut line = Vec::new();
-    if with_line && range.value().is_some() {
+    let line = match moves.first() {
         // The first step is the first of the sorted moves (the sort is stable); the rest are searched.
-        let mut step = moves.first().map(|m| (*state, m.mv));
-        let mut by_opponent = false;
-        while let Some((current, mv)) = step {
-            let (child, points) = game
-                .play(&current, mv)
-                .expect("a move listed by the game is legal");
-            line.push(LineStep {
-                mv,
-                points,
-                by_opponent,
-            });
-            by_opponent ^= !keeps_turn(points);
-            step = proved_best_move(game, solver, &child)?.map(|best| (child, best));
+        Some(first) if with_line && range.value().is_some() => {
+            line_from(game, solver, state, first.mv)?
         }
-    }
+        _ => Vec::new(),
+    };
     Ok(Analysis { range, moves, line })
+}
+
+/// The line that starts with `first` in `state` and follows a best move at every step after it (the
+/// first in move order among equals) to the end of the game, or until a step's best move is not
+/// proved: the line of one of the top moves, as an engine's multi-line view shows it.
+pub fn line_from<G: ScoredGame, S: Solver<G> + ?Sized>(
+    game: &G,
+    solver: &mut S,
+    state: &G::State,
+    first: G::Move,
+) -> Result<Vec<LineStep<G::Move>>, SolveError> {
+    let mut line = Vec::new();
+    let mut step = Some((*state, first));
+    let mut by_opponent = false;
+    while let Some((current, mv)) = step {
+        let (child, points) = game
+            .play(&current, mv)
+            .expect("a move listed by the game is legal");
+        line.push(LineStep {
+            mv,
+            points,
+            by_opponent,
+        });
+        by_opponent ^= !keeps_turn(points);
+        step = proved_best_move(game, solver, &child)?.map(|best| (child, best));
+    }
+    Ok(line)
 }
 
 /// The range of a position's value from its moves' ranges: at least the best lower bound, at most the

@@ -181,6 +181,7 @@ fn prove(
             strategy,
             query.detail,
             query.window,
+            query.lines,
         )
     };
     let answered = match (strategy, kept) {
@@ -191,6 +192,7 @@ fn prove(
             strategy,
             query.detail,
             query.window,
+            query.lines,
         ),
         (Strategy::Table, Some(kept)) => kept
             .table(built, policy.budget, watch)

@@ -8,7 +8,9 @@ use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
 use super::request::Detail;
-use crate::engine::scored::analysis::{analyse, analyse_value, Analysis, MoveValue};
+use super::theory::learned::estimate_drawn;
+use crate::engine::scored::analysis::{analyse, analyse_value, line_from, Analysis, MoveValue};
+use crate::engine::scored::move_value;
 use crate::engine::scored::symmetry::symmetric_to_earlier;
 use crate::engine::scored::{SolveError, Solver, Strategy, ValueRange};
 use crate::engine::util::halt::Halted;
@@ -67,6 +69,26 @@ pub struct Estimated {
     pub depth: u32,
 }
 
+/// One of the top moves of a position with its line (`--lines K`): an engine's multi-line view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TopLine {
+    /// The edge, `2-5`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Net future cells for the mover after this move under perfect play; `null` when not proved.
+    pub value: Option<i32>,
+    /// Bounds on that value when it is not proved (left out of the JSON when it is).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<ValueRange>,
+    /// When the value is not proved: the learned estimate of it, within its bounds (left out of
+    /// the JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<i32>,
+    /// The move and perfect play after it, to the end of the game or as far as it was proved
+    /// (the move alone when its value is not proved).
+    pub line: Vec<String>,
+}
+
 /// One step of the best line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LineStepReport {
@@ -122,6 +144,11 @@ pub struct DotsReport {
     pub line: Vec<String>,
     /// The same line with who plays each move and what it scores.
     pub line_steps: Vec<LineStepReport>,
+    /// The top moves with their lines, when more than one was asked for (`--lines K`; left out of
+    /// the JSON otherwise): the `K` best moves by value, or by estimate where not proved, each
+    /// followed by perfect play as far as it is proved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<TopLine>,
     /// The strategy that computed the values.
     #[serde(serialize_with = "strategy_name")]
     pub strategy: Strategy,
@@ -233,6 +260,7 @@ pub fn report_from(
     strategy: Strategy,
     detail: Detail,
     window: ValueRange,
+    lines: u32,
 ) -> Result<DotsReport, SolveError> {
     let board = &built.board;
     let analysed = match detail {
@@ -255,7 +283,12 @@ pub fn report_from(
         ),
         None => Halted::Cancelled.to_string(),
     });
-    explain(
+    let top = if detail == Detail::Line && lines > 1 {
+        top_lines(built, position, solver, &analysis.moves, lines as usize)
+    } else {
+        Vec::new()
+    };
+    let mut report = explain(
         built,
         position,
         analysis,
@@ -263,7 +296,63 @@ pub fn report_from(
         solver.answered_by().unwrap_or(strategy),
         detail,
         reason,
-    )
+    )?;
+    report.lines = top;
+    Ok(report)
+}
+
+/// The `k` best of `moves` of `position` — by value where proved, else by the learned estimate of
+/// the move (within its bounds, so a move proved worse than another never ranks above it) — each
+/// with its line: perfect play after it as far as `solver` proves it, or the move alone when its
+/// value is not proved.
+fn top_lines(
+    built: &BuiltBoard,
+    position: &Position,
+    solver: &mut dyn Solver<DotsBoard>,
+    moves: &[MoveValue<Edge>],
+    k: usize,
+) -> Vec<TopLine> {
+    let board = &built.board;
+    let drawn = position.drawn();
+    let mut ranked: Vec<(&MoveValue<Edge>, Option<i32>)> = moves
+        .iter()
+        .map(|m| {
+            let estimate = m.range.value().is_none().then(|| {
+                let child = drawn.0 | 1 << m.mv.0;
+                let guess = estimate_drawn(board, child).unwrap_or(0);
+                move_value(m.points as i32, guess).clamp(m.range.lower, m.range.upper)
+            });
+            (m, estimate)
+        })
+        .collect();
+    // Stable: equal moves keep the order of `moves`.
+    ranked.sort_by_key(|&(m, estimate)| {
+        let key = m.range.value().or(estimate).unwrap_or(m.range.lower);
+        std::cmp::Reverse((key, m.range.lower))
+    });
+    ranked
+        .into_iter()
+        .take(k)
+        .map(|(m, estimate)| {
+            let value = m.range.value();
+            let steps = match value {
+                // A solver stopped by its halt proves no more of the line: the move alone.
+                Some(_) => line_from(board, solver, &drawn, m.mv).unwrap_or_default(),
+                None => Vec::new(),
+            };
+            let mut line: Vec<String> = steps.iter().map(|s| format_edge(board, s.mv)).collect();
+            if line.is_empty() {
+                line.push(format_edge(board, m.mv));
+            }
+            TopLine {
+                mv: format_edge(board, m.mv),
+                value,
+                bounds: value.is_none().then_some(m.range),
+                estimate,
+                line,
+            }
+        })
+        .collect()
 }
 
 /// The report of `position` when the solver stopped (`why`) before proving anything: the bounds the
@@ -387,6 +476,7 @@ fn explain(
         moves,
         line: line_steps.iter().map(|s| s.mv.clone()).collect(),
         line_steps,
+        lines: Vec::new(),
         strategy,
         states_visited,
         picture: built

@@ -137,7 +137,14 @@ pub struct DotsRequest {
     /// value alone ([`Detail::Value`]) is asked about this way.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<[i32; 2]>,
+    /// How many of the best moves to show each with its line (`--lines K`, 1 to [`MAX_LINES`];
+    /// with detail `line` only): an engine's multi-line view. Default: the best line alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<u32>,
 }
+
+/// The most top lines a request may ask for.
+pub const MAX_LINES: u32 = 64;
 
 /// Why a request cannot be answered as it stands. The messages name the request's keys, which are
 /// the command line's long option names.
@@ -161,6 +168,12 @@ pub enum RequestError {
     /// A window asked with every move's value.
     #[error("a window bounds the value alone: ask for detail \"value\" with it")]
     WindowWithMoves,
+    /// A number of top lines no position shows.
+    #[error("lines: 1 to {MAX_LINES} top lines, not {0}")]
+    Lines(u32),
+    /// Top lines asked without the lines.
+    #[error("lines are shown with detail \"line\" (the default), not {0}")]
+    LinesWithout(&'static str),
 }
 
 /// A checked request: the board built, the moves played, and how to answer.
@@ -180,6 +193,8 @@ pub struct Query {
     pub time: Option<Duration>,
     /// The window the value is asked about in ([`ValueRange::FULL`]: the exact value).
     pub window: ValueRange,
+    /// How many top moves to show with their lines (1: the best line alone).
+    pub lines: u32,
 }
 
 impl Query {
@@ -194,6 +209,7 @@ impl Query {
             tie_order: TieOrder::default(),
             time: None,
             window: ValueRange::FULL,
+            lines: 1,
         }
     }
 
@@ -247,6 +263,14 @@ impl DotsRequest {
             Some(_) if self.detail != Detail::Value => return Err(RequestError::WindowWithMoves),
             Some([lower, upper]) => ValueRange { lower, upper },
         };
+        let lines = match (self.lines, self.detail) {
+            (None, _) => 1,
+            (Some(k), _) if !(1..=MAX_LINES).contains(&k) => return Err(RequestError::Lines(k)),
+            (Some(1), _) => 1,
+            (Some(_), Detail::Value) => return Err(RequestError::LinesWithout("\"value\"")),
+            (Some(_), Detail::Moves) => return Err(RequestError::LinesWithout("\"moves\"")),
+            (Some(k), Detail::Line) => k,
+        };
         Ok(Query {
             built,
             position,
@@ -255,6 +279,7 @@ impl DotsRequest {
             tie_order: self.tie_order,
             time,
             window,
+            lines,
         })
     }
 }
