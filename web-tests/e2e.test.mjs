@@ -233,6 +233,24 @@ test("dots: on the empty 5×5 board a click is taken and ply's reply comes withi
   await page.close();
 });
 
+test("dots: ply plays at the level picked, and the link keeps it", async () => {
+  const { page, errors } = await open("game=boxes&rows=3&cols=3&first=ply&level=1&seed=2");
+  await page.getByTestId("announce").filter({ hasText: /ply \(A\) played \d+-\d+ \(level 1\)\./ }).waitFor();
+  assert.equal(await page.getByTestId("level").inputValue(), "1");
+  assert.match(new URL(page.url()).search, /level=1/);
+  // Back to the perfect player: its moves are proved on 3×3.
+  await page.getByTestId("level").selectOption("8");
+  assert.doesNotMatch(new URL(page.url()).search, /level=/);
+  const reply = (await api("/api/play/dots", { game: "boxes", rows: 3, cols: 3, level: 3, seed: 5 })).body;
+  assert.equal(reply.choice, "level");
+  assert.equal(reply.level, 3);
+  const refused = await api("/api/play/dots", { game: "boxes", rows: 3, cols: 3, level: 9 });
+  assert.equal(refused.status, 400);
+  assert.match(refused.body.error, /level: 1 \(weakest\) to 8 \(perfect\), not 9/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("dots: \"Analyse longer\" shows the search as it goes, and moving on stops it", async () => {
   // 5×5 boxes 14 moves in: 46 free edges, far from proved in the server's limit.
   const moves = BOXES_5X5_26_FREE.split(" ").slice(0, 14).join("+");

@@ -22,7 +22,8 @@ use ply::games::dots::book::build::{build, verify, BuildEvent, BuildOptions};
 use ply::games::dots::book::{ops, BookFile, Books};
 use ply::games::dots::jobs::{combine, expand};
 use ply::games::dots::kept::Kept;
-use ply::games::dots::player::think;
+use ply::games::dots::level::Level;
+use ply::games::dots::player::think_at_level;
 use ply::games::dots::policy::Policy;
 use ply::games::dots::request::DotsRequest;
 use ply::games::dots::request::TieOrder;
@@ -495,10 +496,18 @@ fn dots_batch(
 }
 
 /// The player's move (`POST /api/play/dots`, `ply play`'s reply): a JSON `DotsRequest` whose
-/// `time` is the time to think (none: prove everything), ties broken by `seed`.
+/// `time` is the time to think (none: prove everything), ties broken by `seed`, played at `level`
+/// (1 to 8, `--level`; 8: the perfect player).
 #[pyfunction]
-#[pyo3(signature = (request, seed=1, memory=None))]
-fn dots_move(py: Python<'_>, request: &str, seed: u64, memory: Option<&str>) -> PyResult<String> {
+#[pyo3(signature = (request, seed=1, memory=None, level=8))]
+fn dots_move(
+    py: Python<'_>,
+    request: &str,
+    seed: u64,
+    memory: Option<&str>,
+    level: u64,
+) -> PyResult<String> {
+    let level = Level::new(level).map_err(bad)?;
     let query = self::request::<DotsRequest>(request)?
         .validate()
         .map_err(bad)?;
@@ -510,13 +519,14 @@ fn dots_move(py: Python<'_>, request: &str, seed: u64, memory: Option<&str>) -> 
             cancel: Some(cancel),
             ..Hooks::default()
         };
-        think(
+        think_at_level(
             &query,
             &policy,
             Some(kept),
             &mut Chooser::new(seed),
             seed,
             hooks,
+            level,
         )
     })?
     .map_err(|e| bad(fault(&e, strategy, true)))?;

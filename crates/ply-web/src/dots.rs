@@ -11,8 +11,9 @@ use ply::engine::scored::Strategy;
 use ply::engine::util::chooser::Chooser;
 use ply::games::dots::answer::{answer, fault, Hooks, SearchStatus};
 use ply::games::dots::kept::Kept;
+use ply::games::dots::level::Level;
 use ply::games::dots::live::LiveStatus;
-use ply::games::dots::player::think;
+use ply::games::dots::player::think_at_level;
 use ply::games::dots::policy::Policy;
 use ply::games::dots::request::{DotsRequest, Query, RequestError};
 use ply::games::dots::review::review_promising;
@@ -20,12 +21,14 @@ use ply::games::dots::view::view;
 use serde::Deserialize;
 use std::time::{Duration, Instant};
 
-/// `POST /api/play/dots`: a position as for `/api/dots` and the seed that breaks ties between equal
-/// moves (default 1), as `ply play … --seed SEED` takes it; its `time` is the time to think (default:
-/// the server's). Unknown keys are refused, as for `/api/dots`.
+/// `POST /api/play/dots`: a position as for `/api/dots`, the seed that breaks ties between equal
+/// moves (default 1), as `ply play … --seed SEED` takes it, and the level (1 to 8, default 8: the
+/// perfect player), as `--level`; its `time` is the time to think (default: the server's). Unknown
+/// keys are refused, as for `/api/dots`.
 pub struct PlayDotsRequest {
     position: DotsRequest,
     seed: u64,
+    level: Level,
 }
 
 impl<'de> Deserialize<'de> for PlayDotsRequest {
@@ -36,9 +39,22 @@ impl<'de> Deserialize<'de> for PlayDotsRequest {
             None => 1,
             Some(seed) => serde_json::from_value(seed).map_err(D::Error::custom)?,
         };
+        let level = match keys.remove("level") {
+            None => Level::PERFECT,
+            Some(level) => {
+                let n: u64 = serde_json::from_value(level).map_err(|_| {
+                    D::Error::custom("level: a whole number, 1 (weakest) to 8 (perfect)")
+                })?;
+                Level::new(n).map_err(D::Error::custom)?
+            }
+        };
         let position =
             DotsRequest::deserialize(serde_json::Value::Object(keys)).map_err(D::Error::custom)?;
-        Ok(PlayDotsRequest { position, seed })
+        Ok(PlayDotsRequest {
+            position,
+            seed,
+            level,
+        })
     }
 }
 
@@ -194,13 +210,14 @@ impl DotsService {
         query.time = Some(query.time.unwrap_or(self.think).min(control.left));
         let policy = self.policy_within(control.left);
         let seed = request.seed;
-        let played = think(
+        let played = think_at_level(
             &query,
             &policy,
             Some(&self.kept),
             &mut Chooser::new(seed),
             seed,
             hooks(control),
+            request.level,
         )
         .map_err(|e| solve_error(e, policy.strategy(&query, Some(&self.kept))))?;
         let (played, _) = played.ok_or_else(|| {

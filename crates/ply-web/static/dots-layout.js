@@ -18,6 +18,10 @@ function dotsControls(session, ui) {
     el("option", { value: "ply", text: "ply is A (first), you are B" }),
     el("option", { value: "both", text: "you play both sides (analysis)" }));
   ui.think = el("input", { type: "number", min: 0.1, max: 60, step: 0.5, id: "think", "data-testid": "think", placeholder: "3", value: session.think ?? "" });
+  ui.level = el("select", { id: "level", "data-testid": "level", "aria-label": "how well ply plays" },
+    ...[8, 7, 6, 5, 4, 3, 2, 1].map((n) => el("option", { value: String(n), text: n === 8 ? "level 8 (perfect)" : n === 1 ? "level 1 (weakest)" : `level ${n}` })));
+  ui.level.value = String(session.level);
+  ui.level.addEventListener("change", () => session.setLevel(ui.level.value));
   ui.first.addEventListener("change", () => session.setSide(ui.first.value));
   ui.think.addEventListener("change", () => session.setThink(ui.think.value));
   ui.specInputs = () => spec.game === "triangles"
@@ -36,7 +40,7 @@ function dotsControls(session, ui) {
   };
   for (const label of sizes) label.querySelector("input").addEventListener("change", noteFor);
   return [
-    el("div", { class: "controls" }, ui.first, el("label", { text: "ply thinks " }, ui.think, " s")),
+    el("div", { class: "controls" }, ui.first, ui.level, el("label", { text: "ply thinks " }, ui.think, " s")),
     el("div", { class: "controls" }, ...sizes, el("button", { text: "New game", "data-testid": "new-game", onclick: () => session.newGame() })),
   ];
 }

@@ -86,6 +86,8 @@ class DotsSession {
     this.showValues = params.get("values") === "1";
     const think = Number(params.get("think"));
     this.think = params.get("think") !== null && think > 0 ? think : null;
+    const level = params.get("level");
+    this.level = level !== null && /^[1-8]$/.test(level) ? Number(level) : 8;
   }
 
   linkParams() {
@@ -94,6 +96,7 @@ class DotsSession {
     if (this.side !== "A") p.first = this.side === "B" ? "ply" : "both";
     if (this.showValues) p.values = "1";
     if (this.think !== null) p.think = this.think;
+    if (this.level !== 8) p.level = this.level;
     p.seed = this.seed;
     return p;
   }
@@ -293,11 +296,13 @@ class DotsSession {
     this.render();
     const extra = { seed: this.seed + this.at };
     if (this.think !== null) extra.time = this.think;
+    if (this.level !== 8) extra.level = this.level;
     const { body: reply } = await api("/api/play/dots", this.request(this.at, extra), signal);
     if (gen !== this.gen) return;
     this.thinking = false;
     this.entry(this.at).toMove = reply.player;
-    const how = reply.choice === "exact" ? `, value ${shown(reply.value)}` : ", its best estimate (not proved)";
+    const how = reply.choice === "exact" ? `, value ${shown(reply.value)}`
+      : reply.choice === "level" ? ` (level ${reply.level})` : ", its best estimate (not proved)";
     this.say(`ply (${reply.player}) played ${reply.move}${how}.`);
     this.extend(reply.move);
   }
@@ -668,6 +673,12 @@ class DotsSession {
     this.go(this.at, false);
   }
 
+  // How well ply plays from now on: 1 (weakest) to 8 (perfect).
+  setLevel(value) {
+    this.level = Number(value);
+    this.link(false);
+  }
+
   setThink(value) {
     const think = Number(value);
     this.think = value !== "" && think > 0 ? think : null;
@@ -677,6 +688,7 @@ class DotsSession {
   syncControls() {
     this.ui.values.checked = this.showValues;
     this.ui.first.value = this.side === "B" ? "ply" : this.side === "both" ? "both" : "me";
+    this.ui.level.value = String(this.level);
   }
 
   // A new game on the board the inputs name, with the chosen sides.

@@ -7,6 +7,7 @@ use crate::progress::StatesProgress;
 use clap::{Args, ValueEnum};
 use ply::engine::MemoryBudget;
 use ply::games::dots::kept::Kept;
+use ply::games::dots::level::Level;
 use ply::games::dots::opponents::{play_match, MatchResult, Opponent};
 use ply::games::dots::policy::Policy;
 use ply::games::dots::Geometry;
@@ -32,6 +33,12 @@ pub struct BenchPlayerArgs {
     /// The opponents.
     #[arg(long, value_enum, default_value_t = OpponentArg::Both)]
     opponent: OpponentArg,
+    /// ply's level, 1 (weakest) to 8 (perfect).
+    #[arg(long, default_value_t = 8, value_parser = parse_level)]
+    level: u8,
+    /// The opponent's level with `--opponent level` (ply's own player, weakened).
+    #[arg(long, default_value_t = 8, value_parser = parse_level)]
+    opponent_level: u8,
     /// The most time ply thinks per move (e.g. 200ms, 1s).
     #[arg(long, value_name = "TIME", default_value = "200ms", value_parser = parse_think)]
     think: Duration,
@@ -52,6 +59,15 @@ pub enum OpponentArg {
     Greedy,
     /// Both, one after the other.
     Both,
+    /// ply's player at --opponent-level.
+    Level,
+}
+
+fn parse_level(text: &str) -> Result<u8, String> {
+    let n: u64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a level (1 to 8)"))?;
+    Level::new(n).map(Level::number).map_err(|e| e.to_string())
 }
 
 fn parse_think(text: &str) -> Result<Duration, String> {
@@ -61,7 +77,7 @@ fn parse_think(text: &str) -> Result<Duration, String> {
 /// What ply did against one opponent.
 #[derive(Serialize)]
 struct Tally {
-    opponent: &'static str,
+    opponent: String,
     games: u32,
     wins: u32,
     draws: u32,
@@ -105,10 +121,12 @@ pub fn run(args: BenchPlayerArgs) -> Result<String, Failure> {
     let built = geometry.build().map_err(Failure::bad)?;
     let budget = MemoryBudget::from_system();
     let policy = Policy::new(budget, Some(args.think));
+    let level = |n: u8| Level::new(n.into()).expect("checked by the parser");
     let opponents: &[Opponent] = match args.opponent {
         OpponentArg::Random => &[Opponent::Random],
         OpponentArg::Greedy => &[Opponent::Greedy],
         OpponentArg::Both => &[Opponent::Random, Opponent::Greedy],
+        OpponentArg::Level => &[Opponent::Level(level(args.opponent_level))],
     };
     let progress =
         StatesProgress::with_total("games played", args.games as u64 * opponents.len() as u64);
@@ -120,7 +138,8 @@ pub fn run(args: BenchPlayerArgs) -> Result<String, Failure> {
         let mut results = Vec::new();
         for i in 0..args.games {
             let seed = args.seed + i as u64;
-            let result = play_match(&built, &policy, &kept, opponent, i % 2 == 0, seed)
+            let ply = level(args.level);
+            let result = play_match(&built, &policy, &kept, ply, opponent, i % 2 == 0, seed)
                 .map_err(|e| Failure::solve(e, ply::engine::scored::Strategy::Search))?;
             results.push(result);
             played += 1;
@@ -135,9 +154,10 @@ pub fn run(args: BenchPlayerArgs) -> Result<String, Failure> {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}: ply (up to {} s a move) against each opponent, {} games from the empty board, seats \
-         alternating, seeds {}..{}",
+        "{}: ply at level {} (up to {} s a move) against each opponent, {} games from the empty \
+         board, seats alternating, seeds {}..{}",
         geometry.title(),
+        args.level,
         args.think.as_secs_f64(),
         args.games,
         args.seed,

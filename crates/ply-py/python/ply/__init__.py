@@ -261,22 +261,25 @@ def dots_move(
     seed: int = 1,
     think: Time = None,
     memory: Optional[str] = "4G",
+    level: int = 8,
 ) -> Dict[str, Any]:
     """ply's move in a dots position: the reply of ``ply play`` and ``POST /api/play/dots``.
 
     Exact (a best move, ties drawn by ``seed``) where ``think`` (seconds or ``"2s"``; ``None``:
     no limit) proves the position; otherwise the strongest move found among those the proof
-    allows. The search memory is kept between calls, for two boards at a time.
+    allows. The search memory is kept between calls, for two boards at a time. ``level`` (1 to
+    8, as ``ply play --level``) makes a weaker player: below 8 it plays now and then at random or
+    greedily, and otherwise by values with a few cells of noise (``"choice": "level"``).
 
     Returns:
-        ``{"seed", "player", "move", "choice": "exact"|"estimated", "value", "points",
-        "equal_moves", "seconds", …}``.
+        ``{"seed", "player", "move", "choice": "exact"|"estimated"|"level", "value", "points",
+        "equal_moves", "seconds", …}`` (and ``"level"`` below 8).
 
     Raises:
         ValueError: a bad position, or a game already over.
     """
     request = _dots_request(game, rows, cols, size, moves, "moves", "auto", None, think)
-    return json.loads(_ply.dots_move(request, seed, memory))
+    return json.loads(_ply.dots_move(request, seed, memory, level))
 
 
 def solitaire(

@@ -32,7 +32,9 @@ def dots_batch(
     memory: Optional[str] = None,
     progress: Optional[Callable[[int], object]] = None,
 ) -> List[str]: ...
-def dots_move(request: str, seed: int = 1, memory: Optional[str] = None) -> str: ...
+def dots_move(
+    request: str, seed: int = 1, memory: Optional[str] = None, level: int = 8
+) -> str: ...
 def dots_job(
     request: str,
     memory: Optional[str] = None,

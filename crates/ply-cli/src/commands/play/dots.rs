@@ -22,8 +22,9 @@ use ply::engine::{MemoryBudget, Player, Winner};
 use ply::games::dots::answer::{Hooks, SearchStatus};
 use ply::games::dots::geometry::BuiltBoard;
 use ply::games::dots::kept::Kept;
+use ply::games::dots::level::Level;
 use ply::games::dots::notation::{format_edge, parse_moves, play_checked, position_from_moves};
-use ply::games::dots::player::{think, Choice, PlayerMove, TurnClock};
+use ply::games::dots::player::{think_at_level, Choice, PlayerMove, TurnClock};
 use ply::games::dots::policy::{search_bytes_for, Policy};
 use ply::games::dots::report::DotsReport;
 use ply::games::dots::request::{Detail, Query};
@@ -42,6 +43,7 @@ pub fn play(
     geometry: Geometry,
     moves: &str,
     think: Duration,
+    level: Level,
     books: std::sync::Arc<ply::games::dots::book::Books>,
     players: &Players,
 ) -> Result<(), Failure> {
@@ -54,6 +56,7 @@ pub fn play(
         position,
         policy: Policy::new(budget, Some(think)),
         think,
+        level,
         kept: Arc::new(Kept::new(game_memory(think, budget), 1).with_books(books)),
         chooser: Chooser::new(seed),
         seed,
@@ -85,6 +88,8 @@ struct DotsMatch<'a> {
     policy: Policy,
     /// The time to think: the whole of a turn.
     think: Duration,
+    /// How well ply plays.
+    level: Level,
     /// The search memory of the game, shared with the analysis pondered.
     kept: Arc<Kept>,
     chooser: Chooser,
@@ -268,10 +273,10 @@ impl Match for DotsMatch<'_> {
         };
         let query = Query::at(self.built, self.position.clone(), Detail::Moves);
         let strategy = policy.strategy(&query, Some(&self.kept));
-        let (kept, seed) = (&self.kept, self.seed);
+        let (kept, seed, level) = (&self.kept, self.seed, self.level);
         let chooser = &mut self.chooser;
         let (played, report) = Self::with_spinner("searched (ply is thinking)", |hooks| {
-            think(&query, &policy, Some(kept), chooser, seed, hooks)
+            think_at_level(&query, &policy, Some(kept), chooser, seed, hooks, level)
         })
         .map_err(|e| Failure::solve(e, strategy))?
         .expect("a game that is not over has a move");
@@ -282,6 +287,7 @@ impl Match for DotsMatch<'_> {
         self.after_ply = Some((self.position.clone(), PlayerMove::after(&played)));
         let how = match (played.choice, played.value) {
             (Choice::Exact, Some(v)) => format!("value {}, proved best", range_text_i(v)),
+            (Choice::Level, _) => format!("level {}", self.level.number()),
             _ => {
                 let depth = played.estimate.map_or(String::new(), |e| {
                     format!(" about {}, {} turns ahead", about(&e), e.depth)
@@ -426,10 +432,15 @@ impl Match for DotsMatch<'_> {
 
     fn title(&self, watch: bool) -> String {
         let think = self.policy.time.map_or(0.0, |t| t.as_secs_f64());
-        if watch {
-            format!("ply against itself, up to {think} s a move")
+        let level = if self.level.is_perfect() {
+            String::new()
         } else {
-            format!("You against ply, which thinks up to {think} s a move")
+            format!(" at level {} of 8", self.level.number())
+        };
+        if watch {
+            format!("ply against itself{level}, up to {think} s a move")
+        } else {
+            format!("You against ply{level}, which thinks up to {think} s a move")
         }
     }
 }

@@ -13,6 +13,7 @@ mod session;
 use crate::failure::Failure;
 use clap::{Args, Subcommand, ValueEnum};
 use ply::games::dice_race::request::{DEFAULT_DICE, DEFAULT_SIDES};
+use ply::games::dots::level::Level;
 use std::time::Duration;
 
 /// `ply play <game> …`
@@ -83,8 +84,20 @@ pub struct DotsPlay {
     /// position in that time, and its best estimate otherwise.
     #[arg(long, value_name = "TIME", default_value = "3s", value_parser = parse_think)]
     think: Duration,
+    /// How well ply plays, 1 (weakest: often at random or greedily) to 8 (perfect, the default);
+    /// levels in between make mistakes of a few cells by design.
+    #[arg(long, default_value = "8", value_parser = parse_level)]
+    level: Level,
     #[command(flatten)]
     book: crate::commands::dots::BookArg,
+}
+
+/// Reads `--level`.
+fn parse_level(text: &str) -> Result<Level, String> {
+    let n: u64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a level (1 to 8)"))?;
+    Level::new(n).map_err(|e| e.to_string())
 }
 
 /// Reads `--think`.
@@ -135,6 +148,7 @@ pub fn run(command: PlayCommand) -> Result<String, Failure> {
             ply::games::dots::Geometry::Triangles { size },
             &start.moves,
             start.think,
+            start.level,
             start.book.books()?,
             &players,
         ),
@@ -147,6 +161,7 @@ pub fn run(command: PlayCommand) -> Result<String, Failure> {
             ply::games::dots::Geometry::Boxes { rows, cols },
             &start.moves,
             start.think,
+            start.level,
             start.book.books()?,
             &players,
         ),

@@ -10,6 +10,7 @@ pub mod book;
 pub mod geometry;
 pub mod jobs;
 pub mod kept;
+pub mod level;
 pub mod live;
 pub mod measured;
 pub mod notation;

@@ -7,8 +7,9 @@ use super::answer::Hooks;
 use super::board::{DotsBoard, Edge};
 use super::geometry::BuiltBoard;
 use super::kept::Kept;
+use super::level::Level;
 use super::notation::{edge_of, parse_moves};
-use super::player::{think, Choice};
+use super::player::{think_at_level, Choice};
 use super::policy::Policy;
 use super::position::Position;
 use super::request::{Detail, Query};
@@ -24,18 +25,22 @@ pub enum Opponent {
     Random,
     /// A scoring edge if there is one; else one leaving no cell one edge short; else any.
     Greedy,
+    /// ply's own player at a [`Level`] (thinking as the match's policy says).
+    Level(Level),
 }
 
 impl Opponent {
-    /// Its name as users write it.
-    pub fn name(self) -> &'static str {
+    /// Its name as users write it: `random`, `greedy`, `level 3`.
+    pub fn name(self) -> String {
         match self {
-            Opponent::Random => "random",
-            Opponent::Greedy => "greedy",
+            Opponent::Random => "random".into(),
+            Opponent::Greedy => "greedy".into(),
+            Opponent::Level(level) => format!("level {}", level.number()),
         }
     }
 
-    /// Its move in `position` (not over), drawn by `chooser`.
+    /// Its move in `position` (not over), drawn by `chooser`; a [`Opponent::Level`] plays greedily
+    /// here (its own moves come from [`think_at_level`], which needs the position's report).
     pub fn choose(self, board: &DotsBoard, position: &Position, chooser: &mut Chooser) -> Edge {
         let drawn = position.drawn();
         let free: Vec<Edge> = (0..board.edge_count() as u8)
@@ -91,12 +96,13 @@ pub struct MatchResult {
     pub longest_think: f64,
 }
 
-/// Plays one game on `built` from the empty board: ply (thinking as `policy` says, with `kept`)
-/// against `opponent`, ply first if `ply_first`; ties and the opponent's draws from `seed`.
+/// Plays one game on `built` from the empty board: ply at `level` (thinking as `policy` says, with
+/// `kept`) against `opponent`, ply first if `ply_first`; ties and the opponent's draws from `seed`.
 pub fn play_match(
     built: &BuiltBoard,
     policy: &Policy,
     kept: &Kept,
+    level: Level,
     opponent: Opponent,
     ply_first: bool,
     seed: u64,
@@ -117,25 +123,20 @@ pub fn play_match(
         longest_think: 0.0,
     };
     while position.drawn() != board.full() {
-        let edge = if position.to_move() == ply_side {
+        let player_move = |level: Level, chooser: &mut Chooser| {
             let query = Query::at(built, position.clone(), Detail::Moves);
-            let (played, _) = think(
-                &query,
-                policy,
-                Some(kept),
-                &mut chooser,
-                seed,
-                Hooks::default(),
-            )?
-            .expect("a game that is not over has a move");
+            let hooks = Hooks::default();
+            think_at_level(&query, policy, Some(kept), chooser, seed, hooks, level)
+                .map(|p| p.expect("a game that is not over has a move").0)
+        };
+        let edge = if position.to_move() == ply_side {
+            let played = player_move(level, &mut chooser)?;
             result.ply_moves += 1;
             result.exact_moves += (played.choice == Choice::Exact) as u32;
             result.longest_think = result.longest_think.max(played.seconds);
-            let [written] = parse_moves(&played.mv)
-                .expect("a move the library wrote")
-                .try_into()
-                .expect("one move");
-            edge_of(board, written.a, written.b).expect("the player plays an edge of the board")
+            edge_named(board, &played.mv)
+        } else if let Opponent::Level(other) = opponent {
+            edge_named(board, &player_move(other, &mut chooser)?.mv)
         } else {
             opponent.choose(board, &position, &mut chooser)
         };
@@ -147,6 +148,15 @@ pub fn play_match(
     let margin = a as i64 - b as i64;
     result.margin = if ply_first { margin } else { -margin };
     Ok(result)
+}
+
+/// The edge a move the library wrote names.
+pub(super) fn edge_named(board: &DotsBoard, name: &str) -> Edge {
+    let [written] = parse_moves(name)
+        .expect("a move the library wrote")
+        .try_into()
+        .expect("one move");
+    edge_of(board, written.a, written.b).expect("the player plays an edge of the board")
 }
 
 #[cfg(test)]
@@ -164,9 +174,19 @@ mod tests {
         let policy = Policy::new(MemoryBudget::new(1 << 26), None);
         let kept = Kept::new(1 << 20, 1);
         for seed in 0..10 {
-            for opponent in [Opponent::Random, Opponent::Greedy] {
+            let weaker = |n| Opponent::Level(Level::new(n).unwrap());
+            for opponent in [Opponent::Random, Opponent::Greedy, weaker(1), weaker(5)] {
                 for ply_first in [true, false] {
-                    let r = play_match(&built, &policy, &kept, opponent, ply_first, seed).unwrap();
+                    let r = play_match(
+                        &built,
+                        &policy,
+                        &kept,
+                        Level::PERFECT,
+                        opponent,
+                        ply_first,
+                        seed,
+                    )
+                    .unwrap();
                     assert_eq!(r.exact_moves, r.ply_moves);
                     let value = if ply_first { 2 } else { -2 };
                     assert!(r.margin >= value, "{opponent:?} {ply_first} {seed}: {r:?}");

@@ -12,6 +12,7 @@
 
 use super::answer::{answer, Hooks};
 use super::kept::Kept;
+use super::level::Level;
 use super::policy::Policy;
 use super::report::{DotsReport, Estimated};
 use super::request::{Detail, Query};
@@ -29,6 +30,9 @@ pub enum Choice {
     Exact,
     /// By the estimate, among the moves the proof allows.
     Estimated,
+    /// As a level below the perfect one plays ([`Level::choose`]): at random, greedily, or by
+    /// values with noise.
+    Level,
 }
 
 /// The move the player makes and what it knew of it.
@@ -58,6 +62,9 @@ pub struct PlayerMove {
     pub equal_moves: usize,
     /// Seconds the choice took.
     pub seconds: f64,
+    /// The level it played at, below the perfect one (left out of the JSON at level 8).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
 }
 
 impl PlayerMove {
@@ -137,6 +144,20 @@ pub fn think(
     seed: u64,
     hooks: Hooks<'_>,
 ) -> Result<Option<(PlayerMove, DotsReport)>, SolveError> {
+    think_at_level(query, policy, kept, chooser, seed, hooks, Level::PERFECT)
+}
+
+/// [`think`] as a player of `level` plays: below the perfect level, the move [`Level::choose`]
+/// picks from the same report.
+pub fn think_at_level(
+    query: &Query,
+    policy: &Policy,
+    kept: Option<&Kept>,
+    chooser: &mut Chooser,
+    seed: u64,
+    hooks: Hooks<'_>,
+    level: Level,
+) -> Result<Option<(PlayerMove, DotsReport)>, SolveError> {
     let started = Instant::now();
     let mut asked = query.clone();
     asked.detail = Detail::Moves;
@@ -168,6 +189,13 @@ pub fn think(
             (best, Choice::Exact, ties)
         }
     };
+    let weakened = level
+        .choose(&query.built.board, &query.position, &report, chooser)
+        .and_then(|mv| report.moves.iter().find(|m| m.mv == mv));
+    let (m, choice, equal_moves) = match weakened {
+        Some(m) => (m, Choice::Level, 1),
+        None => (m, choice, equal_moves),
+    };
     let played = PlayerMove {
         seed,
         player: report.to_move,
@@ -179,6 +207,7 @@ pub fn think(
         points: m.points,
         equal_moves,
         seconds: started.elapsed().as_secs_f64(),
+        level: (!level.is_perfect()).then_some(level.number()),
     };
     Ok(Some((played, report)))
 }
@@ -261,6 +290,7 @@ mod tests {
             points,
             equal_moves: 1,
             seconds: 0.0,
+            level: None,
         };
         // The turn passes: the other player's value is the mover's, negated.
         assert_eq!(mv(Some(-3), None, 0).after(), ValueRange::exact(3));

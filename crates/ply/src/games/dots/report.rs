@@ -8,9 +8,8 @@ use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
 use super::request::Detail;
-use super::theory::learned::estimate_drawn;
+use super::theory::learned::move_estimate;
 use crate::engine::scored::analysis::{analyse, analyse_value, line_from, Analysis, MoveValue};
-use crate::engine::scored::move_value;
 use crate::engine::scored::symmetry::symmetric_to_earlier;
 use crate::engine::scored::{SolveError, Solver, Strategy, ValueRange};
 use crate::engine::util::halt::Halted;
@@ -317,11 +316,11 @@ fn top_lines(
     let mut ranked: Vec<(&MoveValue<Edge>, Option<i32>)> = moves
         .iter()
         .map(|m| {
-            let estimate = m.range.value().is_none().then(|| {
-                let child = drawn.0 | 1 << m.mv.0;
-                let guess = estimate_drawn(board, child).unwrap_or(0);
-                move_value(m.points as i32, guess).clamp(m.range.lower, m.range.upper)
-            });
+            let estimate = m
+                .range
+                .value()
+                .is_none()
+                .then(|| move_estimate(board, drawn.0, m.mv.0 as u32, m.points, m.range));
             (m, estimate)
         })
         .collect();

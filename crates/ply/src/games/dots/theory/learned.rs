@@ -161,6 +161,20 @@ pub fn estimate_drawn(board: &DotsBoard, drawn: u64) -> Option<i32> {
     Some(learned_estimate(rules, drawn, all & !drawn))
 }
 
+/// The learned estimate of the move `edge` (scoring `points`) from the position `drawn` of
+/// `board`, for the player making it, within `range` (what is proved of the move): the child's
+/// estimate carried back by Wilson's rule.
+pub fn move_estimate(
+    board: &DotsBoard,
+    drawn: u64,
+    edge: u32,
+    points: u32,
+    range: crate::engine::scored::ValueRange,
+) -> i32 {
+    let child = estimate_drawn(board, drawn | 1 << edge).unwrap_or(0);
+    crate::engine::scored::move_value(points as i32, child).clamp(range.lower, range.upper)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
