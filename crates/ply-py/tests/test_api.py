@@ -86,6 +86,15 @@ def test_the_top_lines_start_with_the_best_line():
         ply.dots("triangles", lines=0)
 
 
+def test_a_weaker_level_says_so_and_a_level_out_of_range_is_refused():
+    weak = ply.dots_move("boxes", rows=2, cols=2, moves="1-2", level=3, seed=4)
+    assert (weak["choice"], weak["level"]) == ("level", 3)
+    perfect = ply.dots_move("boxes", rows=2, cols=2, moves="1-2", seed=4)
+    assert perfect["choice"] == "exact" and "level" not in perfect
+    with pytest.raises(ValueError, match=r"level: 1 \(weakest\) to 8 \(perfect\), not 9"):
+        ply.dots_move("boxes", rows=2, cols=2, level=9)
+
+
 def test_a_time_limited_answer_says_what_was_proved():
     report = ply.dots("boxes", rows=4, cols=4, time=0.3)
     assert report["exact"] is False and report["value"] is None

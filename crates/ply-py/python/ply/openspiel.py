@@ -127,7 +127,8 @@ class PlyBot(pyspiel.Bot):
     finds among those the proof allows, so a position proved won or drawn is never given away.
     Boards of up to 24 lines are answered from their whole table, always exactly; larger ones by
     the search within ``memory``, positions of up to 18 free lines by their table, exactly. What
-    its searches learn is kept between moves and games (256 MiB for each of two boards).
+    its searches learn is kept between moves and games (256 MiB for each of two boards). ``level``
+    (1 to 8, as ``ply play --level``) makes it weaker by design.
     """
 
     def __init__(
@@ -137,6 +138,7 @@ class PlyBot(pyspiel.Bot):
         think: Time = THINK,
         seed: int = 1,
         memory: Optional[str] = "4G",
+        level: int = 8,
     ) -> None:
         pyspiel.Bot.__init__(self)
         self._rows, self._cols = _shape(game)
@@ -144,6 +146,8 @@ class PlyBot(pyspiel.Bot):
         self.think = think
         self.seed = seed
         self.memory = memory
+        #: How well it plays, 1 to 8 (8: perfect), as ``ply play --level``.
+        self.level = level
         #: The last move's record from ply (choice, value, seconds, …).
         self.last: Optional[Dict[str, Any]] = None
 
@@ -153,7 +157,8 @@ class PlyBot(pyspiel.Bot):
                 f"PlyBot plays player {self.player_id}; player {state.current_player()} is to move"
             )
         position = _position(state)
-        self.last = dots_move(**position, seed=self.seed, think=self.think, memory=self.memory)
+        self.last = dots_move(**position, seed=self.seed, think=self.think, memory=self.memory,
+                              level=self.level)
         return move_to_action(self._rows, self._cols, self.last["move"])
 
     def restart_at(self, state: Any) -> None:
