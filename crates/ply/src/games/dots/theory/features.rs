@@ -5,8 +5,8 @@
 //! One definition serves the training data (`crates/ply/examples/estimate_data.rs`) and the
 //! inference, so the two cannot drift apart.
 
-use super::estimate::{estimate, Playout};
-use super::loony::components_value;
+use super::estimate::Playout;
+use super::loony::{components_value, simple_endgame_value};
 use crate::engine::scored::Completion;
 
 /// The features' names, in the order [`features`] gives them (the training script's columns).
@@ -44,6 +44,17 @@ pub const FEATURE_COUNT: usize = FEATURE_NAMES.len();
 
 /// The features of `drawn` (`free` its free elements) for the player to move.
 pub fn features(rules: Completion<'_>, drawn: u64, free: u64) -> [f64; FEATURE_COUNT] {
+    features_with(rules, drawn, free, simple_endgame_value(rules, drawn, free))
+}
+
+/// [`features`], given the position's value as a simple loony endgame (`None`: it is none), which
+/// the caller may have looked up already.
+pub(super) fn features_with(
+    rules: Completion<'_>,
+    drawn: u64,
+    free: u64,
+    simple: Option<i32>,
+) -> [f64; FEATURE_COUNT] {
     let playout = Playout::of(rules, drawn, free);
     let parity = playout.parity();
     let count = |f: &dyn Fn(u8, bool) -> bool| {
@@ -100,7 +111,8 @@ pub fn features(rules: Completion<'_>, drawn: u64, free: u64) -> [f64; FEATURE_C
         playout.safe_at_first as f64,
         parity as f64,
         loony as f64,
-        estimate(rules, drawn, free) as f64,
+        // The hand-made estimate, from the same playout.
+        simple.unwrap_or(playout.taken + parity * loony) as f64,
         singles as f64,
         doubles as f64,
         long_chains as f64,
@@ -139,6 +151,23 @@ mod tests {
     use crate::games::dots::Geometry;
 
     #[test]
+    fn the_estimate_feature_is_the_hand_made_estimate_on_every_state() {
+        let board = Geometry::Boxes { rows: 2, cols: 2 }.build().unwrap().board;
+        let rules = board.completion().unwrap();
+        let full = (1u64 << board.items()) - 1;
+        let at = FEATURE_NAMES.iter().position(|&n| n == "estimate").unwrap();
+        for mask in 0..=full {
+            let free = full & !mask;
+            let hand_made = super::super::estimate::estimate(rules, mask, free);
+            assert_eq!(
+                features(rules, mask, free)[at],
+                hand_made as f64,
+                "{mask:#b}"
+            );
+        }
+    }
+
+    #[test]
     fn the_features_of_a_board_of_one_long_chain() {
         // The empty 1×3 boxes board: ten free edges, three open cells, nothing to take.
         let board = Geometry::Boxes { rows: 1, cols: 3 }.build().unwrap().board;
@@ -157,6 +186,9 @@ mod tests {
                 -1.0
             }
         );
-        assert_eq!(named("estimate"), estimate(rules, 0, full) as f64);
+        assert_eq!(
+            named("estimate"),
+            super::super::estimate::estimate(rules, 0, full) as f64
+        );
     }
 }

@@ -6,7 +6,7 @@
 //! beside the estimate. Simple loony endgames are valued exactly, as by the hand-made
 //! [`super::estimate`]; nothing here is ever used in place of a proved value.
 
-use super::features::{features, FEATURE_COUNT, FEATURE_NAMES};
+use super::features::{features_with, FEATURE_COUNT, FEATURE_NAMES};
 use super::loony::simple_endgame_value;
 use crate::engine::scored::{Completion, SubsetIndexed};
 use crate::games::dots::DotsBoard;
@@ -144,7 +144,7 @@ pub fn learned_estimate(rules: Completion<'_>, drawn: u64, free: u64) -> i32 {
     let Some(model) = model() else {
         return super::estimate::estimate(rules, drawn, free);
     };
-    let x = features(rules, drawn, free);
+    let x = features_with(rules, drawn, free, None);
     let open = x[1] as i32;
     (model.predict(&x).round() as i32).clamp(-open, open)
 }
@@ -181,6 +181,7 @@ mod tests {
     use crate::engine::scored::table::SubsetTable;
     use crate::engine::util::memory::MemoryBudget;
     use crate::engine::util::progress::Watch;
+    use crate::games::dots::theory::features::features;
     use crate::games::dots::Geometry;
 
     #[test]
