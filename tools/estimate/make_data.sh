@@ -28,4 +28,4 @@ make train-boxes-5x5 boxes:5x5 20 32 1000 17
 [ "${1:-all}" = train ] && exit 0
 # The measurement pools: half of each trains, the other half is held out (train.py splits them).
 make pool-boxes-4x4 boxes:4x4 32 36 120 21 60
-make pool-boxes-5x5 boxes:5x5 40 44 60 22 60
+make pool-boxes-5x5 boxes:5x5 40 44 40 22 60

@@ -36,34 +36,34 @@ struct Weakness {
 /// Levels 1 to 7 (level 8 is perfect).
 const WEAKNESS: [Weakness; 7] = [
     Weakness {
-        random: 50,
-        greedy: 50,
-        noise: 0,
-    },
-    Weakness {
-        random: 10,
-        greedy: 90,
+        random: 60,
+        greedy: 40,
         noise: 0,
     },
     Weakness {
         random: 0,
-        greedy: 50,
-        noise: 6,
+        greedy: 100,
+        noise: 0,
     },
     Weakness {
         random: 0,
-        greedy: 30,
-        noise: 4,
-    },
-    Weakness {
-        random: 0,
-        greedy: 15,
+        greedy: 40,
         noise: 3,
     },
     Weakness {
         random: 0,
-        greedy: 5,
+        greedy: 25,
         noise: 2,
+    },
+    Weakness {
+        random: 0,
+        greedy: 10,
+        noise: 2,
+    },
+    Weakness {
+        random: 0,
+        greedy: 5,
+        noise: 1,
     },
     Weakness {
         random: 0,
