@@ -36,8 +36,8 @@ struct Weakness {
 /// Levels 1 to 7 (level 8 is perfect).
 const WEAKNESS: [Weakness; 7] = [
     Weakness {
-        random: 60,
-        greedy: 40,
+        random: 100,
+        greedy: 0,
         noise: 0,
     },
     Weakness {
@@ -47,27 +47,27 @@ const WEAKNESS: [Weakness; 7] = [
     },
     Weakness {
         random: 0,
-        greedy: 40,
+        greedy: 70,
         noise: 3,
     },
     Weakness {
         random: 0,
-        greedy: 25,
+        greedy: 50,
         noise: 2,
     },
     Weakness {
         random: 0,
-        greedy: 10,
+        greedy: 30,
         noise: 2,
     },
     Weakness {
         random: 0,
-        greedy: 5,
+        greedy: 15,
         noise: 1,
     },
     Weakness {
         random: 0,
-        greedy: 0,
+        greedy: 5,
         noise: 1,
     },
 ];
