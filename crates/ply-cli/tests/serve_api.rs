@@ -181,7 +181,7 @@ fn every_endpoint_answers_what_the_cli_prints() {
         r#"{"game":"triangles","moves":"2-3 4-5 5-6 7-8 8-9 9-10"}"#,
     );
     let report: serde_json::Value = serde_json::from_str(&seed).unwrap();
-    assert_eq!(report["value"], -3);
+    assert_eq!(report["value"], 3);
     assert_eq!(report["strategy"], "table");
 }
 
@@ -370,10 +370,11 @@ fn the_perfect_player_replies_as_ply_play_does() {
             .0,
         400
     );
-    // Past exact reach, ply still replies: with its best estimate, within its time to think.
+    // Past exact reach (two moves into 4×4 boxes, past the shipped book), ply still replies: with
+    // its best estimate, within its time to think.
     let (status, text) = server.post(
         "/api/play/dots",
-        r#"{"game":"boxes","rows":4,"cols":4,"time":0.3}"#,
+        r#"{"game":"boxes","rows":4,"cols":4,"moves":"1-2 7-8","time":0.3}"#,
     );
     assert_eq!(status, 200, "{text}");
     assert!(text.contains(r#""choice":"estimated""#), "{text}");
