@@ -96,7 +96,8 @@ def test_a_weaker_level_says_so_and_a_level_out_of_range_is_refused():
 
 
 def test_a_time_limited_answer_says_what_was_proved():
-    report = ply.dots("boxes", rows=4, cols=4, time=0.3)
+    # Two moves into 4×4 boxes: past the shipped book.
+    report = ply.dots("boxes", rows=4, cols=4, moves="1-2 7-8", time=0.3)
     assert report["exact"] is False and report["value"] is None
     assert report["lower"] <= report["upper"]
     assert report["reason"] and report["best_move"]
@@ -231,7 +232,7 @@ def test_an_exception_in_the_callback_stops_the_solve():
 
     started = time.monotonic()
     with pytest.raises(Enough):
-        ply.dots("boxes", rows=4, cols=4, detail="value", progress=progress)
+        ply.dots("boxes", rows=4, cols=4, detail="value", no_book=True, progress=progress)
     assert time.monotonic() - started < 20
 
 
@@ -249,7 +250,7 @@ def test_the_gil_is_released_during_a_solve():
     counter.start()
     try:
         before = ticks
-        ply.dots("boxes", rows=4, cols=4, detail="value", time=1.0)
+        ply.dots("boxes", rows=4, cols=4, detail="value", no_book=True, time=1.0)
         during = ticks - before
     finally:
         stop.set()
@@ -293,7 +294,7 @@ def test_ctrl_c_interrupts_a_solve():
     KeyboardInterrupt."""
     _interrupted(
         "def progress(n):\n    print('progress', n, flush=True)",
-        'ply.dots("boxes", rows=4, cols=4, detail="value", progress=progress)',
+        'ply.dots("boxes", rows=4, cols=4, detail="value", no_book=True, progress=progress)',
         pause=0,
         limit=10,
     )
