@@ -1,6 +1,6 @@
 //! The learned estimate: a value in cells for the player to move, fitted to ply's own exact values
 //! of thousands of positions (`tools/estimate/`: the data, the training script and the measures in
-//! BENCHMARKS.md). Gradient-boosted trees over the [`features`] of dots theory, read from
+//! BENCHMARKS.md). Gradient-boosted trees over the [`features`](super::features) of dots theory, read from
 //! `estimate-model.json` (compiled in, a few hundred kilobytes; no runtime beyond this file), with
 //! the mean error measured on held-out positions per board and free-edge count, which reports give
 //! beside the estimate. Simple loony endgames are valued exactly, as by the hand-made
