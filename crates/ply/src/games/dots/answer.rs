@@ -264,7 +264,7 @@ fn keep_proofs(
         .best_move
         .as_deref()
         .filter(|_| every_move && report.exact)
-        .and_then(|name| edge_named(board, drawn, name));
+        .and_then(|name| free_edge_named(board, drawn, name));
     let range = report.range();
     let full = ValueRange {
         lower: -(scheme.open_cells(drawn) as i32),
@@ -281,7 +281,7 @@ fn keep_proofs(
         books.keep(built, &root).map_err(book_fault)?;
     }
     for m in &report.moves {
-        let (Some(_), Some(edge)) = (m.value, edge_named(board, drawn, &m.mv)) else {
+        let (Some(_), Some(edge)) = (m.value, free_edge_named(board, drawn, &m.mv)) else {
             continue;
         };
         let child = drawn.with(edge);
@@ -294,10 +294,8 @@ fn keep_proofs(
 }
 
 /// The free edge of `drawn` named `name`.
-fn edge_named(board: &super::DotsBoard, drawn: EdgeSet, name: &str) -> Option<Edge> {
-    (0..board.edge_count())
-        .map(|e| Edge(e as u8))
-        .find(|&e| !drawn.contains(e) && format_edge(board, e) == name)
+fn free_edge_named(board: &super::DotsBoard, drawn: EdgeSet, name: &str) -> Option<Edge> {
+    super::notation::edge_named(board, name).filter(|&e| !drawn.contains(e))
 }
 
 /// A tie order as books and users name it.

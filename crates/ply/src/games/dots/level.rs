@@ -7,6 +7,7 @@
 //! level --opponent-level N+1`) and kept in BENCHMARKS.md.
 
 use super::board::DotsBoard;
+use super::notation::edge_named;
 use super::opponents::Opponent;
 use super::position::Position;
 use super::report::DotsReport;
@@ -127,7 +128,7 @@ impl Level {
             .iter()
             .map(|m| {
                 let value = m.value.unwrap_or_else(|| {
-                    let edge = super::opponents::edge_named(board, &m.mv);
+                    let edge = edge_named(board, &m.mv).expect("a move the report names");
                     move_estimate(board, drawn, edge.0 as u32, m.points, m.range())
                 });
                 let jitter = chooser.between(0, 2 * noise) as i64 - noise as i64;

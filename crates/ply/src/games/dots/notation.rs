@@ -202,6 +202,13 @@ pub fn format_edge(board: &DotsBoard, edge: Edge) -> String {
     format!("{}-{}", a + 1, b + 1)
 }
 
+/// The edge a single move `name` (`2-5`, as [`format_edge`] writes it) names on `board`, if it
+/// names one: how the library reads back the moves its own reports name.
+pub fn edge_named(board: &DotsBoard, name: &str) -> Option<Edge> {
+    let [written] = <[WrittenMove; 1]>::try_from(parse_moves(name).ok()?).ok()?;
+    edge_of(board, written.a, written.b).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use super::board::{DotsBoard, Edge};
 use super::geometry::BuiltBoard;
 use super::kept::Kept;
 use super::level::Level;
-use super::notation::{edge_of, parse_moves};
+use super::notation::edge_named;
 use super::player::{think_at_level, Choice};
 use super::policy::Policy;
 use super::position::Position;
@@ -134,9 +134,10 @@ pub fn play_match(
             result.ply_moves += 1;
             result.exact_moves += (played.choice == Choice::Exact) as u32;
             result.longest_think = result.longest_think.max(played.seconds);
-            edge_named(board, &played.mv)
+            edge_named(board, &played.mv).expect("the player plays an edge of the board")
         } else if let Opponent::Level(other) = opponent {
             edge_named(board, &player_move(other, &mut chooser)?.mv)
+                .expect("the player plays an edge of the board")
         } else {
             opponent.choose(board, &position, &mut chooser)
         };
@@ -148,15 +149,6 @@ pub fn play_match(
     let margin = a as i64 - b as i64;
     result.margin = if ply_first { margin } else { -margin };
     Ok(result)
-}
-
-/// The edge a move the library wrote names.
-pub(super) fn edge_named(board: &DotsBoard, name: &str) -> Edge {
-    let [written] = parse_moves(name)
-        .expect("a move the library wrote")
-        .try_into()
-        .expect("one move");
-    edge_of(board, written.a, written.b).expect("the player plays an edge of the board")
 }
 
 #[cfg(test)]
