@@ -463,3 +463,96 @@ test("heaps: ply moves first as the library's perfect player does, and the link 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("dots: a move from an earlier position starts a variation; the main line is kept, promoted, deleted", async () => {
+  const main = "4-7 8-9 1-2 6-9 6-10 9-10 3-6";
+  const { page, errors } = await open(`game=triangles&size=3&moves=${main.replace(/ /g, "+")}&at=2&seed=3`);
+  const toMove = page.getByTestId("to-move");
+  await toMove.filter({ hasText: "Viewing move 2 of 7" }).waitFor();
+  // Moves that came with the link are labelled by their player only.
+  const playerCell = (k) => page.locator(`[data-testid=move-list] tr[data-ply='${k}'] td.player`);
+  assert.equal(await playerCell(1).textContent(), "A");
+  assert.equal(await playerCell(2).textContent(), "B");
+  await page.getByTestId("first").selectOption("both");
+  await edge(page, "2-5").click();
+  await toMove.filter({ hasNotText: "Viewing" }).filter({ hasText: "to move." }).waitFor();
+  const params = () => new URL(page.url()).searchParams;
+  assert.equal(params().get("moves"), "4-7 8-9 1-2 (2-5) 6-9 6-10 9-10 3-6");
+  assert.equal(params().get("line"), "4-7 8-9 2-5");
+  assert.equal(await page.getByTestId("line-note").getAttribute("data-main"), "false");
+  assert.equal(await playerCell(3).textContent(), "A (you)");
+  // The main line's move is shown as a variation under move 3, and is one click away.
+  const variation = page.locator("[data-testid=move-list] tr.variation");
+  assert.equal(await variation.count(), 1);
+  assert.match(await variation.textContent(), /^3\. \(1-2 6-9 6-10 9-10 3-6\)$/);
+  // Promoted, the variation is the main line and the old main line a variation.
+  await page.getByTestId("promote").click();
+  await page.getByTestId("line-note").and(page.locator("[data-main=true]")).waitFor();
+  assert.equal(params().get("moves"), "4-7 8-9 2-5 (1-2 6-9 6-10 9-10 3-6)");
+  assert.equal(params().get("line"), null);
+  // To the old line's fourth move, then delete from its 1-2: one line is left.
+  await variation.getByRole("button", { name: "variation move 4: 6-9" }).click();
+  await toMove.filter({ hasText: "Viewing move 4 of 7" }).waitFor();
+  assert.equal(await drawnCount(page), 4);
+  await page.getByTestId("nav-prev").click();
+  await toMove.filter({ hasText: "Viewing move 3 of 7" }).waitFor();
+  await page.getByTestId("delete-move").click();
+  await toMove.filter({ hasText: "Viewing move 2 of 3" }).waitFor();
+  assert.equal(params().get("moves"), "4-7 8-9 2-5");
+  assert.equal(await variation.count(), 0);
+  // Back walks through what was shown, with the tree of the time.
+  await page.goBack();
+  await toMove.filter({ hasText: "Viewing move 3 of 7" }).waitFor();
+  assert.equal(params().get("moves"), "4-7 8-9 2-5 (1-2 6-9 6-10 9-10 3-6)");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("dots: a pasted move list with a variation loads; its record exports and imports unchanged", async () => {
+  const { page, errors } = await open("game=triangles&size=2&seed=5");
+  const toMove = page.getByTestId("to-move");
+  await toMove.filter({ hasText: "A to move (you)" }).waitFor();
+  const box = page.getByTestId("moves-text");
+  await box.fill("1. 2 1, 2. 1-3\n(2. 2 3 3. 3-5) 3. 4 - 2");
+  await page.getByTestId("import-moves").click();
+  await page.waitForURL(/moves=1-2\+1-3\+%282-3\+3-5%29\+2-4/);
+  await toMove.filter({ hasText: "to move." }).waitFor();
+  assert.equal(await drawnCount(page), 3);
+  assert.equal(new URL(page.url()).searchParams.get("first"), "both");
+  assert.equal(await box.inputValue(), "1-2 1-3 (2-3 3-5) 2-4");
+  // The record: tags, every move numbered with its player and grade; reviewed by the server.
+  await page.getByTestId("export-text").click();
+  await page.getByTestId("download-record").waitFor();
+  const record = await box.inputValue();
+  const review = (await api("/api/dots/review", { game: "triangles", size: 2, moves: "1-2 1-3 2-4" })).body;
+  assert.match(record, /^\[Game "triangles"\]\n\[Size "2"\]\n\[A "you"\]\n\[B "you"\]\n\[Result "\*"\]\n\n1\. A 1-2 \{/);
+  assert.ok(record.includes(`2. ${review.moves[1].player} 1-3 {`), record);
+  assert.match(record, /\(2\. [AB] 2-3 \{[^}]+\} 3\. [AB] 3-5 \{[^}]+\}\) 3\. [AB] 2-4 \{[^}]+\}\n$/);
+  assert.equal((record.match(/\{/g) || []).length, 5);
+  // Imported again (now with its players), the same record comes out.
+  await page.getByTestId("import-moves").click();
+  await page.waitForURL(/a=you&b=you/);
+  await page.getByTestId("export-text").click();
+  await page.waitForFunction((text) => document.querySelector("[data-testid=moves-text]").value === text, record);
+  // And as JSON.
+  await page.getByTestId("export-json").click();
+  await page.waitForFunction(() => document.querySelector("[data-testid=moves-text]").value.startsWith("{"));
+  const json = JSON.parse(await box.inputValue());
+  assert.equal(json.format, "ply dots record 1");
+  assert.deepEqual(json.moves.map((m) => m.move), ["1-2", "1-3", "2-4"]);
+  assert.deepEqual(json.moves[1].variations.map((v) => v.map((m) => m.move)), [["2-3", "3-5"]]);
+  assert.equal(json.moves[2].grade.verdict, review.moves[2].verdict);
+  const exported = await box.inputValue();
+  await page.getByTestId("import-moves").click();
+  await page.getByTestId("export-json").click();
+  await page.waitForFunction((text) => document.querySelector("[data-testid=moves-text]").value === text, exported);
+  // A bad move is refused in the record's terms, and the game is kept.
+  await box.fill("1-2 (1-3 9-9)");
+  await page.getByTestId("import-moves").click();
+  await page.getByTestId("error").filter({ hasText: "Not loaded (variation 1):" }).waitFor();
+  assert.match(await page.getByTestId("error").textContent(), /9-9/);
+  assert.equal(await drawnCount(page), 3);
+  // The browser reports the refused request (400) itself; nothing else may go wrong.
+  assert.deepEqual(errors.filter((e) => !e.includes("status of 400")), []);
+  await page.close();
+});

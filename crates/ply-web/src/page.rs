@@ -7,7 +7,7 @@ use axum::routing::get;
 use axum::Router;
 
 /// Every file of the page: its path, its content type and its text.
-const FILES: [(&str, &str, &str); 11] = [
+const FILES: [(&str, &str, &str); 13] = [
     (
         "/",
         "text/html; charset=utf-8",
@@ -20,7 +20,13 @@ const FILES: [(&str, &str, &str); 11] = [
     ),
     ("/app.js", JS, include_str!("../static/app.js")),
     ("/common.js", JS, include_str!("../static/common.js")),
+    ("/move-tree.js", JS, include_str!("../static/move-tree.js")),
     ("/dots.js", JS, include_str!("../static/dots.js")),
+    (
+        "/dots-record.js",
+        JS,
+        include_str!("../static/dots-record.js"),
+    ),
     ("/dots-draw.js", JS, include_str!("../static/dots-draw.js")),
     (
         "/dots-layout.js",

@@ -285,9 +285,11 @@ function verdictBadge(g) {
     el("span", { class: "swatch", style: `background:${VERDICT_COLOURS[g.verdict]}` }), words.badge);
 }
 
-// `rows`: {move, player, who, points, grade, left (cells open before the move)} per move of the line; the position after `at` moves is
-// marked; `pick(k)` goes to the position after k moves.
-function moveListTable(rows, at, pick) {
+// `rows`: {move, player, who, points, grade, left (cells open before the move), variations} per move
+// of the line; the position after `at` moves is marked; `pick(k)` goes to the position after k moves.
+// Each variation — the moves played instead of a row's, [{move, path}] — is an indented row under
+// it, and `pickPath(path)` goes to the position after one of its moves.
+function moveListTable(rows, at, pick, pickPath) {
   const go = (k, text) => el("button", { class: "link", type: "button", text, onclick: () => pick(k) });
   const start = el("tr", { "data-ply": "0", class: at === 0 ? "current" : "" },
     el("td", {}), el("td", { colspan: 3 }, go(0, "start of the game")));
@@ -300,11 +302,22 @@ function moveListTable(rows, at, pick) {
       el("td", {}, go(k, r.move + (r.points ? ` +${r.points}` : ""))),
       el("td", {}, verdictBadge(r.grade), r.grade ? el("span", { class: "small", text: " " + gradeWords(r.grade, r.left).detail }) : ""));
     if (k === at) tr.setAttribute("aria-current", "step");
-    return tr;
-  });
+    return [tr, ...r.variations.map((v) => variationRow(k, v, pickPath))];
+  }).flat();
   return el("table", { class: "move-list", "data-testid": "move-list" },
     el("tr", {}, el("th", { text: "#" }), el("th", { text: "player" }), el("th", { text: "move" }), el("th", { text: "verdict (value for its player)" })),
     start, ...body);
+}
+
+// A variation under move k of the list: its first moves as links (at most VARIATION_SHOWN; the rest
+// is on its line once one is picked).
+const VARIATION_SHOWN = 10;
+function variationRow(k, moves, pickPath) {
+  const links = moves.slice(0, VARIATION_SHOWN).flatMap((m, j) => [j ? " " : "",
+    el("button", { class: "link", type: "button", text: m.move, "aria-label": `variation move ${k + j}: ${m.move}`, onclick: () => pickPath(m.path) })]);
+  const more = moves.length > VARIATION_SHOWN ? ` … (${moves.length} moves)` : "";
+  return el("tr", { class: "variation", "data-variation": moves[0].path.join(" ") },
+    el("td", {}), el("td", { colspan: 3 }, `${k}. (`, ...links, `${more})`));
 }
 
 // At game over: per player, moves best / mistakes / blunders / not proved, and what they lost.

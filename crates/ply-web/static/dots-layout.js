@@ -90,22 +90,45 @@ function dotsMoveForm(session, ui) {
 }
 
 function dotsMovesPanel(session, ui) {
+  const button = (text, testid, onclick) => el("button", { type: "button", text, "data-testid": testid, onclick });
   ui.moveList = el("div", { class: "scroll" });
-  ui.movesText = el("input", { type: "text", readonly: "", "data-testid": "moves-text", "aria-label": "the moves to this position", class: "wide" });
+  ui.lineNote = el("span", { class: "small", "data-testid": "line-note" });
+  ui.promote = button("Make main line", "promote", () => session.promote());
+  ui.deleteMove = button("Delete from here", "delete-move", () => session.deleteHere());
+  // The game's moves, variations in parentheses: the box follows the game until it is edited (or an
+  // export fills it); Load reads what it holds — a move list or a record.
+  ui.movesText = el("textarea", { class: "record", id: "moves-text", "data-testid": "moves-text", spellcheck: "false", autocomplete: "off",
+    placeholder: "4-7 8-9 (1-2) 6-9 — or paste a record", "aria-describedby": "moves-text-help" });
+  ui.recordEdited = false;
+  ui.movesText.addEventListener("input", () => { ui.recordEdited = true; });
   ui.command = el("code", { "data-testid": "command" });
-  const copy = el("button", { type: "button", text: "Copy moves", "data-testid": "copy-moves" });
-  copy.addEventListener("click", async () => {
+  ui.download = el("a", { "data-testid": "download-record", hidden: "" }, "Save as a file");
+  ui.showRecord = (text, kind) => {
+    ui.movesText.value = text;
+    ui.recordEdited = true;
+    URL.revokeObjectURL(ui.download.href);
+    ui.download.href = URL.createObjectURL(new Blob([text], { type: kind === "json" ? "application/json" : "text/plain" }));
+    ui.download.download = `ply-${session.spec.game}.${kind === "json" ? "json" : "txt"}`;
+    ui.download.hidden = false;
+  };
+  const copy = button("Copy", "copy-moves", async () => {
     ui.movesText.select();
     try {
       await navigator.clipboard.writeText(ui.movesText.value);
-      session.say("The moves are copied.");
+      session.say("Copied.");
     } catch (e) {
-      session.say("Select the moves shown and copy them.");
+      session.say("Select the text in the box and copy it.");
     }
   });
-  return panel("Moves", ui.moveList,
-    el("div", { class: "controls" }, ui.movesText, copy),
-    el("p", { class: "small" }, "The same position on the command line: ", ui.command));
+  return panel("Moves", el("div", { class: "controls" }, ui.lineNote, ui.promote, ui.deleteMove), ui.moveList,
+    el("label", { for: "moves-text", class: "small", text: "The game (edit it, or paste moves or a record, then Load)" }), ui.movesText,
+    el("div", { class: "controls" },
+      button("Load", "import-moves", () => session.importRecord(ui.movesText.value)), copy,
+      button("Export record", "export-text", () => session.exportRecord("text")),
+      button("Export JSON", "export-json", () => session.exportRecord("json")), ui.download),
+    el("p", { class: "small", id: "moves-text-help" }, "Moves as ", el("code", { text: "ply dots --moves" }),
+      " takes them (2-5 or 2 5, separated by spaces, commas or new lines; move numbers and A/B are skipped), a variation in parentheses after the move it replaces; or a record this page exported."),
+    el("p", { class: "small" }, "The position shown on the command line: ", ui.command));
 }
 
 function dotsStrategiesPanel(session, ui) {
@@ -164,6 +187,8 @@ function dotsLayout(session) {
     ui.nav.undo.disabled = s.at === 0;
     ui.nav.redo.disabled = s.at === s.line.length;
     ui.nav.ply.disabled = !f || f.over || s.thinking;
+    ui.promote.disabled = s.tree.onMainLine(s.line);
+    ui.deleteMove.disabled = s.at === 0;
     ui.nav.again.hidden = !(here.analysis && !here.analysis.exact) || s.analysing;
   };
   return ui;

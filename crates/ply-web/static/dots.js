@@ -4,8 +4,11 @@
 // chart (/api/dots/review, one request for the whole line, in the background). No rule of the game
 // is re-derived here: whose turn it is, who owns a cell and what a move is worth are the server's.
 //
-// The address holds the whole game line and the position shown (`moves=…&at=k`); every move and
-// every step through the line is a history entry, so Back and Forward walk through the game.
+// The game is a move tree (move-tree.js): a move from an earlier position starts a variation and
+// keeps the line it left. The address holds the whole tree as movetext (`moves=4-7 8-9 (1-2) 6-9`),
+// the line shown when it is not the main one (`line=…`) and the position on it (`at=k`); every move
+// and every step through the line is a history entry, so Back and Forward walk through the game.
+// A game comes in and goes out as a record (dots-record.js).
 "use strict";
 
 // Seconds each kind of request may take; the server caps them at its own limit.
@@ -67,8 +70,10 @@ class DotsSession {
     this.thinking = false;
     this.analysing = false;
     this.longer = false;
-    // Moves played on this page (by their position), and those whose grade was announced.
+    // Moves played on this page, by the person and by ply (by the moves to them), and those whose
+    // grade was announced. Other moves (a link's, an import's) are labelled by their player only.
     this.fresh = new Set();
+    this.plyMade = new Set();
     this.announced = new Set();
     this.closed = false;
     this.ui = dotsLayout(this);
@@ -78,7 +83,18 @@ class DotsSession {
 
   readLink(params) {
     this.spec = dotsSpec(params);
-    this.line = (params.get("moves") || "").split(/[\s+,]+/).filter((m) => m !== "");
+    try {
+      this.tree = MoveTree.read(params.get("moves") || "");
+    } catch (e) {
+      showError(`The link's moves: ${e.message}.`);
+      this.tree = new MoveTree();
+    }
+    // The line shown: the link's when the tree has it, else the main line.
+    const chosen = (params.get("line") || "").split(" ").filter((m) => m !== "");
+    const known = chosen.every((m, k) => this.tree.after(chosen, k).includes(m));
+    this.line = this.tree.continuation(known ? chosen : []);
+    // The players an imported record named (kept in the link as `a` and `b`), else null: this page's.
+    this.players = params.has("a") || params.has("b") ? { A: params.get("a") ?? "A", B: params.get("b") ?? "B" } : null;
     const at = params.get("at");
     this.at = at !== null && /^\d+$/.test(at) ? Math.min(Number(at), this.line.length) : this.line.length;
     const first = params.get("first");
@@ -91,12 +107,14 @@ class DotsSession {
   }
 
   linkParams() {
-    const p = { ...this.spec, moves: this.line.join(" ") };
+    const p = { ...this.spec, moves: this.tree.write() };
+    if (!this.tree.onMainLine(this.line)) p.line = this.line.join(" ");
     if (this.at < this.line.length) p.at = this.at;
     if (this.side !== "A") p.first = this.side === "B" ? "ply" : "both";
     if (this.showValues) p.values = "1";
     if (this.think !== null) p.think = this.think;
     if (this.level !== 8) p.level = this.level;
+    if (this.players) Object.assign(p, { a: this.players.A, b: this.players.B });
     p.seed = this.seed;
     return p;
   }
@@ -155,6 +173,19 @@ class DotsSession {
   who(player) {
     if (this.side === "both") return "";
     return player === this.side ? "you" : "ply";
+  }
+
+  // Who made the k-th move of the line (from 0) when it was made on this page: "you" or "ply";
+  // "" for a move that came with a link or an import.
+  madeBy(k, line = this.line) {
+    const key = MoveTree.key(line, k + 1);
+    return this.fresh.has(key) ? "you" : this.plyMade.has(key) ? "ply" : "";
+  }
+
+  // A side's label when every move of it in the line was made on this page, else "".
+  sideWho(player) {
+    const theirs = this.line.map((_, k) => k).filter((k) => this.moverOf(k) === player);
+    return theirs.every((k) => this.madeBy(k)) ? this.who(player) : "";
   }
 
   // The time of the analysis asked now: the usual, or — after "Analyse longer", for that position
@@ -304,16 +335,45 @@ class DotsSession {
     const how = reply.choice === "exact" ? `, value ${shown(reply.value)}`
       : reply.choice === "level" ? ` (level ${reply.level})` : ", its best estimate (not proved)";
     this.say(`ply (${reply.player}) played ${reply.move}${how}.`);
+    this.plyMade.add(this.line.slice(0, this.at).concat(reply.move).join(" "));
     this.extend(reply.move);
   }
 
-  // The line goes on with `move` after the position shown (kept when it already does), and the page
-  // goes there. The entry of the position left keeps the new line, so that Back returns to it
-  // without ply moving again.
+  // The line goes on with `move` after the position shown: along the line when it does already, into
+  // the variation that starts with it when there is one, else into a new variation (the line left
+  // stays in the tree). The page goes there; the entry of the position left keeps the new line, so
+  // that Back returns to it without ply moving again.
   extend(move) {
-    if (this.line[this.at] !== move) this.setLine(this.line.slice(0, this.at).concat(move));
+    const path = this.line.slice(0, this.at).concat(move);
+    if (this.line[this.at] !== move) {
+      this.tree.add(path);
+      this.setLine(this.tree.continuation(path));
+    }
     this.link(false);
     this.go(this.at + 1);
+  }
+
+  // The position after the moves `path` (a line of the tree), on the line that continues it.
+  goPath(path) {
+    this.setLine(this.tree.continuation(path));
+    this.go(path.length);
+  }
+
+  // The line shown becomes the main line.
+  promote() {
+    this.tree.promote(this.line);
+    this.link(false);
+    this.render();
+  }
+
+  // Deletes the move shown and everything after it (with the variations that start there); the page
+  // shows the position before it, on the line that now continues from there.
+  deleteHere() {
+    if (this.at === 0) return;
+    const k = this.at;
+    this.tree.removeFrom(this.line, k);
+    this.setLine(this.tree.continuation(this.line.slice(0, k - 1)));
+    this.go(k - 1);
   }
 
   // A move by the person: on their turn (either side when they play both), a free edge.
@@ -337,12 +397,11 @@ class DotsSession {
     return true;
   }
 
-  // ply makes the next move here, whoever's turn it is (the line after this position is dropped).
+  // ply makes the next move here, whoever's turn it is (a move other than the line's starts a
+  // variation).
   plyHere() {
     const facts = this.entry(this.at).facts;
     if (!facts || facts.over || this.thinking) return;
-    this.setLine(this.line.slice(0, this.at));
-    this.link(false);
     this.work?.abort();
     this.work = new AbortController();
     const gen = ++this.gen;
@@ -350,6 +409,7 @@ class DotsSession {
   }
 
   setLine(line) {
+    this.tree.add(line);
     if (line.join(" ") === this.line.join(" ")) return;
     this.line = line;
     this.dropReview();
@@ -446,6 +506,109 @@ class DotsSession {
     const live = this.ui.live;
     live.append(el("p", { text }));
     while (live.childElementCount > 3) live.firstElementChild.remove();
+  }
+
+  // ---------- records: import and export ----------
+
+  // The players of a game made on this page, as a record names them.
+  pagePlayers() {
+    const ply = this.level === 8 ? "ply" : `ply, level ${this.level}`;
+    return this.side === "A" ? { A: "you", B: ply } : this.side === "B" ? { A: ply, B: "you" } : { A: "you", B: "you" };
+  }
+
+  // Loads a move list or a record (text or JSON): every line is checked by the server (and its moves
+  // named as the board names them) before the game is replaced; a record of another board opens it.
+  // The game is then analysed with both sides played here.
+  async importRecord(text) {
+    let record;
+    try {
+      record = readRecord(text);
+    } catch (e) {
+      showError(`Not loaded: ${e.message}.`);
+      return;
+    }
+    const spec = record.spec || this.spec;
+    const leaves = record.tree.leaves();
+    const names = new Map();
+    for (const [i, leaf] of leaves.entries()) {
+      try {
+        const { body } = await api("/api/dots", { ...spec, moves: leaf.join(" "), detail: "value", time: DOTS_TIME.facts });
+        leaf.forEach((m, k) => names.set(m, body.played[k]));
+      } catch (e) {
+        const where = leaves.length === 1 ? "" : i === 0 ? " (the main line)" : ` (variation ${i})`;
+        showError(`Not loaded${where}: ${e.message}`);
+        return;
+      }
+    }
+    clearError();
+    const tree = record.tree.renamed(names);
+    const params = { ...spec, moves: tree.write(), first: "both", seed: this.seed };
+    if (record.players) Object.assign(params, { a: record.players.A, b: record.players.B });
+    this.ui.recordEdited = false;
+    setLink(params, true);
+    if (!sameSpec(spec, this.spec)) {
+      open(new URLSearchParams(params));
+      return;
+    }
+    this.readLink(new URLSearchParams(params));
+    this.dropReview();
+    this.syncControls();
+    const variations = tree.leaves().length - 1;
+    this.say(`Loaded a game${variations ? ` with ${variations === 1 ? "a variation" : `${variations} variations`}` : ""}: you play both sides.`);
+    this.go(this.line.length, null);
+  }
+
+  // A line's review: the one made, else asked now.
+  async reviewOf(line) {
+    const text = line.join(" ");
+    const known = this.reviews.get(text);
+    if (known && !known.failure) return known;
+    try {
+      const { body } = await api("/api/dots/review", { ...this.spec, moves: text, time: this.seconds("review") });
+      this.reviews.set(text, body);
+      return body;
+    } catch (e) {
+      return { failure: e.message };
+    }
+  }
+
+  // The result a record gives the game's main line: the score when it is over, else "*".
+  async resultOf(line) {
+    const here = this.entry(line.length, line);
+    if (!here.facts) here.facts = (await api("/api/dots", { ...this.spec, moves: line.join(" "), detail: "value", time: DOTS_TIME.facts })).body;
+    const f = here.facts;
+    if (!f.over) return "*";
+    return `A ${f.score.A}, B ${f.score.B}: ${f.winner === "tie" ? "a tie" : `${f.winner} wins`}`;
+  }
+
+  // The game as a record (`kind`: "text" or "json"), every line graded first; put in the moves box
+  // and offered as a file.
+  async exportRecord(kind) {
+    this.say("Grading every line for the record…");
+    const reviews = new Map();
+    try {
+      for (const leaf of this.tree.leaves()) reviews.set(leaf.join(" "), await this.reviewOf(leaf));
+      const reviewAt = (line, k) => {
+        const r = reviews.get(this.tree.continuation(line.slice(0, k)).join(" "));
+        return r && !r.failure ? r : null;
+      };
+      const grade = (line, k) => reviewAt(line, k)?.moves[k - 1] ?? null;
+      const words = (line, k) => {
+        const g = grade(line, k);
+        if (!g) return null;
+        const w = gradeWords(g, this.cellsBefore(reviewAt(line, k), k - 1));
+        return `${w.badge}: ${w.detail}`;
+      };
+      const result = await this.resultOf(this.tree.mainLine());
+      const players = this.players || this.pagePlayers();
+      const text = kind === "json"
+        ? JSON.stringify(recordJson(this.spec, players, result, this.tree, grade), null, 1) + "\n"
+        : recordText(this.spec, players, result, this.tree, grade, words);
+      this.ui.showRecord(text, kind);
+      this.say(`The record is in the moves box${kind === "json" ? " as JSON" : ""}: copy it, or save it as a file.`);
+    } catch (e) {
+      showError(`No record: ${e.message}`);
+    }
   }
 
   // ---------- the strategies panel ----------
@@ -549,7 +712,7 @@ class DotsSession {
     const score = `Score: A ${f.score.A}, B ${f.score.B}.`;
     ui.status.setAttribute("data-player", f.over ? "none" : f.to_move);
     if (f.over) {
-      const who = (p) => (this.who(p) ? ` (${this.who(p)})` : "");
+      const who = (p) => (this.sideWho(p) ? ` (${this.sideWho(p)})` : "");
       ui.status.textContent = `Game over: A ${f.score.A}, B ${f.score.B}` + (f.winner === "tie" ? ": a tie." : `: ${f.winner}${who(f.winner)} wins.`) + viewing;
     } else if (this.thinking) {
       const t = this.think !== null ? this.think : this.limits.think_seconds;
@@ -608,7 +771,7 @@ class DotsSession {
     this.ui.lastMoves.replaceChildren(...marks.map((m) => {
       const k = m.number - 1;
       const g = review ? review.moves[k] : null;
-      const who = m.player && this.who(m.player) ? ` (${this.who(m.player)})` : "";
+      const who = this.madeBy(k) ? ` (${this.madeBy(k)})` : "";
       const head = `${m.number}. ${m.player ? `${m.player}${who} ` : ""}${this.line[k]}: `;
       if (!g) return el("p", { text: head + (this.reviewing ? "grading…" : "not graded") });
       return el("p", { "data-ply": String(m.number) }, head, verdictBadge(g), " " + gradeWords(g, this.cellsBefore(review, k)).detail);
@@ -621,18 +784,26 @@ class DotsSession {
       const g = review ? review.moves[i] : null;
       const player = g ? g.player : this.moverOf(i);
       const left = review ? this.cellsBefore(review, i) : 0;
-      return { move, player, who: player ? this.who(player) : "", points: g ? g.points : 0, grade: g, left };
+      // The variations that start here instead of this move, each with its main continuation.
+      const variations = this.tree.after(this.line, i).filter((m) => m !== move).map((alt) => {
+        const branch = this.tree.continuation(this.line.slice(0, i).concat(alt));
+        return branch.slice(i).map((m, j) => ({ move: m, path: branch.slice(0, i + j + 1) }));
+      });
+      return { move, player, who: this.madeBy(i), points: g ? g.points : 0, grade: g, left, variations };
     });
     const note = this.reviewing ? "Grading the moves…" : this.reviews.get(this.line.join(" "))?.failure || "";
     const list = this.ui.moveList;
-    list.replaceChildren(moveListTable(rows, this.at, (k) => this.go(k)), el("p", { class: "small", text: note }));
+    list.replaceChildren(moveListTable(rows, this.at, (k) => this.go(k), (path) => this.goPath(path)), el("p", { class: "small", text: note }));
     // The current move in view, inside the list only (the page does not scroll).
     const row = list.querySelector(`tr[data-ply="${this.at}"]`);
     if (row && (row.offsetTop < list.scrollTop || row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight)) {
       list.scrollTop = row.offsetTop - list.clientHeight / 2;
     }
-    this.ui.movesText.value = this.line.slice(0, this.at).join(" ");
-    this.ui.command.textContent = `ply dots ${this.spec.game} ${specOptions(this.spec)} --moves "${this.ui.movesText.value}"`;
+    const main = this.tree.onMainLine(this.line);
+    this.ui.lineNote.textContent = main ? "Main line." : "A variation: the main line is kept.";
+    this.ui.lineNote.setAttribute("data-main", String(main));
+    if (!this.ui.recordEdited) this.ui.movesText.value = this.tree.write();
+    this.ui.command.textContent = `ply dots ${this.spec.game} ${specOptions(this.spec)} --moves "${this.line.slice(0, this.at).join(" ")}"`;
   }
 
   renderChart() {
@@ -664,7 +835,7 @@ class DotsSession {
     const over = here.facts && here.facts.over && this.atEnd();
     this.ui.summaryPanel.hidden = !over;
     if (!over) return;
-    this.ui.gameSummary.replaceChildren(review ? gameSummaryTable(review, (p) => this.who(p)) : el("p", { class: "small", text: "Reviewing the game…" }));
+    this.ui.gameSummary.replaceChildren(review ? gameSummaryTable(review, (p) => this.sideWho(p)) : el("p", { class: "small", text: "Reviewing the game…" }));
   }
 
   // Who plays whom, changed during a game: ply takes its side from the position shown.
