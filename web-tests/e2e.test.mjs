@@ -458,8 +458,47 @@ test("heaps: ply moves first as the library's perfect player does, and the link 
   await page.getByTestId("log").locator("li").first().waitFor();
   assert.equal(await page.getByTestId("log").locator("li").first().textContent(), `ply took ${perfect.take} from heap 1`);
   await page.getByTestId("to-move").filter({ hasText: "You to move." }).waitFor();
-  const left = perfect.heaps.filter((h) => h > 0).join(",");
-  assert.match(decodeURIComponent(page.url()), new RegExp(`heaps=${left}&first=me&seed=5`));
+  const params = new URL(page.url()).searchParams;
+  assert.equal(params.get("heaps"), "3,4,5");
+  assert.equal(params.get("first"), "ply");
+  assert.equal(params.get("moves"), String(perfect.take));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("heaps: played from the keyboard, graded, undone, summed up, and replayed from its link", async () => {
+  const { page, errors } = await open("game=heaps&heaps=2,3&seed=2");
+  const toMove = page.getByTestId("to-move");
+  await page.getByTestId("verdict").filter({ hasText: "take 1 from heap 1" }).waitFor();
+  // Tab from the heaps input through the controls to the counters of the lowest heap.
+  const counter = page.locator('g.counter[data-take="2"]');
+  await counter.focus();
+  assert.equal(await counter.getAttribute("aria-label"), "take 2 from heap 1");
+  await page.keyboard.press("Enter");
+  // Taking both of heap 1 gives the win away: ply takes all 3 of heap 2.
+  await toMove.filter({ hasText: "Game over: ply took the last counter" }).waitFor();
+  const first = page.getByTestId("log").locator("li").first();
+  assert.equal(await first.textContent(), "you took 2 from heap 1 — mistake: gives the win away");
+  assert.equal(await page.getByTestId("game-summary").textContent(), "ply won in 2 moves. Your moves: 1, 1 mistake (gave the win away).");
+  assert.equal(new URL(page.url()).searchParams.get("moves"), "2,3");
+  // Undo: back before the mistake; the right move, typed, wins.
+  await page.getByTestId("undo").click();
+  await toMove.filter({ hasText: "You to move. Viewing move 0 of 2." }).waitFor();
+  await page.getByTestId("take").fill("1");
+  await page.getByTestId("take").press("Enter");
+  await toMove.filter({ hasText: "You to move." }).filter({ hasNotText: "Viewing" }).waitFor();
+  assert.equal(await first.textContent(), "you took 1 from heap 1 — best");
+  await page.locator('g.counter[data-take="3"]').focus();
+  await page.keyboard.press(" ");
+  await toMove.filter({ hasText: "Game over: you took the last counter" }).waitFor();
+  assert.equal(await page.getByTestId("game-summary").textContent(), "You won in 3 moves. Your moves: 2, no mistake.");
+  const link = page.url();
+  assert.equal(new URL(link).searchParams.get("moves"), "1,1,3");
+  // The link replays the game: its moves labelled by player only.
+  const again = await open(new URL(link).search.slice(1));
+  await again.page.getByTestId("to-move").filter({ hasText: "Game over: you took the last counter" }).waitFor();
+  assert.equal(await again.page.getByTestId("log").locator("li").first().textContent(), "A took 1 from heap 1");
+  await again.page.close();
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -554,5 +593,59 @@ test("dots: a pasted move list with a variation loads; its record exports and im
   assert.equal(await drawnCount(page), 3);
   // The browser reports the refused request (400) itself; nothing else may go wrong.
   assert.deepEqual(errors.filter((e) => !e.includes("status of 400")), []);
+  await page.close();
+});
+
+test("every game fits a 390-pixel phone: no horizontal scroll, every control on screen", async () => {
+  const games = [
+    ["game=solitaire", "distribution-chart"],
+    ["game=dice-race", "sums-chart"],
+    ["game=magic-board&size=12&seed=3", "magic-board"],
+    ["game=heaps&heaps=3,4,5,6,7,8", "heaps-board"],
+    ["game=triangles&size=4", "dots-board"],
+    ["game=boxes&rows=5&cols=5", "dots-board"],
+  ];
+  for (const [query, ready] of games) {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    page.setDefaultTimeout(WAIT);
+    await page.goto(`${base}/?${query}`);
+    await page.getByTestId(ready).first().waitFor();
+    await page.waitForLoadState("networkidle");
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, query);
+    const outside = await page.evaluate(() => [...document.querySelectorAll("main button, main input, main select, main textarea, main svg, main table")]
+      .filter((e) => e.offsetParent !== null)
+      .map((e) => [e.getAttribute("data-testid") || e.textContent.slice(0, 20) || e.tagName, e.getBoundingClientRect()])
+      .filter(([, r]) => r.left < 0 || r.right > 390.5)
+      .map(([name, r]) => `${name}: ${Math.round(r.left)}..${Math.round(r.right)}`));
+    assert.deepEqual(outside, [], query);
+    await page.screenshot({ path: join(shots, `phone-${query.split("&")[0].slice(5)}.png`), fullPage: true });
+    await page.close();
+  }
+});
+
+test("the keyboard: a skip link past the board, the chart's points focusable and named", async () => {
+  const { page, errors } = await open("game=triangles&size=2&first=both&moves=1-2+1-3+2-4");
+  await page.locator(".chart-point").first().waitFor({ state: "attached" });
+  // The first Tab lands on the skip link, which jumps to the controls under the board.
+  await page.keyboard.press("Tab");
+  const skip = page.getByTestId("skip");
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("data-testid")), "skip");
+  assert.ok((await skip.boundingBox()).x >= 0);
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "show-values");
+  // The chart is a named group; the point of the position shown is in the tab order and goes there.
+  const chart = page.getByTestId("value-chart");
+  assert.match(await chart.getAttribute("aria-label"), /^Value chart: A's final margin before each move, 4 of 4 positions proved/);
+  const current = page.locator('.chart-point[tabindex="0"]');
+  assert.equal(await current.getAttribute("data-ply"), "3");
+  await current.focus();
+  await page.keyboard.press("ArrowLeft");
+  await page.getByTestId("to-move").filter({ hasText: "Viewing move 2 of 3" }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("data-ply")), "2");
+  await page.keyboard.press("ArrowLeft");
+  await page.getByTestId("to-move").filter({ hasText: "Viewing move 1 of 3" }).waitFor();
+  assert.match(await page.evaluate(() => document.activeElement.getAttribute("aria-label")), /^after 1 moves: A's final margin [−+]?\d+$/);
+  assert.deepEqual(errors, []);
   await page.close();
 });

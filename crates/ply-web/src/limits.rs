@@ -98,6 +98,9 @@ pub struct Limits {
     pub time_limit_seconds: f64,
     /// The player's time to think per move, in seconds.
     pub think_seconds: f64,
+    /// Every dots board the server answers (`{"game": "triangles", "size": 3}`, `{"game":
+    /// "boxes", "rows": 4, "cols": 4}`): what the page's board picker offers.
+    pub dots_boards: Vec<ply::games::dots::geometry::Geometry>,
 }
 
 impl Limits {
@@ -112,6 +115,7 @@ impl Limits {
             max_magic_size: MAX_MAGIC_SIZE,
             time_limit_seconds: settings.time_limit.as_secs_f64(),
             think_seconds: settings.think.as_secs_f64(),
+            dots_boards: ply::games::dots::geometry::Geometry::every(),
         }
     }
 }

@@ -14,6 +14,14 @@ function open(params) {
   clearError();
   currentGame?.close?.();
   currentGame = GAMES[game](params) || null;
+  // The skip link's target: the game's controls (for dots, the buttons under its board — past the
+  // board's many edges).
+  const controls = main.querySelector("[data-controls]") || main.querySelector(".controls");
+  if (controls) {
+    main.querySelector("#controls")?.removeAttribute("id");
+    controls.id = "controls";
+    controls.setAttribute("tabindex", "-1");
+  }
 }
 
 picker.addEventListener("change", () => open(new URLSearchParams({ game: picker.value })));

@@ -145,17 +145,31 @@ function panel(title, ...children) {
   return el("section", { class: "panel" }, el("h2", { text: title }), ...children);
 }
 
-// A bar chart of {label, value, text} items.
-function barChart(items, { width = 440, height = 170, colour = COLOURS.sky, testid } = {}) {
+// A probability as a percentage written on a chart: one decimal (two under 1 %).
+function percent(p) {
+  const v = p * 100;
+  return `${v.toFixed(v < 1 ? 2 : 1)}%`;
+}
+
+// A bar chart of {label, value, text} items, each bar with its value written on it (`mark`, else
+// the value) and its exact text as a tooltip; `name` is the chart's accessible name.
+function barChart(items, { width = 440, height = 190, colour = COLOURS.sky, testid, name, mark = String } = {}) {
   const chart = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img" });
   if (testid) chart.setAttribute("data-testid", testid);
+  if (name) chart.setAttribute("aria-label", name);
   const top = Math.max(...items.map((i) => i.value), 1e-12);
   const band = (width - 20) / Math.max(items.length, 1);
+  // Values side by side while they fit; else written upwards.
+  const upright = band >= 34;
   items.forEach((item, i) => {
-    const h = (item.value / top) * (height - 45);
+    const h = (item.value / top) * (height - (upright ? 45 : 75));
     const x = 10 + i * band;
-    chart.append(svg("rect", { x: x + band * 0.1, y: height - 22 - h, width: band * 0.8, height: h, fill: colour }));
-    chart.append(svg("title", {}, item.text || String(item.value)));
+    const bar = svg("rect", { x: x + band * 0.1, y: height - 22 - h, width: band * 0.8, height: h, fill: colour });
+    bar.append(svg("title", {}, item.text || String(item.value)));
+    chart.append(bar);
+    const [vx, vy] = [x + band / 2, height - 26 - h];
+    chart.append(svg("text", upright ? { x: vx, y: vy, "text-anchor": "middle", "font-size": 10, "data-bar-value": "" }
+      : { x: vx + 3, y: vy, "text-anchor": "start", "font-size": 9, transform: `rotate(-90 ${vx + 3} ${vy})`, "data-bar-value": "" }, mark(item.value)));
     if (items.length <= 30 || i % Math.ceil(items.length / 30) === 0) {
       chart.append(svg("text", { x: x + band / 2, y: height - 6, "text-anchor": "middle", "font-size": 11 }, item.label));
     }

@@ -44,7 +44,7 @@ function diceGame(params) {
       outcome.replaceChildren(chances(body), el("p", { text: `Expected rolls ${body.exact.expected_rolls} ≈ ${body.expected_rolls.toFixed(3)}` }));
       const d = await api("/api/dice-race/sums", diceRequest());
       current = { distribution: d.body };
-      sums.replaceChildren(barChart(d.body.map((s) => ({ label: String(s.sum), value: s.p, text: `${s.sum}: ${s.probability}` })), { testid: "sums-chart" }));
+      sums.replaceChildren(barChart(d.body.map((s) => ({ label: String(s.sum), value: s.p, text: `${s.sum}: ${s.probability}` })), { testid: "sums-chart", name: "the chance of each sum of the dice, as a bar chart", mark: percent }));
       restart();
       const picks = body.first.length;
       try {

@@ -9,7 +9,10 @@ const BOARD_MARGIN = 36;
 const PLAYER_COLOURS = { A: COLOURS.a, B: COLOURS.b };
 const CELL_TINTS = { A: "#cfe3f3", B: "#f3dcea" };
 const OWNER_INK = { A: "#00507d", B: "#8a3f6a" };
-const VERDICT_COLOURS = { best: COLOURS.good, mistake: COLOURS.even, blunder: COLOURS.bad, unknown: "#8a8a8a" };
+// A mistake is yellow (Okabe–Ito), not the orange of "even (0)" on the board.
+const VERDICT_COLOURS = { best: COLOURS.good, mistake: "#F0E442", blunder: COLOURS.bad, unknown: "#8a8a8a" };
+// Borders of the verdict badges: the colour, darkened where it is too light to see on white.
+const VERDICT_BORDERS = { ...VERDICT_COLOURS, mistake: "#8f8400" };
 const UNDECIDED = "#8a8a8a";
 
 // A value as people read it: +3, 0, −3 (a true minus sign).
@@ -69,12 +72,13 @@ function dotsBoardSvg(board, pos, play) {
   drawCells(picture, board, pos, at);
   const labels = [];
   for (const e of board.edges) picture.append(edgeGroup(e, pos, at, play, labels));
+  picture.append(...labels);
+  // The dots and their numbers over everything else, so that no label covers them.
   for (const d of board.dots) {
     const p = at.get(d.n);
     picture.append(svg("circle", { cx: p.x, cy: p.y, r: 7, fill: "#111" }));
-    picture.append(svg("text", { x: p.x + 10, y: p.y - 10, "font-size": 17, fill: "#555", class: "halo" }, String(d.n)));
+    picture.append(svg("text", { x: p.x + 9, y: p.y - 9, "font-size": 15, fill: "#444", class: "halo", "aria-hidden": "true" }, String(d.n)));
   }
-  picture.append(...labels);
   return picture;
 }
 
@@ -86,7 +90,7 @@ function drawCells(picture, board, pos, at) {
     const points = cell.corners.map((n) => `${at.get(n).x},${at.get(n).y}`).join(" ");
     picture.append(svg("polygon", { points, fill: CELL_TINTS[owner] }));
     picture.append(svg("text", {
-      x: cell.x * BOARD_UNIT, y: cell.y * BOARD_UNIT + 10, "text-anchor": "middle", "font-size": 30,
+      x: cell.x * BOARD_UNIT, y: cell.y * BOARD_UNIT + 8, "text-anchor": "middle", "font-size": 23,
       "font-weight": 700, fill: OWNER_INK[owner], "data-owner": owner,
     }, owner));
   });
@@ -171,10 +175,10 @@ function valueLabel(x, y, r, colour, best) {
   const nothing = r === null;
   const open = !nothing && r.lower !== r.upper;
   const text = nothing ? "★" : rangeText(r);
-  const size = open ? 16 : 21;
-  const width = Math.max(32, text.length * size * 0.6 + 12);
+  const size = open ? 14 : 20;
+  const width = Math.max(30, text.length * size * 0.58 + 10);
   const g = svg("g", { class: "value-label", "aria-hidden": "true" });
-  g.append(svg("rect", { x: x - width / 2, y: y - 14, width, height: 28, rx: 7, fill: best ? colour : "#fff", stroke: colour, "stroke-width": 2.5 }));
+  g.append(svg("rect", { x: x - width / 2, y: y - 13, width, height: 26, rx: 7, fill: best ? colour : "#fff", stroke: colour, "stroke-width": 2.5 }));
   g.append(svg("text", { x, y: y + size * 0.36, "text-anchor": "middle", "font-size": size, "font-weight": 700, fill: best && colour !== COLOURS.even ? "#fff" : "#111", class: best ? "" : "halo" }, text));
   return g;
 }
@@ -182,9 +186,9 @@ function valueLabel(x, y, r, colour, best) {
 // The number of a move of the last turn, on its edge, in its player's colour.
 function moveBadge(x, y, mark) {
   const g = svg("g", { class: "move-badge", "aria-hidden": "true", "data-badge": String(mark.number) });
-  const r = mark.number >= 100 ? 19 : 16;
+  const r = mark.number >= 100 ? 16 : 13;
   g.append(svg("circle", { cx: x, cy: y, r, fill: mark.player ? PLAYER_COLOURS[mark.player] : "#222", stroke: "#fff", "stroke-width": 2.5 }));
-  g.append(svg("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 16, "font-weight": 700, fill: "#fff" }, String(mark.number)));
+  g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#fff" }, String(mark.number)));
   return g;
 }
 
@@ -204,8 +208,8 @@ function valueChartSvg(margins, at, cells, pick, estimates = []) {
   const y = (v) => top + ((cells - v) / (2 * cells)) * (h - top - bottom);
   const proved = margins.filter((v) => v !== null).length;
   const chart = svg("svg", {
-    viewBox: `0 0 ${w} ${h}`, width: "100%", "data-testid": "value-chart", role: "img",
-    "aria-label": `A's final margin before each move: ${proved} of ${margins.length} positions proved`,
+    viewBox: `0 0 ${w} ${h}`, width: "100%", "data-testid": "value-chart", role: "group",
+    "aria-label": `Value chart: A's final margin before each move, ${proved} of ${margins.length} positions proved; each point goes to its position`,
   });
   chart.append(svg("rect", { x: left, y: top, width: w - left - right, height: (h - top - bottom) / 2, fill: "#eef5fb" }));
   chart.append(svg("rect", { x: left, y: y(0), width: w - left - right, height: (h - top - bottom) / 2, fill: "#faf0f5" }));
@@ -223,7 +227,7 @@ function valueChartSvg(margins, at, cells, pick, estimates = []) {
   // A position not proved: its estimate as a hollow point, or a "?" in a strip under the chart.
   margins.forEach((v, i) => {
     const guess = v === null ? estimates[i] ?? null : null;
-    chart.append(chartPoint(v, i, x(i), v !== null ? y(v) : guess !== null ? y(guess) : h - bottom + 11, pick, guess));
+    chart.append(chartPoint(v, i, x(i), v !== null ? y(v) : guess !== null ? y(guess) : h - bottom + 11, pick, guess, i === at));
   });
   return chart;
 }
@@ -244,7 +248,8 @@ function chartLines(chart, margins, x, y, estimated = false) {
   flush();
 }
 
-function chartPoint(v, i, cx, cy, pick, guess = null) {
+// One position's point: a button (the one shown in the tab order; ← and → step from it).
+function chartPoint(v, i, cx, cy, pick, guess = null, current = false) {
   const title = v !== null ? `after ${i} moves: A's final margin ${shown(v)}`
     : guess !== null ? `after ${i} moves: A's final margin about ${shown(guess)} (estimated, not proved)` : `after ${i} moves: not proved`;
   const g = svg("g", { class: "chart-point", "data-ply": String(i), "data-margin": v === null ? "" : String(v) });
@@ -254,7 +259,15 @@ function chartPoint(v, i, cx, cy, pick, guess = null) {
   else if (v === null) g.append(svg("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 14, fill: UNDECIDED }, "?"));
   else g.append(svg("circle", { cx, cy, r: 4.5, fill: v > 0 ? COLOURS.a : v < 0 ? COLOURS.b : COLOURS.even, stroke: "#fff" }));
   g.append(svg("title", {}, title));
+  g.setAttribute("role", "button");
+  g.setAttribute("aria-label", title);
+  g.setAttribute("tabindex", current ? "0" : "-1");
   g.addEventListener("click", () => pick(i));
+  g.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    pick(i);
+  });
   return g;
 }
 
@@ -281,7 +294,7 @@ function gradeWords(g, left) {
 function verdictBadge(g) {
   if (!g) return el("span", { class: "verdict pending", text: "…" });
   const words = gradeWords(g, 0);
-  return el("span", { class: `verdict ${g.verdict}`, style: `border-color:${VERDICT_COLOURS[g.verdict]}`, "data-verdict": g.verdict },
+  return el("span", { class: `verdict ${g.verdict}`, style: `border-color:${VERDICT_BORDERS[g.verdict]}`, "data-verdict": g.verdict },
     el("span", { class: "swatch", style: `background:${VERDICT_COLOURS[g.verdict]}` }), words.badge);
 }
 

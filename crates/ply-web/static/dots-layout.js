@@ -2,17 +2,28 @@
 // chart, strategies) and their wiring to a DotsSession (dots.js).
 "use strict";
 
-function dotsSizeInputs(spec) {
-  const number = (id, label, value, max) => el("label", { text: `${label} ` },
-    el("input", { type: "number", min: 1, max, value, id, "data-testid": id }));
-  return spec.game === "triangles"
-    ? [number("size", "size", spec.size, 6)]
-    : [number("rows", "rows", spec.rows, 7), number("cols", "cols", spec.cols, 7)];
+// The board picker: every board of this game the server answers (`dots_boards` of /api/limits), the
+// one open chosen.
+function dotsSizePicker(spec) {
+  const key = (b) => (b.game === "boxes" ? `${b.rows}x${b.cols}` : String(b.size));
+  const name = (b) => (b.game === "boxes" ? `${b.rows}×${b.cols} boxes` : `size ${b.size}`);
+  const picker = el("select", { id: "board-size", "data-testid": "board-size", "aria-label": "the board" });
+  serverLimits().then((limits) => {
+    const boards = limits.dots_boards.filter((b) => b.game === spec.game);
+    picker.replaceChildren(...boards.map((b) => el("option", { value: key(b), text: name(b) })));
+    picker.value = key(spec);
+  });
+  const chosen = () => {
+    if (spec.game !== "boxes") return { game: spec.game, size: Number(picker.value || spec.size) };
+    const [rows, cols] = (picker.value || key(spec)).split("x").map(Number);
+    return { game: spec.game, rows, cols };
+  };
+  return { picker, chosen };
 }
 
 function dotsControls(session, ui) {
   const spec = session.spec;
-  const sizes = dotsSizeInputs(spec);
+  const sizes = dotsSizePicker(spec);
   ui.first = el("select", { id: "first", "data-testid": "first", "aria-label": "who plays" },
     el("option", { value: "me", text: "you are A (first), ply is B" }),
     el("option", { value: "ply", text: "ply is A (first), you are B" }),
@@ -24,9 +35,7 @@ function dotsControls(session, ui) {
   ui.level.addEventListener("change", () => session.setLevel(ui.level.value));
   ui.first.addEventListener("change", () => session.setSide(ui.first.value));
   ui.think.addEventListener("change", () => session.setThink(ui.think.value));
-  ui.specInputs = () => spec.game === "triangles"
-    ? { game: spec.game, size: Number(document.getElementById("size").value) }
-    : { game: spec.game, rows: Number(document.getElementById("rows").value), cols: Number(document.getElementById("cols").value) };
+  ui.specInputs = sizes.chosen;
   // The note under the sizes follows the inputs: the board the API builds for them, or its refusal.
   let asked = 0;
   const noteFor = async () => {
@@ -38,10 +47,10 @@ function dotsControls(session, ui) {
       if (mine === asked) ui.sizeNote.textContent = e.message;
     }
   };
-  for (const label of sizes) label.querySelector("input").addEventListener("change", noteFor);
+  sizes.picker.addEventListener("change", noteFor);
   return [
     el("div", { class: "controls" }, ui.first, ui.level, el("label", { text: "ply thinks " }, ui.think, " s")),
-    el("div", { class: "controls" }, ...sizes, el("button", { text: "New game", "data-testid": "new-game", onclick: () => session.newGame() })),
+    el("div", { class: "controls" }, el("label", { text: "board " }, sizes.picker), el("button", { text: "New game", "data-testid": "new-game", onclick: () => session.newGame() })),
   ];
 }
 
@@ -68,7 +77,7 @@ function dotsNavigation(session, ui) {
       session.go(session.at, null);
     }),
   };
-  return el("div", { class: "controls" }, el("label", {}, ui.values, " Show values"),
+  return el("div", { class: "controls", "data-controls": "" }, el("label", {}, ui.values, " Show values"),
     ui.nav.first, ui.nav.prev, ui.nav.next, ui.nav.last, ui.nav.undo, ui.nav.redo, ui.nav.ply, ui.nav.again);
 }
 

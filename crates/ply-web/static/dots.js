@@ -823,11 +823,14 @@ class DotsSession {
     const exactFrom = review.margins.length - review.margins.slice().reverse().findIndex((v) => v === null);
     const estimates = review.estimates || [];
     const guessed = estimates.filter((v) => v !== null).length;
+    const focused = this.ui.chart.contains(document.activeElement);
     this.ui.chart.replaceChildren(valueChartSvg(review.margins, this.at, cells, (k) => this.go(k), estimates),
       el("p", { class: "small", "data-exact-from": String(gaps ? exactFrom : 0), text: "A's final margin if both play perfectly from there, after each number of moves played (above 0 A wins, below B wins)." +
         (gaps ? ` ${gaps} positions not proved within ${this.seconds("review")} s` +
           (guessed ? ": hollow points on a dashed line are ply's estimate there, not proved" : ": “?”") +
           `; exact from move ${exactFrom} on.` : "") }));
+    // The keyboard stays on the chart as it steps through the game.
+    if (focused) this.ui.chart.querySelector(`.chart-point[data-ply="${this.at}"]`)?.focus();
   }
 
   renderSummary(here) {

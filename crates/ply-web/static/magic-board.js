@@ -4,7 +4,7 @@
 function magicGame(params) {
   const size = el("input", { type: "number", min: 5, max: 20, id: "size", "data-testid": "size", value: params.get("size") || 8 });
   const seed = el("input", { type: "number", min: 0, id: "seed", "data-testid": "seed", value: params.get("seed") || 1 });
-  const text = el("textarea", { rows: 8, cols: 36, id: "board-text", "data-testid": "board-text" });
+  const text = el("textarea", { rows: 8, cols: 36, id: "board-text", "data-testid": "board-text", "aria-label": "the board: one row per line, numbers separated by spaces" });
   const result = el("div", { "data-testid": "verdicts" });
   const board = el("div", { "data-testid": "board" });
   const step = el("input", { type: "range", min: 0, max: 0, value: 0, id: "step", "data-testid": "step" });
@@ -71,17 +71,24 @@ function magicGame(params) {
     for (let r = 0; r < d; r++) {
       for (let c = 0; c < d; c++) {
         const goal = r === report.goal[0] && c === report.goal[1];
-        // Drawn over the paths, with a white halo, so every number stays readable.
-        numbers.push(svg("text", { x: 10 + c * cell + cell / 2, y: 10 + r * cell + cell / 2 + 5, "text-anchor": "middle", "font-size": Math.min(16, cell / 2.2), "font-weight": goal ? 700 : 400, stroke: "#fff", "stroke-width": 3, "paint-order": "stroke" }, String(rows[r][c])));
+        // Drawn over the paths on a white chip, so that no line strikes through a number.
+        const size = Math.min(16, cell / 2.2);
+        const [cx, cy] = [10 + c * cell + cell / 2, 10 + r * cell + cell * 0.42];
+        const chip = String(rows[r][c]).length * size * 0.62 + 6;
+        numbers.push(svg("rect", { x: cx - chip / 2, y: cy - size * 0.62, width: chip, height: size * 1.24, rx: 3, fill: goal ? "#fff3c4" : "#fff" }));
+        numbers.push(svg("text", { x: cx, y: cy + size * 0.36, "text-anchor": "middle", "font-size": size, "font-weight": goal ? 700 : 400 }, String(rows[r][c])));
       }
     }
     report.corners.forEach((corner, i) => {
       if (!corner.path) return;
+      // The paths run in the lower part of the cells, under the numbers, each corner's a little apart.
       const shift = (i - 1.5) * 3;
-      const pts = corner.path.slice(0, k + 1).map(([r, c]) => `${10 + c * cell + cell / 2 + shift},${10 + r * cell + cell / 2 + shift}`);
+      const px = (c) => 10 + c * cell + cell / 2 + shift;
+      const py = (r) => 10 + r * cell + cell * 0.78 + shift / 2;
+      const pts = corner.path.slice(0, k + 1).map(([r, c]) => `${px(c)},${py(r)}`);
       if (pts.length > 1) picture.append(svg("polyline", { points: pts.join(" "), fill: "none", stroke: CORNER_COLOURS[i], "stroke-width": 3, "stroke-opacity": 0.85, "data-path": corner.start.join(",") }));
       const [r, c] = corner.path[Math.min(k, corner.path.length - 1)];
-      picture.append(svg("circle", { cx: 10 + c * cell + cell / 2 + shift, cy: 10 + r * cell + cell / 2 + shift, r: 5, fill: CORNER_COLOURS[i] }));
+      picture.append(svg("circle", { cx: px(c), cy: py(r), r: Math.min(5, cell / 6), fill: CORNER_COLOURS[i] }));
     });
     picture.append(...numbers);
     board.replaceChildren(picture);

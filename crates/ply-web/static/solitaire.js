@@ -2,7 +2,7 @@
 "use strict";
 
 function solitaireGame(params) {
-  const squares = el("input", { type: "text", size: 40, id: "squares", "data-testid": "squares", value: params.get("squares") || "1,-2,0,9,-1,-2" });
+  const squares = el("input", { type: "text", size: 30, id: "squares", "data-testid": "squares", value: params.get("squares") || "1,-2,0,9,-1,-2" });
   const die = el("input", { type: "number", min: 1, max: 1000000, id: "die", "data-testid": "die", value: params.get("die") || 6 });
   const result = el("p", { class: "status", "data-testid": "result" });
   const board = el("div", { "data-testid": "board" });
@@ -78,7 +78,7 @@ function solitaireGame(params) {
     }
     distribution.replaceChildren(
       el("p", {}, "Expected result ", el("span", { class: "fraction", "data-testid": "expected", text: r.expected_exact }), ` ≈ ${r.expected.toFixed(4)}`),
-      barChart(r.distribution.map((d) => ({ label: String(d.result), value: d.p, text: `${d.result}: ${d.probability}` })), { testid: "distribution-chart" }));
+      barChart(r.distribution.map((d) => ({ label: String(d.result), value: d.p, text: `${d.result}: ${d.probability}` })), { testid: "distribution-chart", name: "the chance of each final total, as a bar chart", mark: percent }));
   }
 
   run();

@@ -87,9 +87,10 @@ impl Geometry {
     /// Builds the incidence and the picture plan. Edges are numbered in order of their dot pairs
     /// (smaller dot, then larger dot), so the numbering follows from the dot numbering alone.
     pub fn build(self) -> Result<BuiltBoard, GeometryError> {
+        self.check()?;
         let (board, canvas, points) = match self {
-            Geometry::Triangles { size } => triangles(size)?,
-            Geometry::Boxes { rows, cols } => boxes(rows, cols)?,
+            Geometry::Triangles { size } => triangles(size),
+            Geometry::Boxes { rows, cols } => boxes(rows, cols),
         };
         Ok(BuiltBoard {
             geometry: self,
@@ -97,6 +98,39 @@ impl Geometry {
             canvas,
             points,
         })
+    }
+
+    /// Whether a board of this shape and size can be built: triangles of size 1 to 6, boxes with at
+    /// least one box and at most 63 edges (the most a state holds).
+    pub fn check(self) -> Result<(), GeometryError> {
+        match self {
+            Geometry::Triangles { size } if !(1..=6).contains(&size) => {
+                Err(GeometryError::TriangleSize(size))
+            }
+            Geometry::Boxes { rows, cols } => {
+                let edges = rows as u64 * (cols as u64 + 1) + cols as u64 * (rows as u64 + 1);
+                if rows == 0 || cols == 0 || edges > 63 {
+                    Err(GeometryError::BoxesSize { rows, cols, edges })
+                } else {
+                    Ok(())
+                }
+            }
+            Geometry::Triangles { .. } => Ok(()),
+        }
+    }
+
+    /// Every board that can be built, triangles by size then boxes by rows and columns: what a front
+    /// end offers, so that it never offers a board the library refuses.
+    pub fn every() -> Vec<Geometry> {
+        let triangles = (1..=6).map(|size| Geometry::Triangles { size });
+        // A board of rows × cols boxes has at least 3·max(rows, cols) + 1 edges, so no side is
+        // longer than 21.
+        let boxes =
+            (1..=21).flat_map(|rows| (1..=21).map(move |cols| Geometry::Boxes { rows, cols }));
+        triangles
+            .chain(boxes)
+            .filter(|g| g.check().is_ok())
+            .collect()
     }
 
     /// How people name the board: `Dots and Triangles, size 3` or `Dots and Boxes, 3×3`.
@@ -166,11 +200,7 @@ fn column_step(dots: u32) -> usize {
 
 /// `rows` × `cols` boxes. Dot (r, c) is number r(cols+1) + c (0-based), drawn at text row 2r, column
 /// `step`·c; a box's label sits in its middle. In a picture, dot (r, c) is at (c, r).
-fn boxes(rows: u32, cols: u32) -> Result<Shape, GeometryError> {
-    let edges = rows as u64 * (cols as u64 + 1) + cols as u64 * (rows as u64 + 1);
-    if rows == 0 || cols == 0 || edges > 63 {
-        return Err(GeometryError::BoxesSize { rows, cols, edges });
-    }
+fn boxes(rows: u32, cols: u32) -> Shape {
     let dot = |r: u32, c: u32| r * (cols + 1) + c;
     let step = column_step(dot(rows, cols) + 1);
     let mut pairs = Vec::new();
@@ -231,16 +261,13 @@ fn boxes(rows: u32, cols: u32) -> Result<Shape, GeometryError> {
         .map(DotsBoard::with_theory)
         .map(|b| b.with_centre_order(&points))
         .expect("box geometry is a valid incidence with its symmetries");
-    Ok((board, Canvas::new(positions, labels), points))
+    (board, Canvas::new(positions, labels), points)
 }
 
 /// Triangles of `size` rows. Dot (r, c), row r = 0..=size, c = 0..=r, is number r(r+1)/2 + c (0-based),
 /// drawn at text row 2r, column `step`/2·(size - r) + `step`·c; in a picture, at
 /// (size/2 − r/2 + c, r·√3/2), so that every triangle is equilateral.
-fn triangles(size: u32) -> Result<Shape, GeometryError> {
-    if !(1..=6).contains(&size) {
-        return Err(GeometryError::TriangleSize(size));
-    }
+fn triangles(size: u32) -> Shape {
     let dot = |r: u32, c: u32| r * (r + 1) / 2 + c;
     let mut pairs = Vec::new();
     for r in 0..=size {
@@ -321,12 +348,28 @@ fn triangles(size: u32) -> Result<Shape, GeometryError> {
         .map(DotsBoard::with_theory)
         .map(|b| b.with_centre_order(&points))
         .expect("triangle geometry is a valid incidence with six symmetries");
-    Ok((board, canvas, points))
+    (board, canvas, points)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_board_builds_and_no_other_does() {
+        let every = Geometry::every();
+        assert_eq!(every.len(), 6 + 77);
+        assert!(every.iter().all(|g| g.build().is_ok()));
+        assert!(every.contains(&Geometry::Boxes { rows: 5, cols: 5 }));
+        assert!(every.contains(&Geometry::Boxes { rows: 1, cols: 20 }));
+        assert!(!every.contains(&Geometry::Boxes { rows: 5, cols: 6 }));
+        for rows in 1..=30 {
+            for cols in 1..=30 {
+                let g = Geometry::Boxes { rows, cols };
+                assert_eq!(g.build().is_ok(), every.contains(&g), "{rows}×{cols}");
+            }
+        }
+    }
 
     #[test]
     fn triangle_counts() {
