@@ -14,14 +14,14 @@ fn triangles_a_whole_game_with_a_bad_command() {
     );
     assert!(out.starts_with(
         "You against ply, which thinks up to 3 s a move (seed 1). Commands: a move like 2-3, hint, \
-         undo, redo, help, quit.\n"
+         undo, redo, lines, line N, help, quit.\n"
     ));
     // Every move is graded as it is played.
     assert!(out.contains("> A (you) plays 1-2: best (+1)\n"));
     assert!(out.contains("B (ply) plays 2-3 (value -1, proved best)\n"));
     assert!(out.contains(
-        "> edge 2-3 is already drawn (by move 2) (type a move like 2-3, or hint, undo, redo, help, \
-         quit)\n"
+        "> edge 2-3 is already drawn (by move 2) (type a move like 2-3, or hint, undo, redo, lines, \
+         line N, help, quit)\n"
     ));
     assert!(out.contains("> A (you) plays 1-3 and scores 1; moves again: best (+1)\n"));
     assert!(out.ends_with(
@@ -96,7 +96,9 @@ fn ply_moves_first_and_boxes_play_to_the_end() {
         Some(&format!("{long}\n\n7-8\nquit\n")),
     );
     assert!(out.contains(&format!("> `{}…` is too long to be a command", &long[..40])));
-    assert!(out.contains("> Type a move like 2-3, or hint, undo, redo, help, quit.\n"));
+    assert!(
+        out.contains("> Type a move like 2-3, or hint, undo, redo, lines, line N, help, quit.\n")
+    );
     assert!(out.contains("> dot 7 does not exist (this board has dots 1 to 4)"));
 }
 
@@ -162,6 +164,39 @@ fn heaps_a_whole_game_hint_and_undo() {
         Some("1\n"),
     );
     assert!(misere.ends_with("Game over: B (ply) wins: did not take the last counter.\n"));
+    let one = stdout_of(&["play", "heaps", "1", "--seed", "1"], Some("2\n1\n"));
+    assert!(
+        one.contains("> heap 1 has 1 counter: take 1 (type"),
+        "{one}"
+    );
+}
+
+#[test]
+fn a_move_after_undo_keeps_the_line_undone() {
+    let out = stdout_of(
+        &["play", "heaps", "5", "5", "5", "--seed", "1"],
+        Some("1\nundo\n2\nlines\nline 1\nredo\nlines\nline 7\nquit\n"),
+    );
+    let kept = "> Lines kept (line N goes to one; redo then plays it):\n  1. from your move 1: ";
+    assert!(
+        out.contains(&format!("{kept}A (you) takes 1 from heap 1\n")),
+        "{out}"
+    );
+    assert!(out.contains(
+        "> Back at your move 1, where line 1 branches (the line left is kept); redo plays it.\n"
+    ));
+    assert!(out.contains("> Played again what undo took back.\n"));
+    // After redo the game is on the first line, and the line left (taking 2) is the one kept.
+    assert!(
+        out.contains(&format!("{kept}A (you) takes 2 from heap 1\n")),
+        "{out}"
+    );
+    assert!(out.contains("> No line `7` branches from this game's line (lines lists them)\n"));
+    let none = stdout_of(
+        &["play", "heaps", "5", "--seed", "1"],
+        Some("lines\nquit\n"),
+    );
+    assert!(none.contains("> No other line: a move played after undo keeps the line undone.\n"));
 }
 
 #[test]

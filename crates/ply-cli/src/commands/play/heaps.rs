@@ -143,10 +143,11 @@ impl Match for HeapsMatch {
                 .map_err(|_| format!("`{}` is not a number of counters", session::cut(text)))?
         };
         if count == 0 || count > left {
-            return Err(format!(
-                "heap {} has {left} counters: take 1 to {left}",
-                heap + 1
-            ));
+            return Err(if left == 1 {
+                format!("heap {} has 1 counter: take 1", heap + 1)
+            } else {
+                format!("heap {} has {left} counters: take 1 to {left}", heap + 1)
+            });
         }
         Ok(self.take(count))
     }

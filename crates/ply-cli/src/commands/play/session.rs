@@ -1,6 +1,10 @@
 //! The conversation shared by every turn-based game of `ply play`: show the position, let the player
-//! move or read the user's command, answer `hint`, `undo`, `redo`, `help`, `quit`, and stop at the end
-//! of the game or of the input.
+//! move or read the user's command, answer `hint`, `undo`, `redo`, `lines`, `line N`, `help`,
+//! `quit`, and stop at the end of the game or of the input.
+//!
+//! A move played after `undo` does not throw away what was undone: that line is kept (as an
+//! analysis board keeps a variation), `lines` lists the kept lines that branch from the game's line,
+//! and `line N` goes to where one branches, keeps the line it leaves, and lets `redo` play it.
 
 use super::Players;
 use crate::failure::Failure;
@@ -64,7 +68,140 @@ pub fn read_command(input: &mut impl BufRead) -> Result<Option<String>, Failure>
 }
 
 /// The commands besides moves.
-const COMMANDS: &str = "hint, undo, redo, help, quit";
+const COMMANDS: &str = "hint, undo, redo, lines, line N, help, quit";
+
+/// One of the user's moves on the game's line: who it is (kept through undo and redo, so that a
+/// kept line knows where it branches), a position, and what the move did.
+struct Turn {
+    id: u64,
+    position: Box<dyn std::any::Any>,
+    did: String,
+}
+
+/// A line the user left by playing another move after `undo`: the user's moves before it (`base`,
+/// by id) and its moves, the next to redo last.
+struct KeptLine {
+    base: Vec<u64>,
+    moves: Vec<Turn>,
+}
+
+/// The game's line through the user's moves, with the lines kept beside it.
+#[derive(Default)]
+struct Lines {
+    /// Positions before each of the user's moves played (for undo).
+    played: Vec<Turn>,
+    /// Positions undone, the next to redo last.
+    undone: Vec<Turn>,
+    kept: Vec<KeptLine>,
+    next_id: u64,
+}
+
+impl Lines {
+    /// The ids of the user's moves along the line: those played, then those undone in order.
+    fn ids(&self) -> Vec<u64> {
+        self.played
+            .iter()
+            .map(|t| t.id)
+            .chain(self.undone.iter().rev().map(|t| t.id))
+            .collect()
+    }
+
+    /// The kept lines that branch from the game's line, by their numbers (from 1).
+    fn branching(&self) -> Vec<usize> {
+        let ids = self.ids();
+        (0..self.kept.len())
+            .filter(|&i| ids.starts_with(&self.kept[i].base))
+            .collect()
+    }
+
+    /// A move played from `before`: a new move keeps what was undone as a line.
+    fn played(&mut self, before: Box<dyn std::any::Any>, did: String) {
+        if !self.undone.is_empty() {
+            let base = self.played.iter().map(|t| t.id).collect();
+            let moves = std::mem::take(&mut self.undone);
+            self.kept.push(KeptLine { base, moves });
+        }
+        self.next_id += 1;
+        self.played.push(Turn {
+            id: self.next_id,
+            position: before,
+            did,
+        });
+    }
+
+    /// One step back along the line; false at its start.
+    fn undo(&mut self, game: &mut dyn Match) -> bool {
+        let Some(turn) = self.played.pop() else {
+            return false;
+        };
+        self.undone.push(Turn {
+            id: turn.id,
+            position: game.snapshot(),
+            did: turn.did,
+        });
+        game.restore(turn.position);
+        true
+    }
+
+    /// One step forward along the line; false at its end.
+    fn redo(&mut self, game: &mut dyn Match) -> bool {
+        let Some(turn) = self.undone.pop() else {
+            return false;
+        };
+        self.played.push(Turn {
+            id: turn.id,
+            position: game.snapshot(),
+            did: turn.did,
+        });
+        game.restore(turn.position);
+        true
+    }
+
+    /// Goes to where kept line `n` (from 1) branches; the line left from there is kept in its
+    /// place, and `redo` plays line `n`. Returns the user's move number there.
+    fn switch(&mut self, n: usize, game: &mut dyn Match) -> Option<usize> {
+        if !self.branching().contains(&n.checked_sub(1)?) {
+            return None;
+        }
+        let line = self.kept.remove(n - 1);
+        while self.played.len() > line.base.len() {
+            self.undo(game);
+        }
+        while self.played.len() < line.base.len() {
+            self.redo(game);
+        }
+        let base = self.played.iter().map(|t| t.id).collect();
+        let left = std::mem::replace(&mut self.undone, line.moves);
+        if !left.is_empty() {
+            self.kept.push(KeptLine { base, moves: left });
+        }
+        Some(self.played.len() + 1)
+    }
+
+    /// The kept lines that branch from the game's line, a line each.
+    fn listing(&self) -> String {
+        let lines = self.branching();
+        if lines.is_empty() {
+            return "No other line: a move played after undo keeps the line undone.\n".into();
+        }
+        let mut out = String::from("Lines kept (line N goes to one; redo then plays it):\n");
+        for i in lines {
+            let line = &self.kept[i];
+            let first = line.moves.last().map_or("", |t| t.did.as_str());
+            out.push_str(&format!(
+                "  {}. from your move {}: {}{}\n",
+                i + 1,
+                line.base.len() + 1,
+                first,
+                match line.moves.len() {
+                    1 => String::new(),
+                    k => format!(" (and {} more of your moves)", k - 1),
+                }
+            ));
+        }
+        out
+    }
+}
 
 /// Plays `game` to the end (or to `quit`, or to the end of the input).
 pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Failure> {
@@ -74,9 +211,7 @@ pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Fai
         game.move_example()
     ))?;
     let mut input = std::io::stdin().lock();
-    // Positions before each of the user's moves (for undo), and positions undone (for redo).
-    let mut turns: Vec<Box<dyn std::any::Any>> = Vec::new();
-    let mut undone: Vec<Box<dyn std::any::Any>> = Vec::new();
+    let mut lines = Lines::default();
     let mut shown = false;
     loop {
         if !shown {
@@ -102,27 +237,48 @@ pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Fai
             "hint" | "h" | "?" => say(&game.hint()?)?,
             "help" => say(&format!(
                 "Type {} to play it; hint: every move's value; undo: take back your last move \
-                 and the replies to it; redo: play again what undo took back; quit: leave.\n",
+                 and the replies to it; redo: play again what undo took back (a move played \
+                 instead keeps it as a line); lines: the lines kept; line N: go to one; quit: \
+                 leave.\n",
                 game.move_example()
             ))?,
-            "undo" | "u" => match turns.pop() {
-                Some(snapshot) => {
-                    undone.push(game.snapshot());
-                    game.restore(snapshot);
+            "undo" | "u" => {
+                if lines.undo(game) {
                     say("Took back your last move and the replies to it.\n")?;
                     shown = false;
+                } else {
+                    say("Nothing to undo: you have not moved yet.\n")?;
                 }
-                None => say("Nothing to undo: you have not moved yet.\n")?,
-            },
-            "redo" | "r" => match undone.pop() {
-                Some(snapshot) => {
-                    turns.push(game.snapshot());
-                    game.restore(snapshot);
+            }
+            "redo" | "r" => {
+                if lines.redo(game) {
                     say("Played again what undo took back.\n")?;
                     shown = false;
+                } else {
+                    say("Nothing to redo.\n")?;
                 }
-                None => say("Nothing to redo.\n")?,
-            },
+            }
+            "lines" => say(&lines.listing())?,
+            _ if command.to_ascii_lowercase().starts_with("line ") => {
+                let number = command[5..].trim();
+                match number
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| lines.switch(n, game))
+                {
+                    Some(at) => {
+                        say(&format!(
+                            "Back at your move {at}, where line {number} branches (the line left \
+                             is kept); redo plays it.\n"
+                        ))?;
+                        shown = false;
+                    }
+                    None => say(&format!(
+                        "No line `{}` branches from this game's line (lines lists them)\n",
+                        cut(number)
+                    ))?,
+                }
+            }
             "" => say(&format!("Type {}, or {COMMANDS}.\n", game.move_example()))?,
             _ if command.chars().count() > 40 => say(&format!(
                 "`{}` is too long to be a command (type {}, or {COMMANDS})\n",
@@ -133,9 +289,8 @@ pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Fai
                 let before = game.snapshot();
                 match game.user_move(&command) {
                     Ok(did) => {
-                        turns.push(before);
-                        undone.clear();
                         say(&format!("{did}\n"))?;
+                        lines.played(before, did);
                         shown = false;
                     }
                     Err(hint) => say(&format!(
