@@ -125,3 +125,35 @@ fn the_shipped_4x4_book_gives_the_first_moves_it_holds_at_once() {
         assert_eq!(report.states_visited, 0);
     }
 }
+
+#[test]
+fn the_shipped_21_dot_book_gives_the_empty_board_and_every_first_move_at_once() {
+    let built = Geometry::Triangles { size: 5 }.build().unwrap();
+    let policy = Policy::new(MemoryBudget::new(1 << 30), None);
+    let kept = Kept::books_only(Books::shipped());
+    let position = position_from_moves(&built.board, "").unwrap();
+    let report = answer(
+        &Query::at(&built, position, Detail::Moves),
+        &policy,
+        Some(&kept),
+        Hooks::default(),
+    )
+    .unwrap();
+    // The empty board is +1 for A (13-12), and 1-2 — a corner's edge — and its images are the
+    // only first moves that keep it: every other loses by 1.
+    assert_eq!(report.strategy, Strategy::Book);
+    assert_eq!(report.value, Some(1));
+    assert_eq!(report.states_visited, 0);
+    assert_eq!(report.moves.len(), 45);
+    let best: Vec<&str> = report
+        .moves
+        .iter()
+        .filter(|m| m.value == Some(1))
+        .map(|m| m.mv.as_str())
+        .collect();
+    assert_eq!(best, ["1-2", "1-3", "11-16", "15-21", "16-17", "20-21"]);
+    assert!(report
+        .moves
+        .iter()
+        .all(|m| m.value == Some(1) || m.value == Some(-1)));
+}

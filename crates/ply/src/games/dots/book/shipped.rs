@@ -21,6 +21,10 @@ const SHIPPED: &[(&str, &[u8])] = &[
         "shipped book triangles-4",
         include_bytes!("../../../../books/triangles-4.plybook"),
     ),
+    (
+        "shipped book triangles-5",
+        include_bytes!("../../../../books/triangles-5.plybook"),
+    ),
 ];
 
 /// The boards whose shipped book is whole and checked: every position up to two moves, each entry
