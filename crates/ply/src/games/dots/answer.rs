@@ -123,6 +123,7 @@ pub fn answer_planned(
             .map_or(Duration::ZERO, |t| t.saturating_sub(started.elapsed()));
         let halt = halt_for(Some(left.max(Duration::from_millis(1))), plan.time, hooks);
         let (best, estimate) = estimated(query, &report, &halt);
+        report.lead_lines_with(&best, estimate.as_ref().map(|e| e.value));
         report.best_move = Some(best);
         report.estimate = estimate;
     }

@@ -8,7 +8,7 @@ use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
 use super::request::Detail;
-use super::theory::learned::move_estimate;
+use super::theory::learned::{self, move_estimate};
 use crate::engine::scored::analysis::{analyse, analyse_value, line_from, Analysis, MoveValue};
 use crate::engine::scored::symmetry::symmetric_to_earlier;
 use crate::engine::scored::{SolveError, Solver, Strategy, ValueRange};
@@ -86,6 +86,41 @@ pub struct TopLine {
     /// The move and perfect play after it, to the end of the game or as far as it was proved
     /// (the move alone when its value is not proved).
     pub line: Vec<String>,
+}
+
+impl DotsReport {
+    /// Puts the best move found (`best`, not proved) first among the top lines, with the search's
+    /// `estimate` of it — the value the report gives — so that the lines and the best move agree.
+    /// A move not among the lines takes the last one's place. Nothing changes without lines, or
+    /// when `best` is proved (the lines rank proved values first already).
+    pub fn lead_lines_with(&mut self, best: &str, estimate: Option<i32>) {
+        let Some(moved) = self.moves.iter().find(|m| m.mv == best) else {
+            return;
+        };
+        if self.lines.is_empty() || moved.value.is_some() {
+            return;
+        }
+        let line = match self.lines.iter().position(|l| l.mv == best) {
+            Some(i) => self.lines.remove(i),
+            None => {
+                self.lines.pop();
+                TopLine {
+                    mv: best.to_string(),
+                    value: None,
+                    bounds: moved.bounds,
+                    estimate: None,
+                    line: vec![best.to_string()],
+                }
+            }
+        };
+        self.lines.insert(
+            0,
+            TopLine {
+                estimate: estimate.or(line.estimate),
+                ..line
+            },
+        );
+    }
 }
 
 /// One step of the best line.
@@ -329,10 +364,16 @@ fn top_lines(
         let key = m.range.value().or(estimate).unwrap_or(m.range.lower);
         std::cmp::Reverse((key, m.range.lower))
     });
+    // A static estimate is shown only where the model's error was measured (the ranking uses it
+    // anyway: it is the best guess there is).
+    let after = board.edge_count() as u32 - drawn.len() - 1;
+    let measured =
+        learned::model().is_some_and(|m| m.error(&built.geometry.slug(), after).is_some());
     ranked
         .into_iter()
         .take(k)
         .map(|(m, estimate)| {
+            let estimate = estimate.filter(|_| measured);
             let value = m.range.value();
             let steps = match value {
                 // A solver stopped by its halt proves no more of the line: the move alone.
