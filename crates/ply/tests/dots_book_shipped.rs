@@ -1,68 +1,17 @@
-//! The books shipped inside ply against an independent method: every entry of the size-4 triangles
-//! book against the whole table of the board (every state solved bottom-up), values and best moves;
-//! every shipped entry's best move a free edge of its position, and the books answering the
-//! positions they hold through the dots home with `strategy` book.
+//! The books shipped inside ply: the books answering the positions they hold through the dots home
+//! with `strategy` book, and the same values as a search without them. (Every entry of the size-4
+//! triangles book is checked against the whole table of the board in `dots_search_random.rs`, which
+//! builds that table anyway.)
 
-use ply::engine::scored::table::SubsetTable;
-use ply::engine::scored::SubsetIndexed;
-use ply::engine::scored::{Solver, Strategy};
-use ply::engine::util::progress::Watch;
+use ply::engine::scored::Strategy;
 use ply::engine::MemoryBudget;
 use ply::games::dots::answer::{answer, Hooks};
-use ply::games::dots::book::key::KeyScheme;
-use ply::games::dots::book::{ops, shipped, Books};
+use ply::games::dots::book::Books;
 use ply::games::dots::kept::Kept;
-use ply::games::dots::notation::{format_edge, position_from_moves};
+use ply::games::dots::notation::position_from_moves;
 use ply::games::dots::policy::Policy;
 use ply::games::dots::request::{Detail, Query};
-use ply::games::dots::{Edge, EdgeSet, Geometry, Position};
-
-/// Wilson's rule: a move scoring `points` > 0 is worth `points + child`, any other `-child`.
-fn move_value(points: u32, child: i32) -> i32 {
-    if points > 0 {
-        points as i32 + child
-    } else {
-        -child
-    }
-}
-
-#[test]
-fn the_shipped_triangles_book_agrees_with_the_whole_table() {
-    let built = Geometry::Triangles { size: 4 }.build().unwrap();
-    let board = &built.board;
-    let table = SubsetTable::build(board, MemoryBudget::new(2 << 30), Watch::default()).unwrap();
-    let mut solver = table.solver(board);
-    let rules = board.completion().unwrap();
-    let scheme = KeyScheme::new(board);
-    let mut checked = 0;
-    for file in shipped::opened() {
-        let file = file.unwrap();
-        for (b, entries) in ops::boards_of(&file).unwrap() {
-            if b.geometry != built.geometry {
-                continue;
-            }
-            for entry in entries {
-                let drawn = EdgeSet(entry.key);
-                let value = solver.value(&drawn).unwrap();
-                assert_eq!(entry.value(), Some(value), "{:#x}", entry.key);
-                assert_eq!(scheme.key(drawn).key, entry.key);
-                let best = entry
-                    .best
-                    .as_ref()
-                    .expect("every shipped entry has a best move");
-                let e = (0..board.edge_count())
-                    .map(|e| Edge(e as u8))
-                    .find(|&e| !drawn.contains(e) && format_edge(board, e) == *best)
-                    .expect("a free edge");
-                let child = solver.value(&drawn.with(e)).unwrap();
-                assert_eq!(move_value(rules.points(drawn.0, e.0 as u32), child), value);
-                checked += 1;
-            }
-        }
-    }
-    // Every position up to two moves after the empty board, up to symmetry.
-    assert_eq!(checked, 74);
-}
+use ply::games::dots::{Geometry, Position};
 
 #[test]
 fn the_shipped_books_answer_their_positions_at_once() {

@@ -1,17 +1,21 @@
 //! The search (capture rules, endgame hand-off, symmetries, a shared table), in both orders of ties,
 //! against whole tables on 10 000 random positions of each of the largest boards whose whole tables
 //! a test can build:
-//! 3×4 boxes (31 edges, 2 GiB) and triangles of size 4 (30 edges, 1 GiB). Building the two tables is
-//! nearly all of this file's time (about 95 s on 2 busy cores in a test build); the searches take
-//! about a second.
+//! 3×4 boxes (31 edges, 2 GiB) and triangles of size 4 (30 edges, 1 GiB); and every entry of the
+//! shipped size-4 triangles book against the same whole table. Building the two tables is nearly all
+//! of this file's time (about 95 s on 2 busy cores in a test build); the searches take about a
+//! second.
 
 use ply::engine::scored::search::{SearchOptions, SearchSolver, TieOrder};
 use ply::engine::scored::table::SubsetTable;
-use ply::engine::scored::Solver;
+use ply::engine::scored::{Solver, SubsetIndexed};
 use ply::engine::util::halt::NEVER;
 use ply::engine::util::progress::Watch;
 use ply::engine::MemoryBudget;
-use ply::games::dots::{EdgeSet, Geometry};
+use ply::games::dots::book::key::KeyScheme;
+use ply::games::dots::book::{ops, shipped};
+use ply::games::dots::notation::format_edge;
+use ply::games::dots::{Edge, EdgeSet, Geometry};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -23,7 +27,8 @@ const POSITIONS: usize = 10_000;
 /// about a millisecond in a test build.
 const FREE: std::ops::RangeInclusive<u32> = 4..=18;
 
-fn check_random_positions(geometry: Geometry, seed: u64, known_value: i32) {
+/// Checks the search on random positions of `geometry` against its whole table, which it returns.
+fn check_random_positions(geometry: Geometry, seed: u64, known_value: i32) -> SubsetTable {
     let board = geometry.build().unwrap().board;
     let budget = MemoryBudget::new(1 << 32);
     let whole = SubsetTable::build(&board, budget, Watch::default()).unwrap();
@@ -73,6 +78,7 @@ fn check_random_positions(geometry: Geometry, seed: u64, known_value: i32) {
         "{geometry:?}"
     );
     assert_eq!(differ, Vec::<u64>::new(), "{geometry:?}");
+    whole
 }
 
 #[test]
@@ -81,6 +87,54 @@ fn search_equals_the_whole_table_on_random_boxes_3x4_positions() {
 }
 
 #[test]
-fn search_equals_the_whole_table_on_random_triangles_4_positions() {
-    check_random_positions(Geometry::Triangles { size: 4 }, 44, -2);
+fn search_and_the_shipped_book_equal_the_whole_table_on_triangles_4() {
+    let whole = check_random_positions(Geometry::Triangles { size: 4 }, 44, -2);
+    the_shipped_triangles_book_agrees_with(&whole);
+}
+
+/// Wilson's rule: a move scoring `points` > 0 is worth `points + child`, any other `-child`.
+fn move_value(points: u32, child: i32) -> i32 {
+    if points > 0 {
+        points as i32 + child
+    } else {
+        -child
+    }
+}
+
+/// Every entry of the shipped size-4 triangles book against the board's whole table: its value, its
+/// key, and its best move (a free edge whose child gives the value).
+fn the_shipped_triangles_book_agrees_with(table: &SubsetTable) {
+    let built = Geometry::Triangles { size: 4 }.build().unwrap();
+    let board = &built.board;
+    let mut solver = table.solver(board);
+    let rules = board.completion().unwrap();
+    let scheme = KeyScheme::new(board);
+    let mut checked = 0;
+    for file in shipped::opened() {
+        let file = file.unwrap();
+        for (b, entries) in ops::boards_of(&file).unwrap() {
+            if b.geometry != built.geometry {
+                continue;
+            }
+            for entry in entries {
+                let drawn = EdgeSet(entry.key);
+                let value = solver.value(&drawn).unwrap();
+                assert_eq!(entry.value(), Some(value), "{:#x}", entry.key);
+                assert_eq!(scheme.key(drawn).key, entry.key);
+                let best = entry
+                    .best
+                    .as_ref()
+                    .expect("every shipped entry has a best move");
+                let e = (0..board.edge_count())
+                    .map(|e| Edge(e as u8))
+                    .find(|&e| !drawn.contains(e) && format_edge(board, e) == *best)
+                    .expect("a free edge");
+                let child = solver.value(&drawn.with(e)).unwrap();
+                assert_eq!(move_value(rules.points(drawn.0, e.0 as u32), child), value);
+                checked += 1;
+            }
+        }
+    }
+    // Every position up to two moves after the empty board, up to symmetry.
+    assert_eq!(checked, 74);
 }
