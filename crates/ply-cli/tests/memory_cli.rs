@@ -118,11 +118,14 @@ fn a_memory_option_above_the_machine_is_refused() {
 
 #[test]
 fn memo_stops_at_the_given_budget() {
+    // Two moves in: past the shipped book, which answers the empty board and every first move.
     let args = [
         "dots",
         "triangles",
         "--size",
         "5",
+        "--moves",
+        "1-2 2-3",
         "--strategy",
         "memo",
         "--memory",
@@ -141,7 +144,16 @@ fn memo_stops_at_the_given_budget() {
 #[test]
 fn memo_stops_at_the_address_space_limit() {
     // A budget of a few tens of MiB: the map stops growing before a million states are visited.
-    let args = ["dots", "triangles", "--size", "5", "--strategy", "memo"];
+    let args = [
+        "dots",
+        "triangles",
+        "--size",
+        "5",
+        "--moves",
+        "1-2 2-3",
+        "--strategy",
+        "memo",
+    ];
     let line = refusal(
         run(&args, Some(560 << 20), ""),
         "ply: a memo map growing past ",
