@@ -649,3 +649,22 @@ test("the keyboard: a skip link past the board, the chart's points focusable and
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("dots: the board picker offers only the boards the server answers", async () => {
+  const { page, errors } = await open("game=boxes&rows=3&cols=3");
+  const picker = page.getByTestId("board-size");
+  await picker.locator("option").nth(76).waitFor({ state: "attached" });
+  const options = await picker.locator("option").allTextContents();
+  // Every board of at most 63 edges: 77 of boxes, from 1×1 to 1×20 and 20×1.
+  assert.equal(options.length, 77);
+  assert.ok(options.includes("5×5 boxes") && options.includes("1×20 boxes"));
+  assert.ok(!options.includes("5×6 boxes") && !options.includes("7×7 boxes"));
+  assert.equal(await picker.inputValue(), "3x3");
+  await picker.selectOption("4x4");
+  await page.getByTestId("size-note").filter({ hasText: "Dots and Boxes, 4×4: 40 edges" }).waitFor();
+  await page.getByTestId("new-game").click();
+  await page.waitForURL(/rows=4&cols=4/);
+  await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
