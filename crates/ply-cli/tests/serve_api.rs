@@ -616,8 +616,8 @@ fn the_cli_the_server_and_play_choose_alike() {
         ("boxes", "1-2 2-3 3-4 4-5 6-7 7-8 8-9 9-10 11-12 12-13 13-14 14-15 16-17 17-18 18-19 19-20 21-22 22-23 23-24 24-25 1-6 2-7", [0, 4, 4], "free-table"),
         // The empty 3×4 board: in the shipped book.
         ("boxes", "", [0, 3, 4], "book"),
-        // Three moves later, past the book: its whole table (2 GiB) does not fill in 10 s; the
-        // search.
+        // Three moves later, past the book: its whole table (2 GiB) does not fill in the time
+        // given; the search.
         ("boxes", "1-2 4-5 16-17", [0, 3, 4], "search"),
     ];
     for (game, moves, [size, rows, cols], expected) in cases {
@@ -647,7 +647,7 @@ fn the_cli_the_server_and_play_choose_alike() {
             "--memory",
             "1G",
             "--time",
-            "10s",
+            "2s",
             "--json",
             "--value-only",
         ]);
@@ -658,9 +658,9 @@ fn the_cli_the_server_and_play_choose_alike() {
             expected
         };
         assert_eq!(cli["strategy"], cli_expected, "{args:?}");
-        // `ply play` (thinking 10 s, the machine's memory) names its strategy in its hint.
+        // `ply play` (thinking 2 s, the machine's memory) names its strategy in its hint.
         let mut play = vec![
-            "play", game, "--think", "10s", "--moves", moves, "--seed", "1",
+            "play", game, "--think", "2s", "--moves", moves, "--seed", "1",
         ];
         if game == "triangles" {
             play.extend(["--size", &size]);
