@@ -850,3 +850,35 @@ fn what_an_analysis_proves_goes_into_the_servers_book() {
     assert_eq!(events[0].1["value"], first["value"]);
     assert_eq!(events[0].1["moves"], first["moves"]);
 }
+
+/// The request log: one line on stderr per request (its time, method, path, status and the time it
+/// took), none with `--quiet`.
+#[test]
+fn each_request_is_a_line_of_the_log_unless_quiet() {
+    let (server, log) = Server::start_logging(&[]);
+    assert_eq!(server.post("/api/heaps", r#"{"heaps":[1,2]}"#).0, 200);
+    assert_eq!(server.post("/api/heaps", r#"{"heaps":[]}"#).0, 400);
+    let next = || {
+        log.recv_timeout(std::time::Duration::from_secs(30))
+            .expect("a line of the log")
+    };
+    for status in ["200", "400"] {
+        let line = next();
+        // `2026-11-26T22:49:56.555631Z  INFO request{method=POST path=/api/heaps}: 200 in 0.1 ms`
+        let (time, rest) = line.split_once("  INFO ").expect("a time and a level");
+        assert!(time.ends_with('Z') && time.contains('T'), "{line}");
+        let rest = rest
+            .strip_prefix("request{method=POST path=/api/heaps}: ")
+            .unwrap_or_else(|| panic!("{line}"));
+        let took = rest
+            .strip_prefix(&format!("{status} in "))
+            .and_then(|t| t.strip_suffix(" ms"))
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(took.parse::<f64>().is_ok_and(|ms| ms >= 0.0), "{line}");
+    }
+    let (quiet, log) = Server::start_logging(&["--quiet"]);
+    assert_eq!(quiet.post("/api/heaps", r#"{"heaps":[1,2]}"#).0, 200);
+    // Once the server is gone its stderr ends: every line it wrote has been read.
+    drop(quiet);
+    assert_eq!(log.iter().collect::<Vec<_>>(), Vec::<String>::new());
+}

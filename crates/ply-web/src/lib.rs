@@ -47,6 +47,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tower_http::trace::TraceLayer;
 
 /// What every request shares: the solve gate, the dots service (its policy and what it keeps), the
 /// answers given and the settings.
@@ -306,7 +307,7 @@ async fn wrong_method() -> Response {
 }
 
 /// The whole application: the page and the API, the API behind its [`guard`] (checking every
-/// request for a server bound to `addr`).
+/// request for a server bound to `addr`); every request logged when `state`'s settings say so.
 pub fn app(state: AppState, addr: SocketAddr) -> Router {
     let guard = Guard::new(addr, state.settings.body_bytes);
     let api = Router::new()
@@ -373,16 +374,40 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
             state.settings.body_timeout,
         ));
-    page::routes(Router::new())
+    let log = state.settings.log;
+    let app = page::routes(Router::new())
         .method_not_allowed_fallback(wrong_method)
         .merge(api)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(state)
+        .with_state(state);
+    if !log {
+        return app;
+    }
+    // The request log (`ply serve` without `--quiet`): each request's method and path, then on one
+    // line the status and the time to the answer's head (for `/api/dots/analyse`, its first event:
+    // the stream goes on after it), as an event at INFO level that `serve` writes to stderr.
+    app.layer(
+        TraceLayer::new_for_http()
+            .make_span_with(|request: &axum::http::Request<axum::body::Body>| {
+                tracing::info_span!(
+                    "request",
+                    method = %request.method(),
+                    path = %request.uri().path()
+                )
+            })
+            .on_request(())
+            .on_response(|response: &Response, took: Duration, _: &tracing::Span| {
+                let ms = took.as_secs_f64() * 1000.0;
+                tracing::info!("{} in {ms:.1} ms", response.status().as_u16());
+            })
+            .on_failure(()),
+    )
 }
 
 /// Serves on `addr` as `settings` say until Ctrl-C, answering dots positions from `books` first;
-/// `ready` is told the address actually bound (port 0 picks a free one).
+/// `ready` is told the address actually bound (port 0 picks a free one). With `settings.log`, each
+/// request is a line on stderr ([`app`]'s request log).
 pub fn serve(
     addr: SocketAddr,
     settings: Settings,
@@ -392,6 +417,16 @@ pub fn serve(
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    if settings.log {
+        // Only the request log's events: lines of their own, on stderr, never coloured. (A second
+        // server in the process keeps the first one's writer: set once.)
+        let _ = tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_max_level(tracing::Level::INFO)
+            .with_target(false)
+            .with_ansi(false)
+            .try_init();
+    }
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let bound = listener.local_addr()?;
