@@ -31,6 +31,7 @@ use ply::games::heaps::request::HeapsRequest;
 use ply::games::magic_board::request::MagicBoardRequest;
 use ply::games::solitaire::request::SolitaireRequest;
 use ply::input::memory_size::parse_memory_size;
+use ply::input::surface::Surface;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -434,7 +435,7 @@ fn answer_json(
         };
         answer(query, policy, Some(kept), hooks)
     })?;
-    to_json(&report.map_err(|e| bad(fault(&e, strategy, true)))?)
+    to_json(&report.map_err(|e| bad(fault(&e, strategy, Surface::Python)))?)
 }
 
 /// Reports of many positions (JSON `DotsRequest`s), as [`dots`] gives each: positions of up to
@@ -466,7 +467,7 @@ fn dots_batch(
                 ..Hooks::default()
             };
             let report = answer(query, &policy, Some(tables()), hooks)
-                .map_err(|e| fault(&e, policy.strategy(query, Some(tables())), true));
+                .map_err(|e| fault(&e, policy.strategy(query, Some(tables())), Surface::Python));
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some(tell) = progress {
                 tell(n);
@@ -529,7 +530,7 @@ fn dots_move(
             level,
         )
     })?
-    .map_err(|e| bad(fault(&e, strategy, true)))?;
+    .map_err(|e| bad(fault(&e, strategy, Surface::Python)))?;
     let (played, _) = played
         .ok_or_else(|| bad("the game is over: every edge is drawn, there is no move to make"))?;
     to_json(&played)

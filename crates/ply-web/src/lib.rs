@@ -42,7 +42,7 @@ use ply::engine::MemoryBudget;
 use ply::games::dots::book::Books;
 use ply::games::dots::kept::Kept;
 use ply::games::dots::policy::Policy;
-use serde::de::DeserializeOwned;
+use ply::input::json::JsonFault;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -84,6 +84,19 @@ impl AppState {
     }
 }
 
+/// A request body as an endpoint reads it: a game's request by the library's JSON reader
+/// ([`ply::input::json::read`]), its faults in the API's terms.
+pub trait Body: Sized {
+    /// The request `json` states.
+    fn read(json: &[u8]) -> Result<Self, JsonFault>;
+}
+
+impl<T: serde::de::DeserializeOwned> Body for T {
+    fn read(json: &[u8]) -> Result<Self, JsonFault> {
+        ply::input::json::read(json)
+    }
+}
+
 /// Raises its flag when dropped: the request it belongs to has ended, answered or not (its client
 /// may have left).
 pub(crate) struct RaiseOnDrop(Arc<AtomicBool>);
@@ -117,7 +130,7 @@ fn report_response(answer: &Answer, cached: bool) -> Response {
 /// runs on its own through the gate, giving way to cheap work when it wants every core: if the
 /// client leaves, it is told to stop (its flag is raised), and whatever it finishes is kept all the
 /// same for the next identical request.
-async fn handle<R: DeserializeOwned + Send + 'static>(
+async fn handle<R: Body + Send + 'static>(
     state: &AppState,
     path: &'static str,
     body: Result<Bytes, BytesRejection>,
@@ -131,9 +144,9 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
     if let Some(answer) = state.answers.get(path, &body) {
         return report_response(&answer, true);
     }
-    let request: R = match serde_json::from_slice(&body) {
+    let request = match R::read(&body) {
         Ok(r) => r,
-        Err(e) => return ApiError::invalid(&e, &body).into_response(),
+        Err(e) => return ApiError::unreadable(&e).into_response(),
     };
     let cancel = Arc::new(AtomicBool::new(false));
     let _raise = RaiseOnDrop(cancel.clone());
