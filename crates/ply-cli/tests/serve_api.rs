@@ -1,5 +1,6 @@
 //! `ply serve` over real HTTP on 127.0.0.1 (a free port): every endpoint answers exactly what the CLI
-//! prints with `--json` for the same input, and every error has its status and the CLI's message.
+//! prints with `--json` for the same input, and every error has its status and the CLI's message, its
+//! options named in the API's terms (`"picks"`, not `--picks`).
 
 mod common;
 
@@ -352,7 +353,22 @@ fn the_perfect_player_replies_as_ply_play_does() {
         r#"{"game":"triangles","seed":1,"path":"x"}"#,
     );
     assert_eq!(status, 400);
-    assert!(body.contains("unknown field `path`"), "{body}");
+    assert!(
+        body.starts_with(r#"{"error":"unknown key \"path\" (the keys are \"game\", "#),
+        "{body}"
+    );
+    assert!(
+        body.ends_with(r#"\"lines\", \"seed\", \"level\")"}"#),
+        "{body}"
+    );
+    assert_eq!(
+        server.post("/api/play/dots", r#"{"game":"triangles","level":9}"#),
+        (
+            400,
+            r#"{"error":"\"level\" must be a whole number from 1 (weakest) to 8 (perfect), not `9`"}"#
+                .to_string()
+        )
+    );
     assert_eq!(
         server.post(
             "/api/play/dots",
@@ -381,7 +397,7 @@ fn the_perfect_player_replies_as_ply_play_does() {
 }
 
 #[test]
-fn every_error_has_its_status_and_the_cli_message() {
+fn every_error_has_its_status_and_message() {
     let server = Server::start();
     let error = |status: u16, message: &str| {
         format!(
@@ -418,11 +434,12 @@ fn every_error_has_its_status_and_the_cli_message() {
         body,
         error(400, "the die must have 1 to 1000000 faces, not 0").1
     );
-    let (status, body) = server.post("/api/heaps", "not json");
-    assert_eq!(status, 400);
-    assert!(
-        body.starts_with("{\"error\":\"the request is not valid: "),
-        "{body}"
+    assert_eq!(
+        server.post("/api/heaps", "not json"),
+        error(
+            400,
+            "the request is not JSON: expected ident (line 1, column 2)"
+        )
     );
     let (status, _) = server.post("/api/heaps", r#"{"heaps":[1],"path":"/etc/passwd"}"#);
     assert_eq!(status, 400);
@@ -430,11 +447,11 @@ fn every_error_has_its_status_and_the_cli_message() {
     // one answer's tables).
     assert_eq!(
         server.post("/api/dots", r#"{"game":"triangles","size":4,"strategy":"table"}"#),
-        error(422, "a table of 2^30 states (one byte each) needs 1.0 GiB (1073741824 bytes) but the memory budget is 512.0 MiB (536870912 bytes); try --strategy memo")
+        error(422, "a table of 2^30 states (one byte each) needs 1.0 GiB (1073741824 bytes) but the memory budget is 512.0 MiB (536870912 bytes); try \"strategy\": \"memo\"")
     );
     assert_eq!(
         server.post("/api/dots", r#"{"game":"triangles","strategy":"fast"}"#),
-        error(400, "the request is not valid: unknown variant `fast`, expected one of `auto`, `recursion`, `memo`, `table`, `free-table`, `search` at line 1 column 37")
+        error(400, "\"strategy\" must be one of \"auto\", \"recursion\", \"memo\", \"table\", \"free-table\", \"search\", not `\"fast\"`")
     );
     assert_eq!(
         server.post("/api/dice-race/best", r#"{"picks":6}"#),
@@ -681,55 +698,210 @@ trait Pipe: Sized {
 
 impl<T> Pipe for T {}
 
-/// Faults worded with the option that asked (the CLI's flag, the API's key of the same name): each
-/// game's home words them once, so both front ends say the same.
+/// Faults worded with the option that asked, each front end in its own terms: the CLI's flag
+/// (`--picks`), the API's key as a body writes it (`"picks"`, `"any_size": true`). Each game's home
+/// words them once, for every surface.
 #[test]
-fn faults_name_the_option_as_the_cli_does() {
+fn faults_name_the_option_in_each_front_ends_terms() {
     let server = Server::start();
     let board = common::TempFile::new("small.txt", "1 0\n1 1\n");
-    let cases: [(&str, &str, Vec<&str>, &str); 3] = [
+    let size_rule = "a board of size 2 breaks the size rule (5 to 20;";
+    let generated = "a board of size 3 breaks the size rule (5 to 20;";
+    let cases: [(&str, &str, Vec<&str>, String, String); 4] = [
         (
             "/api/dice-race/best",
             r#"{"picks":0}"#,
             vec!["dice-race", "best", "--picks", "0", "--json"],
-            "--picks must be at least 1",
+            "--picks must be at least 1".to_string(),
+            "\"picks\" must be at least 1".to_string(),
         ),
         (
             "/api/magic-board",
             r#"{"board":"1 0\n1 1"}"#,
             vec!["magic-board", board.arg(), "--json"],
-            "a board of size 2 breaks the size rule (5 to 20; --any-size allows 2 to 4096)",
+            format!("{size_rule} --any-size allows 2 to 4096)"),
+            format!("{size_rule} \"any_size\": true allows 2 to 4096)"),
         ),
         (
             "/api/magic-board/generate",
             r#"{"size":3}"#,
             vec!["magic-board", "generate", "--size", "3", "--json"],
-            "a board of size 3 breaks the size rule (5 to 20; --any-size allows 2 to 4096)",
+            format!("{generated} --any-size allows 2 to 4096)"),
+            format!("{generated} \"any_size\": true allows 2 to 4096)"),
+        ),
+        (
+            "/api/solitaire",
+            r#"{"squares":[]}"#,
+            vec!["solitaire", "--json"],
+            "no board: give the numbers as arguments or with --input FILE".to_string(),
+            "no board: \"squares\" is an empty list; give at least one number".to_string(),
         ),
     ];
-    for (path, body, args, expected) in cases {
+    for (path, body, args, cli, api) in cases {
         let line = common::one_line_failure(&args);
-        let message = line.strip_prefix("ply: ").expect("a ply: line");
-        assert_eq!(message, expected, "{args:?}");
+        assert_eq!(line.strip_prefix("ply: "), Some(cli.as_str()), "{args:?}");
         let (status, text) = server.post(path, body);
         assert_eq!(status, 400, "{path} {body}: {text}");
         let answer: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-        assert_eq!(answer["error"], message, "{path} {body}");
+        assert_eq!(answer["error"], api.as_str(), "{path} {body}");
     }
-    // A board longer than the explanation's limit: the message names --explain, as the CLI's does.
+    // A board longer than the explanation's limit: each names the switch that asked for it.
     let squares: Vec<String> = (1..=41).map(|i| i.to_string()).collect();
     let mut args = vec!["solitaire"];
     args.extend(squares.iter().map(String::as_str));
     args.extend(["--explain", "--json"]);
-    let line = common::one_line_failure(&args);
-    assert!(line.starts_with("ply: --explain "), "{line}");
+    let rest = "is for boards of at most 40 squares; this one has 41";
+    assert_eq!(
+        common::one_line_failure(&args),
+        format!("ply: --explain {rest}")
+    );
     let (status, text) = server.post(
         "/api/solitaire",
         &format!(r#"{{"squares":[{}],"explain":true}}"#, squares.join(",")),
     );
     assert_eq!(status, 400, "{text}");
     let answer: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    assert_eq!(answer["error"], line["ply: ".len()..]);
+    assert_eq!(answer["error"], format!("\"explain\": true {rest}"));
+    let conflict = server.post(
+        "/api/magic-board/generate",
+        r#"{"size":8,"solvable":true,"unsolvable":true}"#,
+    );
+    assert_eq!(
+        conflict,
+        (
+            400,
+            r#"{"error":"\"solvable\": true cannot be used with \"unsolvable\": true"}"#
+                .to_string()
+        )
+    );
+}
+
+/// A body that is no request, or a request with a key missing, unknown, of the wrong kind or out of
+/// range, at every endpoint: refused in the API's terms (keys as the body writes them, the value
+/// quoted as written), never with a Rust type's name or serde's words.
+#[test]
+fn a_body_that_is_no_request_is_refused_in_the_apis_terms() {
+    let server = Server::start();
+    let not_an_object = "the request must be an object of keys and values, not";
+    let endpoints = [
+        "/api/dots",
+        "/api/dots/analyse",
+        "/api/dots/board",
+        "/api/dots/review",
+        "/api/play/dots",
+        "/api/solitaire",
+        "/api/heaps",
+        "/api/play/heaps",
+        "/api/dice-race/compare",
+        "/api/dice-race/best",
+        "/api/dice-race/equilibrium",
+        "/api/dice-race/sums",
+        "/api/magic-board",
+        "/api/magic-board/generate",
+    ];
+    for path in endpoints {
+        for (body, shown) in [
+            ("[]", "`[]`"),
+            ("\"x\"", "`\"x\"`"),
+            ("5", "`5`"),
+            ("null", "`null`"),
+        ] {
+            let (status, text) = server.post(path, body);
+            let answer: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+            assert_eq!(
+                (status, answer["error"].as_str()),
+                (400, Some(format!("{not_an_object} {shown}").as_str())),
+                "{path} {body}"
+            );
+        }
+    }
+    let cases = [
+        (
+            "/api/dots",
+            r#"{"game":"boxes","rows":99999999999999999999,"cols":3}"#,
+            "\"rows\": 99999999999999999999 is too large (at most 4294967295)",
+        ),
+        (
+            "/api/dots",
+            r#"{"game":"boxes","rows":"x","cols":3}"#,
+            "\"rows\" must be a whole number, not `\"x\"`",
+        ),
+        (
+            "/api/dots",
+            r#"{"game":"boxes","rows":2.5,"cols":3}"#,
+            "\"rows\": 2.5 is not a whole number",
+        ),
+        (
+            "/api/dots",
+            r#"{"game":"boxes","rows":3}"#,
+            "\"rows\" without \"cols\": boxes take both (or neither, for 3×3)",
+        ),
+        (
+            "/api/dots",
+            r#"{"game":"triangles","rows":3,"cols":3}"#,
+            "\"rows\" is not for triangles: triangles take \"size\", boxes \"rows\" and \"cols\"",
+        ),
+        (
+            "/api/dots",
+            r#"{"game":"triangles","moves":42}"#,
+            "\"moves\" must be one text (\"2-4 4-5\") or a list of texts ([\"2-4\", \"4-5\"]), not `42`",
+        ),
+        (
+            "/api/dots",
+            r#"{"game":"triangles","window":[0,1]}"#,
+            "a window bounds the value alone: ask for \"detail\": \"value\" with it",
+        ),
+        (
+            "/api/dots",
+            r#"{"game":"triangles","lines":3,"detail":"moves"}"#,
+            "\"lines\" are shown with \"detail\": \"line\" (the default), not \"detail\": \"moves\"",
+        ),
+        ("/api/heaps", "{}", "\"heaps\" is missing"),
+        (
+            "/api/heaps",
+            r#"{"heaps":[18446744073709551616]}"#,
+            "heap 1 holds 18446744073709551616, more than the largest size (18446744073709551615)",
+        ),
+        (
+            "/api/heaps",
+            r#"{"heaps":[1,"2"]}"#,
+            "\"heaps\" item 2 must be a number, not `\"2\"`",
+        ),
+        (
+            "/api/heaps",
+            r#"{"heaps":[1],"misere":"yes"}"#,
+            "\"misere\" must be true or false, not `\"yes\"`",
+        ),
+        (
+            "/api/dice-race/compare",
+            r#"{"first":[18446744073709551616],"second":[7]}"#,
+            "sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
+        ),
+        (
+            "/api/dice-race/best",
+            r#"{"picks":-1}"#,
+            "\"picks\": -1 is too small (at least 0)",
+        ),
+        (
+            "/api/magic-board",
+            r#"{"board":"1 0","start":[0]}"#,
+            "\"start\" must be a list of 2, not `[0]`",
+        ),
+        (
+            "/api/solitaire",
+            r#"{"squares":[1],"path":true,"no_path":true}"#,
+            "\"no_path\": true cannot be used with \"path\": true",
+        ),
+    ];
+    for (path, body, message) in cases {
+        let (status, text) = server.post(path, body);
+        let answer: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (400, Some(message)),
+            "{path} {body}"
+        );
+    }
 }
 
 /// `ply serve --book FILE` writes what it proves into the book, and a server restarted with the same
@@ -849,4 +1021,36 @@ fn what_an_analysis_proves_goes_into_the_servers_book() {
     assert_eq!(events[0].1["strategy"], "book");
     assert_eq!(events[0].1["value"], first["value"]);
     assert_eq!(events[0].1["moves"], first["moves"]);
+}
+
+/// The request log: one line on stderr per request (its time, method, path, status and the time it
+/// took), none with `--quiet`.
+#[test]
+fn each_request_is_a_line_of_the_log_unless_quiet() {
+    let (server, log) = Server::start_logging(&[]);
+    assert_eq!(server.post("/api/heaps", r#"{"heaps":[1,2]}"#).0, 200);
+    assert_eq!(server.post("/api/heaps", r#"{"heaps":[]}"#).0, 400);
+    let next = || {
+        log.recv_timeout(std::time::Duration::from_secs(30))
+            .expect("a line of the log")
+    };
+    for status in ["200", "400"] {
+        let line = next();
+        // `2026-11-26T22:49:56.555631Z  INFO request{method=POST path=/api/heaps}: 200 in 0.1 ms`
+        let (time, rest) = line.split_once("  INFO ").expect("a time and a level");
+        assert!(time.ends_with('Z') && time.contains('T'), "{line}");
+        let rest = rest
+            .strip_prefix("request{method=POST path=/api/heaps}: ")
+            .unwrap_or_else(|| panic!("{line}"));
+        let took = rest
+            .strip_prefix(&format!("{status} in "))
+            .and_then(|t| t.strip_suffix(" ms"))
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(took.parse::<f64>().is_ok_and(|ms| ms >= 0.0), "{line}");
+    }
+    let (quiet, log) = Server::start_logging(&["--quiet"]);
+    assert_eq!(quiet.post("/api/heaps", r#"{"heaps":[1,2]}"#).0, 200);
+    // Once the server is gone its stderr ends: every line it wrote has been read.
+    drop(quiet);
+    assert_eq!(log.iter().collect::<Vec<_>>(), Vec::<String>::new());
 }

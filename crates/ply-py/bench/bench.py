@@ -148,7 +148,7 @@ def single(board, moves, threads):
     """`ply.dots`'s value in this process on `threads` cores (None: every core)."""
     request = json.dumps(dict(board, moves=moves, detail="value"))
     cpu, started = cpu_seconds(), time.perf_counter()
-    report = json.loads(_ply.dots(request, "4G", None, threads))
+    report = json.loads(_ply.dots(request, json.dumps({"memory": "4G"}), None, threads))
     return {"value": report["value"], "wall": time.perf_counter() - started,
             "cpu": cpu_seconds() - cpu, "nodes": report["states_visited"]}
 

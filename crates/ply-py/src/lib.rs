@@ -1,7 +1,9 @@
 //! `ply._ply`: the native half of the Python package, a front end like the command line and the
 //! server. Each function takes its game home's request as JSON (the body `POST /api/…` takes, keys
-//! = the command line's long options), makes the same library call the CLI makes, and returns the
-//! report as JSON text — exactly what `ply … --json` prints. The Python half (`ply/__init__.py`)
+//! = the command line's long options) and its own arguments as JSON (`Args`), makes the same
+//! library call the CLI makes, and returns the report as JSON text — exactly what `ply … --json`
+//! prints. Every fault is a ValueError worded in Python's terms (`strategy="memo"`, `rows must be a
+//! whole number, not "x"`). The Python half (`ply/__init__.py`)
 //! builds the request from keyword arguments and parses the answer; nothing here knows a rule.
 //!
 //! Solves run on a thread of their own, the GIL released; the calling thread waits with the GIL
@@ -25,16 +27,18 @@ use ply::games::dots::kept::Kept;
 use ply::games::dots::level::Level;
 use ply::games::dots::player::think_at_level;
 use ply::games::dots::policy::Policy;
-use ply::games::dots::request::DotsRequest;
 use ply::games::dots::request::TieOrder;
+use ply::games::dots::request::{DotsRequest, Query};
 use ply::games::heaps::request::HeapsRequest;
 use ply::games::magic_board::request::MagicBoardRequest;
 use ply::games::solitaire::request::SolitaireRequest;
 use ply::input::memory_size::parse_memory_size;
+use ply::input::surface::{Surface, Worded};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde::Serialize;
 use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -77,9 +81,68 @@ fn bad(e: impl Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// The request in `json`, as the server reads it: unknown keys and wrong types refused.
+/// A fault that names the request's options, in Python's terms (`strategy="memo"`, `any_size=True`).
+fn worded(e: &impl Worded) -> PyErr {
+    PyValueError::new_err(e.worded(Surface::Python))
+}
+
+/// `json` — a game's request, or a function's own arguments ([`Args`]) — read as the server reads
+/// a body (unknown keys and wrong types refused), its faults in Python's terms: `rows must be a
+/// whole number, not "x"`, `rows=99999999999999999999 is too large (at most 4294967295)`.
 fn request<T: DeserializeOwned>(json: &str) -> PyResult<T> {
-    serde_json::from_str(json).map_err(bad)
+    ply::input::json::read(json.as_bytes()).map_err(|e| worded(&e))
+}
+
+/// A function's arguments beside its request (the command line's own options: `--memory`,
+/// `--book`, `--seed`, …), as the Python half passes them, as JSON: each read and refused as a
+/// request's are. A function reads those it takes; the Python half passes no other.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    /// The most memory to take (`"4G"`); none: what the system allows.
+    memory: Option<String>,
+    /// A book to answer from and write into (a path).
+    book: Option<String>,
+    /// Answer from no book at all.
+    #[serde(default)]
+    no_book: bool,
+    /// The seed of the player's ties.
+    seed: Option<u64>,
+    /// The player's level.
+    level: Option<Level>,
+    /// A book's path.
+    path: Option<String>,
+    /// The book a merge reads.
+    source: Option<String>,
+    /// Moves to build a book to.
+    depth: Option<u32>,
+    /// A time per position (`"10m"`).
+    time: Option<String>,
+    /// The search's order among equal moves.
+    tie_order: Option<TieOrder>,
+}
+
+impl Args {
+    /// The arguments in `json`.
+    fn read(json: &str) -> PyResult<Args> {
+        request(json)
+    }
+
+    /// The book's path, which the function takes.
+    fn path(&self) -> PyResult<&str> {
+        self.path
+            .as_deref()
+            .ok_or_else(|| bad("path is missing: give the book's path"))
+    }
+
+    /// The time per position, if one is given.
+    fn time(&self) -> PyResult<Option<Duration>> {
+        self.time
+            .as_deref()
+            .map(ply::input::duration::parse_time)
+            .transpose()
+            .map_err(|e| bad(format!("time: {e}")))
+    }
 }
 
 fn to_json(value: &impl Serialize) -> PyResult<String> {
@@ -217,36 +280,42 @@ fn run<T: Send>(
 }
 
 /// `ply dots boxes|triangles … --json`: the report of a position (a JSON `DotsRequest`).
+/// `args`: `memory`, `book`, `no_book` ([`Args`]); `threads`: the cores to solve on (none: every
+/// core).
 #[pyfunction]
-#[pyo3(signature = (request, memory=None, progress=None, threads=None, book=None, no_book=false))]
+#[pyo3(signature = (request, args="{}", progress=None, threads=None))]
 fn dots(
     py: Python<'_>,
     request: &str,
-    memory: Option<&str>,
+    args: &str,
     progress: Option<PyObject>,
     threads: Option<usize>,
-    book: Option<&str>,
-    no_book: bool,
 ) -> PyResult<String> {
-    let query = self::request::<DotsRequest>(request)?
-        .validate()
-        .map_err(bad)?;
-    let policy = Policy::new(budget(memory)?, None);
+    let query = dots_query(request)?;
+    let args = Args::read(args)?;
+    let policy = Policy::new(budget(args.memory.as_deref())?, None);
     let watch = Watch {
         progress,
         stop: None,
         threads,
     };
-    match (book, no_book) {
+    match (&args.book, args.no_book) {
         (None, false) => answer_json(py, &query, &policy, tables(), watch),
-        _ => answer_json(
+        (book, no_book) => answer_json(
             py,
             &query,
             &policy,
-            kept_with(book, no_book)?.as_ref(),
+            kept_with(book.as_deref(), no_book)?.as_ref(),
             watch,
         ),
     }
+}
+
+/// The query of a JSON `DotsRequest`, checked, its faults in Python's terms.
+fn dots_query(request: &str) -> PyResult<Query> {
+    self::request::<DotsRequest>(request)?
+        .validate()
+        .map_err(|e| worded(&e))
 }
 
 /// What answers with a user's book (written into as proofs come) or with none keep: tables of small
@@ -273,39 +342,23 @@ fn book_file(path: &str, write: bool) -> PyResult<BookFile> {
 
 /// Builds a book (`ply dots book build`): every position up to `depth` moves after the position of
 /// the JSON `DotsRequest` (its board and moves), proved into the book at `path`; the entries as a
-/// JSON list, shallowest first. `progress` is told the positions settled.
+/// JSON list, shallowest first. `args`: `path`, `depth`, `time`, `tie_order`, `memory` ([`Args`]).
+/// `progress` is told the positions settled.
 #[pyfunction]
-#[pyo3(signature = (path, request, depth=0, time=None, tie_order="low-first", memory=None, progress=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (request, args, progress=None))]
 fn book_build(
     py: Python<'_>,
-    path: &str,
     request: &str,
-    depth: u32,
-    time: Option<&str>,
-    tie_order: &str,
-    memory: Option<&str>,
+    args: &str,
     progress: Option<PyObject>,
 ) -> PyResult<String> {
-    let query = self::request::<DotsRequest>(request)?
-        .validate()
-        .map_err(bad)?;
-    let time = time
-        .map(ply::input::duration::parse_time)
-        .transpose()
-        .map_err(bad)?;
-    let tie_order = match tie_order {
-        "low-first" => TieOrder::LowFirst,
-        "high-first" => TieOrder::HighFirst,
-        other => {
-            return Err(bad(format!(
-                "tie_order {} is not low-first or high-first",
-                ply::input::quote(other)
-            )))
-        }
-    };
-    let budget = budget(memory)?;
-    let file = book_file(path, true)?;
+    let query = dots_query(request)?;
+    let args = Args::read(args)?;
+    let time = args.time()?;
+    let tie_order = args.tie_order.unwrap_or_default();
+    let budget = budget(args.memory.as_deref())?;
+    let file = book_file(args.path()?, true)?;
+    let depth = args.depth.unwrap_or(0);
     let watch = Watch {
         progress,
         ..Watch::default()
@@ -337,49 +390,51 @@ fn book_build(
     to_json(&built)
 }
 
-/// Every board of the book at `path` summed up (`ply dots book stats --json`).
+/// Every board of the book at `args`' `path` summed up (`ply dots book stats --json`).
 #[pyfunction]
-fn book_stats(path: &str) -> PyResult<String> {
-    to_json(&ops::stats(&book_file(path, false)?).map_err(bad)?)
+fn book_stats(args: &str) -> PyResult<String> {
+    let args = Args::read(args)?;
+    to_json(&ops::stats(&book_file(args.path()?, false)?).map_err(bad)?)
 }
 
-/// Every entry of the book at `path` with its position's edges (`ply dots book export`).
+/// Every entry of the book at `args`' `path` with its position's edges (`ply dots book export`).
 #[pyfunction]
-fn book_export(path: &str) -> PyResult<String> {
-    to_json(&ops::export(&book_file(path, false)?).map_err(bad)?)
+fn book_export(args: &str) -> PyResult<String> {
+    let args = Args::read(args)?;
+    to_json(&ops::export(&book_file(args.path()?, false)?).map_err(bad)?)
 }
 
-/// Writes every entry of the book `source` into the book `into` (`ply dots book merge`); gives how
-/// many. Two proofs that disagree raise ValueError naming the position.
+/// Writes every entry of the book `source` into the book at `path` (`ply dots book merge`); gives
+/// how many. Two proofs that disagree raise ValueError naming the position.
 #[pyfunction]
-fn book_merge(into: &str, source: &str) -> PyResult<usize> {
+fn book_merge(args: &str) -> PyResult<usize> {
+    let args = Args::read(args)?;
+    let source = args
+        .source
+        .as_deref()
+        .ok_or_else(|| bad("source is missing: give the book to merge"))?;
     let from = book_file(source, false)?;
-    ops::merge(&book_file(into, true)?, &from).map_err(bad)
+    ops::merge(&book_file(args.path()?, true)?, &from).map_err(bad)
 }
 
-/// Writes the entries of `lines` (JSON lines, as `export` gives them) into the book at `path`.
+/// Writes the entries of `lines` (JSON lines, as `export` gives them) into the book at `args`'
+/// `path`.
 #[pyfunction]
-fn book_import(path: &str, lines: &str) -> PyResult<usize> {
+fn book_import(args: &str, lines: &str) -> PyResult<usize> {
+    let args = Args::read(args)?;
     let parsed = ops::parse_lines(lines).map_err(bad)?;
-    ops::import(&book_file(path, true)?, &parsed).map_err(bad)
+    ops::import(&book_file(args.path()?, true)?, &parsed).map_err(bad)
 }
 
-/// Proves the exact entries of the book at `path` again in the other tie order (`ply dots book
-/// verify`): `{"board": {"agreed", "unsettled", "disagreements": [...]}}` as JSON.
+/// Proves the exact entries of the book at `args`' `path` again in the other tie order (`ply dots
+/// book verify`; `args`: `time`, `memory` too): `{"board": {"agreed", "unsettled",
+/// "disagreements": [...]}}` as JSON.
 #[pyfunction]
-#[pyo3(signature = (path, time=None, memory=None))]
-fn book_verify(
-    py: Python<'_>,
-    path: &str,
-    time: Option<&str>,
-    memory: Option<&str>,
-) -> PyResult<String> {
-    let time = time
-        .map(ply::input::duration::parse_time)
-        .transpose()
-        .map_err(bad)?;
-    let budget = budget(memory)?;
-    let file = book_file(path, true)?;
+fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
+    let args = Args::read(args)?;
+    let time = args.time()?;
+    let budget = budget(args.memory.as_deref())?;
+    let file = book_file(args.path()?, true)?;
     let boards = ops::boards_of(&file).map_err(bad)?;
     let found = run(py, Watch::default(), move |cancel, _| {
         let halt = cancelled_by(cancel);
@@ -419,7 +474,7 @@ fn book_verify(
 /// The report of `query` under `policy` with what `kept` holds, as JSON, solved by [`run`].
 fn answer_json(
     py: Python<'_>,
-    query: &ply::games::dots::request::Query,
+    query: &Query,
     policy: &Policy,
     kept: &Kept,
     watch: Watch,
@@ -434,46 +489,48 @@ fn answer_json(
         };
         answer(query, policy, Some(kept), hooks)
     })?;
-    to_json(&report.map_err(|e| bad(fault(&e, strategy, true)))?)
+    to_json(&report.map_err(|e| bad(fault(&e, strategy, Surface::Python)))?)
 }
 
 /// Reports of many positions (JSON `DotsRequest`s), as [`dots`] gives each: positions of up to
 /// 28 free edges in parallel (each small: a table up to 24, a search of milliseconds above; labels
 /// of random 4×4 states at 25 free come 1.24× faster than one position at a time on every core),
 /// the others one after the other, each on every core.
+/// `args`: `memory` ([`Args`]).
 #[pyfunction]
-#[pyo3(signature = (requests, memory=None, progress=None))]
+#[pyo3(signature = (requests, args="{}", progress=None))]
 fn dots_batch(
     py: Python<'_>,
     requests: Vec<String>,
-    memory: Option<&str>,
+    args: &str,
     progress: Option<PyObject>,
 ) -> PyResult<Vec<String>> {
     let queries = requests
         .iter()
-        .map(|r| self::request::<DotsRequest>(r)?.validate().map_err(bad))
+        .map(|r| dots_query(r))
         .collect::<PyResult<Vec<_>>>()?;
-    let policy = Policy::new(budget(memory)?, None);
+    let args = Args::read(args)?;
+    let policy = Policy::new(budget(args.memory.as_deref())?, None);
     let watch = Watch {
         progress,
         ..Watch::default()
     };
     let reports = run(py, watch, |cancel, progress| {
         let done = AtomicU64::new(0);
-        let one = |query: &ply::games::dots::request::Query| {
+        let one = |query: &Query| {
             let hooks = Hooks {
                 cancel: Some(cancel),
                 ..Hooks::default()
             };
             let report = answer(query, &policy, Some(tables()), hooks)
-                .map_err(|e| fault(&e, policy.strategy(query, Some(tables())), true));
+                .map_err(|e| fault(&e, policy.strategy(query, Some(tables())), Surface::Python));
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if let Some(tell) = progress {
                 tell(n);
             }
             report
         };
-        let small = |q: &ply::games::dots::request::Query| q.free() <= 28;
+        let small = |q: &Query| q.free() <= 28;
         let mut found: Vec<Option<Result<_, String>>> = vec![None; queries.len()];
         let parallel: Vec<(usize, Result<_, String>)> = queries
             .par_iter()
@@ -496,22 +553,16 @@ fn dots_batch(
 }
 
 /// The player's move (`POST /api/play/dots`, `ply play`'s reply): a JSON `DotsRequest` whose
-/// `time` is the time to think (none: prove everything), ties broken by `seed`, played at `level`
-/// (1 to 8, `--level`; 8: the perfect player).
+/// `time` is the time to think (none: prove everything); `args`: `seed` (ties; default 1), `level`
+/// (1 to 8, `--level`; default 8: the perfect player), `memory` ([`Args`]).
 #[pyfunction]
-#[pyo3(signature = (request, seed=1, memory=None, level=8))]
-fn dots_move(
-    py: Python<'_>,
-    request: &str,
-    seed: u64,
-    memory: Option<&str>,
-    level: u64,
-) -> PyResult<String> {
-    let level = Level::new(level).map_err(bad)?;
-    let query = self::request::<DotsRequest>(request)?
-        .validate()
-        .map_err(bad)?;
-    let policy = Policy::new(budget(memory)?, None);
+#[pyo3(signature = (request, args="{}"))]
+fn dots_move(py: Python<'_>, request: &str, args: &str) -> PyResult<String> {
+    let query = dots_query(request)?;
+    let args = Args::read(args)?;
+    let seed = args.seed.unwrap_or(1);
+    let level = args.level.unwrap_or(Level::PERFECT);
+    let policy = Policy::new(budget(args.memory.as_deref())?, None);
     let kept = player_kept();
     let strategy = policy.strategy(&query, Some(kept));
     let played = run(py, Watch::default(), |cancel, _| {
@@ -529,7 +580,7 @@ fn dots_move(
             level,
         )
     })?
-    .map_err(|e| bad(fault(&e, strategy, true)))?;
+    .map_err(|e| bad(fault(&e, strategy, Surface::Python)))?;
     let (played, _) = played
         .ok_or_else(|| bad("the game is over: every edge is drawn, there is no move to make"))?;
     to_json(&played)
@@ -550,9 +601,7 @@ fn dots_job(
     threads: Option<usize>,
     stop: Option<PyObject>,
 ) -> PyResult<String> {
-    let query = self::request::<DotsRequest>(request)?
-        .validate()
-        .map_err(bad)?;
+    let query = dots_query(request)?;
     let policy = Policy::new(budget(memory)?, None);
     let kept = job_kept(policy.search_table_bytes(&query));
     let watch = Watch {
@@ -597,9 +646,7 @@ fn dots_child_window(points: u32, window: (i32, i32)) -> (i32, i32) {
 /// cells and distinct children (`ply::games::dots::jobs::expand`).
 #[pyfunction]
 fn dots_expand(request: &str) -> PyResult<String> {
-    let query = self::request::<DotsRequest>(request)?
-        .validate()
-        .map_err(bad)?;
+    let query = dots_query(request)?;
     to_json(&expand(&query))
 }
 
@@ -622,7 +669,7 @@ fn solitaire(py: Python<'_>, request: &str) -> PyResult<String> {
     let report = run(py, Watch::default(), |cancel, _| {
         request.answer_until(&cancelled_by(cancel))
     })?
-    .map_err(bad)?;
+    .map_err(|e| worded(&e))?;
     to_json(&report)
 }
 
@@ -637,7 +684,7 @@ fn heaps(request: &str) -> PyResult<String> {
 #[pyfunction]
 fn dice_race_compare(py: Python<'_>, request: &str) -> PyResult<String> {
     let request: CompareRequest = self::request(request)?;
-    let query = request.validate().map_err(bad)?;
+    let query = request.validate().map_err(|e| worded(&e))?;
     let report = run(py, Watch::default(), |cancel, _| {
         query.compare_within(WorkLimit::DEFAULT, &cancelled_by(cancel))
     })?
@@ -649,25 +696,26 @@ fn dice_race_compare(py: Python<'_>, request: &str) -> PyResult<String> {
 #[pyfunction]
 fn dice_race_best(py: Python<'_>, request: &str) -> PyResult<String> {
     let request: PicksRequest = self::request(request)?;
-    let query = request.validate().map_err(bad)?;
+    let query = request.validate().map_err(|e| worded(&e))?;
     let report = run(py, Watch::default(), |cancel, _| {
         query.best_until(&cancelled_by(cancel))
     })?
-    .map_err(bad)?;
+    .map_err(|e| worded(&e))?;
     to_json(&report)
 }
 
-/// `ply magic-board FILE … --json` (a JSON `MagicBoardRequest`, the board as text).
+/// `ply magic-board FILE … --json` (a JSON `MagicBoardRequest`, the board as text); `args`:
+/// `memory` ([`Args`]).
 #[pyfunction]
-#[pyo3(signature = (request, memory=None))]
-fn magic_board(py: Python<'_>, request: &str, memory: Option<&str>) -> PyResult<String> {
+#[pyo3(signature = (request, args="{}"))]
+fn magic_board(py: Python<'_>, request: &str, args: &str) -> PyResult<String> {
     let request: MagicBoardRequest = self::request(request)?;
-    let query = request.validate().map_err(bad)?;
-    let budget = budget(memory)?;
+    let query = request.validate().map_err(|e| worded(&e))?;
+    let budget = budget(Args::read(args)?.memory.as_deref())?;
     let report = run(py, Watch::default(), |cancel, _| {
         query.answer_until(budget, &cancelled_by(cancel))
     })?
-    .map_err(bad)?;
+    .map_err(|e| worded(&e))?;
     to_json(&report)
 }
 

@@ -245,7 +245,7 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
     (["boxes", "--window", "1", "--store", "s"],
      "argument --window: '1' is not two integers LOWER,UPPER (such as -1,0)"),
     (["boxes", "--window", "2,2", "--store", "s"],
-     "window [2, 2]: its lower end must be below its upper end"),
+     "window=[2, 2]: its lower end must be below its upper end"),
 ])
 def test_bad_arguments_exit_2_with_one_line(tmp_path, args, message):
     done = subprocess.run([sys.executable, "-m", "ply.distributed", *args], capture_output=True,

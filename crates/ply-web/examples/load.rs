@@ -302,6 +302,8 @@ async fn main() {
         solvers,
         cores: solvers,
         max_connections: 4 * count.max(ply_web::limits::MAX_CONNECTIONS),
+        // No subscriber listens in this process: the log would be work for nothing.
+        log: false,
         ..ply_web::limits::Settings::default()
     };
     // Served as `ply serve` serves: through its connection layer.

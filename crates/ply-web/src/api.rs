@@ -34,7 +34,7 @@ pub(crate) fn json(value: &impl serde::Serialize) -> Result<String, ApiError> {
 pub fn solitaire(r: &SolitaireRequest, halt: &Halt) -> Result<String, ApiError> {
     json(
         &r.answer_until(halt)
-            .map_err(|e| ApiError::refused(&e, e.is_over_budget()))?,
+            .map_err(|e| ApiError::worded(&e, e.is_over_budget()))?,
     )
 }
 
@@ -52,7 +52,7 @@ pub fn play_heaps(r: &PlayHeapsRequest) -> Result<String, ApiError> {
 /// A dice race refusal: 422 for work over its limit (too many states or lists, an estimate past the
 /// time allowed) or stopped by the request's halt, 400 otherwise.
 fn race_error(e: RaceRequestError) -> ApiError {
-    ApiError::refused(&e, e.is_over_budget())
+    ApiError::worded(&e, e.is_over_budget())
 }
 
 /// Answers `POST /api/dice-race/compare`: `ply dice-race compare FIRST SECOND [--dice N --sides K]
@@ -109,18 +109,16 @@ pub fn sums(r: &SumsRequest) -> Result<String, ApiError> {
 /// A MagicBoard refusal: 422 when a search is over the server's memory or its work limit, or was
 /// halted; 400 otherwise.
 fn board_error(e: BoardRequestError) -> ApiError {
-    match e {
+    let over_budget = matches!(
+        e,
         BoardRequestError::Solve(
             SolveBoardError::Memory(_)
-            | SolveBoardError::CornerShare { .. }
-            | SolveBoardError::TooSlow(_)
-            | SolveBoardError::Halted(_),
-        )
-        | BoardRequestError::Generate(GenerateError::NotFound { .. } | GenerateError::Halted(_)) => {
-            ApiError::over_budget(e)
-        }
-        _ => ApiError::bad(e),
-    }
+                | SolveBoardError::CornerShare { .. }
+                | SolveBoardError::TooSlow(_)
+                | SolveBoardError::Halted(_),
+        ) | BoardRequestError::Generate(GenerateError::NotFound { .. } | GenerateError::Halted(_))
+    );
+    ApiError::worded(&e, over_budget)
 }
 
 /// Answers `POST /api/magic-board`: `ply magic-board FILE [--start R,C] [--any-size] --json`, the

@@ -18,6 +18,8 @@ use ply::games::dots::policy::Policy;
 use ply::games::dots::request::{DotsRequest, Query, RequestError};
 use ply::games::dots::review::review_promising;
 use ply::games::dots::view::view;
+use ply::input::json::JsonFault;
+use ply::input::surface::Surface;
 use serde::Deserialize;
 use std::time::{Duration, Instant};
 
@@ -31,29 +33,33 @@ pub struct PlayDotsRequest {
     level: Level,
 }
 
-impl<'de> Deserialize<'de> for PlayDotsRequest {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let mut keys = serde_json::Map::deserialize(d)?;
-        let seed = match keys.remove("seed") {
-            None => 1,
-            Some(seed) => serde_json::from_value(seed).map_err(D::Error::custom)?,
-        };
-        let level = match keys.remove("level") {
-            None => Level::PERFECT,
-            Some(level) => {
-                let n: u64 = serde_json::from_value(level).map_err(|_| {
-                    D::Error::custom("level: a whole number, 1 (weakest) to 8 (perfect)")
-                })?;
-                Level::new(n).map_err(D::Error::custom)?
-            }
-        };
-        let position =
-            DotsRequest::deserialize(serde_json::Value::Object(keys)).map_err(D::Error::custom)?;
+/// The keys of `/api/play/dots` beside the position's.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Player {
+    #[serde(default = "first_seed")]
+    seed: u64,
+    #[serde(default = "perfect")]
+    level: Level,
+}
+
+fn first_seed() -> u64 {
+    1
+}
+
+fn perfect() -> Level {
+    Level::PERFECT
+}
+
+impl crate::Body for PlayDotsRequest {
+    /// The position as for `/api/dots`, and `seed` and `level` beside it.
+    fn read(json: &[u8]) -> Result<Self, JsonFault> {
+        let (position, player): (DotsRequest, Player) =
+            ply::input::json::read_beside(json, &["seed", "level"])?;
         Ok(PlayDotsRequest {
             position,
-            seed,
-            level,
+            seed: player.seed,
+            level: player.level,
         })
     }
 }
@@ -104,14 +110,12 @@ fn hooks(control: &Control) -> Hooks<'_> {
 }
 
 fn bad_request(e: RequestError) -> ApiError {
-    ApiError::bad(e)
+    ApiError::worded(&e, false)
 }
 
 fn solve_error(e: SolveError, strategy: Strategy) -> ApiError {
-    match e {
-        SolveError::Memory(_) => ApiError::over_budget(fault(&e, strategy, false)),
-        _ => ApiError::bad(fault(&e, strategy, false)),
-    }
+    let over_budget = matches!(e, SolveError::Memory(_));
+    ApiError::refused(fault(&e, strategy, Surface::Api), over_budget)
 }
 
 impl DotsService {

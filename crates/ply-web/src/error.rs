@@ -2,6 +2,8 @@
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use ply::input::json::JsonFault;
+use ply::input::surface::{Surface, Worded};
 use serde::Serialize;
 
 /// A refused request.
@@ -48,29 +50,17 @@ impl ApiError {
         }
     }
 
-    /// A body that is not the request it should be, worded by serde: numbers quoted as the body
-    /// wrote them (serde writes its own reading of them: `1e3` as `1000.0`, `2^64` as
-    /// `1.8446744073709552e19`).
-    pub fn invalid(error: &serde_json::Error, body: &[u8]) -> Self {
-        let mut message = error.to_string();
-        if let Some(raw) = token_before(body, error.line(), error.column()) {
-            for kind in ["floating point", "integer"] {
-                let prefix = format!("invalid type: {kind} `");
-                let Some(start) = message.find(&prefix).map(|i| i + prefix.len()) else {
-                    continue;
-                };
-                if let Some(len) = message[start..].find('`') {
-                    message.replace_range(start..start + len, &raw);
-                }
-            }
-            let prefix = "invalid value: integer `";
-            if let Some(start) = message.find(prefix).map(|i| i + prefix.len()) {
-                if let Some(len) = message[start..].find('`') {
-                    message.replace_range(start..start + len, &raw);
-                }
-            }
-        }
-        ApiError::bad(format!("the request is not valid: {message}"))
+    /// A body that is not the request it should be (not JSON, not an object, a key unknown or
+    /// missing, a value of the wrong kind or range), worded in the API's terms: keys as the body
+    /// writes them, the value quoted as written.
+    pub fn unreadable(fault: &JsonFault) -> Self {
+        ApiError::bad(fault.worded(Surface::Api))
+    }
+
+    /// A game's fault that names the request's options, worded in the API's terms (`"any_size":
+    /// true`, not `--any-size`); 422 when `over_budget`, as [`ApiError::refused`].
+    pub fn worded(fault: &impl Worded, over_budget: bool) -> Self {
+        ApiError::refused(fault.worded(Surface::Api), over_budget)
     }
 
     /// Work over what the server will do for one request: 422.
@@ -100,29 +90,6 @@ impl ApiError {
     }
 }
 
-/// The number token of `body` that ends just before `line`:`column` (serde_json's 1-based place
-/// of an error about a value), at most 40 characters; `None` when it is no number.
-fn token_before(body: &[u8], line: usize, column: usize) -> Option<String> {
-    let start_of_line = if line <= 1 {
-        0
-    } else {
-        body.iter()
-            .enumerate()
-            .filter(|&(_, &b)| b == b'\n')
-            .nth(line - 2)?
-            .0
-            + 1
-    };
-    let end = (start_of_line + column).min(body.len());
-    let is_number = |b: &u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E');
-    let mut begin = end;
-    while begin > start_of_line && is_number(&body[begin - 1]) {
-        begin -= 1;
-    }
-    let token = std::str::from_utf8(&body[begin..end]).ok()?;
-    (!token.is_empty() && token.len() <= 40).then(|| token.to_string())
-}
-
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (
@@ -137,35 +104,30 @@ impl IntoResponse for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[derive(Debug, serde::Deserialize)]
-    #[allow(dead_code)]
-    struct Sized {
-        size: u32,
-    }
+    use ply::games::heaps::request::HeapsRequest;
 
     fn message(body: &str) -> String {
-        let e = serde_json::from_str::<Sized>(body).unwrap_err();
-        ApiError::invalid(&e, body.as_bytes()).message
+        let fault = ply::input::json::read::<HeapsRequest>(body.as_bytes()).unwrap_err();
+        ApiError::unreadable(&fault).message
     }
 
     #[test]
-    fn numbers_are_quoted_as_written() {
+    fn a_body_that_is_no_request_is_told_in_the_apis_terms() {
         assert_eq!(
-            message(r#"{"size":1e3}"#),
-            "the request is not valid: invalid type: floating point `1e3`, expected u32 at line 1 column 11"
+            message(r#"{"heaps":[1],"misere":1e3}"#),
+            "\"misere\" must be true or false, not `1e3`"
         );
         assert_eq!(
-            message("{\n \"size\": 18446744073709551616}"),
-            "the request is not valid: invalid type: floating point `18446744073709551616`, expected u32 at line 2 column 29"
+            message("{\n \"heaps\": [1], \"grundy\": 18446744073709551616}"),
+            "\"grundy\" must be true or false, not `18446744073709551616`"
         );
         assert_eq!(
-            message(r#"{"size":-1}"#),
-            "the request is not valid: invalid value: integer `-1`, expected u32 at line 1 column 10"
+            message("[]"),
+            "the request must be an object of keys and values, not `[]`"
         );
         assert_eq!(
-            message(r#"{"size":"x"}"#),
-            "the request is not valid: invalid type: string \"x\", expected u32 at line 1 column 11"
+            message("{\"heaps\": [1],"),
+            "the request is not JSON: EOF while parsing a value (line 1, column 14)"
         );
     }
 }

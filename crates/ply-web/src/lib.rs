@@ -42,11 +42,12 @@ use ply::engine::MemoryBudget;
 use ply::games::dots::book::Books;
 use ply::games::dots::kept::Kept;
 use ply::games::dots::policy::Policy;
-use serde::de::DeserializeOwned;
+use ply::input::json::JsonFault;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use tower_http::trace::TraceLayer;
 
 /// What every request shares: the solve gate, the dots service (its policy and what it keeps), the
 /// answers given and the settings.
@@ -83,6 +84,19 @@ impl AppState {
     }
 }
 
+/// A request body as an endpoint reads it: a game's request by the library's JSON reader
+/// ([`ply::input::json::read`]), its faults in the API's terms.
+pub trait Body: Sized {
+    /// The request `json` states.
+    fn read(json: &[u8]) -> Result<Self, JsonFault>;
+}
+
+impl<T: serde::de::DeserializeOwned> Body for T {
+    fn read(json: &[u8]) -> Result<Self, JsonFault> {
+        ply::input::json::read(json)
+    }
+}
+
 /// Raises its flag when dropped: the request it belongs to has ended, answered or not (its client
 /// may have left).
 pub(crate) struct RaiseOnDrop(Arc<AtomicBool>);
@@ -116,7 +130,7 @@ fn report_response(answer: &Answer, cached: bool) -> Response {
 /// runs on its own through the gate, giving way to cheap work when it wants every core: if the
 /// client leaves, it is told to stop (its flag is raised), and whatever it finishes is kept all the
 /// same for the next identical request.
-async fn handle<R: DeserializeOwned + Send + 'static>(
+async fn handle<R: Body + Send + 'static>(
     state: &AppState,
     path: &'static str,
     body: Result<Bytes, BytesRejection>,
@@ -130,9 +144,9 @@ async fn handle<R: DeserializeOwned + Send + 'static>(
     if let Some(answer) = state.answers.get(path, &body) {
         return report_response(&answer, true);
     }
-    let request: R = match serde_json::from_slice(&body) {
+    let request = match R::read(&body) {
         Ok(r) => r,
-        Err(e) => return ApiError::invalid(&e, &body).into_response(),
+        Err(e) => return ApiError::unreadable(&e).into_response(),
     };
     let cancel = Arc::new(AtomicBool::new(false));
     let _raise = RaiseOnDrop(cancel.clone());
@@ -306,7 +320,7 @@ async fn wrong_method() -> Response {
 }
 
 /// The whole application: the page and the API, the API behind its [`guard`] (checking every
-/// request for a server bound to `addr`).
+/// request for a server bound to `addr`); every request logged when `state`'s settings say so.
 pub fn app(state: AppState, addr: SocketAddr) -> Router {
     let guard = Guard::new(addr, state.settings.body_bytes);
     let api = Router::new()
@@ -373,16 +387,40 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
             state.settings.body_timeout,
         ));
-    page::routes(Router::new())
+    let log = state.settings.log;
+    let app = page::routes(Router::new())
         .method_not_allowed_fallback(wrong_method)
         .merge(api)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(state)
+        .with_state(state);
+    if !log {
+        return app;
+    }
+    // The request log (`ply serve` without `--quiet`): each request's method and path, then on one
+    // line the status and the time to the answer's head (for `/api/dots/analyse`, its first event:
+    // the stream goes on after it), as an event at INFO level that `serve` writes to stderr.
+    app.layer(
+        TraceLayer::new_for_http()
+            .make_span_with(|request: &axum::http::Request<axum::body::Body>| {
+                tracing::info_span!(
+                    "request",
+                    method = %request.method(),
+                    path = %request.uri().path()
+                )
+            })
+            .on_request(())
+            .on_response(|response: &Response, took: Duration, _: &tracing::Span| {
+                let ms = took.as_secs_f64() * 1000.0;
+                tracing::info!("{} in {ms:.1} ms", response.status().as_u16());
+            })
+            .on_failure(()),
+    )
 }
 
 /// Serves on `addr` as `settings` say until Ctrl-C, answering dots positions from `books` first;
-/// `ready` is told the address actually bound (port 0 picks a free one).
+/// `ready` is told the address actually bound (port 0 picks a free one). With `settings.log`, each
+/// request is a line on stderr ([`app`]'s request log).
 pub fn serve(
     addr: SocketAddr,
     settings: Settings,
@@ -392,6 +430,16 @@ pub fn serve(
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    if settings.log {
+        // Only the request log's events: lines of their own, on stderr, never coloured. (A second
+        // server in the process keeps the first one's writer: set once.)
+        let _ = tracing_subscriber::fmt()
+            .with_writer(std::io::stderr)
+            .with_max_level(tracing::Level::INFO)
+            .with_target(false)
+            .with_ansi(false)
+            .try_init();
+    }
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr).await?;
         let bound = listener.local_addr()?;

@@ -60,6 +60,9 @@ pub struct Settings {
     pub body_timeout: Duration,
     /// Bytes of request bodies in flight at once.
     pub body_bytes: u64,
+    /// Whether each request is logged on stderr: method, path, status, time (`ply serve --quiet`
+    /// turns it off).
+    pub log: bool,
 }
 
 impl Default for Settings {
@@ -74,6 +77,7 @@ impl Default for Settings {
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
             body_bytes: BODY_BYTES,
+            log: true,
         }
     }
 }

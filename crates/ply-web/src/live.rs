@@ -66,12 +66,12 @@ pub async fn analyse(state: AppState, body: Result<Bytes, BytesRejection>) -> Re
         Ok(b) => b,
         Err(refused) => return refused.into_response(),
     };
-    let request: DotsRequest = match serde_json::from_slice(&body) {
+    let request: DotsRequest = match ply::input::json::read(&body) {
         Ok(r) => r,
-        Err(e) => return ApiError::invalid(&e, &body).into_response(),
+        Err(e) => return ApiError::unreadable(&e).into_response(),
     };
     if let Err(e) = request.dots().validate() {
-        return ApiError::bad(e).into_response();
+        return ApiError::worded(&e, false).into_response();
     }
     let (events, received) = unbounded_channel::<Bytes>();
     let cancel = Arc::new(AtomicBool::new(false));

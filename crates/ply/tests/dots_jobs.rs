@@ -16,6 +16,7 @@ use ply::games::dots::jobs::{combine, expand, key};
 use ply::games::dots::policy::Policy;
 use ply::games::dots::request::{Detail, DotsRequest, Query, StrategyChoice};
 use ply::games::dots::{DotsBoard, EdgeSet, Geometry};
+use ply::input::surface::{Surface, Worded};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -322,13 +323,14 @@ fn a_request_with_a_window_is_answered_by_a_bound_that_holds() {
     let report = answer(&query, &policy, None, Hooks::default()).unwrap();
     assert_eq!((report.value, report.reason), (Some(value), None));
     // A window that holds nothing, or asked with every move's value, is refused.
-    let fault = |request: DotsRequest| request.validate().unwrap_err().to_string();
+    // (A window is the API's and Python's: worded here as the API words it.)
+    let fault = |request: DotsRequest| request.validate().unwrap_err().worded(Surface::Api);
     assert_eq!(
         fault(asked(Some([2, 2]), Detail::Value)),
-        "window [2, 2]: its lower end must be below its upper end"
+        "\"window\": [2, 2]: its lower end must be below its upper end"
     );
     assert_eq!(
         fault(asked(Some([0, 2]), Detail::Moves)),
-        "a window bounds the value alone: ask for detail \"value\" with it"
+        "a window bounds the value alone: ask for \"detail\": \"value\" with it"
     );
 }

@@ -9,6 +9,7 @@ use ply::games::dots::notation::position_from_moves;
 use ply::games::dots::policy::Policy;
 use ply::games::dots::request::{Detail, DotsRequest};
 use ply::games::dots::Geometry;
+use ply::input::surface::{Surface, Worded};
 use std::time::Duration;
 
 fn asked(geometry: Geometry, moves: &str, lines: u32) -> DotsRequest {
@@ -123,18 +124,22 @@ fn unproved_moves_come_with_their_bounds_and_an_estimate_within_them() {
 fn impossible_numbers_of_lines_are_refused_in_one_line() {
     let classic = Geometry::CLASSIC_TRIANGLES;
     for (request, message) in [
-        (asked(classic, "", 0), "lines: 1 to 64 top lines, not 0"),
-        (asked(classic, "", 65), "lines: 1 to 64 top lines, not 65"),
+        (asked(classic, "", 0), "\"lines\": 1 to 64 top lines, not 0"),
+        (asked(classic, "", 65), "\"lines\": 1 to 64 top lines, not 65"),
         (
             DotsRequest {
                 detail: Detail::Value,
                 ..asked(classic, "", 3)
             },
-            "lines are shown with detail \"line\" (the default), not \"value\"",
+            "\"lines\" are shown with \"detail\": \"line\" (the default), not \"detail\": \"value\"",
         ),
     ] {
-        assert_eq!(request.validate().unwrap_err().to_string(), message);
+        let fault = request.validate().unwrap_err();
+        assert_eq!(fault.worded(Surface::Api), message);
     }
+    // The command line names its option as a flag.
+    let zero = asked(classic, "", 0).validate().unwrap_err();
+    assert_eq!(zero.to_string(), "--lines: 1 to 64 top lines, not 0");
     // One line is the best line, with any detail.
     let one = DotsRequest {
         detail: Detail::Moves,

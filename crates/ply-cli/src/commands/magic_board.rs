@@ -14,6 +14,7 @@ use ply::games::magic_board::{
 };
 use ply::input::number::parse_unsigned;
 use ply::input::quote;
+use ply::input::surface::Surface;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -88,7 +89,7 @@ enum MagicCommand {
 /// A statistics fault as the MagicBoard home words it: a size outside the original program's rule
 /// names `--any-size`, which lifts it.
 fn size_fault(e: &impl std::fmt::Display, size: Option<&SizeFault>) -> Failure {
-    Failure::BadInput(worded(e, size))
+    Failure::BadInput(worded(e, size, Surface::Cli))
 }
 
 /// A size or an index written by the user (white space around it allowed), or `fault`.

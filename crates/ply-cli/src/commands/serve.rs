@@ -10,7 +10,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
 /// `ply serve [--port 8080] [--bind 127.0.0.1] [--memory SIZE] [--time-limit TIME] [--think TIME]
-/// [--max-connections N] [--header-timeout TIME] [--body-timeout TIME] [--body-bytes SIZE]`
+/// [--max-connections N] [--header-timeout TIME] [--body-timeout TIME] [--body-bytes SIZE] [--quiet]`
 #[derive(Args)]
 pub struct ServeArgs {
     /// Port to listen on (0: any free port, printed at start).
@@ -39,6 +39,9 @@ pub struct ServeArgs {
     /// The most bytes of request bodies in flight at once, e.g. 32M (default); past it, 503.
     #[arg(long, value_name = "SIZE", value_parser = crate::input::parse_memory)]
     body_bytes: Option<u64>,
+    /// Log no request (by default each is a line on stderr: method, path, status, time taken).
+    #[arg(long)]
+    quiet: bool,
     #[command(flatten)]
     memory: MemoryArg,
     #[command(flatten)]
@@ -70,6 +73,7 @@ pub fn run(args: ServeArgs) -> Result<String, Failure> {
         header_timeout: args.header_timeout.unwrap_or(HEADER_TIMEOUT),
         body_timeout: args.body_timeout.unwrap_or(BODY_TIMEOUT),
         body_bytes: args.body_bytes.unwrap_or(BODY_BYTES),
+        log: !args.quiet,
     };
     let books = args.book.books()?;
     ply_web::serve(addr, settings, books, |bound| {

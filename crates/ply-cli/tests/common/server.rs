@@ -2,6 +2,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::Receiver;
 
 /// A running `ply serve --port 0`, stopped when dropped.
 pub struct Server {
@@ -15,11 +16,39 @@ impl Server {
         Self::start_with(&[])
     }
 
-    /// `ply serve --port 0` with more options.
+    /// `ply serve --port 0 --quiet` with more options (no request log: a test reads stdout only).
     pub fn start_with(options: &[&str]) -> Self {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("ply"))
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("ply"));
+        command
+            .args(["serve", "--port", "0", "--quiet"])
+            .args(options);
+        Self::spawn(command)
+    }
+
+    /// `ply serve --port 0` with `options` and its request log: each line it writes on stderr comes
+    /// out of the receiver (read by a thread of its own, so the server never waits on the pipe).
+    pub fn start_logging(options: &[&str]) -> (Self, Receiver<String>) {
+        let mut command = Command::new(assert_cmd::cargo::cargo_bin("ply"));
+        command
             .args(["serve", "--port", "0"])
             .args(options)
+            .stderr(Stdio::piped());
+        let mut server = Self::spawn(command);
+        let stderr = server.child.stderr.take().expect("piped stderr");
+        let (lines, log) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        (server, log)
+    }
+
+    /// Runs `command` (a `ply serve`), waiting for the first line of stdout, which names the address.
+    fn spawn(mut command: Command) -> Self {
+        let mut child = command
             .stdout(Stdio::piped())
             .spawn()
             .expect("ply serve starts");

@@ -3,7 +3,14 @@
 Every function asks the same question as a ``ply`` command and returns the same data as its
 ``--json`` output, parsed into plain dicts and lists (the keys identical): the request is built
 from the keyword arguments (named after the command's long options), answered by the same library
-call, and faults raise ``ValueError`` with the command's one-line message (without ``ply: ``).
+call, and faults raise ``ValueError`` with a one-line message naming the argument at fault in
+Python's terms (``strategy="memo"``, ``rows=99999999999999999999 is too large``; the command's
+message otherwise, without ``ply: ``).
+
+Errors: a bad value of any argument — of the wrong kind too, as ``rows="x"`` or ``moves=42`` — is a
+``ValueError``. ``TypeError`` is raised only for what Python itself refuses: an unknown keyword, a
+missing argument, an object with no JSON form (``rows=object()``, ``moves=b"1-2"``), or a
+``progress`` that cannot be called.
 
 Solves release the GIL, stop on Ctrl-C (``KeyboardInterrupt``) and can report progress to a
 callable (``progress=print``: it is called with the states visited so far, from the calling
@@ -16,6 +23,7 @@ Submodules: :mod:`ply.openspiel` (an exact bridge and bot for OpenSpiel's ``dots
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _ply
@@ -46,16 +54,35 @@ Progress = Optional[Callable[[int], Any]]
 
 
 def _request(**keys: Any) -> str:
-    """The request as JSON, keys left out where the caller gave ``None`` (the library's default)."""
-    return json.dumps({k: v for k, v in keys.items() if v is not None})
+    """The request (or a function's own arguments) as JSON, keys left out where the caller gave
+    ``None`` (the library's default). ply reads and judges every value; a float JSON cannot hold
+    (``nan``, ``inf``) is refused here, naming its argument."""
+    given = {k: v for k, v in keys.items() if v is not None}
+    try:
+        return json.dumps(given, allow_nan=False)
+    except ValueError:
+        for key, value in given.items():
+            try:
+                json.dumps(value, allow_nan=False)
+            except ValueError:
+                raise ValueError(f"{key}={value!r} holds a number that is not finite") from None
+        raise
 
 
-def _moves(moves: Moves) -> Union[str, List[str]]:
-    return moves if isinstance(moves, str) else list(moves)
+def _callable(progress: Progress) -> Progress:
+    """``progress`` if it can be called (or ``None``); else TypeError, before any work, whether or not
+    the solve would have called it."""
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be callable (as print is), not {progress!r:.40}")
+    return progress
 
 
-def _numbers(numbers: Numbers) -> Union[str, List[int]]:
-    return numbers if isinstance(numbers, str) else list(numbers)
+def _listed(value: Any) -> Any:
+    """A sequence (list, tuple, generator) as a list, for JSON; anything else as it is, for ply to
+    judge (``moves=42`` is refused with what ``moves`` must be)."""
+    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+        return value
+    return list(value)
 
 
 def _dots_request(
@@ -76,12 +103,12 @@ def _dots_request(
         rows=rows,
         cols=cols,
         size=size,
-        moves=_moves(moves),
+        moves=_listed(moves),
         detail=detail,
         strategy=strategy,
         tie_order=tie_order,
         time=time,
-        window=None if window is None else list(window),
+        window=_listed(window),
         lines=lines,
     )
 
@@ -140,16 +167,16 @@ def dots(
         ``final_score``, ``winner``, ``picture``, … as documented in the README.
 
     Raises:
-        ValueError: a bad board, move, time or memory, or a table over the memory budget.
+        ValueError: a bad argument (a board, move, time or memory, of the wrong kind too: ``rows="x"``,
+            ``moves=42``), or a table over the memory budget (with what could still work:
+            ``strategy="memo"``, a larger ``memory``).
+        TypeError: only what Python refuses (an unknown keyword, an object with no JSON form).
         KeyboardInterrupt: Ctrl-C during the solve (the solve is stopped first).
     """
     text = _ply.dots(
         _dots_request(game, rows, cols, size, moves, detail, strategy, tie_order, time, window, lines),
-        memory,
-        progress,
-        None,
-        book,
-        no_book,
+        _request(memory=memory, book=book, no_book=no_book),
+        _callable(progress),
     )
     return json.loads(text)
 
@@ -174,44 +201,50 @@ def book_build(
     ``position``), shallowest first. ``progress`` is told the positions settled.
 
     Raises:
-        ValueError: a bad board, move, time, memory or book file (foreign, newer, damaged).
+        ValueError: a bad argument (a board, move, depth, time, memory, of the wrong kind too) or
+            book file (foreign, newer, damaged).
+        TypeError: only what Python refuses (an unknown keyword, an object with no JSON form).
         KeyboardInterrupt: Ctrl-C (the entries proved so far are kept).
     """
     request = _dots_request(game, rows, cols, size, moves, "value", "auto", None, None)
-    return json.loads(_ply.book_build(path, request, depth, time, tie_order, memory, progress))
+    args = _request(path=path, depth=depth, time=time, tie_order=tie_order, memory=memory)
+    return json.loads(_ply.book_build(request, args, _callable(progress)))
 
 
 def book_stats(path: str) -> List[Dict[str, Any]]:
     """Each board of the book at ``path`` summed up (``ply dots book stats --json``): ``board``,
     ``positions``, ``exact``, ``checked``, ``fewest_free``, ``most_free``, ``nodes``,
-    ``seconds``."""
-    return json.loads(_ply.book_stats(path))
+    ``seconds``. A bad ``path`` (or file) raises ValueError."""
+    return json.loads(_ply.book_stats(_request(path=path)))
 
 
 def book_export(path: str) -> List[Dict[str, Any]]:
     """Every entry of the book at ``path`` (``ply dots book export``): ``board``, ``key`` (the
     position up to symmetry, see the README), ``free``, ``lower``, ``upper`` (equal: exact),
-    ``best``, ``nodes``, ``seconds``, ``proved_by``, ``checked_by`` and ``position`` (its edges)."""
-    return json.loads(_ply.book_export(path))
+    ``best``, ``nodes``, ``seconds``, ``proved_by``, ``checked_by`` and ``position`` (its edges). A
+    bad ``path`` (or file) raises ValueError."""
+    return json.loads(_ply.book_export(_request(path=path)))
 
 
 def book_merge(into: str, source: str) -> int:
     """Writes every entry of the book ``source`` into the book ``into`` (made if missing); returns
-    how many. Two proofs that disagree raise ValueError naming the position."""
-    return _ply.book_merge(into, source)
+    how many. Two proofs that disagree raise ValueError naming the position, as does a bad path."""
+    return _ply.book_merge(_request(path=into, source=source))
 
 
 def book_import(path: str, entries: Sequence[Dict[str, Any]]) -> int:
     """Writes ``entries`` (dicts as :func:`book_export` gives them) into the book at ``path``, all
-    checked first; returns how many."""
-    return _ply.book_import(path, "\n".join(json.dumps(e) for e in entries))
+    checked first; returns how many. A bad entry or path raises ValueError; an entry with no JSON
+    form, TypeError."""
+    return _ply.book_import(_request(path=path), "\n".join(json.dumps(e) for e in entries))
 
 
 def book_verify(path: str, time: Optional[str] = None, memory: Optional[str] = None) -> Dict[str, Any]:
     """Proves every exact entry of the book at ``path`` again, in the other tie order and without
     any book (``ply dots book verify``); entries that agree are marked checked. Returns per board
-    ``{"agreed", "unsettled", "disagreements": [{"position", "key", "book", "found"}]}``."""
-    return json.loads(_ply.book_verify(path, time, memory))
+    ``{"agreed", "unsettled", "disagreements": [{"position", "key", "book", "found"}]}``. A bad
+    path, time or memory raises ValueError."""
+    return json.loads(_ply.book_verify(_request(path=path, time=time, memory=memory)))
 
 
 def dots_batch(
@@ -225,6 +258,10 @@ def dots_batch(
     ``size``, ``moves``, ``detail``, ``strategy``, ``time``, ``tie_order``, ``window``, ``lines``).
     Positions with at most 28 free edges are answered in parallel, the others one after another,
     each on every core. ``progress`` is told how many positions are answered.
+
+    Raises:
+        ValueError: an unknown key in a position, or a bad value (as :func:`dots` raises it).
+        TypeError: only what Python refuses (a position that is no dict, an object with no JSON form).
     """
     requests = []
     for p in positions:
@@ -249,7 +286,7 @@ def dots_batch(
                 p.get("lines"),
             )
         )
-    return [json.loads(t) for t in _ply.dots_batch(requests, memory, progress)]
+    return [json.loads(t) for t in _ply.dots_batch(requests, _request(memory=memory), _callable(progress))]
 
 
 def dots_move(
@@ -276,10 +313,12 @@ def dots_move(
         "equal_moves", "seconds", …}`` (and ``"level"`` below 8).
 
     Raises:
-        ValueError: a bad position, or a game already over.
+        ValueError: a bad argument (a position, seed, level, of the wrong kind too), or a game
+            already over.
+        TypeError: only what Python refuses (an unknown keyword, an object with no JSON form).
     """
     request = _dots_request(game, rows, cols, size, moves, "moves", "auto", None, think)
-    return json.loads(_ply.dots_move(request, seed, memory, level))
+    return json.loads(_ply.dots_move(request, _request(seed=seed, level=level, memory=memory)))
 
 
 def solitaire(
@@ -296,11 +335,14 @@ def solitaire(
     ``squares`` is the board from square 0 (a list of integers, or one text of numbers separated
     by spaces or commas); ``die`` its faces (default 6). ``expected``/``distribution`` add the
     game under fair throws, ``explain`` the table of best totals.
+
+    A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
+    (an unknown keyword, an object with no JSON form).
     """
     return json.loads(
         _ply.solitaire(
             _request(
-                squares=_numbers(squares),
+                squares=_listed(squares),
                 die=die,
                 no_path=no_path,
                 path=path,
@@ -314,9 +356,13 @@ def solitaire(
 
 def heaps(heaps: Numbers, misere: bool = False, grundy: bool = False) -> Dict[str, Any]:
     """Lowest-heap Nim: ``ply heaps SIZES … --json`` (the winner, a winning move, remoteness,
-    and with ``grundy`` the Grundy value)."""
+    and with ``grundy`` the Grundy value).
+
+    A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
+    (an unknown keyword, an object with no JSON form).
+    """
     return json.loads(
-        _ply.heaps(_request(heaps=_numbers(heaps), misere=misere, grundy=grundy))
+        _ply.heaps(_request(heaps=_listed(heaps), misere=misere, grundy=grundy))
     )
 
 
@@ -324,10 +370,14 @@ def dice_race_compare(
     first: Numbers, second: Numbers, dice: Optional[int] = None, sides: Optional[int] = None
 ) -> Dict[str, Any]:
     """The dice race: ``ply dice-race compare FIRST SECOND … --json`` (exact probabilities that
-    each list wins or that they tie, and the expected rolls; default two six-sided dice)."""
+    each list wins or that they tie, and the expected rolls; default two six-sided dice).
+
+    A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
+    (an unknown keyword, an object with no JSON form).
+    """
     return json.loads(
         _ply.dice_race_compare(
-            _request(first=_numbers(first), second=_numbers(second), dice=dice, sides=sides)
+            _request(first=_listed(first), second=_listed(second), dice=dice, sides=sides)
         )
     )
 
@@ -335,7 +385,11 @@ def dice_race_compare(
 def dice_race_best(
     picks: int, dice: Optional[int] = None, sides: Optional[int] = None
 ) -> Dict[str, Any]:
-    """The pick game's best list: ``ply dice-race best --picks M … --json``."""
+    """The pick game's best list: ``ply dice-race best --picks M … --json``.
+
+    A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
+    (an unknown keyword, an object with no JSON form).
+    """
     return json.loads(_ply.dice_race_best(_request(picks=picks, dice=dice, sides=sides)))
 
 
@@ -346,14 +400,18 @@ def magic_board(
     memory: Optional[str] = None,
 ) -> Dict[str, Any]:
     """MagicBoard: ``ply magic-board FILE … --json`` for the board's text (d lines of d numbers):
-    every corner's verdict and shortest path, or the corner ``start`` = ``(row, col)``."""
+    every corner's verdict and shortest path, or the corner ``start`` = ``(row, col)``.
+
+    A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
+    (an unknown keyword, an object with no JSON form).
+    """
     return json.loads(
         _ply.magic_board(
             _request(
                 board=board,
-                start=None if start is None else list(start),
+                start=_listed(start),
                 any_size=any_size,
             ),
-            memory,
+            _request(memory=memory),
         )
     )

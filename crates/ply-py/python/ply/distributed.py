@@ -561,7 +561,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.game == "boxes":
         if args.size is not None:
             _fail("--size is for triangles; boxes take --rows and --cols")
-        board.update({k: v for k, v in (("rows", args.rows), ("cols", args.cols)) if v is not None})
+        # As `ply dots boxes`: each of --rows and --cols is 3 unless given (a request takes both,
+        # or neither for 3×3).
+        if args.rows is not None or args.cols is not None:
+            board.update(rows=3 if args.rows is None else args.rows,
+                         cols=3 if args.cols is None else args.cols)
     else:
         if args.rows is not None or args.cols is not None:
             _fail("--rows and --cols are for boxes; triangles take --size")

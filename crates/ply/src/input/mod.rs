@@ -7,13 +7,17 @@
 //! Over it: [`lines`], contest formats (a count, then records of lines of numbers); beside it,
 //! [`tokens`], the streaming integer reader of long inputs; under both, [`number`], the one rule for
 //! separators and the one integer parser; [`number_list`], numbers as a request states them (one text
-//! or a JSON list); apart, [`memory_size`], sizes like `8G` (`--memory`).
+//! or a JSON list) and [`json`], a request read from JSON with its faults in the caller's terms; apart, [`memory_size`], sizes like `8G` (`--memory`); and [`surface`], how a fault
+//! names a request's options for the front end it came through (`--strategy memo`, `"strategy":
+//! "memo"`, `strategy="memo"`).
 
 pub mod duration;
+pub mod json;
 pub mod lines;
 pub mod memory_size;
 pub mod number;
 pub mod number_list;
+pub mod surface;
 pub mod tokens;
 
 use std::fmt::Write as _;

@@ -6,7 +6,7 @@ use super::dice::Dice;
 use crate::engine::absorbing::{absorb_until, AbsorbingDag, Absorption, ChainError};
 use crate::engine::util::cost::{OverLimit, Rate, WorkLimit};
 use crate::engine::util::halt::{Halt, Halted, NEVER};
-use crate::input::number::{items, parse_unsigned};
+use crate::input::number::{items, parse_unsigned, IntFault};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use serde::Serialize;
@@ -46,11 +46,12 @@ pub enum RaceError {
     Empty,
     /// A sum the dice cannot make.
     #[error(
-        "sum {sum} cannot be made by {dice} dice of {sides} sides (the sums are {min} to {max})"
+        "sum {} cannot be made by {dice} dice of {sides} sides (the sums are {min} to {max})",
+        crate::input::excerpt(.sum.as_bytes())
     )]
     Impossible {
-        /// The sum.
-        sum: u64,
+        /// The sum, as written (a number too large for any die is one).
+        sum: String,
         /// Dice.
         dice: u32,
         /// Sides.
@@ -87,7 +88,7 @@ impl PickList {
             return Err(RaceError::Empty);
         }
         if let Some(&sum) = sums.iter().find(|&&s| dice.ways(s) == 0) {
-            return Err(impossible(sum as u64, dice));
+            return Err(impossible(&sum.to_string(), dice));
         }
         sums.sort_unstable();
         Ok(PickList(sums))
@@ -111,30 +112,24 @@ impl PickList {
 
 /// Parses sums separated by commas or spaces, in the order written, checking each against `dice`.
 pub fn parse_sums(text: &str, dice: &Dice) -> Result<Vec<u32>, RaceError> {
-    checked_sums(
-        items(text).map(|t| {
-            parse_unsigned(t)
-                .ok()
-                .and_then(|n| u64::try_from(n).ok())
-                .ok_or_else(|| t.to_string())
-        }),
-        dice,
-    )
+    checked_sums(items(text), dice)
 }
 
-/// The one rule for a list's sums, however they were written: in the order given, each a whole
-/// number (`Err` holds the token of one that is not) that the `dice` can make, and at least one.
-pub(crate) fn checked_sums(
-    numbers: impl Iterator<Item = Result<u64, String>>,
+/// The one rule for a list's sums, however they were written (one text's items, a JSON list's
+/// numbers as written): in the order given, each a whole number that the `dice` can make (a number
+/// too large for any die is such a sum; `-6` or `1.5` is no whole number), and at least one.
+pub(crate) fn checked_sums<'a>(
+    tokens: impl Iterator<Item = &'a str>,
     dice: &Dice,
 ) -> Result<Vec<u32>, RaceError> {
-    let sums = numbers
-        .map(|n| {
-            let n = n.map_err(RaceError::NotANumber)?;
-            u32::try_from(n)
+    let sums = tokens
+        .map(|token| match parse_unsigned(token) {
+            Ok(n) => u32::try_from(n)
                 .ok()
                 .filter(|&s| dice.ways(s) > 0)
-                .ok_or_else(|| impossible(n, dice))
+                .ok_or_else(|| impossible(token, dice)),
+            Err(IntFault::OutOfRange) => Err(impossible(token, dice)),
+            Err(IntFault::NotANumber) => Err(RaceError::NotANumber(token.to_string())),
         })
         .collect::<Result<Vec<u32>, _>>()?;
     if sums.is_empty() {
@@ -143,9 +138,9 @@ pub(crate) fn checked_sums(
     Ok(sums)
 }
 
-fn impossible(sum: u64, dice: &Dice) -> RaceError {
+fn impossible(sum: &str, dice: &Dice) -> RaceError {
     RaceError::Impossible {
-        sum,
+        sum: sum.to_string(),
         dice: dice.count(),
         sides: dice.sides(),
         min: dice.min_sum(),

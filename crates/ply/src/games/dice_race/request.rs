@@ -3,7 +3,8 @@
 //! `simulate` ([`SimulateRequest`]) — whose keys are the `ply dice-race` long option names (and
 //! `first`, `second`, the lists). `ply dice-race` builds them from its arguments and `POST
 //! /api/dice-race/…` reads them from JSON; each is checked once (`validate`) into what the race and
-//! the searches take, and its faults name the option that asked (`--picks must be at least 1`).
+//! the searches take, and its faults name the option that asked, in the caller's terms ([`Worded`]:
+//! `--picks must be at least 1`, `"picks" must be at least 1`, `picks must be at least 1`).
 //!
 //! Every answer is costed before it starts and refused over a [`WorkLimit`] (`*_within`), and obeys
 //! a [`Halt`] as it runs; `*_until(halt)` is the front ends' call: the default limit, or less when
@@ -20,7 +21,8 @@ use super::search::{best_within, equilibrium_within, BestReport, Equilibrium, Se
 use super::simulate::{simulate_within, Run, SimulateError, SimulationProgress};
 use crate::engine::util::cost::{OverLimit, WorkLimit};
 use crate::engine::util::halt::{Halt, NEVER};
-use crate::input::number_list::{json_integer, NumberList};
+use crate::input::number_list::NumberList;
+use crate::input::surface::{Surface, Worded};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use thiserror::Error;
@@ -124,27 +126,45 @@ pub struct SimulateRequest {
     pub sides: u32,
 }
 
-/// Why a request is not answered: messages name the request's keys as the command line's options.
+/// Why a request is not answered. Its messages name the request's options as the surface the
+/// request came through names them ([`Worded`]); `Display` is the command line's wording.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}", self.worded(Surface::Cli))]
 pub enum RequestError {
     /// Dice that cannot be rolled.
-    #[error(transparent)]
     Dice(#[from] DiceError),
     /// A list that cannot be raced, or a race refused.
-    #[error(transparent)]
     Race(#[from] RaceError),
     /// A search refused or failed.
-    #[error("{}", worded(.0))]
     Search(#[from] SearchError),
     /// A simulation refused.
-    #[error(transparent)]
     Simulate(#[from] SimulateError),
     /// A simulation of no games.
-    #[error("--games and --max-games must be at least 1")]
     NoGames,
     /// Dice whose sums would take too long to count.
-    #[error(transparent)]
     TooSlow(#[from] OverLimit),
+}
+
+impl Worded for RequestError {
+    /// A fault worded with the option at fault, where there is one: `--picks must be at least 1`,
+    /// `"picks" must be at least 1`, `picks must be at least 1`.
+    fn worded(&self, surface: Surface) -> String {
+        match self {
+            RequestError::Search(SearchError::NoPicks) => {
+                format!("{} must be at least 1", surface.name("picks"))
+            }
+            RequestError::NoGames => format!(
+                "{} and {} must be at least 1",
+                surface.name("games"),
+                surface.name("max_games")
+            ),
+            RequestError::Dice(e) => e.to_string(),
+            RequestError::Race(e) => e.to_string(),
+            RequestError::Search(e) => e.to_string(),
+            RequestError::Simulate(e) => e.to_string(),
+            RequestError::TooSlow(e) => e.to_string(),
+        }
+    }
 }
 
 impl RequestError {
@@ -173,14 +193,6 @@ impl RequestError {
     }
 }
 
-/// A search's fault worded with the option at fault, where there is one.
-fn worded(e: &SearchError) -> String {
-    match e {
-        SearchError::NoPicks => "--picks must be at least 1".to_string(),
-        e => e.to_string(),
-    }
-}
-
 /// A list as written (its sums in the order given) and as raced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WrittenList {
@@ -191,19 +203,12 @@ pub struct WrittenList {
 }
 
 impl WrittenList {
-    /// Reads `list` for `dice` by the one rule for a list's sums; a JSON number that is no whole
-    /// number is named by its text, as the same token written on a command line would be.
+    /// Reads `list` for `dice` by the one rule for a list's sums: a JSON number is the token it was
+    /// written as, read as the same token on a command line would be.
     pub fn read(list: &NumberList, dice: &Dice) -> Result<Self, RaceError> {
         let written = match list {
             NumberList::Text(text) => parse_sums(text, dice)?,
-            NumberList::Numbers(numbers) => checked_sums(
-                numbers.iter().map(|n| {
-                    json_integer(n)
-                        .and_then(|v| u64::try_from(v).ok())
-                        .ok_or_else(|| n.to_string())
-                }),
-                dice,
-            )?,
+            NumberList::Numbers(numbers) => checked_sums(numbers.iter().map(String::as_str), dice)?,
         };
         let list = PickList::new(written.clone(), dice)?;
         Ok(WrittenList { written, list })
@@ -513,5 +518,26 @@ mod tests {
         assert_eq!((report.games, report.seed), (100, 3));
         assert_eq!(report.first_wins + report.second_wins + report.ties, 100);
         assert_eq!(report.p_first.exact, "6/11");
+    }
+
+    #[test]
+    fn faults_name_options_in_the_callers_terms() {
+        let picks: PicksRequest = serde_json::from_str(r#"{"picks":0}"#).unwrap();
+        let e = picks.validate().unwrap().best().unwrap_err();
+        assert_eq!(
+            [Surface::Cli, Surface::Api, Surface::Python].map(|s| e.worded(s)),
+            [
+                "--picks must be at least 1",
+                "\"picks\" must be at least 1",
+                "picks must be at least 1"
+            ]
+        );
+        // A number too large for any die is a sum no die makes, as written (not a float).
+        let huge: CompareRequest =
+            crate::input::json::read(br#"{"first":[18446744073709551616],"second":[7]}"#).unwrap();
+        assert_eq!(
+            huge.answer().unwrap_err().to_string(),
+            "sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)"
+        );
     }
 }

@@ -20,6 +20,7 @@ use crate::engine::scored::ValueRange;
 use crate::engine::scored::{SolveError, Strategy};
 use crate::engine::util::halt::{GiveWay, Halt};
 use crate::engine::util::progress::{Progress, Watch};
+use crate::input::surface::{Surface, Value};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -44,20 +45,29 @@ pub struct Hooks<'a> {
     pub until: Option<Instant>,
 }
 
-/// A solve error with a hint at what could still work, naming the options (the request's keys and
-/// the command line's long options): a memory refusal of the whole table suggests memo (which only
-/// visits reachable states), of the free-edge table the search (whose table has a fixed size); a
-/// larger budget only when the asker sets it (`memory_option`: the command line's `--memory`, not a
-/// server's) and it was the limit.
-pub fn fault(e: &SolveError, strategy: Strategy, memory_option: bool) -> String {
-    let larger = match e {
-        SolveError::Memory(m) if memory_option && m.caller_limited() => ", or a larger --memory",
-        _ => "",
+/// A solve error with a hint at what could still work, naming the options as `surface` names them:
+/// a memory refusal of the whole table suggests memo (which only visits reachable states), of the
+/// free-edge table the search (whose table has a fixed size); a larger budget only when it was the
+/// asker's own limit and the asker sets it (the command line's `--memory`, Python's `memory`; a
+/// server's memory is its own, not the request's).
+pub fn fault(e: &SolveError, strategy: Strategy, surface: Surface) -> String {
+    let memory = match e {
+        SolveError::Memory(m) if surface != Surface::Api && m.caller_limited() => {
+            Some(surface.name("memory"))
+        }
+        _ => None,
     };
-    let hint = match (e, strategy) {
-        (SolveError::Memory(_), Strategy::Table) => format!("; try --strategy memo{larger}"),
-        (SolveError::Memory(_), Strategy::FreeTable) => format!("; try --strategy search{larger}"),
-        (SolveError::Memory(_), _) if !larger.is_empty() => "; try a larger --memory".to_string(),
+    let larger = memory
+        .as_ref()
+        .map_or(String::new(), |m| format!(", or a larger {m}"));
+    let try_strategy = |word| {
+        let setting = surface.setting("strategy", Value::Word(word));
+        format!("; try {setting}{larger}")
+    };
+    let hint = match (e, strategy, &memory) {
+        (SolveError::Memory(_), Strategy::Table, _) => try_strategy("memo"),
+        (SolveError::Memory(_), Strategy::FreeTable, _) => try_strategy("search"),
+        (SolveError::Memory(_), _, Some(memory)) => format!("; try a larger {memory}"),
         _ => String::new(),
     };
     format!("{e}{hint}")
@@ -367,5 +377,39 @@ fn estimated(query: &Query, report: &DotsReport, halt: &Halt) -> (String, Option
             }),
         ),
         None => (by_bounds(), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::util::memory::MemoryBudget;
+
+    #[test]
+    fn a_fault_names_what_could_still_work_in_the_callers_terms() {
+        let refused = |budget: MemoryBudget| {
+            SolveError::Memory(budget.check(1 << 30, || "a table".to_string()).unwrap_err())
+        };
+        let given = refused(MemoryBudget::new(1 << 20));
+        let faults = [Surface::Cli, Surface::Api, Surface::Python]
+            .map(|s| fault(&given, Strategy::Table, s));
+        let e = "a table needs 1.0 GiB (1073741824 bytes) but the memory budget is 1.0 MiB (1048576 bytes)";
+        assert_eq!(
+            faults,
+            [
+                format!("{e}; try --strategy memo, or a larger --memory"),
+                // A server's memory is its own: no larger budget is the request's to ask.
+                format!("{e}; try \"strategy\": \"memo\""),
+                format!("{e}; try strategy=\"memo\", or a larger memory"),
+            ]
+        );
+        assert_eq!(
+            fault(&given, Strategy::Memo, Surface::Python),
+            format!("{e}; try a larger memory")
+        );
+        assert_eq!(
+            fault(&given, Strategy::FreeTable, Surface::Api),
+            format!("{e}; try \"strategy\": \"search\"")
+        );
     }
 }

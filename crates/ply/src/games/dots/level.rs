@@ -13,12 +13,22 @@ use super::position::Position;
 use super::report::DotsReport;
 use super::theory::learned::move_estimate;
 use crate::engine::util::chooser::Chooser;
-use serde::Serialize;
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// A level of play, 1 (weakest) to [`Level::PERFECT`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct Level(u8);
+
+impl<'de> Deserialize<'de> for Level {
+    /// A level from a request: a whole number, 1 to 8.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let n = u64::deserialize(deserializer)?;
+        Level::new(n)
+            .map_err(|_| de::Error::custom("a whole number from 1 (weakest) to 8 (perfect)"))
+    }
+}
 
 /// A level no player has.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

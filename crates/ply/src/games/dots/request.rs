@@ -10,6 +10,7 @@ pub use crate::engine::scored::search::TieOrder;
 use crate::engine::scored::ValueRange;
 use crate::input::duration::{parse_time, seconds_to_duration, TimeError};
 use crate::input::quote;
+use crate::input::surface::{Surface, Value, Worded};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use thiserror::Error;
@@ -52,13 +53,24 @@ pub enum StrategyChoice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
     untagged,
-    expecting = "moves as one text (\"2-4 4-5\") or a list of texts ([\"2-4\", \"4-5\"])"
+    expecting = "one text (\"2-4 4-5\") or a list of texts ([\"2-4\", \"4-5\"])"
 )]
 pub enum MoveList {
     /// Moves separated by spaces, commas or newlines.
     Text(String),
     /// One move per item.
     List(Vec<String>),
+}
+
+impl Detail {
+    /// The detail as a request writes it: `value`, `moves`, `line`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Detail::Value => "value",
+            Detail::Moves => "moves",
+            Detail::Line => "line",
+        }
+    }
 }
 
 impl Default for MoveList {
@@ -81,7 +93,7 @@ impl MoveList {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
     untagged,
-    expecting = "a time as seconds (2.5) or a text with units (\"30s\", \"500ms\")"
+    expecting = "seconds (2.5) or a text with units (\"30s\", \"500ms\")"
 )]
 pub enum TimeText {
     /// Seconds.
@@ -146,34 +158,89 @@ pub struct DotsRequest {
 /// The most top lines a request may ask for.
 pub const MAX_LINES: u32 = 64;
 
-/// Why a request cannot be answered as it stands. The messages name the request's keys, which are
-/// the command line's long option names.
+/// Why a request cannot be answered as it stands. Its messages name the request's options as the
+/// surface the request came through names them ([`Worded`]); `Display` is the command line's
+/// wording.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}", self.worded(Surface::Cli))]
 pub enum RequestError {
     /// A game other than triangles and boxes.
-    #[error("unrecognized game {} (the games are triangles and boxes)", quote(.0))]
     UnknownGame(String),
+    /// A size of the other game's boards (`rows` for triangles, `size` for boxes).
+    OtherGame {
+        /// The key given.
+        key: &'static str,
+        /// The game asked for.
+        game: &'static str,
+    },
+    /// One of `rows` and `cols` without the other.
+    HalfABoxBoard {
+        /// The key given.
+        given: &'static str,
+        /// The key missing.
+        missing: &'static str,
+    },
     /// A board size no board has.
-    #[error(transparent)]
     Board(#[from] GeometryError),
     /// A move that does not parse or cannot be played.
-    #[error(transparent)]
     Moves(#[from] MoveError),
     /// A time that is no time.
-    #[error("time: {0}")]
     Time(#[from] TimeError),
     /// A window that holds no value.
-    #[error("window [{0}, {1}]: its lower end must be below its upper end")]
     EmptyWindow(i32, i32),
     /// A window asked with every move's value.
-    #[error("a window bounds the value alone: ask for detail \"value\" with it")]
     WindowWithMoves,
     /// A number of top lines no position shows.
-    #[error("lines: 1 to {MAX_LINES} top lines, not {0}")]
     Lines(u32),
-    /// Top lines asked without the lines.
-    #[error("lines are shown with detail \"line\" (the default), not {0}")]
-    LinesWithout(&'static str),
+    /// Top lines asked without the lines: the detail asked for instead.
+    LinesWithout(Detail),
+}
+
+impl Worded for RequestError {
+    fn worded(&self, surface: Surface) -> String {
+        let name = |key| surface.name(key);
+        let detail = |d: &Detail| surface.setting("detail", Value::Word(d.word()));
+        match self {
+            RequestError::UnknownGame(game) => {
+                format!(
+                    "unrecognized game {} (the games are triangles and boxes)",
+                    quote(game)
+                )
+            }
+            RequestError::OtherGame { key, game } => format!(
+                "{} is not for {game}: triangles take {}, boxes {} and {}",
+                name(key),
+                name("size"),
+                name("rows"),
+                name("cols")
+            ),
+            RequestError::HalfABoxBoard { given, missing } => format!(
+                "{} without {}: boxes take both (or neither, for 3×3)",
+                name(given),
+                name(missing)
+            ),
+            RequestError::Board(e) => e.to_string(),
+            RequestError::Moves(e) => e.to_string(),
+            RequestError::Time(e) => format!("{}: {e}", name("time")),
+            RequestError::EmptyWindow(lower, upper) => format!(
+                "{}: its lower end must be below its upper end",
+                surface.setting("window", Value::Written(&format!("[{lower}, {upper}]")))
+            ),
+            RequestError::WindowWithMoves => format!(
+                "a window bounds the value alone: ask for {} with it",
+                detail(&Detail::Value)
+            ),
+            RequestError::Lines(k) => {
+                format!("{}: 1 to {MAX_LINES} top lines, not {k}", name("lines"))
+            }
+            RequestError::LinesWithout(asked) => format!(
+                "{} are shown with {} (the default), not {}",
+                name("lines"),
+                detail(&Detail::Line),
+                detail(asked)
+            ),
+        }
+    }
 }
 
 /// A checked request: the board built, the moves played, and how to answer.
@@ -236,17 +303,28 @@ impl DotsRequest {
         }
     }
 
-    /// The board asked for (sizes left out take their defaults: size 3, 3×3 boxes).
+    /// The board asked for: triangles of `size` rows (default 3), or boxes of `rows` × `cols`
+    /// (both, or neither: 3×3). A size of the other game's boards is refused, not ignored.
     pub fn geometry(&self) -> Result<Geometry, RequestError> {
-        match self.game.as_str() {
-            "triangles" => Ok(Geometry::Triangles {
-                size: self.size.unwrap_or(3),
+        let other_game = |key, game| Err(RequestError::OtherGame { key, game });
+        match (self.game.as_str(), self.size, self.rows, self.cols) {
+            ("triangles", _, Some(_), _) => other_game("rows", "triangles"),
+            ("triangles", _, _, Some(_)) => other_game("cols", "triangles"),
+            ("triangles", size, None, None) => Ok(Geometry::Triangles {
+                size: size.unwrap_or(3),
             }),
-            "boxes" => Ok(Geometry::Boxes {
-                rows: self.rows.unwrap_or(3),
-                cols: self.cols.unwrap_or(3),
+            ("boxes", Some(_), _, _) => other_game("size", "boxes"),
+            ("boxes", None, Some(rows), Some(cols)) => Ok(Geometry::Boxes { rows, cols }),
+            ("boxes", None, None, None) => Ok(Geometry::Boxes { rows: 3, cols: 3 }),
+            ("boxes", None, Some(_), None) => Err(RequestError::HalfABoxBoard {
+                given: "rows",
+                missing: "cols",
             }),
-            other => Err(RequestError::UnknownGame(other.to_string())),
+            ("boxes", None, None, Some(_)) => Err(RequestError::HalfABoxBoard {
+                given: "cols",
+                missing: "rows",
+            }),
+            (other, ..) => Err(RequestError::UnknownGame(other.to_string())),
         }
     }
 
@@ -267,9 +345,8 @@ impl DotsRequest {
             (None, _) => 1,
             (Some(k), _) if !(1..=MAX_LINES).contains(&k) => return Err(RequestError::Lines(k)),
             (Some(1), _) => 1,
-            (Some(_), Detail::Value) => return Err(RequestError::LinesWithout("\"value\"")),
-            (Some(_), Detail::Moves) => return Err(RequestError::LinesWithout("\"moves\"")),
             (Some(k), Detail::Line) => k,
+            (Some(_), detail) => return Err(RequestError::LinesWithout(detail)),
         };
         Ok(Query {
             built,
@@ -315,14 +392,11 @@ mod tests {
         assert!(e.contains("unknown variant `fast`"), "{e}");
         let e = from_json(r#"{"game":"boxes","moves":[1,2]}"#).unwrap_err();
         assert!(
-            e.starts_with("moves as one text (\"2-4 4-5\") or a list of texts"),
+            e.starts_with("one text (\"2-4 4-5\") or a list of texts"),
             "{e}"
         );
         let e = from_json(r#"{"game":"boxes","time":true}"#).unwrap_err();
-        assert!(
-            e.starts_with("a time as seconds (2.5) or a text with units"),
-            "{e}"
-        );
+        assert!(e.starts_with("seconds (2.5) or a text with units"), "{e}");
         let r = from_json(r#"{"game":"boxes","strategy":"free-table","tie_order":"high-first","detail":"value","time":"2s"}"#)
             .unwrap()
             .validate()
@@ -355,11 +429,73 @@ mod tests {
         );
         assert_eq!(
             fault(r#"{"game":"triangles","time":-1}"#),
-            "time: `-1` is no time at all; give more than 0 s"
+            "--time: `-1` is no time at all; give more than 0 s"
         );
         assert_eq!(
             fault(r#"{"game":"triangles","time":"later"}"#),
-            "time: `later` is not a time (write 30s, 500ms, 2m or a number of seconds)"
+            "--time: `later` is not a time (write 30s, 500ms, 2m or a number of seconds)"
         );
+    }
+
+    #[test]
+    fn faults_name_options_in_the_callers_terms() {
+        let fault = |text: &str, surface| {
+            from_json(text)
+                .unwrap()
+                .validate()
+                .unwrap_err()
+                .worded(surface)
+        };
+        let each =
+            |text: &str| [Surface::Cli, Surface::Api, Surface::Python].map(|s| fault(text, s));
+        assert_eq!(
+            each(r#"{"game":"boxes","rows":3}"#),
+            [
+                "--rows without --cols: boxes take both (or neither, for 3×3)",
+                "\"rows\" without \"cols\": boxes take both (or neither, for 3×3)",
+                "rows without cols: boxes take both (or neither, for 3×3)",
+            ]
+        );
+        assert_eq!(
+            fault(r#"{"game":"boxes","cols":3}"#, Surface::Api),
+            "\"cols\" without \"rows\": boxes take both (or neither, for 3×3)"
+        );
+        assert_eq!(
+            fault(r#"{"game":"triangles","rows":3}"#, Surface::Python),
+            "rows is not for triangles: triangles take size, boxes rows and cols"
+        );
+        assert_eq!(
+            fault(r#"{"game":"boxes","size":3}"#, Surface::Api),
+            "\"size\" is not for boxes: triangles take \"size\", boxes \"rows\" and \"cols\""
+        );
+        assert_eq!(
+            each(r#"{"game":"triangles","window":[0,1]}"#),
+            [
+                "a window bounds the value alone: ask for --detail value with it",
+                "a window bounds the value alone: ask for \"detail\": \"value\" with it",
+                "a window bounds the value alone: ask for detail=\"value\" with it",
+            ]
+        );
+        assert_eq!(
+            fault(
+                r#"{"game":"triangles","window":[1,1],"detail":"value"}"#,
+                Surface::Python
+            ),
+            "window=[1, 1]: its lower end must be below its upper end"
+        );
+        assert_eq!(
+            fault(r#"{"game":"triangles","lines":3,"detail":"moves"}"#, Surface::Api),
+            "\"lines\" are shown with \"detail\": \"line\" (the default), not \"detail\": \"moves\""
+        );
+        assert_eq!(
+            fault(r#"{"game":"triangles","lines":0}"#, Surface::Python),
+            "lines: 1 to 64 top lines, not 0"
+        );
+        // Neither size of a box board: the classic 3×3.
+        let classic = from_json(r#"{"game":"boxes"}"#)
+            .unwrap()
+            .validate()
+            .unwrap();
+        assert_eq!(classic.built.geometry, Geometry::Boxes { rows: 3, cols: 3 });
     }
 }

@@ -4,9 +4,9 @@
 //! sizes obey the one rule for a heap (a whole number of at least one counter).
 
 use super::player::{heap_reply, HeapReply};
-use super::{analyse, heap_size, parse_sizes, HeapFault, HeapsReport};
+use super::{analyse, heap_token, parse_sizes, HeapFault, HeapsReport};
 use crate::engine::impartial::Convention;
-use crate::input::number_list::{json_integer, NumberList};
+use crate::input::number_list::NumberList;
 use serde::{Deserialize, Serialize};
 
 /// The seed that breaks ties when a request names none.
@@ -79,8 +79,8 @@ impl HeapsPosition {
     }
 }
 
-/// The sizes of `heaps`, each checked by the one rule; a JSON number that is no integer is named by
-/// its text, as the same token written on a command line would be.
+/// The sizes of `heaps`, each checked by the one rule: a JSON number is the token it was written
+/// as, read as the same token on a command line would be.
 fn sizes(heaps: &NumberList) -> Result<Vec<u64>, HeapFault> {
     let numbers = match heaps {
         NumberList::Text(text) => return parse_sizes(text),
@@ -92,13 +92,7 @@ fn sizes(heaps: &NumberList) -> Result<Vec<u64>, HeapFault> {
     numbers
         .iter()
         .enumerate()
-        .map(|(i, n)| match json_integer(n) {
-            Some(size) => heap_size(i + 1, size),
-            None => Err(HeapFault::NotANumber {
-                heap: i + 1,
-                token: n.to_string(),
-            }),
-        })
+        .map(|(i, n)| heap_token(i + 1, n))
         .collect()
 }
 
@@ -165,6 +159,13 @@ mod tests {
         ] {
             assert_eq!(answer(json).unwrap_err(), text, "{json}");
         }
+        // A number too large, as written (read as the API and Python read it).
+        let huge: HeapsRequest =
+            crate::input::json::read(br#"{"heaps":[18446744073709551616]}"#).unwrap();
+        assert_eq!(
+            huge.answer().unwrap_err().to_string(),
+            "heap 1 holds 18446744073709551616, more than the largest size (18446744073709551615)"
+        );
         let e = answer(r#"{"heaps":[1],"path":"x"}"#).unwrap_err();
         assert!(e.starts_with("unknown field `path`"), "{e}");
     }

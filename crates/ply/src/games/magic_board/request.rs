@@ -2,8 +2,8 @@
 //! magic-board FILE`, `POST /api/magic-board`) and a board generated ([`GenerateRequest`]: `ply
 //! magic-board generate`, `POST /api/magic-board/generate`), whose keys are the commands' long option
 //! names (and `board`, the board's text). Each is checked once (`validate`); a size outside the
-//! original program's rule names `--any-size`, which lifts it, in the same words for the terminal
-//! and the page ([`worded`]).
+//! original program's rule names the option that lifts it, in the caller's terms ([`worded`]:
+//! `--any-size`, `"any_size": true`, `any_size=True`).
 
 use super::generated::{generated, GeneratedBoard};
 use super::{
@@ -13,13 +13,11 @@ use super::{
 use crate::engine::util::cost::WorkLimit;
 use crate::engine::util::halt::{Halt, NEVER};
 use crate::engine::util::memory::MemoryBudget;
+use crate::input::surface::{Surface, Value, Worded};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
 use std::io::BufRead;
 use thiserror::Error;
-
-/// The option that lifts the original program's size rule.
-pub const ANY_SIZE_OPTION: &str = "--any-size";
 
 /// The seed of a generated board when a request names none.
 pub const DEFAULT_SEED: u64 = 1;
@@ -64,31 +62,49 @@ pub struct GenerateRequest {
     pub any_size: bool,
 }
 
-/// Why a request is not answered: messages name the request's keys as the command line's options.
+/// Why a request is not answered. Its messages name the request's options as the surface the
+/// request came through names them ([`Worded`]); `Display` is the command line's wording.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{}", self.worded(Surface::Cli))]
 pub enum RequestError {
     /// A board that does not parse, or breaks the size rule.
-    #[error("{}", worded(.0, .0.size_fault()))]
     Board(#[from] ParseBoardError),
-    /// A board's text and a stream both.
-    #[error("give the board once: as text or from a file, not both")]
+    /// A board's text and a stream both (only the command line reads a board from a stream).
     TwoBoards,
     /// A start refused, a search over the memory budget or its work limit, or halted.
-    #[error(transparent)]
     Solve(#[from] SolveBoardError),
     /// No board generated: a size outside the rule, or none with the property in the attempts made.
-    #[error("{}", worded(.0, .0.size_fault()))]
     Generate(#[from] GenerateError),
     /// `solvable` and `unsolvable` together.
-    #[error("the argument '--solvable' cannot be used with '--unsolvable'")]
     WantedConflict,
 }
 
-/// A MagicBoard fault `e` as the front ends word it: a size outside the original program's rule
-/// (`size`) names [`ANY_SIZE_OPTION`], which lifts it; any other fault as it is.
-pub fn worded(e: &impl Display, size: Option<&SizeFault>) -> String {
+impl Worded for RequestError {
+    /// A size outside the original program's rule names `any_size`, which lifts it; `solvable`
+    /// and `unsolvable` together name both.
+    fn worded(&self, surface: Surface) -> String {
+        match self {
+            RequestError::Board(e) => worded(e, e.size_fault(), surface),
+            RequestError::TwoBoards => {
+                "give the board once: as text or from a file, not both".to_string()
+            }
+            RequestError::Solve(e) => e.to_string(),
+            RequestError::Generate(e) => worded(e, e.size_fault(), surface),
+            RequestError::WantedConflict => format!(
+                "{} cannot be used with {}",
+                surface.setting("solvable", Value::On),
+                surface.setting("unsolvable", Value::On)
+            ),
+        }
+    }
+}
+
+/// A MagicBoard fault `e` as `surface` words it: a size outside the original program's rule
+/// (`size`) names the option that lifts it (`--any-size`, `"any_size": true`, `any_size=True`);
+/// any other fault as it is.
+pub fn worded(e: &impl Display, size: Option<&SizeFault>, surface: Surface) -> String {
     match size {
-        Some(fault) => fault.lifted_by(ANY_SIZE_OPTION),
+        Some(fault) => fault.lifted_by(&surface.setting("any_size", Value::On)),
         None => e.to_string(),
     }
 }
@@ -266,11 +282,37 @@ mod tests {
         );
         assert_eq!(
             generate(r#"{"size":6,"solvable":true,"unsolvable":true}"#).unwrap_err(),
-            "the argument '--solvable' cannot be used with '--unsolvable'"
+            "--solvable cannot be used with --unsolvable"
         );
         let board = generate(r#"{"size":6,"seed":3,"solvable":true}"#).unwrap();
         assert_eq!((board.size, board.seed), (6, 3));
         let e = serde_json::from_str::<GenerateRequest>(r#"{"size":6,"colour":1}"#).unwrap_err();
         assert!(e.to_string().starts_with("unknown field `colour`"), "{e}");
+    }
+
+    #[test]
+    fn faults_name_options_in_the_callers_terms() {
+        let each =
+            |e: RequestError| [Surface::Cli, Surface::Api, Surface::Python].map(|s| e.worded(s));
+        let small: MagicBoardRequest = serde_json::from_str(r#"{"board":"1 0\n1 1"}"#).unwrap();
+        let rule = "a board of size 2 breaks the size rule (5 to 20;";
+        assert_eq!(
+            each(small.validate().unwrap_err()),
+            [
+                format!("{rule} --any-size allows 2 to 4096)"),
+                format!("{rule} \"any_size\": true allows 2 to 4096)"),
+                format!("{rule} any_size=True allows 2 to 4096)"),
+            ]
+        );
+        let both: GenerateRequest =
+            serde_json::from_str(r#"{"size":8,"solvable":true,"unsolvable":true}"#).unwrap();
+        assert_eq!(
+            each(both.validate().unwrap_err()),
+            [
+                "--solvable cannot be used with --unsolvable",
+                "\"solvable\": true cannot be used with \"unsolvable\": true",
+                "solvable=True cannot be used with unsolvable=True",
+            ]
+        );
     }
 }

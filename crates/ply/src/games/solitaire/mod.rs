@@ -17,12 +17,11 @@ use crate::engine::util::cost::{OverLimit, WorkLimit};
 use crate::engine::util::fraction::format_fraction;
 use crate::engine::util::halt::{Halt, Halted};
 use crate::engine::window_path::WindowPath;
-use crate::input::number_list::json_integer;
+use crate::input::number::{parse_int, IntFault};
 use crate::input::quote;
 use crate::input::tokens::{IntReader, TokenError, TokenPlace};
 use num_traits::ToPrimitive;
 use serde::Serialize;
-use serde_json::Number;
 use std::io::Read;
 use thiserror::Error;
 
@@ -189,10 +188,10 @@ impl<R: Read> SquareSource for IntReader<R> {
     }
 }
 
-/// JSON numbers as squares: each must be a 64-bit integer, and a fault names it as the token it would
-/// be on a command line (the numbers written on one line, in order).
+/// JSON numbers as squares, each as written: each must be a 64-bit integer, and a fault names it as
+/// the token it would be on a command line (the numbers written on one line, in order).
 struct JsonSquares<'a> {
-    numbers: std::slice::Iter<'a, Number>,
+    numbers: std::slice::Iter<'a, String>,
     token: u64,
 }
 
@@ -206,11 +205,11 @@ impl SquareSource for JsonSquares<'_> {
             token: self.token,
             line: 1,
         };
-        let text = quote(&number.to_string());
-        match json_integer(number).map(i64::try_from) {
-            Some(Ok(value)) => Ok(Some(value)),
-            Some(Err(_)) => Err(TokenError::OutOfRange { place, text }),
-            None => Err(TokenError::NotAnInteger { place, text }),
+        let text = quote(number);
+        match parse_int(number).map(i64::try_from) {
+            Ok(Ok(value)) => Ok(Some(value)),
+            Ok(Err(_)) | Err(IntFault::OutOfRange) => Err(TokenError::OutOfRange { place, text }),
+            Err(IntFault::NotANumber) => Err(TokenError::NotAnInteger { place, text }),
         }
     }
 }
@@ -228,9 +227,9 @@ pub fn solve<R: Read>(
     solve_squares(IntReader::new(input), options, halt)
 }
 
-/// [`solve`] for a board given as JSON numbers, square 0 first, each a 64-bit integer.
+/// [`solve`] for a board given as JSON numbers as written, square 0 first, each a 64-bit integer.
 pub fn solve_numbers(
-    numbers: &[Number],
+    numbers: &[String],
     options: SolitaireOptions,
     halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {

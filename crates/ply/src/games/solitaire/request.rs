@@ -2,8 +2,8 @@
 //! `POST /api/solitaire` JSON are one [`SolitaireRequest`] (keys: the command's long option names,
 //! and `squares`), checked once and answered by [`SolitaireRequest::answer`], or by
 //! [`SolitaireRequest::answer_from`] when the board is a stream (`--input FILE`). Its faults name the
-//! option that asked for what is refused (`--explain 40`), in the same words for the terminal and the
-//! page.
+//! option that asked for what is refused, in the caller's terms ([`Worded`]): `--explain` on the
+//! command line, `"explain": true` in the API, `explain=True` in Python.
 
 use super::{
     solve, solve_numbers, PathMode, SolitaireError, SolitaireOptions, SolitaireReport,
@@ -11,6 +11,7 @@ use super::{
 };
 use crate::engine::util::halt::{Halt, NEVER};
 use crate::input::number_list::NumberList;
+use crate::input::surface::{Surface, Value, Worded};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use thiserror::Error;
@@ -66,20 +67,18 @@ impl Default for SolitaireRequest {
     }
 }
 
-/// Why a request is not answered: messages name the request's keys as the command line's options.
+/// Why a request is not answered. Its messages name the request's options as the surface the
+/// request came through names them ([`Worded`]); `Display` is the command line's wording.
 #[derive(Debug, Error)]
+#[error("{}", self.worded(Surface::Cli))]
 pub enum RequestError {
     /// No numbers at all.
-    #[error("no board: give the numbers as arguments or with --input FILE")]
     NoBoard,
-    /// Numbers and a stream both.
-    #[error("give the board once: as numbers or with --input FILE, not both")]
+    /// Numbers and a stream both (only the command line reads a board from a stream).
     TwoBoards,
     /// `no_path` and `path` together.
-    #[error("the argument '--no-path' cannot be used with '--path'")]
     PathConflict,
     /// The board or what it was asked for, refused by the solver.
-    #[error("{}", worded(.0))]
     Solve(#[from] SolitaireError),
 }
 
@@ -90,15 +89,39 @@ impl RequestError {
     }
 }
 
-/// A solver's fault worded with the option that asked: `--explain 40`, `--distribution 60`, …
-fn worded(e: &SolitaireError) -> String {
-    match e {
-        SolitaireError::ExplainTooLong(limit) => format!("--explain {limit}"),
-        SolitaireError::DistributionTooLong(limit) => format!("--distribution {limit}"),
-        SolitaireError::TooManyTotals(totals) => {
-            format!("{totals}; --distribution lists at most {DISTRIBUTION_LIMIT}")
+impl Worded for RequestError {
+    /// A fault worded with the option that asked: `--explain is for boards of at most 40 squares`,
+    /// `"distribution": true …`, `no_path=True cannot be used with path=True`.
+    fn worded(&self, surface: Surface) -> String {
+        let on = |key| surface.setting(key, Value::On);
+        match self {
+            // The command line takes the board as its arguments or from a file; the others, as
+            // `squares`.
+            RequestError::NoBoard if surface == Surface::Cli => {
+                "no board: give the numbers as arguments or with --input FILE".to_string()
+            }
+            RequestError::NoBoard => format!(
+                "no board: {} is an empty list; give at least one number",
+                surface.name("squares")
+            ),
+            RequestError::TwoBoards => {
+                "give the board once: as numbers or with --input FILE, not both".to_string()
+            }
+            RequestError::PathConflict => {
+                format!("{} cannot be used with {}", on("no_path"), on("path"))
+            }
+            RequestError::Solve(SolitaireError::ExplainTooLong(limit)) => {
+                format!("{} {limit}", on("explain"))
+            }
+            RequestError::Solve(SolitaireError::DistributionTooLong(limit)) => {
+                format!("{} {limit}", on("distribution"))
+            }
+            RequestError::Solve(SolitaireError::TooManyTotals(totals)) => format!(
+                "{totals}; {} lists at most {DISTRIBUTION_LIMIT}",
+                on("distribution")
+            ),
+            RequestError::Solve(e) => e.to_string(),
         }
-        e => e.to_string(),
     }
 }
 
@@ -190,7 +213,7 @@ mod tests {
         );
         assert_eq!(
             answer(r#"{"squares":[1],"path":true,"no_path":true}"#).unwrap_err(),
-            "the argument '--no-path' cannot be used with '--path'"
+            "--no-path cannot be used with --path"
         );
         let squares: Vec<String> = (1..=41).map(|i| i.to_string()).collect();
         assert_eq!(
@@ -221,5 +244,41 @@ mod tests {
             two.answer_from("1".as_bytes()),
             Err(RequestError::TwoBoards)
         ));
+    }
+
+    #[test]
+    fn faults_name_options_in_the_callers_terms() {
+        let each = |json: &str| {
+            let request: SolitaireRequest = serde_json::from_str(json).unwrap();
+            let e = request.answer().unwrap_err();
+            [Surface::Cli, Surface::Api, Surface::Python].map(|s| e.worded(s))
+        };
+        assert_eq!(
+            each(r#"{"squares":[]}"#),
+            [
+                "no board: give the numbers as arguments or with --input FILE",
+                "no board: \"squares\" is an empty list; give at least one number",
+                "no board: squares is an empty list; give at least one number",
+            ]
+        );
+        assert_eq!(
+            each(r#"{"squares":[1],"path":true,"no_path":true}"#),
+            [
+                "--no-path cannot be used with --path",
+                "\"no_path\": true cannot be used with \"path\": true",
+                "no_path=True cannot be used with path=True",
+            ]
+        );
+        let squares: Vec<String> = (1..=41).map(|i| i.to_string()).collect();
+        let explain = format!(r#"{{"squares":[{}],"explain":true}}"#, squares.join(","));
+        let rest = "is for boards of at most 40 squares; this one has 41";
+        assert_eq!(
+            each(&explain),
+            [
+                format!("--explain {rest}"),
+                format!("\"explain\": true {rest}"),
+                format!("explain=True {rest}"),
+            ]
+        );
     }
 }
