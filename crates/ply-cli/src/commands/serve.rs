@@ -12,6 +12,10 @@ use std::time::Duration;
 /// `ply serve [--port 8080] [--bind 127.0.0.1] [--memory SIZE] [--time-limit TIME] [--think TIME]
 /// [--max-connections N] [--header-timeout TIME] [--body-timeout TIME] [--body-bytes SIZE] [--quiet]`
 #[derive(Args)]
+#[command(mut_arg("memory", |a| a.help(
+    "Memory the solvers may use in all, e.g. 8G or 512M (default 2 GiB, or what the system allows \
+     less 512 MiB if that is less)"
+)))]
 pub struct ServeArgs {
     /// Port to listen on (0: any free port, printed at start).
     #[arg(long, default_value_t = 8080)]
