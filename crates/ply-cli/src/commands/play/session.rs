@@ -96,6 +96,21 @@ struct Lines {
     next_id: u64,
 }
 
+/// Moves the last turn of `from` to `to`: the game goes to that turn's position, and `to` keeps the
+/// position left. False when `from` is empty.
+fn step(from: &mut Vec<Turn>, to: &mut Vec<Turn>, game: &mut dyn Match) -> bool {
+    let Some(turn) = from.pop() else {
+        return false;
+    };
+    to.push(Turn {
+        id: turn.id,
+        position: game.snapshot(),
+        did: turn.did,
+    });
+    game.restore(turn.position);
+    true
+}
+
 impl Lines {
     /// The ids of the user's moves along the line: those played, then those undone in order.
     fn ids(&self) -> Vec<u64> {
@@ -131,30 +146,12 @@ impl Lines {
 
     /// One step back along the line; false at its start.
     fn undo(&mut self, game: &mut dyn Match) -> bool {
-        let Some(turn) = self.played.pop() else {
-            return false;
-        };
-        self.undone.push(Turn {
-            id: turn.id,
-            position: game.snapshot(),
-            did: turn.did,
-        });
-        game.restore(turn.position);
-        true
+        step(&mut self.played, &mut self.undone, game)
     }
 
     /// One step forward along the line; false at its end.
     fn redo(&mut self, game: &mut dyn Match) -> bool {
-        let Some(turn) = self.undone.pop() else {
-            return false;
-        };
-        self.played.push(Turn {
-            id: turn.id,
-            position: game.snapshot(),
-            did: turn.did,
-        });
-        game.restore(turn.position);
-        true
+        step(&mut self.undone, &mut self.played, game)
     }
 
     /// Goes to where kept line `n` (from 1) branches; the line left from there is kept in its
