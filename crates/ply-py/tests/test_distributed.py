@@ -259,7 +259,7 @@ def test_bad_input_to_solve_is_a_value_error(tmp_path):
     store = distributed.Store(str(tmp_path / "s.sqlite"))
     with pytest.raises(ValueError, match="^move 1 `1-99`: dot 99 does not exist"):
         distributed.solve(FOUR, ["1-99"], store)
-    with pytest.raises(ValueError, match="^window \\[3, 1\\]: its lower end must be below"):
+    with pytest.raises(ValueError, match="^window=\\[3, 1\\]: its lower end must be below"):
         distributed.solve(FOUR, [], store, window=(3, 1))
     with pytest.raises(ValueError, match="^workers and threads must be at least 1$"):
         distributed.solve(FOUR, [], store, workers=0)
