@@ -116,21 +116,22 @@ fn a_memory_option_above_the_machine_is_refused() {
     assert!(line.ends_with(" bytes) of memory"), "{line}");
 }
 
+/// A memo solve of the 21-dot board two moves in: past the shipped book, which answers the empty
+/// board and every first move.
+const MEMO_PAST_THE_BOOK: [&str; 8] = [
+    "dots",
+    "triangles",
+    "--size",
+    "5",
+    "--moves",
+    "1-2 2-3",
+    "--strategy",
+    "memo",
+];
+
 #[test]
 fn memo_stops_at_the_given_budget() {
-    // Two moves in: past the shipped book, which answers the empty board and every first move.
-    let args = [
-        "dots",
-        "triangles",
-        "--size",
-        "5",
-        "--moves",
-        "1-2 2-3",
-        "--strategy",
-        "memo",
-        "--memory",
-        "2M",
-    ];
+    let args = [MEMO_PAST_THE_BOOK.as_slice(), &["--memory", "2M"]].concat();
     let line = refusal(run(&args, None, ""), "ply: a memo map growing past ");
     // 57344 entries fill 65536 buckets (8 for every 7 entries); growing keeps those and 131072 new
     // ones, each an entry of 16 bytes and a control byte: 3 × 65536 × 17 bytes.
@@ -144,16 +145,7 @@ fn memo_stops_at_the_given_budget() {
 #[test]
 fn memo_stops_at_the_address_space_limit() {
     // A budget of a few tens of MiB: the map stops growing before a million states are visited.
-    let args = [
-        "dots",
-        "triangles",
-        "--size",
-        "5",
-        "--moves",
-        "1-2 2-3",
-        "--strategy",
-        "memo",
-    ];
+    let args = MEMO_PAST_THE_BOOK;
     let line = refusal(
         run(&args, Some(560 << 20), ""),
         "ply: a memo map growing past ",

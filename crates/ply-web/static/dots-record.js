@@ -50,8 +50,7 @@ function recordJson(spec, players, result, tree, grade) {
         move: next[0],
         player: grade(here, here.length)?.player ?? null,
         grade: grade(here, here.length),
-        variations: next.slice(1).map((alt) => moves(line.concat(alt)).length
-          ? [entryOf(line.concat(alt)), ...moves(line.concat(alt))] : [entryOf(line.concat(alt))]),
+        variations: next.slice(1).map((alt) => [entryOf(line.concat(alt)), ...moves(line.concat(alt))]),
       });
       line = here;
     }
