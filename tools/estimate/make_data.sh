@@ -1,6 +1,6 @@
 #!/bin/bash
 # The learned estimate's data: positions of each board labelled exactly by ply (see
-# crates/ply/examples/estimate_data.rs), written to tools/estimate/data/. Each set is made once
+# crates/plysolve/examples/estimate_data.rs), written to tools/estimate/data/. Each set is made once
 # (a set already there is kept), so a stopped run resumes with the next set. The training sets are
 # cheap (seconds); the measurement sets — 4×4 at 32–36 free edges and 5×5 at 40–44 — take hours.
 #
@@ -8,7 +8,7 @@
 #   tools/estimate/make_data.sh train    # the training sets only
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --release -p ply --example estimate_data
+cargo build --release -p plysolve --example estimate_data
 bin=target/release/examples/estimate_data
 out=tools/estimate/data
 mkdir -p "$out"

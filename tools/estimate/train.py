@@ -1,4 +1,4 @@
-"""Trains the learned estimate of dots positions (crates/ply/src/games/dots/theory/learned.rs)
+"""Trains the learned estimate of dots positions (crates/plysolve/src/games/dots/theory/learned.rs)
 from the exactly valued positions of tools/estimate/data/ (made by make_data.sh), and measures it.
 
     python3 -m venv /tmp/estimate && /tmp/estimate/bin/pip install -r tools/estimate/requirements.txt
@@ -10,7 +10,7 @@ are chosen on a validation slice of the training part only; the held-out part is
 end, for the table (printed as markdown, for BENCHMARKS.md) and for the error the estimate reports
 (its mean absolute error per board and free-edge count, in the model file).
 
-Writes crates/ply/src/games/dots/theory/estimate-model.json: the features' names (checked by the
+Writes crates/plysolve/src/games/dots/theory/estimate-model.json: the features' names (checked by the
 Rust side against its own list), the gradient-boosted trees (sklearn's GradientBoostingRegressor:
 the prediction is `init + rate · Σ tree(x)`; a tree goes left when `x[feature] <= threshold`), and
 the error table."""

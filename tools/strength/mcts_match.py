@@ -21,7 +21,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-from ply.openspiel import PlyBot
+from plysolve.openspiel import PlyBot
 
 
 def wilson(score: float, n: int, z: float = 1.96):

@@ -4,9 +4,9 @@
 use crate::failure::Failure;
 use crate::input::{memory_budget, parse_memory};
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
-use ply::engine::MemoryBudget;
-use ply::games::magic_board::request::size_rule;
-use ply::games::magic_board::SizeRule;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::magic_board::request::size_rule;
+use plysolve::games::magic_board::SizeRule;
 
 /// `--memory SIZE`: the most memory a solver may use. `GLOBAL` makes it an option of the command's
 /// subcommands too (`ply dots solve --memory 1G triangles` and `… triangles --memory 1G`).

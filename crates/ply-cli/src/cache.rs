@@ -4,12 +4,12 @@
 //! `--table`, is read here ([`load`]): whole, into memory within the budget.
 
 use crate::saving;
-use ply::engine::scored::table::SubsetTable;
-use ply::engine::scored::table_file::TableFileError;
-use ply::engine::scored::ScoredGame;
-use ply::engine::util::progress::Progress;
-use ply::engine::MemoryBudget;
-use ply::games::dots::geometry::BuiltBoard;
+use plysolve::engine::scored::table::SubsetTable;
+use plysolve::engine::scored::table_file::TableFileError;
+use plysolve::engine::scored::ScoredGame;
+use plysolve::engine::util::progress::Progress;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dots::geometry::BuiltBoard;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 

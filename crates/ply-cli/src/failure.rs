@@ -1,7 +1,7 @@
 //! How a command fails: bad input (exit 2) or a fault of ply itself (exit 1), always one line.
 
-use ply::engine::scored::{SolveError, Strategy};
-use ply::input::surface::Surface;
+use plysolve::engine::scored::{SolveError, Strategy};
+use plysolve::input::surface::Surface;
 
 /// A command's failure.
 #[derive(Debug)]
@@ -45,7 +45,7 @@ impl From<SolveError> for Failure {
 impl Failure {
     /// A dots solve error, with the dots home's hint at what could still work.
     pub fn solve(e: SolveError, strategy: Strategy) -> Self {
-        Failure::BadInput(ply::games::dots::answer::fault(&e, strategy, Surface::Cli))
+        Failure::BadInput(plysolve::games::dots::answer::fault(&e, strategy, Surface::Cli))
     }
 }
 

@@ -1,11 +1,11 @@
 //! Reading user input: files, `-` for stdin, and memory sizes.
 //!
 //! Inputs are streamed: every reader of a whole input stops at its first impossible line or byte
-//! (see `ply::input`), so nothing here reads a file whole without a bound.
+//! (see `plysolve::input`), so nothing here reads a file whole without a bound.
 
 use crate::failure::Failure;
-use ply::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
-use ply::input::memory_size::parse_memory_size;
+use plysolve::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
+use plysolve::input::memory_size::parse_memory_size;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -31,7 +31,7 @@ pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead>, Failure> {
 /// The whole text of `path` (stdin when `-` or absent), lines joined by `\n`, refused at its first
 /// byte that no text holds or once past `limit` bytes (the most a valid input can hold).
 pub fn read_text(path: Option<&Path>, limit: usize) -> Result<String, Failure> {
-    ply::input::read_bounded(open_input(path)?, limit).map_err(Failure::bad)
+    plysolve::input::read_bounded(open_input(path)?, limit).map_err(Failure::bad)
 }
 
 /// Parses a memory size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T are binary.

@@ -235,7 +235,7 @@ fn clap_message(e: &clap::Error) -> String {
     for (_, value) in e.context() {
         if let ContextValue::String(value) = value {
             let echoed = clap::builder::StyledStr::from(value.clone()).to_string();
-            let shown = ply::input::excerpt(value.as_bytes());
+            let shown = plysolve::input::excerpt(value.as_bytes());
             if echoed != shown {
                 message = message.replacen(&format!("'{echoed}'"), &format!("'{shown}'"), 1);
             }

@@ -30,7 +30,7 @@ enum Display {
     Silent,
 }
 
-/// A progress reporter for long work: the engine's [`ply::engine::Progress`] callbacks, or any loop
+/// A progress reporter for long work: the engine's [`plysolve::engine::Progress`] callbacks, or any loop
 /// that counts what it has done.
 pub struct StatesProgress {
     display: Display,

@@ -2,7 +2,7 @@
 //! exit status and stderr of the `ply` binary for known cases, the options of each subcommand, and the
 //! messages for bad input. The values themselves (exact probabilities, best lists, equilibria,
 //! simulations, sums) are proved once, against a reference solver, in the library's tests
-//! (`crates/ply/tests/dice_race.rs`, `dice_race_search.rs`, `dice_race_simulate.rs`).
+//! (`crates/plysolve/tests/dice_race.rs`, `dice_race_search.rs`, `dice_race_simulate.rs`).
 
 mod common;
 use common::*;

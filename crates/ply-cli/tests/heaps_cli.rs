@@ -1,7 +1,7 @@
 //! End-to-end tests of `ply heaps` (lowest-heap Nim, issue 4): exact stdout, exit status and stderr
 //! of the `ply` binary for known cases, the flags, the batch format read from a file or stdin, and the
 //! messages for bad input. Who wins, the winning move, the remoteness and the Grundy value are proved
-//! once, against a brute force, in the library's tests (`crates/ply/tests/heaps.rs`).
+//! once, against a brute force, in the library's tests (`crates/plysolve/tests/heaps.rs`).
 
 mod common;
 use common::*;

@@ -3,7 +3,7 @@
 use crate::text;
 use num_rational::BigRational;
 use num_traits::One;
-use ply::games::dice_race::{compare, parse_sums, Dice, PickList};
+use plysolve::games::dice_race::{compare, parse_sums, Dice, PickList};
 
 /// Lists of at most this many sums are also raced.
 const RACED_PICKS: usize = 4;

@@ -1,14 +1,14 @@
 //! Dots move lists (`ply dots --moves`) and the Triangle War contest format.
 
 use crate::text;
-use ply::engine::scored::memo::{HashStore, MemoSolver};
-use ply::engine::scored::table::SubsetTable;
-use ply::engine::scored::Solver;
-use ply::engine::util::progress::Watch;
-use ply::engine::{final_margin_a, MemoryBudget, Winner};
-use ply::games::dots::notation::{format_edge, parse_moves, position_from_moves};
-use ply::games::dots::triangle_war::{parse_games, verdicts};
-use ply::games::dots::{DotsBoard, Geometry, Position};
+use plysolve::engine::scored::memo::{HashStore, MemoSolver};
+use plysolve::engine::scored::table::SubsetTable;
+use plysolve::engine::scored::Solver;
+use plysolve::engine::util::progress::Watch;
+use plysolve::engine::{final_margin_a, MemoryBudget, Winner};
+use plysolve::games::dots::notation::{format_edge, parse_moves, position_from_moves};
+use plysolve::games::dots::triangle_war::{parse_games, verdicts};
+use plysolve::games::dots::{DotsBoard, Geometry, Position};
 use std::sync::OnceLock;
 
 /// Positions with at most this many free edges are also solved by a memo search (at most 512

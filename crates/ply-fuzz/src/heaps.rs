@@ -1,8 +1,8 @@
 //! Heap sizes given as arguments (`ply heaps 1 2 3`) and the Codeforces 1382B batch format.
 
 use crate::text;
-use ply::engine::impartial::{Convention, ImpartialSolver};
-use ply::games::heaps::{analyse, parse_sizes, solve_batch, LowestHeapGame, Side};
+use plysolve::engine::impartial::{Convention, ImpartialSolver};
+use plysolve::games::heaps::{analyse, parse_sizes, solve_batch, LowestHeapGame, Side};
 
 /// Positions with at most this many heaps of at most this many counters are also solved by the
 /// engine's generic impartial solver.

@@ -1,8 +1,8 @@
 //! MagicBoard boards (`ply magic-board`).
 
 use crate::text;
-use ply::engine::MemoryBudget;
-use ply::games::magic_board::{draw, solve, Board, SizeRule};
+use plysolve::engine::MemoryBudget;
+use plysolve::games::magic_board::{draw, solve, Board, SizeRule};
 use std::collections::VecDeque;
 
 /// Boards up to this size are also solved, and checked against a breadth-first search of our own.

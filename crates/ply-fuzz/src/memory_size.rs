@@ -3,7 +3,7 @@
 //! The CLI's `--memory` reader is the library's `parse_memory_size`; this check runs it.
 
 use crate::text;
-use ply::input::memory_size::{parse_memory_size, MemorySizeError};
+use plysolve::input::memory_size::{parse_memory_size, MemorySizeError};
 
 /// Parses a size as `ply --memory` does.
 fn parse_memory(text: &str) -> Result<u64, MemorySizeError> {

@@ -2,11 +2,11 @@
 
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-use ply::engine::util::halt::NEVER;
-use ply::games::solitaire::{
+use plysolve::engine::util::halt::NEVER;
+use plysolve::games::solitaire::{
     solve, PathMode, SolitaireOptions, SolitaireReport, EXACT_LIMIT, EXPLAIN_LIMIT,
 };
-use ply::input::tokens::IntReader;
+use plysolve::input::tokens::IntReader;
 
 /// The die whose exact answers are checked: exact fractions are costly, so the other dice (and longer
 /// boards) ask only for the best result, and for the expected result in floats on boards too long

@@ -1,10 +1,10 @@
 //! Saved table files (`ply dots --table FILE`, and the cache).
 
-use ply::engine::scored::table::SubsetTable;
-use ply::engine::scored::{ScoredGame, SubsetIndexed};
-use ply::engine::MemoryBudget;
-use ply::games::dots::geometry::BuiltBoard;
-use ply::games::dots::Geometry;
+use plysolve::engine::scored::table::SubsetTable;
+use plysolve::engine::scored::{ScoredGame, SubsetIndexed};
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dots::geometry::BuiltBoard;
+use plysolve::games::dots::Geometry;
 use std::sync::OnceLock;
 use xxhash_rust::xxh3::xxh3_64;
 

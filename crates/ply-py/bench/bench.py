@@ -8,12 +8,12 @@
     python crates/ply-py/bench/bench.py labels
 
 `binding`: the same positions (the distinct grandchildren of a 3×3 position of 16 free edges; the
-distinct children of a 4×4 position of 26 free edges) solved by `ply.dots_batch`, by `ply.dots` one
+distinct children of a 4×4 position of 26 free edges) solved by `plysolve.dots_batch`, by `plysolve.dots` one
 at a time, and by the `ply dots … --json` command once per position (the baseline).
 
 `distributed`: 4×4 positions (`FREE:SEED`: `baselines/generators/dots_boxes_position.py 4 4
-40-FREE SEED`), their value by `ply.dots` in this process on every core (the baseline) and on one,
-and by `ply.distributed.solve` with 1 and 2 workers of one core each and 1 worker of 2 (a local Ray
+40-FREE SEED`), their value by `plysolve.dots` in this process on every core (the baseline) and on one,
+and by `plysolve.distributed.solve` with 1 and 2 workers of one core each and 1 worker of 2 (a local Ray
 of 2 CPUs started once, not counted; the actors, a new store and everything else counted), the five
 interleaved in
 each of `--runs` rounds: medians of wall and CPU time and of nodes, ratios to the baseline; the
@@ -23,10 +23,10 @@ each test, added up). `depths`: the same with 1 worker for each expansion depth:
 split asks and the parallelism it allows. `workers`: the nodes 1, 2, 4, 8, 16 workers search, each
 with a table of its own (a Ray of that many CPUs on this machine's cores: times meaningless, nodes
 not), expanded as the command line does or to `--depth` plies. `correct`: the distributed value (2 workers) against
-`ply.dots` on 4×4 positions of 30–36 free edges and the empty 3×4 board. `labels`: exact labels
+`plysolve.dots` on 4×4 positions of 30–36 free edges and the empty 3×4 board. `labels`: exact labels
 (value and every action's value) for random OpenSpiel 4×4 states of 20, 25 and 30 free edges
-(uniformly random play from the empty board, seeded), by `ply.openspiel.label` on the whole batch,
-against `ply.openspiel.analyse` one state at a time (the baseline): labels per second.
+(uniformly random play from the empty board, seeded), by `plysolve.openspiel.label` on the whole batch,
+against `plysolve.openspiel.analyse` one state at a time (the baseline): labels per second.
 
 Each line printed is JSON (one measurement), then a summary line starting with `#`.
 """
@@ -42,8 +42,8 @@ import sys
 import tempfile
 import time
 
-import ply
-from ply import _ply, distributed
+import plysolve
+from plysolve import _ply, distributed
 
 FOUR = dict(game="boxes", rows=4, cols=4)
 # 4×4, 26 free edges, value 4 (tests/test_distributed.py).
@@ -83,15 +83,15 @@ def binding(args):
 
         def one_at_a_time():
             for r in requests:
-                ply.dots(**r)
+                plysolve.dots(**r)
 
         def batch():
-            ply.dots_batch(requests)
+            plysolve.dots_batch(requests)
 
         base = median(cli, args.runs)
         print(f"{name}: {len(positions)} positions; `ply dots --json` each {base:.3f} s (1.00); "
-              f"ply.dots each {median(one_at_a_time, args.runs) / base:.2f}; "
-              f"ply.dots_batch {median(batch, args.runs) / base:.2f}")
+              f"plysolve.dots each {median(one_at_a_time, args.runs) / base:.2f}; "
+              f"plysolve.dots_batch {median(batch, args.runs) / base:.2f}")
 
 
 def random_states(free, count, seed):
@@ -113,7 +113,7 @@ def random_states(free, count, seed):
 
 
 def labels(args):
-    from ply import openspiel
+    from plysolve import openspiel
 
     for free, count in [(20, 200), (25, 100), (30, 20)]:
         states = random_states(free, count, seed=free)
@@ -145,7 +145,7 @@ def cpu_seconds():
 
 
 def single(board, moves, threads):
-    """`ply.dots`'s value in this process on `threads` cores (None: every core)."""
+    """`plysolve.dots`'s value in this process on `threads` cores (None: every core)."""
     request = json.dumps(dict(board, moves=moves, detail="value"))
     cpu, started = cpu_seconds(), time.perf_counter()
     report = json.loads(_ply.dots(request, json.dumps({"memory": "4G"}), None, threads))
@@ -299,10 +299,10 @@ def correct(args):
         expected = single(board, moves, None)
         found = split(board, moves, 2)
         agree += found["value"] == expected["value"]
-        say({"position": name, "moves": " ".join(moves), "ply.dots": expected["value"],
+        say({"position": name, "moves": " ".join(moves), "plysolve.dots": expected["value"],
              "distributed": found["value"], "single_wall": expected["wall"],
              "distributed_wall": found["wall"], "jobs": found["jobs"]})
-    print(f"# {agree} of {len(cases)} distributed values equal ply.dots's", flush=True)
+    print(f"# {agree} of {len(cases)} distributed values equal plysolve.dots's", flush=True)
     assert agree == len(cases)
 
 

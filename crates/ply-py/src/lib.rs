@@ -1,4 +1,4 @@
-//! `ply._ply`: the native half of the Python package, a front end like the command line and the
+//! `plysolve._ply`: the native half of the Python package, a front end like the command line and the
 //! server. Each function takes its game home's request as JSON (the body `POST /api/…` takes, keys
 //! = the command line's long options) and its own arguments as JSON (`Args`), makes the same
 //! library call the CLI makes, and returns the report as JSON text — exactly what `ply … --json`
@@ -13,27 +13,27 @@
 //! the distributed search, to ask its `stop` callable whether the job is still wanted (when not,
 //! the solve stops and reports what it proved).
 
-use ply::engine::scored::ValueRange;
-use ply::engine::util::chooser::Chooser;
-use ply::engine::util::cost::WorkLimit;
-use ply::engine::util::halt::Halt;
-use ply::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
-use ply::games::dice_race::request::{CompareRequest, PicksRequest};
-use ply::games::dots::answer::{answer, fault, Hooks};
-use ply::games::dots::book::build::{build, verify, BuildEvent, BuildOptions};
-use ply::games::dots::book::{ops, BookFile, Books};
-use ply::games::dots::jobs::{combine, expand};
-use ply::games::dots::kept::Kept;
-use ply::games::dots::level::Level;
-use ply::games::dots::player::think_at_level;
-use ply::games::dots::policy::Policy;
-use ply::games::dots::request::TieOrder;
-use ply::games::dots::request::{DotsRequest, Query};
-use ply::games::heaps::request::HeapsRequest;
-use ply::games::magic_board::request::MagicBoardRequest;
-use ply::games::solitaire::request::SolitaireRequest;
-use ply::input::memory_size::parse_memory_size;
-use ply::input::surface::{Surface, Worded};
+use plysolve::engine::scored::ValueRange;
+use plysolve::engine::util::chooser::Chooser;
+use plysolve::engine::util::cost::WorkLimit;
+use plysolve::engine::util::halt::Halt;
+use plysolve::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
+use plysolve::games::dice_race::request::{CompareRequest, PicksRequest};
+use plysolve::games::dots::answer::{answer, fault, Hooks};
+use plysolve::games::dots::book::build::{build, verify, BuildEvent, BuildOptions};
+use plysolve::games::dots::book::{ops, BookFile, Books};
+use plysolve::games::dots::jobs::{combine, expand};
+use plysolve::games::dots::kept::Kept;
+use plysolve::games::dots::level::Level;
+use plysolve::games::dots::player::think_at_level;
+use plysolve::games::dots::policy::Policy;
+use plysolve::games::dots::request::TieOrder;
+use plysolve::games::dots::request::{DotsRequest, Query};
+use plysolve::games::heaps::request::HeapsRequest;
+use plysolve::games::magic_board::request::MagicBoardRequest;
+use plysolve::games::solitaire::request::SolitaireRequest;
+use plysolve::input::memory_size::parse_memory_size;
+use plysolve::input::surface::{Surface, Worded};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -90,7 +90,7 @@ fn worded(e: &impl Worded) -> PyErr {
 /// a body (unknown keys and wrong types refused), its faults in Python's terms: `rows must be a
 /// whole number, not "x"`, `rows=99999999999999999999 is too large (at most 4294967295)`.
 fn request<T: DeserializeOwned>(json: &str) -> PyResult<T> {
-    ply::input::json::read(json.as_bytes()).map_err(|e| worded(&e))
+    plysolve::input::json::read(json.as_bytes()).map_err(|e| worded(&e))
 }
 
 /// A function's arguments beside its request (the command line's own options: `--memory`,
@@ -139,7 +139,7 @@ impl Args {
     fn time(&self) -> PyResult<Option<Duration>> {
         self.time
             .as_deref()
-            .map(ply::input::duration::parse_time)
+            .map(plysolve::input::duration::parse_time)
             .transpose()
             .map_err(|e| bad(format!("time: {e}")))
     }
@@ -643,7 +643,7 @@ fn dots_child_window(points: u32, window: (i32, i32)) -> (i32, i32) {
 }
 
 /// The position of a JSON `DotsRequest` as a split search sees it: its key, free edges, open
-/// cells and distinct children (`ply::games::dots::jobs::expand`).
+/// cells and distinct children (`plysolve::games::dots::jobs::expand`).
 #[pyfunction]
 fn dots_expand(request: &str) -> PyResult<String> {
     let query = dots_query(request)?;
@@ -651,7 +651,7 @@ fn dots_expand(request: &str) -> PyResult<String> {
 }
 
 /// What is proved of a position with `cells` open cells from its distinct children's (points,
-/// (lower, upper) or `None`): `ply::games::dots::jobs::combine`.
+/// (lower, upper) or `None`): `plysolve::games::dots::jobs::combine`.
 #[pyfunction]
 fn dots_combine(cells: u32, children: Vec<(u32, Option<(i32, i32)>)>) -> (i32, i32) {
     let children: Vec<(u32, Option<ValueRange>)> = children

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-import ply
+import plysolve
 
 # Positions answered by tables, whose reports are the same to the last field.
 DOTS_CASES = [
@@ -48,7 +48,7 @@ def kept_as_the_cli_says_it(kwargs):
 
 @pytest.mark.parametrize("kwargs,args", DOTS_CASES)
 def test_dots_equals_the_cli(cli, kwargs, args):
-    got = ply.dots(**kwargs)
+    got = plysolve.dots(**kwargs)
     expected = cli.json("dots", kwargs["game"], *args, *kept_as_the_cli_says_it(kwargs), "--memory", "4G")
     assert got == expected
     assert list(got) == list(expected)  # the keys in the same order
@@ -61,12 +61,12 @@ FOUR = "1-2 2-3 3-4 4-5 6-7 7-8 8-9 9-10 11-12 12-13 13-14 14-15 16-17 17-18 18-
 
 def test_dots_equals_the_cli_on_four_by_four(cli):
     kwargs = dict(game="boxes", rows=4, cols=4, moves=FOUR, detail="moves")
-    got = ply.dots(**kwargs)
+    got = plysolve.dots(**kwargs)
     expected = cli.json("dots", "boxes", "--rows", "4", "--cols", "4", "--moves", FOUR, "--memory", "4G")
     assert got["strategy"] == "free-table"
     expected_moves_only = dict(expected, line=[], line_steps=[])
     assert got == expected_moves_only
-    searched = ply.dots(**kwargs, strategy="search")
+    searched = plysolve.dots(**kwargs, strategy="search")
     by_cli = cli.json("dots", "boxes", "--rows", "4", "--cols", "4", "--moves", FOUR,
                       "--strategy", "search", "--memory", "4G")
     assert searched["strategy"] == by_cli["strategy"] == "search"
@@ -78,27 +78,27 @@ def test_dots_equals_the_cli_on_four_by_four(cli):
 
 
 def test_the_top_lines_start_with_the_best_line():
-    report = ply.dots("triangles", moves="2-3 4-5", lines=3)
+    report = plysolve.dots("triangles", moves="2-3 4-5", lines=3)
     assert [t["move"] for t in report["lines"]] == [m["move"] for m in report["moves"][:3]]
     assert report["lines"][0]["line"] == report["line"]
     assert all(t["value"] is not None for t in report["lines"])
     with pytest.raises(ValueError, match="lines: 1 to 64 top lines, not 0"):
-        ply.dots("triangles", lines=0)
+        plysolve.dots("triangles", lines=0)
 
 
 def test_a_weaker_level_says_so_and_a_level_out_of_range_is_refused():
-    weak = ply.dots_move("boxes", rows=2, cols=2, moves="1-2", level=3, seed=4)
+    weak = plysolve.dots_move("boxes", rows=2, cols=2, moves="1-2", level=3, seed=4)
     assert (weak["choice"], weak["level"]) == ("level", 3)
-    perfect = ply.dots_move("boxes", rows=2, cols=2, moves="1-2", seed=4)
+    perfect = plysolve.dots_move("boxes", rows=2, cols=2, moves="1-2", seed=4)
     assert perfect["choice"] == "exact" and "level" not in perfect
     with pytest.raises(ValueError) as raised:
-        ply.dots_move("boxes", rows=2, cols=2, level=9)
+        plysolve.dots_move("boxes", rows=2, cols=2, level=9)
     assert str(raised.value) == "level must be a whole number from 1 (weakest) to 8 (perfect), not `9`"
 
 
 def test_a_time_limited_answer_says_what_was_proved():
     # Two moves into 4×4 boxes: past the shipped book.
-    report = ply.dots("boxes", rows=4, cols=4, moves="1-2 7-8", time=0.3)
+    report = plysolve.dots("boxes", rows=4, cols=4, moves="1-2 7-8", time=0.3)
     assert report["exact"] is False and report["value"] is None
     assert report["lower"] <= report["upper"]
     assert report["reason"] and report["best_move"]
@@ -108,48 +108,48 @@ def test_a_window_is_answered_by_a_bound():
     """A 4×4 position of 26 free edges worth 4: does it reach 1? reach 6? Each a bound; a window
     around the value gives it exactly."""
     moves = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8 9-10 1-6 20-25 4-5 11-16"
-    reaches = ply.dots("boxes", rows=4, cols=4, moves=moves, detail="value", window=(0, 1))
+    reaches = plysolve.dots("boxes", rows=4, cols=4, moves=moves, detail="value", window=(0, 1))
     assert (reaches["exact"], reaches["value"]) == (False, None) and reaches["lower"] >= 2
     assert reaches["reason"] == "the value lies outside the window asked (0, 1)"
-    short = ply.dots("boxes", rows=4, cols=4, moves=moves, detail="value", window=[5, 6])
+    short = plysolve.dots("boxes", rows=4, cols=4, moves=moves, detail="value", window=[5, 6])
     assert short["upper"] <= 4 and short["lower"] <= 4
-    inside = ply.dots("boxes", rows=4, cols=4, moves=moves, detail="value", window=(-2, 8))
+    inside = plysolve.dots("boxes", rows=4, cols=4, moves=moves, detail="value", window=(-2, 8))
     assert (inside["exact"], inside["value"]) == (True, 4)
     with pytest.raises(ValueError) as raised:
-        ply.dots("boxes", rows=4, cols=4, moves=moves, window=(0, 1))
+        plysolve.dots("boxes", rows=4, cols=4, moves=moves, window=(0, 1))
     assert str(raised.value) == 'a window bounds the value alone: ask for detail="value" with it'
 
 
 def test_the_other_games_equal_the_cli(cli):
-    assert ply.solitaire([0, 3, -2, 5, 1, -4, 2, 7], die=3, expected=True, distribution=True) == cli.json(
+    assert plysolve.solitaire([0, 3, -2, 5, 1, -4, 2, 7], die=3, expected=True, distribution=True) == cli.json(
         "solitaire", "0", "3", "-2", "5", "1", "-4", "2", "7", "--die", "3", "--expected", "--distribution")
-    assert ply.solitaire("5 -1 2, 8", explain=True) == cli.json("solitaire", "5", "-1", "2,", "8", "--explain")
-    assert ply.heaps([3, 4, 5], grundy=True) == cli.json("heaps", "3", "4", "5", "--grundy")
-    assert ply.heaps("1 1 2", misere=True) == cli.json("heaps", "1", "1", "2", "--misere")
-    assert ply.dice_race_compare([5, 6, 7, 8], [6, 7, 8, 9]) == cli.json(
+    assert plysolve.solitaire("5 -1 2, 8", explain=True) == cli.json("solitaire", "5", "-1", "2,", "8", "--explain")
+    assert plysolve.heaps([3, 4, 5], grundy=True) == cli.json("heaps", "3", "4", "5", "--grundy")
+    assert plysolve.heaps("1 1 2", misere=True) == cli.json("heaps", "1", "1", "2", "--misere")
+    assert plysolve.dice_race_compare([5, 6, 7, 8], [6, 7, 8, 9]) == cli.json(
         "dice-race", "compare", "5,6,7,8", "6,7,8,9")
-    assert ply.dice_race_compare("5 6", "7", dice=3, sides=4) == cli.json(
+    assert plysolve.dice_race_compare("5 6", "7", dice=3, sides=4) == cli.json(
         "dice-race", "compare", "5 6", "7", "--dice", "3", "--sides", "4")
-    assert ply.dice_race_best(3) == cli.json("dice-race", "best", "--picks", "3")
-    assert ply.dice_race_best(2, dice=1, sides=6) == cli.json(
+    assert plysolve.dice_race_best(3) == cli.json("dice-race", "best", "--picks", "3")
+    assert plysolve.dice_race_best(2, dice=1, sides=6) == cli.json(
         "dice-race", "best", "--picks", "2", "--dice", "1", "--sides", "6")
     board = cli.json("magic-board", "generate", "--size", "7", "--seed", "3", "--solvable")["text"]
     path = os.path.join(cli.cache, "board.txt")
     with open(path, "w") as f:
         f.write(board)
-    assert ply.magic_board(board) == cli.json("magic-board", path)
-    assert ply.magic_board(board, start=(0, 6)) == cli.json("magic-board", path, "--start", "0,6")
+    assert plysolve.magic_board(board) == cli.json("magic-board", path)
+    assert plysolve.magic_board(board, start=(0, 6)) == cli.json("magic-board", path, "--start", "0,6")
 
 
 FAULTS = [
-    (lambda: ply.dots("triangles", size=9), ["dots", "triangles", "--size", "9"]),
-    (lambda: ply.dots("boxes", moves="1-2 1-2"), ["dots", "boxes", "--moves", "1-2 1-2"]),
-    (lambda: ply.dots("boxes", rows=2, cols=2, moves="1-9"), ["dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-9"]),
-    (lambda: ply.dots("boxes", moves="1-2 x"), ["dots", "boxes", "--moves", "1-2 x"]),
-    (lambda: ply.solitaire([1, 2], die=0), ["solitaire", "1", "2", "--die", "0"]),
-    (lambda: ply.heaps([3, 0]), ["heaps", "3", "0"]),
-    (lambda: ply.heaps("3 x"), ["heaps", "3", "x"]),
-    (lambda: ply.dice_race_compare([1], [5]), ["dice-race", "compare", "1", "5"]),
+    (lambda: plysolve.dots("triangles", size=9), ["dots", "triangles", "--size", "9"]),
+    (lambda: plysolve.dots("boxes", moves="1-2 1-2"), ["dots", "boxes", "--moves", "1-2 1-2"]),
+    (lambda: plysolve.dots("boxes", rows=2, cols=2, moves="1-9"), ["dots", "boxes", "--rows", "2", "--cols", "2", "--moves", "1-9"]),
+    (lambda: plysolve.dots("boxes", moves="1-2 x"), ["dots", "boxes", "--moves", "1-2 x"]),
+    (lambda: plysolve.solitaire([1, 2], die=0), ["solitaire", "1", "2", "--die", "0"]),
+    (lambda: plysolve.heaps([3, 0]), ["heaps", "3", "0"]),
+    (lambda: plysolve.heaps("3 x"), ["heaps", "3", "x"]),
+    (lambda: plysolve.dice_race_compare([1], [5]), ["dice-race", "compare", "1", "5"]),
 ]
 
 
@@ -163,14 +163,14 @@ def test_faults_that_name_no_option_raise_value_error_with_the_cli_message(cli, 
 def test_faults_of_the_bindings_own_arguments():
     # The command line refuses an unknown game as a subcommand; this is the API's word for it.
     with pytest.raises(ValueError) as raised:
-        ply.dots("hexes")
+        plysolve.dots("hexes")
     assert str(raised.value) == "unrecognized game `hexes` (the games are triangles and boxes)"
     with pytest.raises(ValueError, match="is not a time"):
-        ply.dots("boxes", time="later")
+        plysolve.dots("boxes", time="later")
     with pytest.raises(ValueError, match="more than this machine's"):
-        ply.dots("boxes", memory="64T")
+        plysolve.dots("boxes", memory="64T")
     with pytest.raises(ValueError):
-        ply.dots("boxes", memory="lots")
+        plysolve.dots("boxes", memory="lots")
 
 
 # Faults that name an argument, in Python's terms (never a command line flag, a JSON place or a Rust
@@ -179,45 +179,45 @@ TABLE_REFUSED = ("a table of 2^30 states (one byte each) needs 1.0 GiB (10737418
                  "memory budget is 64.0 MiB (67108864 bytes); try")
 EXPLAIN = "is for boards of at most 40 squares; this one has 41"
 PYTHON_FAULTS = [
-    (lambda: ply.dots("triangles", size=4, strategy="table", memory="64M"),
+    (lambda: plysolve.dots("triangles", size=4, strategy="table", memory="64M"),
      f'{TABLE_REFUSED} strategy="memo", or a larger memory',
      ["dots", "triangles", "--size", "4", "--strategy", "table", "--memory", "64M"],
      f"{TABLE_REFUSED} --strategy memo, or a larger --memory"),
-    (lambda: ply.solitaire([]), "no board: squares is an empty list; give at least one number",
+    (lambda: plysolve.solitaire([]), "no board: squares is an empty list; give at least one number",
      ["solitaire"], "no board: give the numbers as arguments or with --input FILE"),
-    (lambda: ply.solitaire([1], path=True, no_path=True), "no_path=True cannot be used with path=True",
+    (lambda: plysolve.solitaire([1], path=True, no_path=True), "no_path=True cannot be used with path=True",
      None, None),
-    (lambda: ply.solitaire(list(range(41)), explain=True), f"explain=True {EXPLAIN}",
+    (lambda: plysolve.solitaire(list(range(41)), explain=True), f"explain=True {EXPLAIN}",
      ["solitaire", *map(str, range(41)), "--explain"], f"--explain {EXPLAIN}"),
-    (lambda: ply.dice_race_best(0), "picks must be at least 1",
+    (lambda: plysolve.dice_race_best(0), "picks must be at least 1",
      ["dice-race", "best", "--picks", "0"], "--picks must be at least 1"),
-    (lambda: ply.magic_board("1 0\n1 1"),
+    (lambda: plysolve.magic_board("1 0\n1 1"),
      "a board of size 2 breaks the size rule (5 to 20; any_size=True allows 2 to 4096)", None, None),
-    (lambda: ply.dots("boxes", strategy="fast"),
+    (lambda: plysolve.dots("boxes", strategy="fast"),
      'strategy must be one of "auto", "recursion", "memo", "table", "free-table", "search", not `"fast"`',
      None, None),
-    (lambda: ply.dots("boxes", moves=42),
+    (lambda: plysolve.dots("boxes", moves=42),
      'moves must be one text ("2-4 4-5") or a list of texts (["2-4", "4-5"]), not `42`', None, None),
-    (lambda: ply.dots("boxes", moves=[1, 2]),
+    (lambda: plysolve.dots("boxes", moves=[1, 2]),
      'moves must be one text ("2-4 4-5") or a list of texts (["2-4", "4-5"]), not `[1,2]`', None, None),
-    (lambda: ply.dots("boxes", rows="x", cols=3), 'rows must be a whole number, not `"x"`', None, None),
-    (lambda: ply.dots("boxes", rows=2**70, cols=3),
+    (lambda: plysolve.dots("boxes", rows="x", cols=3), 'rows must be a whole number, not `"x"`', None, None),
+    (lambda: plysolve.dots("boxes", rows=2**70, cols=3),
      "rows=1180591620717411303424 is too large (at most 4294967295)", None, None),
-    (lambda: ply.dots("boxes", rows=3), "rows without cols: boxes take both (or neither, for 3×3)",
+    (lambda: plysolve.dots("boxes", rows=3), "rows without cols: boxes take both (or neither, for 3×3)",
      None, None),
-    (lambda: ply.dots("triangles", cols=3),
+    (lambda: plysolve.dots("triangles", cols=3),
      "cols is not for triangles: triangles take size, boxes rows and cols", None, None),
-    (lambda: ply.dots("boxes", time=float("nan")), "time=nan holds a number that is not finite",
+    (lambda: plysolve.dots("boxes", time=float("nan")), "time=nan holds a number that is not finite",
      None, None),
-    (lambda: ply.dots("boxes", memory=5), "memory must be a str, not `5`", None, None),
-    (lambda: ply.heaps([2**64]),
+    (lambda: plysolve.dots("boxes", memory=5), "memory must be a str, not `5`", None, None),
+    (lambda: plysolve.heaps([2**64]),
      "heap 1 holds 18446744073709551616, more than the largest size (18446744073709551615)",
      ["heaps", str(2**64)], None),
-    (lambda: ply.dice_race_compare([2**64], [7]),
+    (lambda: plysolve.dice_race_compare([2**64], [7]),
      "sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
      ["dice-race", "compare", str(2**64), "7"], None),
-    (lambda: ply.dots_move("triangles", seed=-1), "seed=-1 is too small (at least 0)", None, None),
-    (lambda: ply.book_stats(5), "path must be a str, not `5`", None, None),
+    (lambda: plysolve.dots_move("triangles", seed=-1), "seed=-1 is too small (at least 0)", None, None),
+    (lambda: plysolve.book_stats(5), "path must be a str, not `5`", None, None),
 ]
 
 
@@ -233,11 +233,11 @@ def test_faults_name_arguments_in_pythons_terms(cli, call, message, args, cli_me
 
 def test_only_what_python_refuses_is_a_type_error():
     with pytest.raises(TypeError):
-        ply.dots("boxes", colour=1)
+        plysolve.dots("boxes", colour=1)
     with pytest.raises(TypeError):
-        ply.dots("boxes", rows=object())
+        plysolve.dots("boxes", rows=object())
     with pytest.raises(TypeError):
-        ply.dots("boxes", rows=2, cols=2, progress=5)
+        plysolve.dots("boxes", rows=2, cols=2, progress=5)
 
 
 def test_dots_batch_equals_one_at_a_time():
@@ -247,30 +247,30 @@ def test_dots_batch_equals_one_at_a_time():
         dict(game="boxes", rows=4, cols=4, moves=FOUR, detail="moves"),
     ]
     told = []
-    batch = ply.dots_batch(positions, progress=told.append)
-    assert batch == [ply.dots(**p) for p in positions]
+    batch = plysolve.dots_batch(positions, progress=told.append)
+    assert batch == [plysolve.dots(**p) for p in positions]
     assert told and told[-1] <= 3
     with pytest.raises(ValueError, match="unknown keys"):
-        ply.dots_batch([dict(game="boxes", colour=1)])
+        plysolve.dots_batch([dict(game="boxes", colour=1)])
 
 
 def test_dots_move_is_a_best_move_and_the_game_over_is_refused():
-    report = ply.dots("triangles", moves="2-3 4-5 5-6 7-8 8-9 9-10", detail="moves")
+    report = plysolve.dots("triangles", moves="2-3 4-5 5-6 7-8 8-9 9-10", detail="moves")
     best = {m["move"] for m in report["moves"] if m["value"] == report["value"]}
     for seed in range(1, 6):
-        played = ply.dots_move("triangles", moves="2-3 4-5 5-6 7-8 8-9 9-10", seed=seed)
+        played = plysolve.dots_move("triangles", moves="2-3 4-5 5-6 7-8 8-9 9-10", seed=seed)
         assert played["move"] in best and played["choice"] == "exact"
         assert played["value"] == report["value"] == 3 and played["seed"] == seed
     every = "1-2 1-3 2-3 2-4 2-5 3-5 3-6 4-5 5-6 4-7 4-8 5-8 5-9 6-9 6-10 7-8 8-9 9-10"
     with pytest.raises(ValueError, match="the game is over"):
-        ply.dots_move("triangles", moves=every)
+        plysolve.dots_move("triangles", moves=every)
 
 
 def test_progress_reaches_a_python_callback():
     told = []
     # A 4×4 position of 30 free edges: 2.4 million nodes (whatever the machine's load).
     moves = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8 9-10"
-    report = ply.dots("boxes", rows=4, cols=4, moves=moves, strategy="search", progress=told.append)
+    report = plysolve.dots("boxes", rows=4, cols=4, moves=moves, strategy="search", progress=told.append)
     assert report["value"] == 4
     # Told every 2^20 nodes at most, the latest count each time the caller looks.
     assert told and told == sorted(told) and 1 << 20 <= told[-1] <= report["states_visited"]
@@ -285,7 +285,7 @@ def test_an_exception_in_the_callback_stops_the_solve():
 
     started = time.monotonic()
     with pytest.raises(Enough):
-        ply.dots("boxes", rows=4, cols=4, detail="value", no_book=True, progress=progress)
+        plysolve.dots("boxes", rows=4, cols=4, detail="value", no_book=True, progress=progress)
     assert time.monotonic() - started < 20
 
 
@@ -303,7 +303,7 @@ def test_the_gil_is_released_during_a_solve():
     counter.start()
     try:
         before = ticks
-        ply.dots("boxes", rows=4, cols=4, detail="value", no_book=True, time=1.0)
+        plysolve.dots("boxes", rows=4, cols=4, detail="value", no_book=True, time=1.0)
         during = ticks - before
     finally:
         stop.set()
@@ -347,7 +347,7 @@ def test_ctrl_c_interrupts_a_solve():
     KeyboardInterrupt."""
     _interrupted(
         "def progress(n):\n    print('progress', n, flush=True)",
-        'ply.dots("boxes", rows=4, cols=4, detail="value", no_book=True, progress=progress)',
+        'plysolve.dots("boxes", rows=4, cols=4, detail="value", no_book=True, progress=progress)',
         pause=0,
         limit=10,
     )
@@ -358,7 +358,7 @@ def test_ctrl_c_interrupts_a_dice_race():
     (several seconds) raises KeyboardInterrupt soon after SIGINT instead of running to its end."""
     _interrupted(
         "print('started', flush=True)",
-        "ply.dice_race_compare([7] * 3000, [6])",
+        "plysolve.dice_race_compare([7] * 3000, [6])",
         pause=0.3,
         limit=2,
     )

@@ -1,4 +1,4 @@
-"""The book from Python: ply.book_* against `ply dots book` on the same files, the file read by Python's
+"""The book from Python: plysolve.book_* against `ply dots book` on the same files, the file read by Python's
 own sqlite3 as the README documents it, answers from a book, and bad files and conflicts refused
 with the CLI's one-line messages."""
 
@@ -7,11 +7,11 @@ import sqlite3
 
 import pytest
 
-import ply
+import plysolve
 
 
 def build(path, **kwargs):
-    return ply.book_build(str(path), "triangles", size=3, depth=1, memory="1G", **kwargs)
+    return plysolve.book_build(str(path), "triangles", size=3, depth=1, memory="1G", **kwargs)
 
 
 def test_a_build_is_what_the_cli_exports(cli, tmp_path):
@@ -22,12 +22,12 @@ def test_a_build_is_what_the_cli_exports(cli, tmp_path):
     assert entries[0]["free"] == 18 and entries[0]["lower"] == entries[0]["upper"] == -3
     assert all(e["lower"] == e["upper"] and e["best"] for e in entries)
     exported = [json.loads(line) for line in cli.run("dots", "book", "export", str(path)).stdout.splitlines()]
-    assert ply.book_export(str(path)) == exported
+    assert plysolve.book_export(str(path)) == exported
     by_key = {e["key"]: e for e in exported}
     for e in entries:
         assert {k: v for k, v in by_key[e["key"]].items() if k != "position"} == e
     stats = json.loads(cli.run("dots", "book", "stats", str(path), "--json").stdout)
-    assert ply.book_stats(str(path)) == stats["boards"]
+    assert plysolve.book_stats(str(path)) == stats["boards"]
     assert stats["boards"][0]["positions"] == 5 and stats["boards"][0]["exact"] == 5
 
 
@@ -50,42 +50,42 @@ def test_python_sqlite3_reads_the_documented_format(tmp_path):
 def test_export_import_and_merge_round_trip(tmp_path):
     a, b, c = (str(tmp_path / n) for n in ("a.plybook", "b.plybook", "c.plybook"))
     build(a)
-    exported = ply.book_export(a)
-    assert ply.book_import(b, exported) == 5
-    assert ply.book_export(b) == exported
-    assert ply.book_merge(c, a) == 5
-    assert ply.book_export(c) == exported
+    exported = plysolve.book_export(a)
+    assert plysolve.book_import(b, exported) == 5
+    assert plysolve.book_export(b) == exported
+    assert plysolve.book_merge(c, a) == 5
+    assert plysolve.book_export(c) == exported
 
 
 def test_a_conflict_is_refused_naming_the_position(tmp_path):
     a, forged = str(tmp_path / "a.plybook"), str(tmp_path / "f.plybook")
     build(a)
-    wrong = [dict(e, lower=-1, upper=-1, best=None) for e in ply.book_export(a) if e["free"] == 18]
-    ply.book_import(forged, wrong)
+    wrong = [dict(e, lower=-1, upper=-1, best=None) for e in plysolve.book_export(a) if e["free"] == 18]
+    plysolve.book_import(forged, wrong)
     with pytest.raises(ValueError) as caught:
-        ply.book_merge(a, forged)
+        plysolve.book_merge(a, forged)
     message = str(caught.value)
     assert "position triangles-3 0x0 (``) is proved -3 there and -1 here" in message
     assert "\n" not in message
     # Nothing written: the book still says -3.
-    assert [e["lower"] for e in ply.book_export(a) if e["free"] == 18] == [-3]
+    assert [e["lower"] for e in plysolve.book_export(a) if e["free"] == 18] == [-3]
 
 
 def test_verify_agrees_and_marks_entries_checked(tmp_path):
     path = str(tmp_path / "v.plybook")
     build(path)
-    found = ply.book_verify(path, memory="1G")
+    found = plysolve.book_verify(path, memory="1G")
     assert found == {"triangles-3": {"agreed": 5, "unsettled": 0, "disagreements": []}}
-    assert all(e["checked_by"].endswith("search high-first") for e in ply.book_export(path))
+    assert all(e["checked_by"].endswith("search high-first") for e in plysolve.book_export(path))
 
 
 def test_dots_answers_from_a_book_and_not_without(tmp_path):
     path = str(tmp_path / "d.plybook")
     build(path)
-    from_book = ply.dots("triangles", size=3, detail="moves", book=path)
+    from_book = plysolve.dots("triangles", size=3, detail="moves", book=path)
     assert from_book["strategy"] == "book" and from_book["value"] == -3
     assert from_book["states_visited"] == 0
-    searched = ply.dots("triangles", size=3, detail="moves", strategy="search", no_book=True)
+    searched = plysolve.dots("triangles", size=3, detail="moves", strategy="search", no_book=True)
     assert searched["strategy"] == "search"
     assert [m["value"] for m in searched["moves"]] == [m["value"] for m in from_book["moves"]]
 
@@ -94,10 +94,10 @@ def test_bad_book_files_raise_value_error(tmp_path):
     junk = tmp_path / "junk.plybook"
     junk.write_bytes(b"not a database at all, just bytes " * 100)
     with pytest.raises(ValueError, match=r"not a ply book \(not an SQLite file\)$"):
-        ply.book_stats(str(junk))
+        plysolve.book_stats(str(junk))
     with pytest.raises(ValueError, match="not a ply book"):
-        ply.dots("triangles", size=3, book=str(junk))
+        plysolve.dots("triangles", size=3, book=str(junk))
     with pytest.raises(ValueError, match="no such book"):
-        ply.book_export(str(tmp_path / "none.plybook"))
+        plysolve.book_export(str(tmp_path / "none.plybook"))
     with pytest.raises(ValueError, match="tie_order"):
-        ply.book_build(str(tmp_path / "x.plybook"), "triangles", tie_order="sideways")
+        plysolve.book_build(str(tmp_path / "x.plybook"), "triangles", tie_order="sideways")

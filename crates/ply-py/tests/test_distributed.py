@@ -1,4 +1,4 @@
-"""The distributed solve (`ply.distributed`) on one local Ray of 2 CPUs for the whole session: the
+"""The distributed solve (`plysolve.distributed`) on one local Ray of 2 CPUs for the whole session: the
 value of the single-machine search, every question in the store answered by bounds that hold, a
 window asked, a run stopped by its job budget and a run SIGKILLed mid-way both resumed without
 running a stored job again, a job stopped when no longer wanted, and the faults of the store and
@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-import ply
-from ply import _ply, distributed
+import plysolve
+from plysolve import _ply, distributed
 
 FOUR = dict(game="boxes", rows=4, cols=4)
 # 4×4 positions (from baselines/generators), their values for the player to move by `ply dots`.
@@ -65,13 +65,13 @@ def jobs_run(report):
 
 
 def check_rows(path, board):
-    """Every row of the store at `path`: its bounds hold the value `ply.dots` gives its position
+    """Every row of the store at `path`: its bounds hold the value `plysolve.dots` gives its position
     and decide the window it was asked about in."""
     rows = sqlite3.connect(path).execute(
         "SELECT kind, moves, window_lower, window_upper, lower, upper, nodes, seconds FROM proved"
     ).fetchall()
     for kind, moves, w_lower, w_upper, lower, upper, nodes, seconds in rows:
-        value = ply.dots(**board, moves=moves, detail="value")["value"]
+        value = plysolve.dots(**board, moves=moves, detail="value")["value"]
         assert lower <= value <= upper, (moves, value, lower, upper)
         assert lower == upper or upper <= w_lower or lower >= w_upper or kind == "expanded"
         assert nodes >= 0 and (seconds > 0 or kind == "expanded")
@@ -81,7 +81,7 @@ def check_rows(path, board):
 @pytest.mark.parametrize("board, moves, value", CASES)
 def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, board, moves, value):
     moves = moves.split()
-    assert ply.dots(**board, moves=moves)["value"] == value
+    assert plysolve.dots(**board, moves=moves)["value"] == value
     store = distributed.Store(str(tmp_path / "run.sqlite"))
     report = distributed.solve(board, moves, store, workers=2)
     assert report["value"] == value and report["exact"] and report["bounds"] == [value, value]
@@ -92,7 +92,7 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     # Jobs are null-window tests.
     assert all(s["window"][1] - s["window"][0] == 1 for s in report["job_sizes"])
     # The best move's own value is the position's.
-    mv = ply.dots(**board, moves=moves, detail="moves")
+    mv = plysolve.dots(**board, moves=moves, detail="moves")
     assert report["best_move"] in {m["move"] for m in mv["moves"] if m["value"] == value}
     # Asked again, the store answers at once (no Ray call).
     again = distributed.solve(board, moves, store, workers=2)
@@ -133,7 +133,7 @@ def test_a_run_stopped_by_its_job_budget_resumes_without_redoing_a_job(small_ray
 
     store = distributed.Store(path)
     second = distributed.solve(FOUR, moves, store, workers=2)
-    assert second["value"] == 4 == ply.dots(**FOUR, moves=moves)["value"]
+    assert second["value"] == 4 == plysolve.dots(**FOUR, moves=moves)["value"]
     # The three positions the jobs asked about, and the root they narrowed.
     assert second["jobs"]["from_store"] >= len({k for k, _, _ in stored})
     # No stored job was run again, nor written again.
@@ -150,7 +150,7 @@ def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
     address = small_ray.get_runtime_context().gcs_address
     # One job at a time on the session's Ray.
     child = subprocess.Popen(
-        [sys.executable, "-m", "ply.distributed", "boxes", "--rows", "4", "--cols", "4",
+        [sys.executable, "-m", "plysolve.distributed", "boxes", "--rows", "4", "--cols", "4",
          "--moves", BOXES_30, *TWO_PLIES, "--workers", "1", "--store", path, "--address",
          address],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -171,14 +171,14 @@ def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
     store = distributed.Store(path)
     report = distributed.solve(FOUR, BOXES_30.split(), store, workers=2, jobs=200, depth=2)
     store.close()
-    assert report["value"] == 4 == ply.dots(**FOUR, moves=BOXES_30, detail="value")["value"]
+    assert report["value"] == 4 == plysolve.dots(**FOUR, moves=BOXES_30, detail="value")["value"]
     assert report["jobs"]["from_store"] >= len({k for k, _, _ in stored})
     assert report["plies"] == 2 and report["jobs"]["leaves"] == 330
     assert not set(stored) & jobs_run(report)
 
     # The command line on the same store: the position itself is proved there (Ray not needed).
     done = subprocess.run(
-        [sys.executable, "-m", "ply.distributed", "boxes", "--rows", "4", "--cols", "4",
+        [sys.executable, "-m", "plysolve.distributed", "boxes", "--rows", "4", "--cols", "4",
          "--moves", BOXES_30, "--store", path, "--quiet"], capture_output=True, text=True,
         timeout=120)
     assert done.returncode == 0, done.stderr
@@ -208,8 +208,8 @@ def foreign_files(tmp_path):
     damaged.write_bytes(data)
     return {
         text: "is not a SQLite database ply can use: file is not a database",
-        other: "is a SQLite database of another application, not a ply.distributed store",
-        older: "is a ply.distributed store of another layout (version 1; this ply reads version 2)",
+        other: "is a SQLite database of another application, not a plysolve.distributed store",
+        older: "is a plysolve.distributed store of another layout (version 1; this ply reads version 2)",
         damaged: "is not a SQLite database ply can use: database disk image is malformed",
         tmp_path: "is a directory, not a SQLite file",
     }
@@ -223,10 +223,10 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
         assert str(e.value) == f"store {str(path)!r} {message}"
         assert path.is_dir() or path.read_bytes() == before
         done = subprocess.run(
-            [sys.executable, "-m", "ply.distributed", "boxes", "--store", str(path)],
+            [sys.executable, "-m", "plysolve.distributed", "boxes", "--store", str(path)],
             capture_output=True, text=True, timeout=60)
         assert (done.returncode, done.stdout) == (2, "")
-        assert done.stderr == f"ply.distributed: store {str(path)!r} {message}\n"
+        assert done.stderr == f"plysolve.distributed: store {str(path)!r} {message}\n"
 
 
 @pytest.mark.parametrize("args, message", [
@@ -248,10 +248,10 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
      "window=[2, 2]: its lower end must be below its upper end"),
 ])
 def test_bad_arguments_exit_2_with_one_line(tmp_path, args, message):
-    done = subprocess.run([sys.executable, "-m", "ply.distributed", *args], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "plysolve.distributed", *args], capture_output=True,
                           text=True, timeout=60, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr.startswith(f"ply.distributed: {message}") and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"plysolve.distributed: {message}") and done.stderr.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
 
 

@@ -1,4 +1,4 @@
-"""ply.openspiel against OpenSpiel's own rules: action ids, values checked by playing on in
+"""plysolve.openspiel against OpenSpiel's own rules: action ids, values checked by playing on in
 OpenSpiel, labels, and PlyBot against the uniform random bot."""
 
 import os
@@ -7,7 +7,7 @@ import random
 import pyspiel
 import pytest
 
-from ply import openspiel as bridge
+from plysolve import openspiel as bridge
 
 
 def game(rows, cols):
@@ -116,7 +116,7 @@ def test_plybot_never_finishes_below_the_exact_value(rows, cols, games, think, v
     """Seeded games from the empty board against OpenSpiel's uniform random bot, half in each
     seat: the bot ends at least the empty board's exact value ahead from its seat. On 3×3 (its
     whole table kept) every move is exact and keeps the value; on 3×4 (value 0 for the player to
-    move: ply.dots, 11 s) it thinks 0.1 s a move, estimating where nothing is proved, and every
+    move: plysolve.dots, 11 s) it thinks 0.1 s a move, estimating where nothing is proved, and every
     move from 18 free lines on is exact (the table of the free lines)."""
     g = game(rows, cols)
     below = []

@@ -5,18 +5,18 @@
 
 use crate::error::ApiError;
 use crate::limits::{MAGIC_MEMORY, MAX_LISTS, MAX_MAGIC_SIZE, MAX_PICKS};
-use ply::engine::util::cost::WorkLimit;
-use ply::engine::util::halt::Halt;
-use ply::engine::MemoryBudget;
-use ply::games::dice_race::request::{
+use plysolve::engine::util::cost::WorkLimit;
+use plysolve::engine::util::halt::Halt;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dice_race::request::{
     CompareRequest, PicksQuery, PicksRequest, RequestError as RaceRequestError, SumsRequest,
 };
-use ply::games::heaps::request::{HeapsRequest, PlayHeapsRequest};
-use ply::games::magic_board::request::{
+use plysolve::games::heaps::request::{HeapsRequest, PlayHeapsRequest};
+use plysolve::games::magic_board::request::{
     GenerateRequest, MagicBoardRequest, RequestError as BoardRequestError,
 };
-use ply::games::magic_board::{GenerateError, SizeRule, SolveBoardError};
-use ply::games::solitaire::request::SolitaireRequest;
+use plysolve::games::magic_board::{GenerateError, SizeRule, SolveBoardError};
+use plysolve::games::solitaire::request::SolitaireRequest;
 
 /// A report as the CLI prints it with `--json`: one line of JSON and a newline.
 pub(crate) fn json(value: &impl serde::Serialize) -> Result<String, ApiError> {

@@ -6,16 +6,16 @@
 //! is cheap: its refusal is.
 
 use crate::gate::Cost;
-use ply::engine::util::cost::Rate;
-use ply::games::dice_race::cost::{best_work, equilibrium_work, SEARCH_RATE};
-use ply::games::dice_race::dice::{Dice, DICE_RATE};
-use ply::games::dice_race::lists::all_lists;
-use ply::games::dice_race::race::{PickList, Race, EXACT_RATE};
-use ply::games::dice_race::request::{CompareRequest, PicksQuery, PicksRequest};
-use ply::games::magic_board::request::{GenerateRequest, MagicBoardRequest};
-use ply::games::magic_board::{solve_work_for, SOLVE_RATE};
-use ply::games::solitaire::request::SolitaireRequest;
-use ply::input::number_list::NumberList;
+use plysolve::engine::util::cost::Rate;
+use plysolve::games::dice_race::cost::{best_work, equilibrium_work, SEARCH_RATE};
+use plysolve::games::dice_race::dice::{Dice, DICE_RATE};
+use plysolve::games::dice_race::lists::all_lists;
+use plysolve::games::dice_race::race::{PickList, Race, EXACT_RATE};
+use plysolve::games::dice_race::request::{CompareRequest, PicksQuery, PicksRequest};
+use plysolve::games::magic_board::request::{GenerateRequest, MagicBoardRequest};
+use plysolve::games::magic_board::{solve_work_for, SOLVE_RATE};
+use plysolve::games::solitaire::request::SolitaireRequest;
+use plysolve::input::number_list::NumberList;
 
 /// Estimated work under this is cheap.
 const CHEAP_SECONDS: f64 = 0.002;
@@ -41,7 +41,7 @@ fn lane(sure: bool) -> Cost {
 /// How many numbers a list holds (counted, not parsed).
 fn count(list: &NumberList) -> usize {
     match list {
-        NumberList::Text(text) => ply::input::number::items(text).count(),
+        NumberList::Text(text) => plysolve::input::number::items(text).count(),
         NumberList::Numbers(numbers) => numbers.len(),
     }
 }

@@ -6,20 +6,20 @@
 
 use crate::error::ApiError;
 use crate::gate::{Control, Cost};
-use ply::engine::scored::SolveError;
-use ply::engine::scored::Strategy;
-use ply::engine::util::chooser::Chooser;
-use ply::games::dots::answer::{answer, fault, Hooks, SearchStatus};
-use ply::games::dots::kept::Kept;
-use ply::games::dots::level::Level;
-use ply::games::dots::live::LiveStatus;
-use ply::games::dots::player::think_at_level;
-use ply::games::dots::policy::Policy;
-use ply::games::dots::request::{DotsRequest, Query, RequestError};
-use ply::games::dots::review::review_promising;
-use ply::games::dots::view::view;
-use ply::input::json::JsonFault;
-use ply::input::surface::Surface;
+use plysolve::engine::scored::SolveError;
+use plysolve::engine::scored::Strategy;
+use plysolve::engine::util::chooser::Chooser;
+use plysolve::games::dots::answer::{answer, fault, Hooks, SearchStatus};
+use plysolve::games::dots::kept::Kept;
+use plysolve::games::dots::level::Level;
+use plysolve::games::dots::live::LiveStatus;
+use plysolve::games::dots::player::think_at_level;
+use plysolve::games::dots::policy::Policy;
+use plysolve::games::dots::request::{DotsRequest, Query, RequestError};
+use plysolve::games::dots::review::review_promising;
+use plysolve::games::dots::view::view;
+use plysolve::input::json::JsonFault;
+use plysolve::input::surface::Surface;
 use serde::Deserialize;
 use std::time::{Duration, Instant};
 
@@ -55,7 +55,7 @@ impl crate::Body for PlayDotsRequest {
     /// The position as for `/api/dots`, and `seed` and `level` beside it.
     fn read(json: &[u8]) -> Result<Self, JsonFault> {
         let (position, player): (DotsRequest, Player) =
-            ply::input::json::read_beside(json, &["seed", "level"])?;
+            plysolve::input::json::read_beside(json, &["seed", "level"])?;
         Ok(PlayDotsRequest {
             position,
             seed: player.seed,
@@ -227,7 +227,7 @@ impl DotsService {
         let (played, _) = played.ok_or_else(|| {
             ApiError::bad("the game is over: every edge is drawn, there is no move to make")
         })?;
-        let exact = played.choice == ply::games::dots::player::Choice::Exact;
+        let exact = played.choice == plysolve::games::dots::player::Choice::Exact;
         Ok(Served {
             text: crate::api::json(&played)?,
             keep: exact,

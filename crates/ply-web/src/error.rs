@@ -2,8 +2,8 @@
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use ply::input::json::JsonFault;
-use ply::input::surface::{Surface, Worded};
+use plysolve::input::json::JsonFault;
+use plysolve::input::surface::{Surface, Worded};
 use serde::Serialize;
 
 /// A refused request.
@@ -104,10 +104,10 @@ impl IntoResponse for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ply::games::heaps::request::HeapsRequest;
+    use plysolve::games::heaps::request::HeapsRequest;
 
     fn message(body: &str) -> String {
-        let fault = ply::input::json::read::<HeapsRequest>(body.as_bytes()).unwrap_err();
+        let fault = plysolve::input::json::read::<HeapsRequest>(body.as_bytes()).unwrap_err();
         ApiError::unreadable(&fault).message
     }
 

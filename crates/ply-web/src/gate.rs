@@ -10,7 +10,7 @@
 
 use crate::error::ApiError;
 use crate::limits::GRACE;
-use ply::engine::util::halt::{GiveWay, Halt};
+use plysolve::engine::util::halt::{GiveWay, Halt};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

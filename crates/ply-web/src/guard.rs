@@ -73,7 +73,7 @@ impl Guard {
                     StatusCode::FORBIDDEN,
                     format!(
                         "the request names the host {}, not this server",
-                        ply::input::quote(host)
+                        plysolve::input::quote(host)
                     ),
                 ));
             }
@@ -87,7 +87,7 @@ impl Guard {
                     StatusCode::FORBIDDEN,
                     format!(
                         "requests from the page at {} are refused: only this server's own page may ask",
-                        ply::input::quote(origin)
+                        plysolve::input::quote(origin)
                     ),
                 ));
             }

@@ -37,12 +37,12 @@ use error::ApiError;
 use gate::{Control, Cost, Gate, Timed};
 use guard::Guard;
 use limits::{Settings, MAX_BODY};
-use ply::engine::util::halt::Halt;
-use ply::engine::MemoryBudget;
-use ply::games::dots::book::Books;
-use ply::games::dots::kept::Kept;
-use ply::games::dots::policy::Policy;
-use ply::input::json::JsonFault;
+use plysolve::engine::util::halt::Halt;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dots::book::Books;
+use plysolve::games::dots::kept::Kept;
+use plysolve::games::dots::policy::Policy;
+use plysolve::input::json::JsonFault;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -85,7 +85,7 @@ impl AppState {
 }
 
 /// A request body as an endpoint reads it: a game's request by the library's JSON reader
-/// ([`ply::input::json::read`]), its faults in the API's terms.
+/// ([`plysolve::input::json::read`]), its faults in the API's terms.
 pub trait Body: Sized {
     /// The request `json` states.
     fn read(json: &[u8]) -> Result<Self, JsonFault>;
@@ -93,7 +93,7 @@ pub trait Body: Sized {
 
 impl<T: serde::de::DeserializeOwned> Body for T {
     fn read(json: &[u8]) -> Result<Self, JsonFault> {
-        ply::input::json::read(json)
+        plysolve::input::json::read(json)
     }
 }
 
@@ -193,7 +193,7 @@ fn take_body(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<By
             let timeout = state.settings.body_timeout.as_millis() as u64;
             let stalled = format!(
                 "the request body stopped coming: nothing for {}",
-                ply::engine::util::halt::millis_text(timeout)
+                plysolve::engine::util::halt::millis_text(timeout)
             );
             (StatusCode::REQUEST_TIMEOUT, stalled)
         } else {

@@ -104,12 +104,12 @@ pub struct Limits {
     pub think_seconds: f64,
     /// Every dots board the server answers (`{"game": "triangles", "size": 3}`, `{"game":
     /// "boxes", "rows": 4, "cols": 4}`): what the page's board picker offers.
-    pub dots_boards: Vec<ply::games::dots::geometry::Geometry>,
+    pub dots_boards: Vec<plysolve::games::dots::geometry::Geometry>,
 }
 
 impl Limits {
     /// The limits a server with `settings` applies, answering dots with `policy`.
-    pub fn of(settings: &Settings, policy: &ply::games::dots::policy::Policy) -> Self {
+    pub fn of(settings: &Settings, policy: &plysolve::games::dots::policy::Policy) -> Self {
         Limits {
             max_body: MAX_BODY,
             memory_bytes: settings.memory,
@@ -119,7 +119,7 @@ impl Limits {
             max_magic_size: MAX_MAGIC_SIZE,
             time_limit_seconds: settings.time_limit.as_secs_f64(),
             think_seconds: settings.think.as_secs_f64(),
-            dots_boards: ply::games::dots::geometry::Geometry::every(),
+            dots_boards: plysolve::games::dots::geometry::Geometry::every(),
         }
     }
 }

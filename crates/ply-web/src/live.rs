@@ -22,8 +22,8 @@ use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use ply::games::dots::live::LiveStatus;
-use ply::games::dots::request::DotsRequest;
+use plysolve::games::dots::live::LiveStatus;
+use plysolve::games::dots::request::DotsRequest;
 use std::convert::Infallible;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -66,7 +66,7 @@ pub async fn analyse(state: AppState, body: Result<Bytes, BytesRejection>) -> Re
         Ok(b) => b,
         Err(refused) => return refused.into_response(),
     };
-    let request: DotsRequest = match ply::input::json::read(&body) {
+    let request: DotsRequest = match plysolve::input::json::read(&body) {
         Ok(r) => r,
         Err(e) => return ApiError::unreadable(&e).into_response(),
     };

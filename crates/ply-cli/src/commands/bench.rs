@@ -4,11 +4,11 @@
 use crate::failure::Failure;
 use crate::input::{memory_budget, open_input};
 use clap::{Args, Subcommand};
-use ply::engine::scored::{SolveError, Strategy};
-use ply::engine::MemoryBudget;
-use ply::games::dots::measured::{value_by, values_by_table, StrategyRun};
-use ply::games::dots::triangle_war::{parse_games, read_games};
-use ply::games::dots::{Geometry, Position};
+use plysolve::engine::scored::{SolveError, Strategy};
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dots::measured::{value_by, values_by_table, StrategyRun};
+use plysolve::games::dots::triangle_war::{parse_games, read_games};
+use plysolve::games::dots::{Geometry, Position};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -125,7 +125,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
 /// Solves every position with `strategy`: recursion and memo start afresh for each position (as the
 /// original program did), the table is built once and answers all of them.
 fn time_strategy(
-    board: &ply::games::dots::DotsBoard,
+    board: &plysolve::games::dots::DotsBoard,
     strategy: Strategy,
     budget: MemoryBudget,
     positions: &[Position],

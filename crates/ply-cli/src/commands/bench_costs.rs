@@ -3,20 +3,20 @@
 //! the library can be checked on any machine (and the ratios recorded in BENCHMARKS.md).
 
 use crate::failure::Failure;
-use ply::engine::chance::{distribution_work, exact_distribution, DISTRIBUTION_RATE};
-use ply::engine::util::cost::{Rate, WorkLimit};
-use ply::engine::util::halt::NEVER;
-use ply::engine::MemoryBudget;
-use ply::games::dice_race::cost::{best_work, equilibrium_work, SEARCH_RATE};
-use ply::games::dice_race::dice::DICE_RATE;
-use ply::games::dice_race::lists::all_lists;
-use ply::games::dice_race::race::{Race, EXACT_RATE};
-use ply::games::dice_race::search::{best_within, equilibrium_within};
-use ply::games::dice_race::{compare_within, Dice, PickList};
-use ply::games::magic_board::{
+use plysolve::engine::chance::{distribution_work, exact_distribution, DISTRIBUTION_RATE};
+use plysolve::engine::util::cost::{Rate, WorkLimit};
+use plysolve::engine::util::halt::NEVER;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dice_race::cost::{best_work, equilibrium_work, SEARCH_RATE};
+use plysolve::games::dice_race::dice::DICE_RATE;
+use plysolve::games::dice_race::lists::all_lists;
+use plysolve::games::dice_race::race::{Race, EXACT_RATE};
+use plysolve::games::dice_race::search::{best_within, equilibrium_within};
+use plysolve::games::dice_race::{compare_within, Dice, PickList};
+use plysolve::games::magic_board::{
     check_stats, generate, solve_within, solve_work, stats, SizeRule, Wanted, DRAW_RATE, SOLVE_RATE,
 };
-use ply::games::solitaire::{DISTRIBUTION_LIMIT, EXACT_LIMIT};
+use plysolve::games::solitaire::{DISTRIBUTION_LIMIT, EXACT_LIMIT};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 

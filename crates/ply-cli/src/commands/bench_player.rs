@@ -5,12 +5,12 @@
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use clap::{Args, ValueEnum};
-use ply::engine::MemoryBudget;
-use ply::games::dots::kept::Kept;
-use ply::games::dots::level::Level;
-use ply::games::dots::opponents::{play_match, MatchResult, Opponent};
-use ply::games::dots::policy::Policy;
-use ply::games::dots::Geometry;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dots::kept::Kept;
+use plysolve::games::dots::level::Level;
+use plysolve::games::dots::opponents::{play_match, MatchResult, Opponent};
+use plysolve::games::dots::policy::Policy;
+use plysolve::games::dots::Geometry;
 use serde::Serialize;
 use std::fmt::Write;
 use std::time::Duration;
@@ -71,7 +71,7 @@ fn parse_level(text: &str) -> Result<u8, String> {
 }
 
 fn parse_think(text: &str) -> Result<Duration, String> {
-    ply::input::duration::parse_time(text).map_err(|e| e.to_string())
+    plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
 }
 
 /// What ply did against one opponent.
@@ -140,7 +140,7 @@ pub fn run(args: BenchPlayerArgs) -> Result<String, Failure> {
             let seed = args.seed + i as u64;
             let ply = level(args.level);
             let result = play_match(&built, &policy, &kept, ply, opponent, i % 2 == 0, seed)
-                .map_err(|e| Failure::solve(e, ply::engine::scored::Strategy::Search))?;
+                .map_err(|e| Failure::solve(e, plysolve::engine::scored::Strategy::Search))?;
             results.push(result);
             played += 1;
             progress.update(played);

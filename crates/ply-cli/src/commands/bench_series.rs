@@ -6,14 +6,14 @@
 use crate::args::MemoryArg;
 use crate::failure::Failure;
 use clap::Args;
-use ply::engine::scored::table::SubsetTable;
-use ply::engine::scored::Strategy;
-use ply::games::dots::measured::{value_by, value_by_auto, FreeSeriesRow, SeriesRun};
-use ply::games::dots::notation::format_edge;
-use ply::games::dots::openings::random_position;
-use ply::games::dots::policy::Policy;
-use ply::games::dots::request::{Detail, Query};
-use ply::games::dots::{DotsBoard, Edge, EdgeSet, Geometry, Position};
+use plysolve::engine::scored::table::SubsetTable;
+use plysolve::engine::scored::Strategy;
+use plysolve::games::dots::measured::{value_by, value_by_auto, FreeSeriesRow, SeriesRun};
+use plysolve::games::dots::notation::format_edge;
+use plysolve::games::dots::openings::random_position;
+use plysolve::games::dots::policy::Policy;
+use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::{DotsBoard, Edge, EdgeSet, Geometry, Position};
 use std::fmt::Write;
 use std::time::Instant;
 

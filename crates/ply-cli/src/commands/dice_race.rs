@@ -6,15 +6,15 @@
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
-use ply::engine::util::fraction::format_fraction;
-use ply::games::dice_race::report::SimulateReport;
-use ply::games::dice_race::request::{
+use plysolve::engine::util::fraction::format_fraction;
+use plysolve::games::dice_race::report::SimulateReport;
+use plysolve::games::dice_race::request::{
     CompareRequest, PicksRequest, SimulateQuery, SimulateRequest, SumsRequest, DEFAULT_DICE,
     DEFAULT_GAMES, DEFAULT_MAX_GAMES, DEFAULT_SEED, DEFAULT_SIDES,
 };
-use ply::games::dice_race::simulate::Stop;
-use ply::games::dice_race::Dice;
-use ply::input::number_list::NumberList;
+use plysolve::games::dice_race::simulate::Stop;
+use plysolve::games::dice_race::Dice;
+use plysolve::input::number_list::NumberList;
 use std::fmt::Write;
 use std::sync::Mutex;
 use std::time::Instant;

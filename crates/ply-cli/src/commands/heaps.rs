@@ -4,10 +4,10 @@
 use crate::failure::Failure;
 use crate::input::open_input;
 use clap::Args;
-use ply::engine::impartial::Convention;
-use ply::games::heaps::request::HeapsRequest;
-use ply::games::heaps::{read_batch, HeapsReport};
-use ply::input::number_list::NumberList;
+use plysolve::engine::impartial::Convention;
+use plysolve::games::heaps::request::HeapsRequest;
+use plysolve::games::heaps::{read_batch, HeapsReport};
+use plysolve::input::number_list::NumberList;
 use std::fmt::Write;
 use std::path::PathBuf;
 

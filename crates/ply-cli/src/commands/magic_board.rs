@@ -6,15 +6,15 @@ use crate::failure::Failure;
 use crate::input::open_input;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
-use ply::engine::util::cost::WorkLimit;
-use ply::games::magic_board::request::{worded, GenerateRequest, MagicBoardRequest, DEFAULT_SEED};
-use ply::games::magic_board::{
+use plysolve::engine::util::cost::WorkLimit;
+use plysolve::games::magic_board::request::{worded, GenerateRequest, MagicBoardRequest, DEFAULT_SEED};
+use plysolve::games::magic_board::{
     check_stats, draw, stats, Board, BoardReport, SizeFault, SizeRule, SizeStats, StatsReport,
     MAX_DRAWN,
 };
-use ply::input::number::parse_unsigned;
-use ply::input::quote;
-use ply::input::surface::Surface;
+use plysolve::input::number::parse_unsigned;
+use plysolve::input::quote;
+use plysolve::input::surface::Surface;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -257,7 +257,7 @@ fn run_stats(
         "size", "from (0,0)", "from (0,d-1)", "from (d-1,0)", "from (d-1,d-1)", "from some corner"
     );
     for s in &report.sizes {
-        let cell = |e: &ply::engine::util::estimate::Estimate| {
+        let cell = |e: &plysolve::engine::util::estimate::Estimate| {
             format!("{:.4} [{:.4},{:.4}]", e.p, e.low, e.high)
         };
         let _ = writeln!(

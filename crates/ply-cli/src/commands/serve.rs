@@ -54,7 +54,7 @@ pub struct ServeArgs {
 
 /// Reads a time as `--time-limit` and `--think` take it.
 fn parse_time(text: &str) -> Result<Duration, String> {
-    ply::input::duration::parse_time(text).map_err(|e| e.to_string())
+    plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
 }
 
 /// Runs the server until Ctrl-C. The first line on stdout is the address to open.

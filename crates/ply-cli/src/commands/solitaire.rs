@@ -3,9 +3,9 @@
 use crate::failure::Failure;
 use crate::input::open_input;
 use clap::Args;
-use ply::games::solitaire::request::{SolitaireRequest, DEFAULT_DIE};
-use ply::games::solitaire::{SolitaireReport, PATH_LIMIT};
-use ply::input::number_list::NumberList;
+use plysolve::games::solitaire::request::{SolitaireRequest, DEFAULT_DIE};
+use plysolve::games::solitaire::{SolitaireReport, PATH_LIMIT};
+use plysolve::input::number_list::NumberList;
 use std::fmt::Write;
 use std::path::PathBuf;
 

@@ -3,11 +3,11 @@
 use crate::failure::Failure;
 use crate::input::{memory_budget, open_input};
 use clap::Args;
-use ply::engine::scored::table::SubsetTable;
-use ply::engine::util::progress::Watch;
-use ply::engine::Winner;
-use ply::games::dots::triangle_war::{read_games, verdicts};
-use ply::games::dots::Geometry;
+use plysolve::engine::scored::table::SubsetTable;
+use plysolve::engine::util::progress::Watch;
+use plysolve::engine::Winner;
+use plysolve::games::dots::triangle_war::{read_games, verdicts};
+use plysolve::games::dots::Geometry;
 use std::fmt::Write;
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! `ply dots book`: a book of proved positions — build it (every position up to N moves from a start,
 //! or a list of positions; resumable), show a position's entry, sum it up, verify a sample by a second
 //! proof in the other tie order, merge two books, export or import JSON lines. The book itself (its
-//! format, keys and builder) lives in the dots home (`ply::games::dots::book`).
+//! format, keys and builder) lives in the dots home (`plysolve::games::dots::book`).
 
 use super::{BoxesSize, TieOrderArg, TrianglesSize};
 use crate::args::MemoryArg;
@@ -9,14 +9,14 @@ use crate::failure::Failure;
 use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
-use ply::engine::util::halt::Halt;
-use ply::games::dots::book::build::{build, count, verify, BuildEvent, BuildOptions};
-use ply::games::dots::book::key::KeyScheme;
-use ply::games::dots::book::store::{position_text, BookEntry, BookFile};
-use ply::games::dots::book::{ops, Books};
-use ply::games::dots::geometry::BuiltBoard;
-use ply::games::dots::notation::{max_moves_text, position_from_moves};
-use ply::games::dots::request::TieOrder;
+use plysolve::engine::util::halt::Halt;
+use plysolve::games::dots::book::build::{build, count, verify, BuildEvent, BuildOptions};
+use plysolve::games::dots::book::key::KeyScheme;
+use plysolve::games::dots::book::store::{position_text, BookEntry, BookFile};
+use plysolve::games::dots::book::{ops, Books};
+use plysolve::games::dots::geometry::BuiltBoard;
+use plysolve::games::dots::notation::{max_moves_text, position_from_moves};
+use plysolve::games::dots::request::TieOrder;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -170,7 +170,7 @@ fn entries(n: usize) -> String {
 
 fn time_arg(text: &Option<String>) -> Result<Option<Duration>, Failure> {
     text.as_deref()
-        .map(ply::input::duration::parse_time)
+        .map(plysolve::input::duration::parse_time)
         .transpose()
         .map_err(Failure::bad)
 }
@@ -241,7 +241,7 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
             .map(|t| {
                 format!(
                     ", about {} to go",
-                    ply::engine::util::halt::millis_text(t.as_millis() as u64)
+                    plysolve::engine::util::halt::millis_text(t.as_millis() as u64)
                 )
             })
             .unwrap_or_default();
@@ -312,7 +312,7 @@ fn run_show(a: ShowArgs) -> Result<String, Failure> {
                 write!(
                     out,
                     ", best move {}",
-                    ply::games::dots::notation::format_edge(board, best)
+                    plysolve::games::dots::notation::format_edge(board, best)
                 )
                 .expect("to a String");
             }
@@ -341,11 +341,11 @@ fn run_show(a: ShowArgs) -> Result<String, Failure> {
     let mut known = 0;
     let mut listed = String::new();
     for e in 0..board.edge_count() {
-        let edge = ply::games::dots::Edge(e as u8);
+        let edge = plysolve::games::dots::Edge(e as u8);
         if drawn.contains(edge) {
             continue;
         }
-        let name = ply::games::dots::notation::format_edge(board, edge);
+        let name = plysolve::games::dots::notation::format_edge(board, edge);
         if let Some((range, _)) = book.lookup(drawn.with(edge)) {
             known += 1;
             writeln!(
@@ -405,7 +405,7 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
             .filter(|e| e.value().is_some())
             .collect();
         if let Some(k) = a.sample {
-            let mut chooser = ply::engine::util::chooser::Chooser::new(a.seed);
+            let mut chooser = plysolve::engine::util::chooser::Chooser::new(a.seed);
             while exact.len() > k {
                 let i = chooser.below(exact.len() as u128) as usize;
                 exact.swap_remove(i);
@@ -415,7 +415,7 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
         exact.sort_by_key(|e| (e.free, e.key));
         let progress = StatesProgress::with_total("positions verified", exact.len() as u64);
         let mut seen = 0;
-        let mut on_entry = |e: &BookEntry, found: Option<ply::engine::scored::ValueRange>| {
+        let mut on_entry = |e: &BookEntry, found: Option<plysolve::engine::scored::ValueRange>| {
             seen += 1;
             progress.update(seen);
             if let Some(f) = found {

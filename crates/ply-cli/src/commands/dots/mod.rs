@@ -7,19 +7,19 @@ use crate::failure::Failure;
 use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand, ValueEnum};
-use ply::engine::scored::table_file::TableFileError;
-use ply::engine::scored::{Strategy, ValueRange};
-use ply::engine::util::memory::{Bytes, SystemMemory};
-use ply::games::dots::answer::{answer_planned, Hooks, SearchStatus};
-use ply::games::dots::book::Books;
-use ply::games::dots::kept::Kept;
-use ply::games::dots::live::LiveStatus;
-use ply::games::dots::notation::max_moves_text;
-use ply::games::dots::policy::{Plan, Policy};
-use ply::games::dots::request::{
+use plysolve::engine::scored::table_file::TableFileError;
+use plysolve::engine::scored::{Strategy, ValueRange};
+use plysolve::engine::util::memory::{Bytes, SystemMemory};
+use plysolve::games::dots::answer::{answer_planned, Hooks, SearchStatus};
+use plysolve::games::dots::book::Books;
+use plysolve::games::dots::kept::Kept;
+use plysolve::games::dots::live::LiveStatus;
+use plysolve::games::dots::notation::max_moves_text;
+use plysolve::games::dots::policy::{Plan, Policy};
+use plysolve::games::dots::request::{
     Detail, DotsRequest, MoveList, StrategyChoice, TieOrder, TimeText,
 };
-use ply::games::dots::{DotsBoard, Geometry};
+use plysolve::games::dots::{DotsBoard, Geometry};
 use render::signed;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ pub mod solve;
 
 /// Checks a `--time` value as the request will read it.
 fn parse_time_arg(text: &str) -> Result<String, String> {
-    ply::input::duration::parse_time(text)
+    plysolve::input::duration::parse_time(text)
         .map(|_| text.to_string())
         .map_err(|e| e.to_string())
 }

@@ -1,9 +1,9 @@
 //! The text of a dots report: the board, the score, the value (or its bounds), every move's value
 //! best first, and the best line. `ply dots` prints it whole; `ply play` prints its move list.
 
-use ply::engine::scored::ValueRange;
-use ply::engine::Winner;
-use ply::games::dots::report::{DotsReport, Estimated, MoveReport};
+use plysolve::engine::scored::ValueRange;
+use plysolve::engine::Winner;
+use plysolve::games::dots::report::{DotsReport, Estimated, MoveReport};
 use std::fmt::Write;
 
 /// `+3`, `0`, `-2`.

@@ -8,9 +8,9 @@ use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use crate::saving;
 use clap::{Args, Subcommand};
-use ply::engine::scored::table::SubsetTable;
-use ply::engine::util::progress::Watch;
-use ply::games::dots::measured::TableReport;
+use plysolve::engine::scored::table::SubsetTable;
+use plysolve::engine::util::progress::Watch;
+use plysolve::games::dots::measured::TableReport;
 use std::time::Instant;
 
 /// `ply dots solve <board>`

@@ -3,11 +3,11 @@
 
 use super::session::{cut, read_command, say};
 use crate::failure::Failure;
-use ply::engine::util::chooser::Chooser;
-use ply::engine::util::fraction::format_fraction;
-use ply::games::dice_race::request::CompareRequest;
-use ply::games::dice_race::{compare, Dice, PickList};
-use ply::input::number_list::NumberList;
+use plysolve::engine::util::chooser::Chooser;
+use plysolve::engine::util::fraction::format_fraction;
+use plysolve::games::dice_race::request::CompareRequest;
+use plysolve::games::dice_race::{compare, Dice, PickList};
+use plysolve::input::number_list::NumberList;
 use std::fmt::Write;
 
 /// One player's list: each sum and whether it is crossed off.

@@ -16,20 +16,20 @@ use super::Players;
 use crate::commands::dots::render::{about, move_line, range_text};
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
-use ply::engine::scored::ValueRange;
-use ply::engine::util::chooser::Chooser;
-use ply::engine::{MemoryBudget, Player, Winner};
-use ply::games::dots::answer::{Hooks, SearchStatus};
-use ply::games::dots::geometry::BuiltBoard;
-use ply::games::dots::kept::Kept;
-use ply::games::dots::level::Level;
-use ply::games::dots::notation::{format_edge, parse_moves, play_checked, position_from_moves};
-use ply::games::dots::player::{think_at_level, Choice, PlayerMove, TurnClock};
-use ply::games::dots::policy::{search_bytes_for, Policy};
-use ply::games::dots::report::DotsReport;
-use ply::games::dots::request::{Detail, Query};
-use ply::games::dots::review::{Grade, Verdict};
-use ply::games::dots::{DotsBoard, Geometry, Position};
+use plysolve::engine::scored::ValueRange;
+use plysolve::engine::util::chooser::Chooser;
+use plysolve::engine::{MemoryBudget, Player, Winner};
+use plysolve::games::dots::answer::{Hooks, SearchStatus};
+use plysolve::games::dots::geometry::BuiltBoard;
+use plysolve::games::dots::kept::Kept;
+use plysolve::games::dots::level::Level;
+use plysolve::games::dots::notation::{format_edge, parse_moves, play_checked, position_from_moves};
+use plysolve::games::dots::player::{think_at_level, Choice, PlayerMove, TurnClock};
+use plysolve::games::dots::policy::{search_bytes_for, Policy};
+use plysolve::games::dots::report::DotsReport;
+use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::review::{Grade, Verdict};
+use plysolve::games::dots::{DotsBoard, Geometry, Position};
 use std::fmt::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -44,7 +44,7 @@ pub fn play(
     moves: &str,
     think: Duration,
     level: Level,
-    books: std::sync::Arc<ply::games::dots::book::Books>,
+    books: std::sync::Arc<plysolve::games::dots::book::Books>,
     players: &Players,
 ) -> Result<(), Failure> {
     let built = geometry.build().map_err(Failure::bad)?;

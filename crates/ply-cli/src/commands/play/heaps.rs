@@ -4,12 +4,12 @@
 use super::session::{self, Match};
 use super::{First, Players};
 use crate::failure::Failure;
-use ply::engine::impartial::Convention;
-use ply::engine::util::chooser::Chooser;
-use ply::engine::Player;
-use ply::games::heaps::player::{choose_heap_move, heap_moves, HeapMove};
-use ply::games::heaps::request::PlayHeapsRequest;
-use ply::input::number_list::NumberList;
+use plysolve::engine::impartial::Convention;
+use plysolve::engine::util::chooser::Chooser;
+use plysolve::engine::Player;
+use plysolve::games::heaps::player::{choose_heap_move, heap_moves, HeapMove};
+use plysolve::games::heaps::request::PlayHeapsRequest;
+use plysolve::input::number_list::NumberList;
 use std::fmt::Write;
 
 /// Plays lowest-heap Nim from the heaps written in `sizes`: the position is the one

@@ -12,8 +12,8 @@ mod session;
 
 use crate::failure::Failure;
 use clap::{Args, Subcommand, ValueEnum};
-use ply::games::dice_race::request::{DEFAULT_DICE, DEFAULT_SIDES};
-use ply::games::dots::level::Level;
+use plysolve::games::dice_race::request::{DEFAULT_DICE, DEFAULT_SIDES};
+use plysolve::games::dots::level::Level;
 use std::time::Duration;
 
 /// `ply play <game> …`
@@ -102,7 +102,7 @@ fn parse_level(text: &str) -> Result<Level, String> {
 
 /// Reads `--think`.
 fn parse_think(text: &str) -> Result<Duration, String> {
-    ply::input::duration::parse_time(text).map_err(|e| e.to_string())
+    plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
 }
 
 /// Who plays.
@@ -145,7 +145,7 @@ pub fn run(command: PlayCommand) -> Result<String, Failure> {
             dots: start,
             players,
         } => dots::play(
-            ply::games::dots::Geometry::Triangles { size },
+            plysolve::games::dots::Geometry::Triangles { size },
             &start.moves,
             start.think,
             start.level,
@@ -158,7 +158,7 @@ pub fn run(command: PlayCommand) -> Result<String, Failure> {
             dots: start,
             players,
         } => dots::play(
-            ply::games::dots::Geometry::Boxes { rows, cols },
+            plysolve::games::dots::Geometry::Boxes { rows, cols },
             &start.moves,
             start.think,
             start.level,

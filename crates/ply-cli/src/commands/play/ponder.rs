@@ -2,17 +2,17 @@
 //! position ([`prove_moves`], in a thread of its own, with the search memory kept for the game), so
 //! that the grade of the user's move is mostly made before the move comes. The analysis runs at
 //! most the time to think; once the move comes it may take only the grade's share of the turn
-//! ([`ply::games::dots::player::TurnClock::grade_until`]) and is then cut short with what it
+//! ([`plysolve::games::dots::player::TurnClock::grade_until`]) and is then cut short with what it
 //! proved. A hint shows the same analysis, waiting for its end.
 
 use crate::progress::StatesProgress;
-use ply::engine::scored::SolveError;
-use ply::games::dots::answer::{prove_moves, Hooks};
-use ply::games::dots::kept::Kept;
-use ply::games::dots::policy::Policy;
-use ply::games::dots::report::DotsReport;
-use ply::games::dots::request::{Detail, Query};
-use ply::games::dots::Position;
+use plysolve::engine::scored::SolveError;
+use plysolve::games::dots::answer::{prove_moves, Hooks};
+use plysolve::games::dots::kept::Kept;
+use plysolve::games::dots::policy::Policy;
+use plysolve::games::dots::report::DotsReport;
+use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::Arc;

@@ -1,0 +1,606 @@
+"""A dots position solved past one machine: a job-level proof search on Ray, resumable.
+
+    python -m plysolve.distributed boxes --rows 4 --cols 4 --moves "…" --workers 2 --store run.sqlite
+    python -m plysolve.distributed triangles --size 4 --workers 64 --store /shared/run.sqlite \\
+        --address ray://head:10001
+
+The front end (this process) expands the position a few plies into distinct positions — the
+moves the search itself would try, in its order (capture rules, twins), one position per class
+under the board's symmetries, transpositions merged (``plysolve._ply.dots_expand``) — and asks
+questions of them as the search asks them of its own moves: null-window tests. The root's value is
+found as MTD(f) finds it, by tests "does the value reach ``t``?" (``plysolve._ply.dots_next_test``);
+each test becomes a test of each child in the window Wilson's rule gives
+(``plysolve._ply.dots_child_window``), down to the positions left unexpanded, each test of which is a
+job: ply's search of that position in that window (``plysolve._ply.dots_job``: one null-window test,
+on ``--threads`` cores), run by one of ``--workers`` Ray actors, each keeping its search table
+between jobs as one search keeps its table between moves. What the jobs prove flows back up by
+Wilson's rule on bounds (``plysolve._ply.dots_combine``); a test is settled as soon as one child's bound
+reaches it, or every child's falls short, and the jobs it no longer needs are cancelled. This is
+how checkers was solved: a front-end manager over back-end alpha-beta solvers.
+
+Every job is written at once to a SQLite store (position key, window asked, bounds proved, nodes,
+seconds), and so is every expanded position's bounds and best move as they are proved. A run
+killed at any point and started again with the same store runs no job whose question the stored
+bounds answer; two runs may share a store (SQLite's write-ahead log, a busy timeout). The store is
+the record of the solve.
+
+A run may also stop by itself after ``--max-jobs`` jobs; the next run takes up from the store.
+A store that is not one (another file, another application's database, a damaged one, an older
+layout) is refused with one line before anything is written.
+
+Prints one JSON object: ``value`` (``null`` when a job budget stopped the run first, or when a
+``--window`` was decided by a bound), ``bounds``, ``best_move``, ``tests`` (the root's null-window
+tests: each one's answer, time, jobs, their summed and longest time and the nodes of the largest —
+with one worker, which runs only the jobs a test needs, the longest over the tests added up is
+about the most any number of workers would take at this expansion), ``jobs: {"run",
+"from_store", "cancelled", "leaves"}``, each job run (key, window, free edges, bounds, nodes,
+seconds, CPU seconds, the test it served) and their sums. Bad input exits 2 with one line on
+stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import resource
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Set, Tuple
+
+from . import _ply
+# The store is part of this module's API (``plysolve.distributed.Store``), kept in a module of its own.
+from .store import APPLICATION_ID, VERSION, Store  # noqa: F401
+
+__all__ = ["Store", "solve", "main"]
+
+Range = Tuple[int, int]
+
+class _Worker:
+    """A Ray actor running jobs one at a time in one process, whose search table stays between
+    them (``plysolve._ply.dots_job``)."""
+
+    def run(self, request: str, memory: Optional[str], threads: int) -> Dict[str, Any]:
+        """One job: ply's search of one position in its window; stops early, reporting what it
+        proved, once Ray cancels it."""
+        import ray
+
+        context = ray.get_runtime_context()
+        started, cpu = time.perf_counter(), _cpu_seconds()
+        report = json.loads(_ply.dots_job(request, memory, threads, context.is_canceled))
+        exact = report["value"] is not None
+        return {
+            "lower": report["value"] if exact else report["lower"],
+            "upper": report["value"] if exact else report["upper"],
+            "nodes": report["states_visited"],
+            "strategy": report["strategy"],
+            "seconds": time.perf_counter() - started,
+            "cpu": _cpu_seconds() - cpu,
+        }
+
+
+def _cpu_seconds() -> float:
+    """CPU time this process has used (user and system, every thread)."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+@dataclass
+class Node:
+    """A position of the expanded tree (a DAG: transpositions are one node)."""
+
+    key: str
+    moves: List[str]
+    free: int
+    cells: int
+    #: What is proved of its value.
+    range: Range
+    #: (points, child key, move) of each distinct child in the search's order, once expanded.
+    children: Optional[List[Tuple[int, str, str]]] = None
+    parents: List[str] = field(default_factory=list)
+    #: The window of the last question asked of it (an expanded position's row in the store).
+    asked: Optional[Range] = None
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def _request(board: Dict[str, Any], moves: List[str], window: Optional[Range] = None) -> str:
+    request = dict(board, moves=moves, detail="value")
+    if window is not None:
+        request["window"] = list(window)
+    return json.dumps(request)
+
+
+# The library's answers to the manager's small questions, kept: a deep split asks the same ones
+# thousands of times.
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _decided(range_: Range, window: Optional[Range]) -> bool:
+    """Whether nothing is left to ask of a value in ``range_`` about ``window``."""
+    return _ply.dots_next_test(range_, window, 0) is None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _child_window(points: int, window: Range) -> Range:
+    """The window a child is asked about in when its parent is asked about in ``window`` and
+    the move to it scores ``points``."""
+    return tuple(_ply.dots_child_window(points, window))  # type: ignore
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _move_range(cells: int, points: int, child: Range) -> Range:
+    """What is proved of a move scoring ``points`` in a position with ``cells`` open cells when
+    its child's value lies in ``child``."""
+    return tuple(_ply.dots_combine(cells, [(points, child)]))  # type: ignore
+
+
+#: A job the root's question needs: the position, its window, and the (position, window) of each
+#: position above it on the way the question came down (it is no longer needed once one of them
+#: is decided).
+Job = Tuple[str, Range, Tuple[Tuple[str, Range], ...]]
+
+
+class _Tree:
+    """The expanded positions of one solve, what is proved of them, and the store they are
+    recorded in."""
+
+    def __init__(self, board: Dict[str, Any], store: Store) -> None:
+        self.board = board
+        self.store = store
+        self.nodes: Dict[str, Node] = {}
+        #: Positions whose bounds came from the store.
+        self.from_store = 0
+
+    def node(self, key: str, moves: List[str], free: int, cells: int) -> Tuple[Node, bool]:
+        """The node of ``key``, made with what the store proves of it; whether it is new."""
+        if key in self.nodes:
+            return self.nodes[key], False
+        node = Node(key, moves, free, cells, (-cells, cells))
+        row = self.store.get(key)
+        if row is not None:
+            node.range = (max(-cells, row["lower"]), min(cells, row["upper"]))
+            node.nodes, node.seconds = row["nodes"], row["seconds"]
+            self.from_store += 1
+        self.nodes[key] = node
+        return node, True
+
+    def expand(self, node: Node, expanded: Optional[Dict[str, Any]] = None) -> List[Node]:
+        """Gives ``node`` its distinct children (``expanded``: ``dots_expand``'s answer, asked now
+        if not given); the new ones."""
+        expanded = expanded or json.loads(_ply.dots_expand(_request(self.board, node.moves)))
+        node.children = []
+        new = []
+        for c in expanded["children"]:
+            node.children.append((c["points"], c["key"], c["move"]))
+            child, made = self.node(c["key"], c["moves"], c["free"], c["cells"])
+            child.parents.append(node.key)
+            if made:
+                new.append(child)
+        return new
+
+    def best_move(self, node: Node) -> Optional[str]:
+        """A move of ``node`` proved to reach its lower bound (none while no move is)."""
+        for points, key, mv in node.children or []:
+            if _move_range(node.cells, points, self.nodes[key].range)[0] >= node.range[0] > -node.cells:
+                return mv
+        return None
+
+    def settle(self, key: str) -> None:
+        """Recomputes an expanded node's bounds from its children; records them and goes up when
+        they narrowed."""
+        node = self.nodes[key]
+        if node.children is None:
+            return
+        children = [(p, self.nodes[k].range) for p, k, _ in node.children]
+        found = _ply.dots_combine(node.cells, children)
+        narrowed = (max(node.range[0], found[0]), min(node.range[1], found[1]))
+        if narrowed == node.range:
+            return
+        node.range = narrowed
+        node.nodes = sum(self.nodes[k].nodes for _, k, _ in node.children)
+        node.seconds = sum(self.nodes[k].seconds for _, k, _ in node.children)
+        self.store.put(node.key, node.asked or (-node.cells - 1, node.cells + 1), node.range,
+                       self.best_move(node), node.moves, node.nodes, node.seconds, "expanded")
+        for parent in node.parents:
+            self.settle(parent)
+
+    def prove(self, key: str, asked: Range, found: Range, nodes: int, seconds: float) -> None:
+        """Records what a job proved of ``key`` asked about in ``asked``, and carries it up."""
+        node = self.nodes[key]
+        node.range = (max(node.range[0], found[0]), min(node.range[1], found[1]))
+        node.nodes += nodes
+        node.seconds += seconds
+        self.store.put(key, asked, found, None, node.moves, nodes, seconds, "job")
+        for parent in node.parents:
+            self.settle(parent)
+
+    def needed(self, root: Node, question: Range, most: int) -> List[Job]:
+        """The first ``most`` jobs the root's ``question`` needs, in the order to run them: depth
+        first, each position's moves best first — greatest proved bounds first (what a job proved
+        of a transposition reorders every position it is a child of), then the search's order."""
+        found: List[Job] = []
+        seen: Set[Tuple[str, Range]] = set()
+
+        def visit(node: Node, asked: Range, path: Tuple[Tuple[str, Range], ...]) -> bool:
+            """Adds the jobs below ``node``; true once ``most`` are found."""
+            if _decided(node.range, asked) or (node.key, asked) in seen:
+                return False
+            seen.add((node.key, asked))
+            if node.children is None:
+                found.append((node.key, asked, path))
+                return len(found) >= most
+            node.asked = asked
+            below = path + ((node.key, asked),)
+
+            def rank(child: Tuple[int, str, str]) -> Range:
+                lower, upper = _move_range(node.cells, child[0], self.nodes[child[1]].range)
+                return (-lower, -upper)
+
+            return any(visit(self.nodes[key], _child_window(points, asked), below)
+                       for points, key, _ in sorted(node.children, key=rank))
+
+        visit(root, question, ())
+        return found
+
+    def still_needed(self, job: Job) -> bool:
+        """Whether neither ``job``'s position nor one on its way down is decided yet."""
+        key, asked, path = job
+        return not _decided(self.nodes[key].range, asked) and not any(
+            _decided(self.nodes[k].range, w) for k, w in path)
+
+
+class _Pool:
+    """The Ray actors that run jobs (``workers`` of ``threads`` CPUs each), the jobs running on
+    them, and how many more may start (``None``: no limit)."""
+
+    def __init__(self, workers: int, threads: int, address: Optional[str],
+                 left: Optional[int]) -> None:
+        import ray
+
+        if not ray.is_initialized():
+            if address:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(
+                    num_cpus=workers * threads,
+                    object_store_memory=80 * 1024 * 1024,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                )
+        self.ray = ray
+        self.threads = threads
+        actor = ray.remote(num_cpus=threads, max_restarts=2, max_task_retries=0)(_Worker)
+        self.actors = [actor.remote() for _ in range(workers)]
+        self.idle: List[int] = list(range(workers))
+        #: ref → (actor, job) of each job running.
+        self.running: Dict[Any, Tuple[int, Job]] = {}
+        #: ref → actor of each job cancelled and not stopped yet.
+        self.stopping: Dict[Any, int] = {}
+        #: key → the actor that last ran a job of it (its search table holds that work).
+        self.affinity: Dict[str, int] = {}
+        self.left = left
+        self.cancelled = 0
+        self.failures = 0
+
+    def busy(self) -> Set[Tuple[str, Range]]:
+        """(position, window) of the jobs running."""
+        return {(job[0], job[1]) for _, job in self.running.values()}
+
+    def start(self, job: Job, request: str, memory: Optional[str]) -> bool:
+        """Starts ``job`` on an idle actor, the one that last ran a job of its position if it is
+        idle; false when no actor is idle or the budget is spent."""
+        if not self.idle or self.left == 0:
+            return False
+        key = job[0]
+        preferred = self.affinity.get(key)
+        actor = preferred if preferred in self.idle else self.idle[0]
+        self.idle.remove(actor)
+        self.affinity[key] = actor
+        ref = self.actors[actor].run.remote(request, memory, self.threads)
+        self.running[ref] = (actor, job)
+        if self.left is not None:
+            self.left -= 1
+        return True
+
+    def cancel_unless(self, wanted: Callable[[Job], bool]) -> None:
+        """Cancels the running jobs that are not ``wanted``."""
+        for ref, (actor, job) in list(self.running.items()):
+            if not wanted(job):
+                del self.running[ref]
+                self.ray.cancel(ref)
+                self.stopping[ref] = actor
+                self.cancelled += 1
+
+    def next_result(self) -> Optional[Tuple[Job, Dict[str, Any]]]:
+        """Waits for a job to end: the job and its result, or ``None`` for a cancelled job or one
+        whose actor died (it will be asked again); raises ``LookupError`` when nothing runs."""
+        ray = self.ray
+        if not self.running and not self.stopping:
+            raise LookupError("no job runs")
+        done, _ = ray.wait(list(self.running) + list(self.stopping), num_returns=1)
+        ref = done[0]
+        if ref in self.stopping:
+            self.idle.append(self.stopping.pop(ref))
+            return None
+        actor, job = self.running.pop(ref)
+        self.idle.append(actor)
+        try:
+            return job, ray.get(ref)
+        except ray.exceptions.RayActorError:
+            # The actor's process died (Ray restarts it): the question will be asked again.
+            self.failures += 1
+            if self.failures > 3 * len(self.actors):
+                raise RuntimeError("the Ray workers keep dying (out of memory?)") from None
+            if self.left is not None:
+                self.left += 1
+            return None
+        except ray.exceptions.RayTaskError as e:
+            # A fault of the request (the memory asked for, on that worker): one line.
+            if isinstance(e.cause, ValueError):
+                raise ValueError(str(e.cause)) from None
+            raise
+
+    def close(self) -> None:
+        """Cancels what still runs and lets the actors go."""
+        self.cancel_unless(lambda _job: False)
+        for actor in self.actors:
+            self.ray.kill(actor)
+
+
+def solve(
+    board: Dict[str, Any],
+    moves: List[str],
+    store: Store,
+    workers: int = 2,
+    threads: int = 1,
+    jobs: Optional[int] = None,
+    depth: int = 3,
+    min_free: int = 20,
+    memory: Optional[str] = "1G",
+    address: Optional[str] = None,
+    max_jobs: Optional[int] = None,
+    window: Optional[Range] = None,
+    log: Any = None,
+) -> Dict[str, Any]:
+    """Solves the position after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4,
+    "cols": 4}``) with Ray; see the module's docs. Expands one ply, and more (breadth first, at
+    most ``depth`` plies) only while fewer than ``jobs`` (default ``2 × workers``) positions are
+    left unexpanded, never a position of at most ``min_free`` free edges. Jobs are null-window
+    tests, as the one search's are, so deeper plies ask about as much work as the search would do
+    there; but the manager orders moves and shares bounds less well than the search, and each job
+    costs a Ray call: the fewest plies that keep the workers busy are the fastest. At most
+    ``workers`` jobs run at once, each on ``threads`` cores of a Ray actor of its own; a local Ray
+    of ``workers × threads`` CPUs is started unless Ray is running in this process or ``address``
+    names a cluster (``"auto"``: the one on this host). Each actor's search table takes up to
+    ``memory``.
+
+    ``window`` = ``(lower, upper)`` asks only where the value lies against it (exactly when
+    strictly inside; ``(t - 1, t)``: does it reach ``t``?). ``max_jobs`` stops the run after that
+    many jobs (what they proved is in the store, the rest for a later run): the report's ``value``
+    is then ``None`` unless the position was proved, and ``bounds`` say what is. Bad input (the
+    board, the moves, the memory, the window) raises ``ValueError`` with one line. Returns the
+    report ``main`` prints."""
+    if workers < 1 or threads < 1:
+        raise ValueError("workers and threads must be at least 1")
+    if max_jobs is not None and max_jobs < 0:
+        raise ValueError("max_jobs must be at least 0")
+    started = time.perf_counter()
+    target = jobs if jobs is not None else 2 * workers
+    say = log or (lambda _msg: None)
+    # The position and the window checked (ValueError) before anything is asked.
+    expanded = json.loads(_ply.dots_expand(_request(board, moves, window)))
+    tree = _Tree(board, store)
+    root, _ = tree.node(expanded["key"], list(moves), expanded["free"], expanded["cells"])
+
+    # Expansion, breadth first: the same tree whatever the store holds, except that positions it
+    # proved exactly are not expanded.
+    frontier = [] if _decided(root.range, window) else [root]
+    level = 0
+    while frontier and level < depth and (level == 0 or len(frontier) < target):
+        next_frontier: List[Node] = []
+        for node in frontier:
+            if node.range[0] == node.range[1] or (node.free <= min_free and node is not root):
+                continue
+            next_frontier += tree.expand(node, expanded if node is root else None)
+        frontier = next_frontier
+        level += 1
+    leaves = sum(1 for n in tree.nodes.values() if n.children is None and n is not root)
+    say(f"expanded {level} plies: {len(tree.nodes)} positions, {leaves} left as jobs")
+    for node in sorted(tree.nodes.values(), key=lambda n: n.free):
+        tree.settle(node.key)
+
+    sizes: List[Dict[str, Any]] = []
+    tests: List[Dict[str, Any]] = []
+    pool: Optional[_Pool] = None
+    guess = 0
+    try:
+        # MTD(f) at the root: one null-window test after another, each settled by jobs.
+        while (beta := _ply.dots_next_test(root.range, window, guess)) is not None:
+            question = (beta - 1, beta)
+            test_started, first_job = time.perf_counter(), len(sizes)
+            if pool is None:
+                pool = _Pool(workers, threads, address, max_jobs)
+            while not _decided(root.range, question):
+                pool.cancel_unless(tree.still_needed)
+                busy = pool.busy()
+                # The jobs to run next, in order (those running among them).
+                for job in tree.needed(root, question, len(busy) + len(pool.idle)):
+                    if (job[0], job[1]) not in busy:
+                        request = _request(board, tree.nodes[job[0]].moves, job[1])
+                        if not pool.start(job, request, memory):
+                            break
+                try:
+                    ended = pool.next_result()
+                except LookupError:
+                    if pool.left != 0:
+                        raise RuntimeError(f"the root's test {question} is undecided and no job "
+                                           "is left to ask") from None
+                    break  # the job budget is spent
+                if ended is None:
+                    continue
+                (key, asked, _), result = ended
+                found = (result["lower"], result["upper"])
+                if not _decided(found, asked):
+                    raise RuntimeError(f"a job left its window {asked} undecided: {found}")
+                tree.prove(key, asked, found, result["nodes"], result["seconds"])
+                node = tree.nodes[key]
+                sizes.append({"key": key, "window": list(asked), "free": node.free,
+                              "bounds": list(found), "nodes": result["nodes"],
+                              "seconds": result["seconds"], "cpu": result["cpu"],
+                              "test": len(tests)})
+                say(f"job {len(sizes)}: {node.free} free, window {asked[0]}..{asked[1]}, "
+                    f"bounds {found[0]}..{found[1]}, {result['seconds']:.2f} s")
+            if not _decided(root.range, question):
+                break
+            reached = root.range[0] >= beta
+            ran = [s["seconds"] for s in sizes[first_job:]]
+            tests.append({"beta": beta, "reached": reached, "bounds": list(root.range),
+                          "seconds": time.perf_counter() - test_started, "jobs": len(ran),
+                          "job_seconds": sum(ran), "longest_job": max(ran, default=0.0),
+                          "largest_job_nodes": max((s["nodes"] for s in sizes[first_job:]),
+                                                   default=0)})
+            say(f"test: the value {'reaches' if reached else 'is below'} {beta} "
+                f"(bounds {root.range[0]}..{root.range[1]})")
+            guess = root.range[0] if reached else root.range[1]
+    finally:
+        if pool is not None:
+            pool.close()
+    seconds = [s["seconds"] for s in sizes]
+    exact = root.range[0] == root.range[1]
+    report: Dict[str, Any] = dict(board)
+    report.update(
+        {
+            "moves": list(moves),
+            "key": root.key,
+            "window": list(window) if window is not None else None,
+            "value": root.range[0] if exact else None,
+            "exact": exact,
+            "bounds": list(root.range),
+            "best_move": tree.best_move(root) if root.children is not None
+            else (store.get(root.key) or {}).get("best_move"),
+            "tests": tests,
+            "jobs": {"run": len(sizes), "from_store": tree.from_store,
+                     "cancelled": pool.cancelled if pool else 0, "leaves": leaves},
+            "plies": level,
+            "positions": len(tree.nodes),
+            "workers": workers,
+            "threads": threads,
+            "nodes": sum(s["nodes"] for s in sizes),
+            "job_cpu": sum(s["cpu"] for s in sizes),
+            "job_seconds": {
+                "sum": sum(seconds),
+                "min": min(seconds) if seconds else None,
+                "median": statistics.median(seconds) if seconds else None,
+                "max": max(seconds) if seconds else None,
+            },
+            "job_sizes": sorted(sizes, key=lambda s: -s["seconds"]),
+            "seconds": time.perf_counter() - started,
+            "store": store.path,
+        }
+    )
+    return report
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with ply's faults: one line on stderr, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        _fail(message)
+
+
+def _fail(message: str) -> NoReturn:
+    print(f"plysolve.distributed: {message}", file=sys.stderr, flush=True)
+    sys.exit(2)
+
+
+def _window(text: str) -> Range:
+    """``--window LOWER,UPPER``."""
+    try:
+        lower, upper = (int(t) for t in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not two integers LOWER,UPPER (such as -1,0)") from None
+    return lower, upper
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """The command line (``python -m plysolve.distributed --help``): prints the report as JSON, exits
+    2 with one line on stderr for bad input (arguments, position, store), 130 on Ctrl-C."""
+    parser = _Parser(
+        prog="python -m plysolve.distributed",
+        description="Solve a dots position with jobs on Ray, every proved job kept in a SQLite store.",
+    )
+    parser.add_argument("game", choices=["boxes", "triangles"])
+    parser.add_argument("--rows", type=int, help="rows of boxes (ply's default: 3)")
+    parser.add_argument("--cols", type=int, help="columns of boxes (ply's default: 3)")
+    parser.add_argument("--size", type=int, help="rows of triangles (ply's default: 3)")
+    parser.add_argument("--moves", default="", help='moves played, A first: "1-2 2-3"')
+    parser.add_argument("--workers", type=int, default=2, help="jobs at once (default 2)")
+    parser.add_argument("--threads", type=int, default=1, help="cores per job (default 1)")
+    parser.add_argument("--store", required=True, help="the SQLite store (created if missing)")
+    parser.add_argument("--address",
+                        help="join this Ray cluster (ray://host:10001, or auto) instead of starting one")
+    parser.add_argument("--jobs", type=int,
+                        help="expand past one ply until this many jobs are open (default 2 × workers)")
+    parser.add_argument("--depth", type=int, default=3, help="most plies to expand (default 3)")
+    parser.add_argument("--min-free", type=int, default=20,
+                        help="never expand a position of at most this many free edges (default 20)")
+    parser.add_argument("--max-jobs", type=int,
+                        help="stop after this many jobs (the rest for a later run on the same store)")
+    parser.add_argument("--memory", default="1G", help="memory of each worker's search (default 1G)")
+    parser.add_argument("--window", type=_window, metavar="LOWER,UPPER",
+                        help="ask only where the value lies against this window: exactly when "
+                             "strictly inside, else a bound (0,1: does it reach 1?); default: "
+                             "the exact value")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = parser.parse_args(argv)
+    board: Dict[str, Any] = {"game": args.game}
+    if args.game == "boxes":
+        if args.size is not None:
+            _fail("--size is for triangles; boxes take --rows and --cols")
+        # As `ply dots boxes`: each of --rows and --cols is 3 unless given (a request takes both,
+        # or neither for 3×3).
+        if args.rows is not None or args.cols is not None:
+            board.update(rows=3 if args.rows is None else args.rows,
+                         cols=3 if args.cols is None else args.cols)
+    else:
+        if args.rows is not None or args.cols is not None:
+            _fail("--rows and --cols are for boxes; triangles take --size")
+        if args.size is not None:
+            board["size"] = args.size
+    for name in ("workers", "threads", "jobs", "depth"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            _fail(f"--{name} must be at least 1")
+    if args.max_jobs is not None and args.max_jobs < 0:
+        _fail("--max-jobs must be at least 0")
+    moves = args.moves.replace(",", " ").split()
+    log = None if args.quiet else (lambda msg: print(f"plysolve.distributed: {msg}", file=sys.stderr, flush=True))
+    try:
+        # The position and the window checked before a store is made.
+        _ply.dots_expand(_request(board, moves, args.window))
+        store = Store(args.store)
+    except ValueError as e:
+        _fail(str(e))
+    try:
+        report = solve(
+            board, moves, store, workers=args.workers, threads=args.threads, jobs=args.jobs,
+            depth=args.depth, min_free=args.min_free, memory=args.memory,
+            address=args.address, max_jobs=args.max_jobs, window=args.window, log=log,
+        )
+    except ValueError as e:
+        _fail(str(e))
+    except KeyboardInterrupt:
+        print("plysolve.distributed: interrupted (every job proved so far is in the store)",
+              file=sys.stderr, flush=True)
+        return 130
+    finally:
+        store.close()
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+//! The books shipped inside ply: the books answering the positions they hold through the dots home
+//! with `strategy` book, and the same values as a search without them. (Every entry of the size-4
+//! triangles book is checked against the whole table of the board in `dots_search_random.rs`, which
+//! builds that table anyway.)
+
+use plysolve::engine::scored::Strategy;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dots::answer::{answer, Hooks};
+use plysolve::games::dots::book::Books;
+use plysolve::games::dots::kept::Kept;
+use plysolve::games::dots::notation::position_from_moves;
+use plysolve::games::dots::policy::Policy;
+use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::{Geometry, Position};
+
+#[test]
+fn the_shipped_books_answer_their_positions_at_once() {
+    let built = Geometry::Triangles { size: 4 }.build().unwrap();
+    let policy = Policy::new(MemoryBudget::new(1 << 30), None);
+    let ask = |moves: &str, detail: Detail, kept: &Kept| {
+        let position: Position = position_from_moves(&built.board, moves).unwrap();
+        answer(
+            &Query::at(&built, position, detail),
+            &policy,
+            Some(kept),
+            Hooks::default(),
+        )
+        .unwrap()
+    };
+    let shipped = Kept::books_only(Books::shipped());
+    let none = Kept::books_only(std::sync::Arc::new(Books::none()));
+    // The empty board: -2 (B wins 9-7), every first move valued from the book.
+    let from_book = ask("", Detail::Moves, &shipped);
+    assert_eq!(from_book.strategy, Strategy::Book);
+    assert_eq!(from_book.states_visited, 0);
+    assert_eq!(from_book.value, Some(-2));
+    assert_eq!(from_book.moves.len(), 30);
+    let searched = ask("", Detail::Moves, &none);
+    assert_ne!(searched.strategy, Strategy::Book);
+    assert_eq!(searched.moves, from_book.moves);
+    // One move in: the book holds every reply.
+    let reply = ask("2-5", Detail::Moves, &shipped);
+    assert_eq!(reply.strategy, Strategy::Book);
+    assert_eq!(reply.moves, ask("2-5", Detail::Moves, &none).moves);
+    // Three moves in, past the book: searched, with the same values as without it.
+    let deeper = ask("2-5 7-8 9-10", Detail::Moves, &shipped);
+    assert_ne!(deeper.strategy, Strategy::Book);
+    assert_eq!(
+        deeper.moves,
+        ask("2-5 7-8 9-10", Detail::Moves, &none).moves
+    );
+}
+
+#[test]
+fn the_shipped_4x4_book_gives_the_first_moves_it_holds_at_once() {
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    let policy = Policy::new(MemoryBudget::new(1 << 30), None);
+    let kept = Kept::books_only(Books::shipped());
+    // 1-2 (a corner's outer edge), 2-3 and 2-7, and their images under the board's symmetries and
+    // twins: each worth 0 for B, the player to move (the empty board is a tie).
+    for moves in [
+        "1-2", "1-6", "20-25", "2-3", "3-4", "22-23", "10-15", "2-7", "19-24",
+    ] {
+        let position = position_from_moves(&built.board, moves).unwrap();
+        let report = answer(
+            &Query::at(&built, position, Detail::Value),
+            &policy,
+            Some(&kept),
+            Hooks::default(),
+        )
+        .unwrap();
+        assert_eq!(report.strategy, Strategy::Book, "{moves}");
+        assert_eq!(report.value, Some(0), "{moves}");
+        assert_eq!(report.states_visited, 0);
+    }
+}
+
+#[test]
+fn the_shipped_21_dot_book_gives_the_empty_board_and_every_first_move_at_once() {
+    let built = Geometry::Triangles { size: 5 }.build().unwrap();
+    let policy = Policy::new(MemoryBudget::new(1 << 30), None);
+    let kept = Kept::books_only(Books::shipped());
+    let position = position_from_moves(&built.board, "").unwrap();
+    let report = answer(
+        &Query::at(&built, position, Detail::Moves),
+        &policy,
+        Some(&kept),
+        Hooks::default(),
+    )
+    .unwrap();
+    // The empty board is +1 for A (13-12), and 1-2 — a corner's edge — and its images are the
+    // only first moves that keep it: every other loses by 1.
+    assert_eq!(report.strategy, Strategy::Book);
+    assert_eq!(report.value, Some(1));
+    assert_eq!(report.states_visited, 0);
+    assert_eq!(report.moves.len(), 45);
+    let best: Vec<&str> = report
+        .moves
+        .iter()
+        .filter(|m| m.value == Some(1))
+        .map(|m| m.mv.as_str())
+        .collect();
+    assert_eq!(best, ["1-2", "1-3", "11-16", "15-21", "16-17", "20-21"]);
+    assert!(report
+        .moves
+        .iter()
+        .all(|m| m.value == Some(1) || m.value == Some(-1)));
+}

@@ -1,0 +1,140 @@
+//! The search (capture rules, endgame hand-off, symmetries, a shared table), in both orders of ties,
+//! against whole tables on 10 000 random positions of each of the largest boards whose whole tables
+//! a test can build:
+//! 3×4 boxes (31 edges, 2 GiB) and triangles of size 4 (30 edges, 1 GiB); and every entry of the
+//! shipped size-4 triangles book against the same whole table. Building the two tables is nearly all
+//! of this file's time (about 95 s on 2 busy cores in a test build); the searches take about a
+//! second.
+
+use plysolve::engine::scored::search::{SearchOptions, SearchSolver, TieOrder};
+use plysolve::engine::scored::table::SubsetTable;
+use plysolve::engine::scored::{Solver, SubsetIndexed};
+use plysolve::engine::util::halt::NEVER;
+use plysolve::engine::util::progress::Watch;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dots::book::key::KeyScheme;
+use plysolve::games::dots::book::{ops, shipped};
+use plysolve::games::dots::notation::format_edge;
+use plysolve::games::dots::{Edge, EdgeSet, Geometry};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Positions per board.
+const POSITIONS: usize = 10_000;
+
+/// Free edges of the random positions: from below the endgame hand-off to where a search takes
+/// about a millisecond in a test build.
+const FREE: std::ops::RangeInclusive<u32> = 4..=18;
+
+/// Checks the search on random positions of `geometry` against its whole table, which it returns.
+fn check_random_positions(geometry: Geometry, seed: u64, known_value: i32) -> SubsetTable {
+    let board = geometry.build().unwrap().board;
+    let budget = MemoryBudget::new(1 << 32);
+    let whole = SubsetTable::build(&board, budget, Watch::default()).unwrap();
+    assert_eq!(whole.value_of_mask(0), known_value, "{geometry:?}");
+    let search = |tie_order| {
+        SearchSolver::new(
+            &board,
+            SearchOptions {
+                table_bytes: 1 << 26,
+                budget,
+                progress: None,
+                status: None,
+                use_symmetries: true,
+                endgame: 8,
+                use_theory: true,
+                halt: &NEVER,
+                node_limit: None,
+                known: None,
+                tie_order,
+            },
+        )
+        .unwrap()
+    };
+    let mut low_first = search(TieOrder::LowFirst);
+    let mut high_first = search(TieOrder::HighFirst);
+    let edges = board.edge_count() as u32;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut order: Vec<u32> = (0..edges).collect();
+    let mut differ = Vec::new();
+    for _ in 0..POSITIONS {
+        let free = rng.random_range(FREE);
+        order.shuffle(&mut rng);
+        let drawn = order[free as usize..].iter().fold(0u64, |m, &e| m | 1 << e);
+        let state = EdgeSet(drawn);
+        let values = [
+            low_first.value(&state).unwrap(),
+            high_first.value(&state).unwrap(),
+        ];
+        if values != [whole.value_of_mask(drawn); 2] {
+            differ.push(drawn);
+        }
+    }
+    // The two orders searched different trees (so the second run checks something).
+    assert_ne!(
+        low_first.states_visited(),
+        high_first.states_visited(),
+        "{geometry:?}"
+    );
+    assert_eq!(differ, Vec::<u64>::new(), "{geometry:?}");
+    whole
+}
+
+#[test]
+fn search_equals_the_whole_table_on_random_boxes_3x4_positions() {
+    check_random_positions(Geometry::Boxes { rows: 3, cols: 4 }, 34, 0);
+}
+
+#[test]
+fn search_and_the_shipped_book_equal_the_whole_table_on_triangles_4() {
+    let whole = check_random_positions(Geometry::Triangles { size: 4 }, 44, -2);
+    the_shipped_triangles_book_agrees_with(&whole);
+}
+
+/// Wilson's rule: a move scoring `points` > 0 is worth `points + child`, any other `-child`.
+fn move_value(points: u32, child: i32) -> i32 {
+    if points > 0 {
+        points as i32 + child
+    } else {
+        -child
+    }
+}
+
+/// Every entry of the shipped size-4 triangles book against the board's whole table: its value, its
+/// key, and its best move (a free edge whose child gives the value).
+fn the_shipped_triangles_book_agrees_with(table: &SubsetTable) {
+    let built = Geometry::Triangles { size: 4 }.build().unwrap();
+    let board = &built.board;
+    let mut solver = table.solver(board);
+    let rules = board.completion().unwrap();
+    let scheme = KeyScheme::new(board);
+    let mut checked = 0;
+    for file in shipped::opened() {
+        let file = file.unwrap();
+        for (b, entries) in ops::boards_of(&file).unwrap() {
+            if b.geometry != built.geometry {
+                continue;
+            }
+            for entry in entries {
+                let drawn = EdgeSet(entry.key);
+                let value = solver.value(&drawn).unwrap();
+                assert_eq!(entry.value(), Some(value), "{:#x}", entry.key);
+                assert_eq!(scheme.key(drawn).key, entry.key);
+                let best = entry
+                    .best
+                    .as_ref()
+                    .expect("every shipped entry has a best move");
+                let e = (0..board.edge_count())
+                    .map(|e| Edge(e as u8))
+                    .find(|&e| !drawn.contains(e) && format_edge(board, e) == *best)
+                    .expect("a free edge");
+                let child = solver.value(&drawn.with(e)).unwrap();
+                assert_eq!(move_value(rules.points(drawn.0, e.0 as u32), child), value);
+                checked += 1;
+            }
+        }
+    }
+    // Every position up to two moves after the empty board, up to symmetry.
+    assert_eq!(checked, 74);
+}
