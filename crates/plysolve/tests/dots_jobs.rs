@@ -14,7 +14,7 @@ use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
 use plysolve::games::dots::jobs::{combine, expand, key};
 use plysolve::games::dots::policy::Policy;
-use plysolve::games::dots::request::{Detail, DotsRequest, Query, StrategyChoice};
+use plysolve::games::dots::request::{Detail, DotsRequest, Query, Strategy};
 use plysolve::games::dots::{DotsBoard, EdgeSet, Geometry};
 use plysolve::input::surface::{Surface, Worded};
 use rand::seq::IndexedRandom;
@@ -294,7 +294,7 @@ fn a_request_with_a_window_is_answered_by_a_bound_that_holds() {
     let asked = |window: Option<[i32; 2]>, detail: Detail| DotsRequest {
         window,
         detail,
-        strategy: StrategyChoice::Search,
+        strategy: Strategy::Search,
         ..DotsRequest::new(geometry, moves)
     };
     let query = asked(None, Detail::Value).validate().unwrap();
@@ -315,7 +315,7 @@ fn a_request_with_a_window_is_answered_by_a_bound_that_holds() {
     }
     // The whole table answers exactly whatever the window.
     let query = DotsRequest {
-        strategy: StrategyChoice::Table,
+        strategy: Strategy::Table,
         ..asked(Some([value + 1, value + 3]), Detail::Value)
     }
     .validate()

@@ -23,6 +23,7 @@ pub mod position;
 pub mod report;
 pub mod request;
 pub mod review;
+pub mod tables;
 pub mod theory;
 pub mod triangle_war;
 pub mod view;
