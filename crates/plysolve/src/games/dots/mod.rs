@@ -13,6 +13,7 @@ pub mod kept;
 pub mod level;
 pub mod live;
 pub mod measured;
+pub mod naive;
 pub mod notation;
 pub mod openings;
 pub mod opponents;

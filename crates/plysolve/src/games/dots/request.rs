@@ -33,6 +33,14 @@ pub enum Detail {
     Line,
 }
 
+/// A tie order as books and users name it: `low-first`, `high-first`.
+pub fn tie_name(tie_order: TieOrder) -> &'static str {
+    match tie_order {
+        TieOrder::LowFirst => "low-first",
+        TieOrder::HighFirst => "high-first",
+    }
+}
+
 /// Moves as written: one text (`"2-4 4-5"`, as `ply dots --moves` takes it) or a list of moves (as a
 /// report's `played` gives them back).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
