@@ -8,10 +8,10 @@
 
 mod common;
 use common::*;
-use predicates::prelude::*;
-use serde_json::{json, Value};
 use plysolve::engine::MemoryBudget;
 use plysolve::games::magic_board::{solve, Board, SizeRule};
+use predicates::prelude::*;
+use serde_json::{json, Value};
 
 /// The example board, one row per slash.
 const EXAMPLE: &str = "4 4 4 1 1 / 2 4 1 4 3 / 0 2 1 3 2 / 3 2 3 2 3 / 3 4 2 2 1";
@@ -211,7 +211,13 @@ impl Grid {
         let text: String = self
             .cells
             .iter()
-            .map(|row| row.iter().map(usize::to_string).collect::<Vec<_>>().join(" ") + "\n")
+            .map(|row| {
+                row.iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
             .collect();
         let board = Board::parse(&text, SizeRule::Any).expect("a board the library reads");
         let answer = solve(&board, None, MemoryBudget::new(1 << 30)).expect("solved");

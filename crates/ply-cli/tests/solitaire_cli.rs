@@ -62,7 +62,11 @@ fn counting(n: u64) -> Vec<String> {
 /// library's tests).
 fn library(values: &[i64], die: u64, path: bool) -> SolitaireReport {
     let text: Vec<String> = values.iter().map(i64::to_string).collect();
-    let path = if path { PathMode::Always } else { PathMode::Never };
+    let path = if path {
+        PathMode::Always
+    } else {
+        PathMode::Never
+    };
     solve(
         text.join(" ").as_bytes(),
         SolitaireOptions::best(die, path),
@@ -296,7 +300,11 @@ fn small_random_boards_agree_with_the_library() {
         let mut args = vec!["--die", die_text.as_str()];
         args.extend(text.iter().map(String::as_str));
         let expected = serde_json::to_value(library(&values, die, true)).unwrap();
-        assert_eq!(solitaire_json(&args), expected, "board {values:?}, die {die}");
+        assert_eq!(
+            solitaire_json(&args),
+            expected,
+            "board {values:?}, die {die}"
+        );
         assert_eq!(expected["n"], json!(n));
     }
 }

@@ -52,7 +52,8 @@ fn every_target_has_a_fuzz_target() {
 /// The inputs RELIABILITY.md lists under "Crashes found": every `fuzz/crashes/<target>/<name>` it
 /// names, as (target, name).
 fn crashes_listed() -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(fuzz_dir().join("../RELIABILITY.md")).expect("RELIABILITY.md");
+    let text =
+        std::fs::read_to_string(fuzz_dir().join("../RELIABILITY.md")).expect("RELIABILITY.md");
     let section = text
         .split("### Crashes found")
         .nth(1)
@@ -83,7 +84,11 @@ fn past_crashes_stay_fixed() {
             let replayed = replay(&dir, check);
             assert!(replayed > 0, "{}: empty", dir.display());
             for file in files(&dir) {
-                let name = file.file_name().expect("a name").to_string_lossy().into_owned();
+                let name = file
+                    .file_name()
+                    .expect("a name")
+                    .to_string_lossy()
+                    .into_owned();
                 kept.push((target.to_string(), name));
             }
         }
@@ -94,7 +99,11 @@ fn past_crashes_stay_fixed() {
         .unwrap_or_else(|e| panic!("{}: {e}", crashes.display()))
         .count();
     let targets: std::collections::BTreeSet<&String> = kept.iter().map(|(t, _)| t).collect();
-    assert_eq!(folders, targets.len(), "a folder of fuzz/crashes that is no target");
+    assert_eq!(
+        folders,
+        targets.len(),
+        "a folder of fuzz/crashes that is no target"
+    );
     assert_eq!(kept, crashes_listed());
     assert!(kept.len() >= 6, "{kept:?}");
 }

@@ -7,7 +7,6 @@ use plysolve::input::json::{read, read_beside};
 use plysolve::input::surface::{Surface, Worded};
 use serde::Deserialize;
 
-
 fn fault(json: &str, surface: Surface) -> String {
     read::<DotsRequest>(json.as_bytes())
         .unwrap_err()
@@ -103,8 +102,8 @@ fn a_front_ends_own_keys_beside_a_request() {
     let (request, seed): (DotsRequest, Seed) =
         read_beside(br#"{"game":"triangles","seed":7}"#, &["seed"]).unwrap();
     assert_eq!((request.game.as_str(), seed.seed), ("triangles", Some(7)));
-    let e = read_beside::<DotsRequest, Seed>(br#"{"game":"triangles","x":7}"#, &["seed"])
-        .unwrap_err();
+    let e =
+        read_beside::<DotsRequest, Seed>(br#"{"game":"triangles","x":7}"#, &["seed"]).unwrap_err();
     assert!(
         e.worded(Surface::Api).ends_with(", \"lines\", \"seed\")"),
         "{e}"

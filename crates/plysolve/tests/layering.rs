@@ -210,11 +210,7 @@ fn faults(sources: &[Source]) -> Vec<String> {
                 key.sort();
                 if reported.insert(key) {
                     let names: Vec<String> = cycle.iter().map(|c| name(folder, c)).collect();
-                    out.push(format!(
-                        "a use cycle: {} → {}",
-                        names.join(" → "),
-                        names[0]
-                    ));
+                    out.push(format!("a use cycle: {} → {}", names.join(" → "), names[0]));
                 }
             }
         }
@@ -284,7 +280,12 @@ fn the_library_has_its_layers_and_no_use_cycle() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let sources = uses::sources(&src);
     let faults = faults(&sources);
-    assert!(faults.is_empty(), "{}\n{}", faults.join("\n"), imports_of_cycles(&sources));
+    assert!(
+        faults.is_empty(),
+        "{}\n{}",
+        faults.join("\n"),
+        imports_of_cycles(&sources)
+    );
     // The reading sees the imports there are: the games use the engine, the dots policy its kept
     // tables, a folder's re-export leads to the module it comes from.
     let edges = edges(&sources);
@@ -358,8 +359,5 @@ fn use_trees_are_read_whole() {
         ("crate::engine::MemoryBudget", "MemoryBudget"),
         ("crate::engine::util::*", "*"),
     ];
-    assert_eq!(
-        paths,
-        expected.map(|(p, a)| (p.to_string(), a.to_string()))
-    );
+    assert_eq!(paths, expected.map(|(p, a)| (p.to_string(), a.to_string())));
 }

@@ -8,7 +8,6 @@ mod reference {
     pub mod magic_board;
 }
 
-
 use plysolve::engine::conformance;
 use plysolve::engine::reach::{shortest_path, Puzzle, Verdicts};
 use plysolve::engine::MemoryBudget;
@@ -58,7 +57,6 @@ fn random_values(d: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<Vec<usize>> {
     values
 }
 
-
 /// Asserts the library's verdicts for `grid`'s board (read by `rule`) are the reference's — the
 /// shared depth-first ones, and with `paths` the whole answer: for each corner its verdict and its
 /// canonical path, legal and shortest. Returns how many corners are solvable.
@@ -77,10 +75,17 @@ fn assert_as_the_reference(
     let fast = verdicts.reach_with_predecessors(&board, &starts, square(goal));
     assert_eq!(verdicts.reach(&board, &starts, square(goal)), fast);
     if !paths {
-        let reference = grid.corners().map(|c| c != goal && grid.distances(c)[goal.0][goal.1].is_some());
+        let reference = grid
+            .corners()
+            .map(|c| c != goal && grid.distances(c)[goal.0][goal.1].is_some());
         let reached = grid.corners().map(|c| c != goal);
         for i in 0..4 {
-            assert_eq!(fast[i] && reached[i], reference[i], "{grid:?} from {:?}", grid.corners()[i]);
+            assert_eq!(
+                fast[i] && reached[i],
+                reference[i],
+                "{grid:?} from {:?}",
+                grid.corners()[i]
+            );
         }
         return reference.iter().filter(|&&r| r).count();
     }
@@ -89,8 +94,14 @@ fn assert_as_the_reference(
     for (i, (corner, start)) in answer.corners.iter().zip(grid.corners()).enumerate() {
         assert_eq!(corner.start, [start.0, start.1]);
         assert_eq!(corner.is_goal, start == goal, "{grid:?}");
-        let expected = (start != goal).then(|| grid.canonical_path(start)).flatten();
-        assert_eq!(corner.solvable, expected.is_some(), "{grid:?} from {start:?}");
+        let expected = (start != goal)
+            .then(|| grid.canonical_path(start))
+            .flatten();
+        assert_eq!(
+            corner.solvable,
+            expected.is_some(),
+            "{grid:?} from {start:?}"
+        );
         if start != goal {
             assert_eq!(fast[i], corner.solvable, "{grid:?} from {start:?}");
         }
@@ -245,7 +256,11 @@ fn boards_conform_to_the_puzzle_shape() {
     for d in 5..=20usize {
         for _ in 0..20 {
             let values = random_values(d, &mut rng);
-            let text = Grid { d, cells: values.clone() }.text();
+            let text = Grid {
+                d,
+                cells: values.clone(),
+            }
+            .text();
             let board = Board::parse(&text, SizeRule::Seed).unwrap();
             assert_eq!(conformance::predecessors(&board), Ok(()), "{values:?}");
         }

@@ -258,7 +258,11 @@ fn long_boards_agree_with_the_original_table() {
         let text: Vec<String> = values.iter().map(i64::to_string).collect();
         let options = SolitaireOptions::best(die as u64, PathMode::Always);
         let r = solve(text.join(" ").as_bytes(), options, &NEVER).unwrap();
-        assert_eq!((r.best, r.n, r.die), (best as i128, n as u64, die as u64), "n {n}");
+        assert_eq!(
+            (r.best, r.n, r.die),
+            (best as i128, n as u64, die as u64),
+            "n {n}"
+        );
         let path = r.path.unwrap();
         assert_eq!(path.len() as u64, fewest + 1, "the fewest throws, n {n}");
         assert_eq!((path[0], *path.last().unwrap()), (0, n as u64 - 1));

@@ -42,14 +42,25 @@ impl Grid {
 
     /// A board written one row per slash: `4 4 4 1 1 / 2 4 1 4 3 / …`.
     pub fn from_rows(slashed: &str) -> Grid {
-        Grid::parse(&slashed.split('/').map(|row| row.trim().to_string() + "\n").collect::<String>())
+        Grid::parse(
+            &slashed
+                .split('/')
+                .map(|row| row.trim().to_string() + "\n")
+                .collect::<String>(),
+        )
     }
 
     /// The board as text, one row a line.
     pub fn text(&self) -> String {
         self.cells
             .iter()
-            .map(|row| row.iter().map(usize::to_string).collect::<Vec<_>>().join(" ") + "\n")
+            .map(|row| {
+                row.iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
             .collect()
     }
 
@@ -99,7 +110,8 @@ impl Grid {
     pub fn is_move(&self, from: Sq, to: Sq) -> bool {
         let n = self.value(from);
         let along = |a: usize, b: usize| a.abs_diff(b) == n;
-        n > 0 && ((from.0 == to.0 && along(from.1, to.1)) || (from.1 == to.1 && along(from.0, to.0)))
+        n > 0
+            && ((from.0 == to.0 && along(from.1, to.1)) || (from.1 == to.1 && along(from.0, to.0)))
     }
 
     /// Fewest moves from `start` to every square (`None`: unreachable), by a queue.

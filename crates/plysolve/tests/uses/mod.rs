@@ -218,7 +218,7 @@ pub fn named_paths(code: &str, roots: &[&str]) -> Vec<Named> {
                 let before: String = chars[..i].iter().collect();
                 let public = before
                     .trim_end()
-                    .rsplit(|c: char| c == ';' || c == '}' || c == '{' || c == ']')
+                    .rsplit([';', '}', '{', ']'])
                     .next()
                     .is_some_and(|s| s.trim_start().starts_with("pub"));
                 for (path, alias) in expand(&tree) {
@@ -234,7 +234,8 @@ pub fn named_paths(code: &str, roots: &[&str]) -> Vec<Named> {
                 i = end;
                 continue;
             }
-            let after_colons = chars.get(word_end) == Some(&':') && chars.get(word_end + 1) == Some(&':');
+            let after_colons =
+                chars.get(word_end) == Some(&':') && chars.get(word_end + 1) == Some(&':');
             let preceded_by_colons = i >= 2 && chars[i - 1] == ':' && chars[i - 2] == ':';
             if roots.contains(&word.as_str()) && after_colons && !preceded_by_colons {
                 let mut path = vec![word];
@@ -282,7 +283,11 @@ fn inline_modules(chars: &[char]) -> Vec<(usize, usize, String, bool)> {
             continue;
         }
         let rest = &text[at + 4..];
-        let name: String = rest.trim_start().chars().take_while(|&c| is_ident(Some(c))).collect();
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|&c| is_ident(Some(c)))
+            .collect();
         let after = rest.trim_start()[name.len()..].trim_start();
         if name.is_empty() || !after.starts_with('{') {
             continue;

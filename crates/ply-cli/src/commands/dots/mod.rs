@@ -16,9 +16,7 @@ use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::live::LiveStatus;
 use plysolve::games::dots::notation::max_moves_text;
 use plysolve::games::dots::policy::{Plan, Policy};
-use plysolve::games::dots::request::{
-    Detail, DotsRequest, MoveList, Strategy, TieOrder, TimeText,
-};
+use plysolve::games::dots::request::{Detail, DotsRequest, MoveList, Strategy, TieOrder, TimeText};
 use plysolve::games::dots::{DotsBoard, Geometry};
 use render::signed;
 use std::fmt::Write;

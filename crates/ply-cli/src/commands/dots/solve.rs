@@ -85,8 +85,7 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let seconds = start.elapsed().as_secs_f64();
     drop(progress);
     if let Some(path) = &args.save {
-        saving::write_whole(path, |out| table.write_to(out))
-            .map_err(|e| cannot_save(path, e))?;
+        saving::write_whole(path, |out| table.write_to(out)).map_err(|e| cannot_save(path, e))?;
     }
     if use_cache && !from_cache {
         cache::keep(&built, &table);

@@ -7,8 +7,8 @@
 //! level --opponent-level N+1`) and kept in BENCHMARKS.md.
 
 use super::board::DotsBoard;
-use super::notation::edge_named;
 use super::naive::Naive;
+use super::notation::edge_named;
 use super::position::Position;
 use super::report::DotsReport;
 use super::theory::learned::move_estimate;
