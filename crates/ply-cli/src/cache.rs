@@ -3,13 +3,12 @@
 //! files that killed processes left behind. Every table file the CLI reads, cached or given with
 //! `--table`, is read here ([`load`]): whole, into memory within the budget.
 
+use crate::failure::Failure;
 use crate::saving;
-use plysolve::engine::scored::table::SubsetTable;
-use plysolve::engine::scored::table_file::TableFileError;
-use plysolve::engine::scored::ScoredGame;
-use plysolve::engine::util::progress::Progress;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::geometry::BuiltBoard;
+use plysolve::games::dots::tables::{load_fault, BoardTable};
+use plysolve::input::surface::Surface;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -23,18 +22,14 @@ pub fn table_path(built: &BuiltBoard) -> Option<PathBuf> {
     Some(dirs::cache_dir()?.join("ply").join(built.table_file_name()))
 }
 
-/// The cached table of `built`, if there is a valid one that fits `budget`. A file that is not valid
-/// is left alone and reported on stderr; the caller solves anew. One over the budget is passed over
-/// in silence: solving anew needs as much, and its refusal says so.
-pub fn cached_table(built: &BuiltBoard, budget: MemoryBudget) -> Option<SubsetTable> {
+/// The cached table of `built`, if there is a valid one that fits `budget` ([`BoardTable::cached`]).
+/// A file that is not valid is left alone and reported on stderr; the caller solves anew.
+pub fn cached_table(built: &BuiltBoard, budget: MemoryBudget) -> Option<BoardTable> {
     let path = table_path(built)?;
     saving::remove_stale_partial_files(path.parent()?);
-    if !path.exists() {
-        return None;
-    }
-    match load(&path, built, budget) {
-        Ok(table) => Some(table),
-        Err(TableFileError::Memory(_)) => None,
+    let pause = pause_hook(&path);
+    match BoardTable::cached(&path, built, budget, pause.as_ref().map(|p| p as _)) {
+        Ok(table) => table,
         Err(e) => {
             crate::progress::say(&format!("ply: ignoring the cached table: {e}"));
             None
@@ -42,15 +37,20 @@ pub fn cached_table(built: &BuiltBoard, budget: MemoryBudget) -> Option<SubsetTa
     }
 }
 
-/// The table of `built` saved at `path`, checked against the board (identity and value range) and
-/// read whole into memory within `budget` (see [`SubsetTable::load`]).
-pub fn load(
-    path: &Path,
-    built: &BuiltBoard,
-    budget: MemoryBudget,
-) -> Result<SubsetTable, TableFileError> {
+/// The table of `built` saved at `path` (`--table FILE`), read whole into memory within `budget`
+/// ([`BoardTable::load`]); a fault is the user's, worded with the option that helps.
+pub fn load(path: &Path, built: &BuiltBoard, budget: MemoryBudget) -> Result<BoardTable, Failure> {
+    let pause = pause_hook(path);
+    BoardTable::load(path, built, budget, pause.as_ref().map(|p| p as _))
+        .map_err(|e| Failure::BadInput(load_fault(&e, Surface::Cli)))
+}
+
+/// The test hook's pause of a read of `path`, when [`PAUSE_HOOK`] is set: after the first chunk, says
+/// so and waits for a line on stdin.
+fn pause_hook(path: &Path) -> Option<impl Fn(u64) + Sync + '_> {
+    std::env::var_os(PAUSE_HOOK)?;
     let paused = AtomicBool::new(false);
-    let pause = |read: u64| {
+    Some(move |read: u64| {
         if !paused.swap(true, Ordering::Relaxed) {
             crate::progress::say(&format!(
                 "ply: test hook: reading paused after {read} bytes of {}",
@@ -58,27 +58,18 @@ pub fn load(
             ));
             let _ = std::io::stdin().lines().next();
         }
-    };
-    let progress: Option<Progress> = std::env::var_os(PAUSE_HOOK).is_some().then_some(&pause);
-    SubsetTable::load(
-        path,
-        &built.identity(),
-        built.board.edge_count() as u32,
-        built.board.max_points(),
-        budget,
-        progress,
-    )
+    })
 }
 
 /// Keeps `table` in the cache (creating the directory); a failure is reported on stderr only.
-pub fn keep(built: &BuiltBoard, table: &SubsetTable) {
+pub fn keep(built: &BuiltBoard, table: &BoardTable) {
     let Some(path) = table_path(built) else {
         return;
     };
     let dir = path.parent().expect("a cache file has a directory");
     let saved = std::fs::create_dir_all(dir).and_then(|()| {
         saving::remove_stale_partial_files(dir);
-        saving::write_whole(&path, |out| table.write_to(out, &built.identity()))
+        saving::write_whole(&path, |out| table.write_to(out))
     });
     if let Err(e) = saved {
         crate::progress::say(&format!(

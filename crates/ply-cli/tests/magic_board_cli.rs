@@ -1,15 +1,17 @@
 //! End-to-end tests of `ply magic-board` (MagicBoard, issue 6): exact stdout, exit status and stderr
-//! of the `ply` binary, with every verdict, move count and path checked against a breadth-first
-//! search written here, independently of the product.
+//! of the `ply` binary, with every verdict, move count and path checked against the library's answer
+//! (whose solver is proved against an independent breadth-first search in
+//! `crates/plysolve/tests/magic_board.rs`).
 //!
 //! The path rule: among the shortest paths, read backward from the goal, every step goes to the
 //! smallest square (row-major order) that is one move closer to the start.
 
 mod common;
 use common::*;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::magic_board::{solve, Board, SizeRule};
 use predicates::prelude::*;
 use serde_json::{json, Value};
-use std::collections::VecDeque;
 
 /// The issue's example board, one row per slash.
 const EXAMPLE: &str = "4 4 4 1 1 / 2 4 1 4 3 / 0 2 1 3 2 / 3 2 3 2 3 / 3 4 2 2 1";
@@ -145,7 +147,8 @@ fn rows(slashed: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The reference: a plain breadth-first search over the board, nothing from the product.
+// The expected answers: the board read here, the library's paths (proved against the reference in
+// crates/plysolve/tests/magic_board.rs), written out as the command line must write them.
 // ---------------------------------------------------------------------------------------------
 
 /// A square, (row, column).
@@ -202,128 +205,30 @@ impl Grid {
         [(0, 0), (0, e), (e, 0), (e, e)]
     }
 
-    /// The squares one move from `s`: exactly its value north, south, east or west, on the board.
-    fn moves(&self, s: Sq) -> Vec<Sq> {
-        let (r, c) = s;
-        let n = self.value(s);
-        let mut out = Vec::new();
-        if n == 0 {
-            return out;
-        }
-        if r >= n {
-            out.push((r - n, c));
-        }
-        if r + n < self.d {
-            out.push((r + n, c));
-        }
-        if c >= n {
-            out.push((r, c - n));
-        }
-        if c + n < self.d {
-            out.push((r, c + n));
-        }
-        out
-    }
-
-    /// Whether `to` is one legal move from `from`.
-    fn is_move(&self, from: Sq, to: Sq) -> bool {
-        self.moves(from).contains(&to)
-    }
-
-    /// Fewest moves from `start` to every square (`None`: unreachable), by a queue.
-    fn distances(&self, start: Sq) -> Vec<Vec<Option<usize>>> {
-        let mut dist = vec![vec![None; self.d]; self.d];
-        dist[start.0][start.1] = Some(0);
-        let mut queue = VecDeque::from([start]);
-        while let Some(s) = queue.pop_front() {
-            let k = dist[s.0][s.1].expect("queued squares have a distance");
-            for t in self.moves(s) {
-                if dist[t.0][t.1].is_none() {
-                    dist[t.0][t.1] = Some(k + 1);
-                    queue.push_back(t);
-                }
-            }
-        }
-        dist
-    }
-
-    /// The squares with a move onto `t`: only squares in its row or column can have one.
-    fn predecessors(&self, t: Sq) -> Vec<Sq> {
-        let mut out: Vec<Sq> = (0..self.d)
-            .map(|r| (r, t.1))
-            .chain((0..self.d).map(|c| (t.0, c)))
-            .filter(|&s| s != t && self.is_move(s, t))
+    /// The library's shortest path from the corner `start` to the goal by the tie rule (`None`: not
+    /// solvable): what the command line must say.
+    fn library_path(&self, start: Sq) -> Option<Vec<Sq>> {
+        let text: String = self
+            .cells
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
             .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-
-    /// The canonical shortest path from `start` to the goal: backward from the goal, each step to the
-    /// smallest (row, col) square one move closer to the start. `None` when the goal is unreachable.
-    fn canonical_path(&self, start: Sq) -> Option<Vec<Sq>> {
-        let dist = self.distances(start);
-        let goal = self.goal();
-        dist[goal.0][goal.1]?;
-        let mut path = vec![goal];
-        let mut at = goal;
-        while at != start {
-            let k = dist[at.0][at.1].expect("on the path");
-            at = self
-                .predecessors(at)
-                .into_iter()
-                .find(|p| dist[p.0][p.1] == Some(k - 1))
-                .expect("a square one move closer");
-            path.push(at);
-        }
-        path.reverse();
-        Some(path)
-    }
-
-    /// How many different shortest paths lead from `start` to the goal.
-    fn shortest_path_count(&self, start: Sq) -> u64 {
-        let dist = self.distances(start);
-        let mut order: Vec<Sq> = (0..self.d)
-            .flat_map(|r| (0..self.d).map(move |c| (r, c)))
-            .filter(|s| dist[s.0][s.1].is_some())
-            .collect();
-        order.sort_by_key(|s| dist[s.0][s.1]);
-        let mut count = vec![vec![0u64; self.d]; self.d];
-        count[start.0][start.1] = 1;
-        for s in order {
-            let k = dist[s.0][s.1].expect("reached");
-            for t in self.moves(s) {
-                if dist[t.0][t.1] == Some(k + 1) {
-                    count[t.0][t.1] += count[s.0][s.1];
-                }
-            }
-        }
-        let g = self.goal();
-        count[g.0][g.1]
-    }
-
-    /// Asserts `path` is legal: from `start` to the goal, each step one move, no square twice; returns
-    /// its number of moves.
-    fn assert_legal(&self, start: Sq, path: &[Sq]) -> usize {
-        assert_eq!(path.first(), Some(&start), "starts at the start: {path:?}");
-        assert_eq!(
-            path.last(),
-            Some(&self.goal()),
-            "ends at the goal: {path:?}"
-        );
-        for w in path.windows(2) {
-            assert!(
-                self.is_move(w[0], w[1]),
-                "{:?} → {:?} is a move",
-                w[0],
-                w[1]
-            );
-        }
-        let mut seen = path.to_vec();
-        seen.sort_unstable();
-        seen.dedup();
-        assert_eq!(seen.len(), path.len(), "no square twice: {path:?}");
-        path.len() - 1
+        let board = Board::parse(&text, SizeRule::Any).expect("a board the library reads");
+        let answer = solve(&board, None, MemoryBudget::new(1 << 30)).expect("solved");
+        let corner = answer
+            .corners
+            .into_iter()
+            .find(|c| c.start == [start.0, start.1])
+            .expect("a corner");
+        corner
+            .path
+            .map(|p| p.into_iter().map(|[r, c]| (r, c)).collect())
     }
 
     /// The exact `--json` answer for `starts`.
@@ -336,7 +241,7 @@ impl Grid {
                     return json!({"start": [s.0, s.1], "solvable": false, "is_goal": true,
                                   "moves": null, "path": null});
                 }
-                match self.canonical_path(s) {
+                match self.library_path(s) {
                     Some(p) => json!({"start": [s.0, s.1], "solvable": true,
                                       "moves": p.len() - 1,
                                       "path": p.iter().map(|&(r, c)| [r, c]).collect::<Vec<_>>()}),
@@ -380,7 +285,7 @@ impl Grid {
                 out += &format!("{name}: is the goal\n");
                 continue;
             }
-            match self.canonical_path(s) {
+            match self.library_path(s) {
                 None => out += &format!("{name}: not solvable\n"),
                 Some(p) => {
                     let moves = p.len() - 1;
@@ -402,68 +307,9 @@ impl Grid {
     }
 }
 
-/// The path of a `--json` corner entry as squares.
-fn json_path(corner: &Value) -> Vec<Sq> {
-    corner["path"]
-        .as_array()
-        .expect("a path")
-        .iter()
-        .map(|sq| {
-            let rc = sq.as_array().expect("[row, col]");
-            assert_eq!(rc.len(), 2);
-            (
-                rc[0].as_u64().expect("row") as usize,
-                rc[1].as_u64().expect("col") as usize,
-            )
-        })
-        .collect()
-}
-
-/// Checks the whole `--json` answer of the binary for `grid` against the reference: exact value,
-/// legal paths whose lengths are the search's distances.
-fn check_against_reference(grid: &Grid, answer: &Value) {
+/// Checks the whole `--json` answer of the binary for `grid` against the library's answer.
+fn check_against_library(grid: &Grid, answer: &Value) {
     assert_eq!(*answer, grid.expected_json(&grid.corners()), "{grid:?}");
-    let goal = grid.goal();
-    for (corner, start) in answer["corners"]
-        .as_array()
-        .expect("corners")
-        .iter()
-        .zip(grid.corners())
-    {
-        if corner["solvable"] == true {
-            let path = json_path(corner);
-            let moves = grid.assert_legal(start, &path);
-            assert_eq!(corner["moves"], moves);
-            assert_eq!(Some(moves), grid.distances(start)[goal.0][goal.1]);
-        }
-    }
-}
-
-#[test]
-fn reference_search_knows_the_hand_made_boards() {
-    let moves = |slashed: &str| -> Vec<Option<usize>> {
-        let g = Grid::from_rows(slashed);
-        g.corners()
-            .iter()
-            .map(|&s| g.canonical_path(s).map(|p| g.assert_legal(s, &p)))
-            .collect()
-    };
-    assert_eq!(moves(EXAMPLE), [Some(4), Some(5), Some(3), Some(3)]);
-    assert_eq!(moves(TWO_PATHS), [Some(2), None, None, None]);
-    assert_eq!(moves(BACKWARD_RULE), [Some(6), Some(5), Some(4), Some(5)]);
-    assert_eq!(moves(NOWHERE), [None; 4]);
-    assert_eq!(moves(SOME_CORNERS), [Some(3), None, Some(2), None]);
-    assert_eq!(moves(ONE_MOVE), [None, Some(4), Some(2), Some(1)]);
-    assert_eq!(moves(LONG_PATH)[0], Some(12));
-    // The tie-break boards really have more than one shortest path.
-    let two = Grid::from_rows(TWO_PATHS);
-    assert_eq!(two.shortest_path_count((0, 0)), 2);
-    let back = Grid::from_rows(BACKWARD_RULE);
-    assert!(back.shortest_path_count((4, 0)) >= 2);
-    // The only square with a move onto NOWHERE's goal is (0,2).
-    let nowhere = Grid::from_rows(NOWHERE);
-    assert_eq!(nowhere.predecessors(nowhere.goal()), [(0, 2)]);
-    assert_eq!(nowhere.predecessors((0, 2)), []);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -475,7 +321,7 @@ fn example_json_is_exact() {
     let board = rows(EXAMPLE);
     assert_eq!(magic(&["--json"], &board), EXAMPLE_JSON);
     let grid = Grid::from_rows(EXAMPLE);
-    check_against_reference(&grid, &parse_json(EXAMPLE_JSON));
+    check_against_library(&grid, &parse_json(EXAMPLE_JSON));
 }
 
 #[test]
@@ -652,7 +498,7 @@ fn goal_on_a_corner_is_reported_and_the_other_corners_answered() {
     assert_eq!(magic(&["--json"], &board), json_text);
     let grid = Grid::from_rows(GOAL_ON_CORNER);
     assert_eq!(grid.expected_text(&grid.corners(), false), text);
-    check_against_reference(&grid, &parse_json(json_text));
+    check_against_library(&grid, &parse_json(json_text));
     // The drawing skips the goal corner.
     assert_eq!(
         magic(&["--draw"], &board),
@@ -674,7 +520,7 @@ fn goal_on_a_corner_is_reported_and_the_other_corners_answered() {
             .map(|r| r.iter().map(usize::to_string).collect::<Vec<_>>().join(" ") + "\n")
             .collect::<String>();
         let v = magic_json(&[], &text);
-        check_against_reference(&g, &v);
+        check_against_library(&g, &v);
         let i = g.corners().iter().position(|&c| c == goal).unwrap();
         assert_eq!(v["corners"][i]["is_goal"], true);
         assert_eq!(
@@ -695,7 +541,7 @@ fn two_by_two_board_with_any_size_always_has_the_goal_on_a_corner() {
 (1,0): solvable in 2 moves: (1,0) (0,0) (0,1)\n\
 (1,1): solvable in 1 move: (1,1) (0,1)\n"
     );
-    check_against_reference(&Grid::parse(board), &magic_json(&["--any-size"], board));
+    check_against_library(&Grid::parse(board), &magic_json(&["--any-size"], board));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -723,7 +569,7 @@ fn unsolvable_from_every_corner() {
     );
     // Nothing to draw.
     assert_eq!(magic(&["--draw"], &board), magic(&[], &board));
-    check_against_reference(&Grid::from_rows(NOWHERE), &magic_json(&[], &board));
+    check_against_library(&Grid::from_rows(NOWHERE), &magic_json(&[], &board));
     assert_eq!(
         magic(&["--start", "4,4"], &board),
         "5×5 board, goal at (3,2)\n(4,4): not solvable\n"
@@ -752,7 +598,7 @@ fn solvable_from_some_corners_only() {
             "\n"
         )
     );
-    check_against_reference(&Grid::from_rows(SOME_CORNERS), &magic_json(&[], &board));
+    check_against_library(&Grid::from_rows(SOME_CORNERS), &magic_json(&[], &board));
 }
 
 #[test]
@@ -783,15 +629,13 @@ fn goal_one_move_away() {
 
 "
     );
-    check_against_reference(&Grid::from_rows(ONE_MOVE), &magic_json(&[], &board));
+    check_against_library(&Grid::from_rows(ONE_MOVE), &magic_json(&[], &board));
 }
 
 #[test]
 fn tie_break_takes_the_smaller_predecessor() {
     let board = rows(TWO_PATHS);
     let grid = Grid::from_rows(TWO_PATHS);
-    assert_eq!(grid.shortest_path_count((0, 0)), 2);
-    assert!(grid.is_move((0, 0), (2, 0)) && grid.is_move((2, 0), (2, 2)));
     assert_eq!(
         magic(&[], &board),
         "5×5 board, goal at (2,2)\n\
@@ -800,19 +644,13 @@ fn tie_break_takes_the_smaller_predecessor() {
 (4,0): not solvable\n\
 (4,4): not solvable\n"
     );
-    check_against_reference(&grid, &magic_json(&[], &board));
+    check_against_library(&grid, &magic_json(&[], &board));
 }
 
 #[test]
 fn tie_break_is_read_backward_from_the_goal() {
     let board = rows(BACKWARD_RULE);
     let grid = Grid::from_rows(BACKWARD_RULE);
-    // The forward-smallest alternative is a shortest path too.
-    let alternative = [(4, 0), (3, 0), (3, 1), (3, 3), (3, 2)];
-    assert_eq!(grid.assert_legal((4, 0), &alternative), 4);
-    assert!(grid.shortest_path_count((4, 0)) >= 2);
-    let alternative_00 = [(0, 0), (1, 0), (1, 1), (4, 1), (3, 1), (3, 3), (3, 2)];
-    assert_eq!(grid.assert_legal((0, 0), &alternative_00), 6);
     assert_eq!(
         magic(&[], &board),
         "5×5 board, goal at (3,2)\n\
@@ -821,7 +659,7 @@ fn tie_break_is_read_backward_from_the_goal() {
 (4,0): solvable in 4 moves: (4,0) (4,1) (4,2) (2,2) (3,2)\n\
 (4,4): solvable in 5 moves: (4,4) (4,0) (4,1) (4,2) (2,2) (3,2)\n"
     );
-    check_against_reference(&grid, &magic_json(&[], &board));
+    check_against_library(&grid, &magic_json(&[], &board));
 }
 
 #[test]
@@ -836,8 +674,7 @@ fn any_size_four_by_four_of_ones_breaks_every_tie_the_same_way() {
 (3,3): solvable in 2 moves: (3,3) (2,3) (2,2)\n"
     );
     let grid = Grid::from_rows(ONES_4);
-    assert_eq!(grid.shortest_path_count((0, 0)), 6);
-    check_against_reference(&grid, &magic_json(&["--any-size"], &board));
+    check_against_library(&grid, &magic_json(&["--any-size"], &board));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -876,7 +713,7 @@ fn generate_is_reproducible_and_legal() {
             let grid = assert_board_format(&a, d);
             // The binary reads it back, and answers as the reference does.
             let v = magic_json(&[], &a);
-            check_against_reference(&grid, &v);
+            check_against_library(&grid, &v);
             assert_eq!(magic(&[], &a), grid.expected_text(&grid.corners(), false));
             boards.push(a);
         }
@@ -904,7 +741,7 @@ fn generate_solvable_and_unsolvable() {
             );
             let grid = assert_board_format(&text, d);
             let v = magic_json(&[], &text);
-            check_against_reference(&grid, &v);
+            check_against_library(&grid, &v);
             for c in v["corners"].as_array().unwrap() {
                 assert!(
                     c["solvable"] == true || c["is_goal"] == true,
@@ -915,7 +752,7 @@ fn generate_solvable_and_unsolvable() {
             let text = generate(&["--size", &size, "--seed", seed, "--unsolvable"]);
             let grid = assert_board_format(&text, d);
             let v = magic_json(&[], &text);
-            check_against_reference(&grid, &v);
+            check_against_library(&grid, &v);
             for c in v["corners"].as_array().unwrap() {
                 assert_eq!(c["solvable"], false, "--unsolvable d {d} seed {seed}: {c}");
             }
@@ -933,12 +770,12 @@ fn generated_boards_of_every_seed_size_match_the_reference() {
                 args.extend(wanted);
                 let text = generate(&args);
                 let grid = assert_board_format(&text, d);
-                check_against_reference(&grid, &magic_json(&[], &text));
+                check_against_library(&grid, &magic_json(&[], &text));
                 let verdicts: Vec<bool> = grid
                     .corners()
                     .iter()
                     .filter(|&&s| s != grid.goal())
-                    .map(|&s| grid.canonical_path(s).is_some())
+                    .map(|&s| grid.library_path(s).is_some())
                     .collect();
                 match wanted {
                     Some("--solvable") => assert!(verdicts.iter().all(|&x| x), "{args:?}"),
@@ -998,14 +835,14 @@ fn generate_size_rule() {
     // --any-size lifts the rule.
     let four = generate(&["--any-size", "--size", "4", "--seed", "2"]);
     let grid = assert_board_format(&four, 4);
-    check_against_reference(&grid, &magic_json(&["--any-size"], &four));
+    check_against_library(&grid, &magic_json(&["--any-size"], &four));
     let big = generate(&["--any-size", "--size", "300", "--seed", "2"]);
     assert_eq!(
         big,
         generate(&["--any-size", "--size", "300", "--seed", "2"])
     );
     let grid = assert_board_format(&big, 300);
-    check_against_reference(&grid, &magic_json(&["--any-size"], &big));
+    check_against_library(&grid, &magic_json(&["--any-size"], &big));
 }
 
 #[test]
@@ -1441,7 +1278,7 @@ fn sizes_outside_the_seed_rule() {
     let big = generate(&["--any-size", "--size", "21", "--seed", "8"]);
     assert_bad_board(&[], &big, &seed_rule(21));
     let grid = assert_board_format(&big, 21);
-    check_against_reference(&grid, &magic_json(&["--any-size"], &big));
+    check_against_library(&grid, &magic_json(&["--any-size"], &big));
     // Below 2 or above 4096 even with --any-size (the first row sets the size).
     assert_bad_board(
         &["--any-size"],
@@ -1575,23 +1412,9 @@ fn a_thousand_by_thousand_board() {
     let goal = grid.goal();
     assert_eq!(v["d"], 1000);
     assert_eq!(v["goal"], json!([goal.0, goal.1]));
+    check_against_library(&grid, &v);
     let corners = v["corners"].as_array().unwrap();
-    assert_eq!(corners.len(), 4);
-    let mut solvable = 0;
-    for (c, start) in corners.iter().zip(grid.corners()) {
-        assert_eq!(c["start"], json!([start.0, start.1]));
-        let distance = grid.distances(start)[goal.0][goal.1];
-        assert_eq!(c["solvable"], distance.is_some(), "{start:?}");
-        if let Some(distance) = distance {
-            solvable += 1;
-            let path = json_path(c);
-            assert_eq!(grid.assert_legal(start, &path), distance, "{start:?}");
-            assert_eq!(c["moves"], distance);
-            assert_eq!(Some(path), grid.canonical_path(start), "{start:?}");
-        } else {
-            assert_eq!(c["path"], Value::Null);
-        }
-    }
+    let solvable = corners.iter().filter(|c| c["solvable"] == true).count();
     assert!(solvable > 0, "seed 1 has solvable corners");
     // The same answer from stdin, and with --start for one corner.
     assert_eq!(magic_json(&["--any-size"], &text), v);

@@ -49,15 +49,61 @@ fn every_target_has_a_fuzz_target() {
     }
 }
 
-/// Inputs that crashed a check, kept in `fuzz/regressions/<target>/` until the parser is fixed; once
-/// it is, they move into the target's corpus. Run with `cargo test -p ply-fuzz -- --ignored`.
+/// The inputs RELIABILITY.md lists under "Crashes found": every `fuzz/crashes/<target>/<name>` it
+/// names, as (target, name).
+fn crashes_listed() -> Vec<(String, String)> {
+    let text =
+        std::fs::read_to_string(fuzz_dir().join("../RELIABILITY.md")).expect("RELIABILITY.md");
+    let section = text
+        .split("### Crashes found")
+        .nth(1)
+        .expect("a section of crashes found");
+    let section = section.split("\n#").next().unwrap_or(section);
+    let mut listed: Vec<(String, String)> = section
+        .split('`')
+        .filter_map(|quoted| quoted.strip_prefix("fuzz/crashes/"))
+        .map(|rest| {
+            let (target, name) = rest.split_once('/').expect("fuzz/crashes/<target>/<name>");
+            (target.to_string(), name.to_string())
+        })
+        .collect();
+    listed.sort();
+    listed
+}
+
+/// Every input that once crashed a check, kept in `fuzz/crashes/<target>/`, replays through its
+/// target's check; the folder holds exactly the inputs RELIABILITY.md lists (none missing, none
+/// unlisted), and is not empty.
 #[test]
-#[ignore = "known crashes awaiting their fixes (listed in RELIABILITY.md)"]
-fn known_crashes_are_fixed() {
+fn past_crashes_stay_fixed() {
+    let crashes = fuzz_dir().join("crashes");
+    let mut kept = Vec::new();
     for &(target, check) in ply_fuzz::TARGETS {
-        let dir = fuzz_dir().join("regressions").join(target);
+        let dir = crashes.join(target);
         if dir.is_dir() {
-            replay(&dir, check);
+            let replayed = replay(&dir, check);
+            assert!(replayed > 0, "{}: empty", dir.display());
+            for file in files(&dir) {
+                let name = file
+                    .file_name()
+                    .expect("a name")
+                    .to_string_lossy()
+                    .into_owned();
+                kept.push((target.to_string(), name));
+            }
         }
     }
+    kept.sort();
+    // A folder of another name would not be replayed.
+    let folders = std::fs::read_dir(&crashes)
+        .unwrap_or_else(|e| panic!("{}: {e}", crashes.display()))
+        .count();
+    let targets: std::collections::BTreeSet<&String> = kept.iter().map(|(t, _)| t).collect();
+    assert_eq!(
+        folders,
+        targets.len(),
+        "a folder of fuzz/crashes that is no target"
+    );
+    assert_eq!(kept, crashes_listed());
+    assert!(kept.len() >= 6, "{kept:?}");
 }

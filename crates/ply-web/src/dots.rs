@@ -145,7 +145,7 @@ impl DotsService {
                 Strategy::FreeTable => query.free() <= 20,
                 Strategy::Search => query.free() <= 14,
                 Strategy::Memo | Strategy::Recursion => query.free() <= 10,
-                Strategy::Book => true,
+                Strategy::Book | Strategy::Auto => true,
             },
             // A reply the book gives: every move of the position is in it.
             _ => small_board || query.free() <= 12 || self.kept.book_answers(&query),

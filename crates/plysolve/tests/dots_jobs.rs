@@ -14,7 +14,7 @@ use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
 use plysolve::games::dots::jobs::{combine, expand, key};
 use plysolve::games::dots::policy::Policy;
-use plysolve::games::dots::request::{Detail, DotsRequest, Query, StrategyChoice};
+use plysolve::games::dots::request::{Detail, DotsRequest, Query, Strategy};
 use plysolve::games::dots::{DotsBoard, EdgeSet, Geometry};
 use plysolve::input::surface::{Surface, Worded};
 use rand::seq::IndexedRandom;
@@ -168,7 +168,12 @@ fn random_position(rng: &mut Xoshiro256PlusPlus, geometry: Geometry) -> Query {
     let built = geometry.build().unwrap();
     let board = &built.board;
     let edges: Vec<String> = (0..board.items())
-        .map(|e| plysolve::games::dots::notation::format_edge(board, plysolve::games::dots::Edge(e as u8)))
+        .map(|e| {
+            plysolve::games::dots::notation::format_edge(
+                board,
+                plysolve::games::dots::Edge(e as u8),
+            )
+        })
         .collect();
     let count = rng.random_range(0..edges.len());
     let moves: Vec<String> = edges.choose_multiple(rng, count).cloned().collect();
@@ -294,7 +299,7 @@ fn a_request_with_a_window_is_answered_by_a_bound_that_holds() {
     let asked = |window: Option<[i32; 2]>, detail: Detail| DotsRequest {
         window,
         detail,
-        strategy: StrategyChoice::Search,
+        strategy: Strategy::Search,
         ..DotsRequest::new(geometry, moves)
     };
     let query = asked(None, Detail::Value).validate().unwrap();
@@ -315,7 +320,7 @@ fn a_request_with_a_window_is_answered_by_a_bound_that_holds() {
     }
     // The whole table answers exactly whatever the window.
     let query = DotsRequest {
-        strategy: StrategyChoice::Table,
+        strategy: Strategy::Table,
         ..asked(Some([value + 1, value + 3]), Detail::Value)
     }
     .validate()

@@ -5,8 +5,8 @@
 //! (1 GiB), against which every entry of the shipped size-4 triangles book is checked too. Building
 //! the whole table is most of this file's time; the searches take about a second.
 
-use plysolve::engine::scored::search::{SearchOptions, SearchSolver, TieOrder};
 use plysolve::engine::scored::restrict::FreeTable;
+use plysolve::engine::scored::search::{SearchOptions, SearchSolver, TieOrder};
 use plysolve::engine::scored::table::SubsetTable;
 use plysolve::engine::scored::{Solver, SubsetIndexed};
 use plysolve::engine::util::halt::NEVER;
@@ -34,7 +34,11 @@ fn budget() -> MemoryBudget {
 
 /// Checks the search on random positions of `geometry` against `reference`, the value of a
 /// position's bitmask of drawn edges by a table.
-fn check_random_positions(geometry: Geometry, seed: u64, reference: impl Fn(&DotsBoard, u64) -> i32) {
+fn check_random_positions(
+    geometry: Geometry,
+    seed: u64,
+    reference: impl Fn(&DotsBoard, u64) -> i32,
+) {
     let board = geometry.build().unwrap().board;
     let budget = budget();
     let search = |tie_order| {

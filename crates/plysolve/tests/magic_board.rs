@@ -1,5 +1,12 @@
-//! MagicBoard: the breadth-first shortest path, the shared depth-first verdicts and the seed's own
-//! recursive search agree on 10 000 random boards of every size 5 to 20; hand-made boards.
+//! MagicBoard: the library's answers (verdicts, shortest paths by the tie rule, the shared
+//! depth-first verdicts) against the reference (`reference/magic_board.rs`, a plain breadth-first
+//! search) on 10 000 random boards of every size 5 to 20 (the whole answer, paths and all, on
+//! every tenth) and on hand-made boards; the reference's own
+//! facts about the hand-made boards (those with ties really have several shortest paths).
+
+mod reference {
+    pub mod magic_board;
+}
 
 use plysolve::engine::conformance;
 use plysolve::engine::reach::{shortest_path, Puzzle, Verdicts};
@@ -7,38 +14,39 @@ use plysolve::engine::MemoryBudget;
 use plysolve::games::magic_board::{generate, solve, Board, SizeRule, Wanted};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use reference::magic_board::Grid;
 
-/// The seed's method: recursive depth-first search marking visited squares, on (row, col).
-fn seed_recursive(values: &[Vec<usize>], at: (usize, usize), visited: &mut [Vec<bool>]) -> bool {
-    let d = values.len();
-    let n = values[at.0][at.1];
-    if n == 0 {
-        return true;
-    }
-    let (r, c) = (at.0 as i64, at.1 as i64);
-    for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
-        let (nr, nc) = (r + dr * n as i64, c + dc * n as i64);
-        if nr < 0 || nc < 0 || nr >= d as i64 || nc >= d as i64 {
-            continue;
-        }
-        let next = (nr as usize, nc as usize);
-        if visited[next.0][next.1] {
-            continue;
-        }
-        visited[next.0][next.1] = true;
-        if seed_recursive(values, next, visited) {
-            return true;
-        }
-    }
-    false
-}
+/// The example board, one row per slash.
+const EXAMPLE: &str = "4 4 4 1 1 / 2 4 1 4 3 / 0 2 1 3 2 / 3 2 3 2 3 / 3 4 2 2 1";
 
-/// A visited grid with only `start` marked.
-fn visited(d: usize, start: (usize, usize)) -> Vec<Vec<bool>> {
-    let mut grid = vec![vec![false; d]; d];
-    grid[start.0][start.1] = true;
-    grid
-}
+/// Two shortest paths from (0,0): via (0,2) and via (2,0). The rule picks (0,2), the smaller
+/// predecessor of the goal, although a queue that tries south before east would meet (2,0) first.
+/// The other three corners are each caught in a 4-cycle of 3s.
+const TWO_PATHS: &str = "2 3 2 3 3 / 3 3 3 3 3 / 2 3 0 3 3 / 3 3 3 3 3 / 3 3 3 3 3";
+
+/// A board where the backward rule and "the lexicographically first path forward" differ: from
+/// (4,0) the forward-smallest shortest path starts (4,0) (3,0) (3,1) (3,3), but the goal's smallest
+/// predecessor one move closer is (2,2), so the answer goes (4,0) (4,1) (4,2) (2,2).
+const BACKWARD_RULE: &str = "1 2 1 4 2 / 1 3 3 2 2 / 1 4 1 2 4 / 1 2 0 1 3 / 1 1 2 2 4";
+
+/// Unsolvable from every corner: only (0,2) (a 3 above the goal) reaches the goal, and nothing
+/// reaches (0,2).
+const NOWHERE: &str = "4 4 3 4 3 / 3 4 4 2 1 / 4 2 4 3 2 / 1 4 0 3 1 / 3 1 3 3 3";
+
+/// Solvable from (0,0) and (4,0) only.
+const SOME_CORNERS: &str = "3 3 4 4 3 / 1 3 1 1 3 / 0 2 4 2 2 / 2 3 1 2 1 / 3 4 4 1 1";
+
+/// (4,4) holds a 3 and the goal is three squares west: one move. (0,0) cannot reach the goal.
+const ONE_MOVE: &str = "3 4 3 3 2 / 4 3 3 2 3 / 1 3 1 4 1 / 3 4 4 3 2 / 4 0 4 1 3";
+
+/// The example with the goal moved to the corner (0,0) (and (2,0) made a 1).
+const GOAL_ON_CORNER: &str = "0 4 4 1 1 / 2 4 1 4 3 / 1 2 1 3 2 / 3 2 3 2 3 / 3 4 2 2 1";
+
+/// A 12-move path from (0,0): two-digit step numbers in the drawing.
+const LONG_PATH: &str = "3 3 3 3 3 / 4 3 4 2 2 / 3 0 1 1 1 / 2 2 3 3 3 / 2 3 1 2 1";
+
+/// A 4×4 board of ones (legal only with `--any-size`): many ties everywhere.
+const ONES_4: &str = "1 1 1 1 / 1 1 1 1 / 1 1 0 1 / 1 1 1 1";
 
 /// A random legal board drawn independently of the product's generator.
 fn random_values(d: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<Vec<usize>> {
@@ -49,47 +57,82 @@ fn random_values(d: usize, rng: &mut Xoshiro256PlusPlus) -> Vec<Vec<usize>> {
     values
 }
 
-fn text(values: &[Vec<usize>]) -> String {
-    values
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(usize::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-                + "\n"
-        })
-        .collect()
+/// Asserts the library's verdicts for `grid`'s board (read by `rule`) are the reference's — the
+/// shared depth-first ones, and with `paths` the whole answer: for each corner its verdict and its
+/// canonical path, legal and shortest. Returns how many corners are solvable.
+fn assert_as_the_reference(
+    grid: &Grid,
+    rule: SizeRule,
+    verdicts: &mut Verdicts,
+    paths: bool,
+) -> usize {
+    let budget = MemoryBudget::new(1 << 30);
+    let board = Board::parse(&grid.text(), rule).unwrap();
+    let goal = grid.goal();
+    let stride = grid.d.next_power_of_two();
+    let square = |(r, c): (usize, usize)| r * stride + c;
+    let starts: Vec<usize> = grid.corners().iter().map(|&p| square(p)).collect();
+    let fast = verdicts.reach_with_predecessors(&board, &starts, square(goal));
+    assert_eq!(verdicts.reach(&board, &starts, square(goal)), fast);
+    if !paths {
+        let reference = grid
+            .corners()
+            .map(|c| c != goal && grid.distances(c)[goal.0][goal.1].is_some());
+        let reached = grid.corners().map(|c| c != goal);
+        for i in 0..4 {
+            assert_eq!(
+                fast[i] && reached[i],
+                reference[i],
+                "{grid:?} from {:?}",
+                grid.corners()[i]
+            );
+        }
+        return reference.iter().filter(|&&r| r).count();
+    }
+    let answer = solve(&board, None, budget).unwrap();
+    let mut solvable = 0;
+    for (i, (corner, start)) in answer.corners.iter().zip(grid.corners()).enumerate() {
+        assert_eq!(corner.start, [start.0, start.1]);
+        assert_eq!(corner.is_goal, start == goal, "{grid:?}");
+        let expected = (start != goal)
+            .then(|| grid.canonical_path(start))
+            .flatten();
+        assert_eq!(
+            corner.solvable,
+            expected.is_some(),
+            "{grid:?} from {start:?}"
+        );
+        if start != goal {
+            assert_eq!(fast[i], corner.solvable, "{grid:?} from {start:?}");
+        }
+        let path: Option<Vec<(usize, usize)>> = corner
+            .path
+            .as_ref()
+            .map(|p| p.iter().map(|&[r, c]| (r, c)).collect());
+        assert_eq!(path, expected, "{grid:?} from {start:?}");
+        if let Some(path) = &path {
+            let moves = grid.assert_legal(start, path);
+            assert_eq!(corner.moves, Some(moves as u32));
+            solvable += 1;
+        }
+    }
+    solvable
 }
 
 #[test]
-fn three_methods_agree_on_ten_thousand_boards_of_every_size() {
+fn the_library_answers_as_the_reference_on_ten_thousand_boards_of_every_size() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(2026);
-    let budget = MemoryBudget::new(1 << 30);
     let mut verdicts = Verdicts::default();
     let mut solvable = 0;
     for d in 5..=20usize {
-        for _ in 0..10_000 {
-            let values = random_values(d, &mut rng);
-            let board = Board::parse(&text(&values), SizeRule::Seed).unwrap();
-            let goal = board.goal();
-            let square = |(r, c): (usize, usize)| r * d.next_power_of_two() + c;
-            let starts: Vec<usize> = board.corners().iter().map(|&p| square(p)).collect();
-            let fast = verdicts.reach_with_predecessors(&board, &starts, square(goal));
-            assert_eq!(verdicts.reach(&board, &starts, square(goal)), fast);
-            for (i, &corner) in board.corners().iter().enumerate() {
-                let seed =
-                    corner != goal && seed_recursive(&values, corner, &mut visited(d, corner));
-                let bfs = corner != goal
-                    && shortest_path(&board, starts[i], square(goal), budget)
-                        .unwrap()
-                        .is_some();
-                assert_eq!(bfs, seed, "{d}: {values:?} from {corner:?}");
-                if corner != goal {
-                    assert_eq!(fast[i], seed, "{d}: {values:?} from {corner:?}");
-                }
-                solvable += seed as usize;
-            }
+        for k in 0..10_000 {
+            let grid = Grid {
+                d,
+                cells: random_values(d, &mut rng),
+            };
+            // Every board's verdicts; every tenth board's whole answer (paths and all).
+            let paths = k % 10 == 0;
+            solvable += assert_as_the_reference(&grid, SizeRule::Seed, &mut verdicts, paths);
         }
     }
     // About four boards in five are solvable from a corner at these sizes.
@@ -97,52 +140,55 @@ fn three_methods_agree_on_ten_thousand_boards_of_every_size() {
 }
 
 #[test]
-fn paths_are_shortest_and_legal() {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-    let budget = MemoryBudget::new(1 << 30);
-    for d in [5, 9, 16, 20] {
-        for _ in 0..200 {
-            let values = random_values(d, &mut rng);
-            let board = Board::parse(&text(&values), SizeRule::Seed).unwrap();
-            for corner in solve(&board, None, budget).unwrap().corners {
-                let Some(path) = corner.path else { continue };
-                // Every step moves exactly the value of its square, in a straight line.
-                for w in path.windows(2) {
-                    let ([r, c], [nr, nc]) = (w[0], w[1]);
-                    let k = values[r][c];
-                    assert!(
-                        (r == nr && r.abs_diff(nr) == 0 && c.abs_diff(nc) == k)
-                            || (c == nc && r.abs_diff(nr) == k)
-                    );
-                }
-                assert_eq!(values[path.last().unwrap()[0]][path.last().unwrap()[1]], 0);
-                // No shorter path: a plain breadth-first search over (row, col) agrees on the length.
-                let mut dist = vec![vec![usize::MAX; d]; d];
-                let mut queue =
-                    std::collections::VecDeque::from([(corner.start[0], corner.start[1])]);
-                dist[corner.start[0]][corner.start[1]] = 0;
-                while let Some((r, c)) = queue.pop_front() {
-                    let k = values[r][c];
-                    let moves = [
-                        (r.checked_sub(k), Some(c)),
-                        (Some(r + k), Some(c)),
-                        (Some(r), Some(c + k)),
-                        (Some(r), c.checked_sub(k)),
-                    ];
-                    for (nr, nc) in moves {
-                        if let (Some(nr), Some(nc)) = (nr, nc) {
-                            if k > 0 && nr < d && nc < d && dist[nr][nc] == usize::MAX {
-                                dist[nr][nc] = dist[r][c] + 1;
-                                queue.push_back((nr, nc));
-                            }
-                        }
-                    }
-                }
-                let [gr, gc] = *path.last().unwrap();
-                assert_eq!(dist[gr][gc], path.len() - 1);
-            }
-        }
+fn the_library_answers_the_hand_made_boards_as_the_reference() {
+    let mut verdicts = Verdicts::default();
+    for board in [
+        EXAMPLE,
+        TWO_PATHS,
+        BACKWARD_RULE,
+        NOWHERE,
+        SOME_CORNERS,
+        ONE_MOVE,
+        GOAL_ON_CORNER,
+        LONG_PATH,
+        ONES_4,
+    ] {
+        assert_as_the_reference(&Grid::from_rows(board), SizeRule::Any, &mut verdicts, true);
     }
+}
+
+#[test]
+fn the_reference_knows_the_hand_made_boards() {
+    let moves = |slashed: &str| -> Vec<Option<usize>> {
+        let g = Grid::from_rows(slashed);
+        g.corners()
+            .iter()
+            .map(|&s| g.canonical_path(s).map(|p| g.assert_legal(s, &p)))
+            .collect()
+    };
+    assert_eq!(moves(EXAMPLE), [Some(4), Some(5), Some(3), Some(3)]);
+    assert_eq!(moves(TWO_PATHS), [Some(2), None, None, None]);
+    assert_eq!(moves(BACKWARD_RULE), [Some(6), Some(5), Some(4), Some(5)]);
+    assert_eq!(moves(NOWHERE), [None; 4]);
+    assert_eq!(moves(SOME_CORNERS), [Some(3), None, Some(2), None]);
+    assert_eq!(moves(ONE_MOVE), [None, Some(4), Some(2), Some(1)]);
+    assert_eq!(moves(LONG_PATH)[0], Some(12));
+    // The tie-break boards really have more than one shortest path.
+    let two = Grid::from_rows(TWO_PATHS);
+    assert_eq!(two.shortest_path_count((0, 0)), 2);
+    assert!(two.is_move((0, 0), (2, 0)) && two.is_move((2, 0), (2, 2)));
+    let back = Grid::from_rows(BACKWARD_RULE);
+    assert!(back.shortest_path_count((4, 0)) >= 2);
+    // The forward-smallest alternatives are shortest paths too.
+    let alternative = [(4, 0), (3, 0), (3, 1), (3, 3), (3, 2)];
+    assert_eq!(back.assert_legal((4, 0), &alternative), 4);
+    let alternative_00 = [(0, 0), (1, 0), (1, 1), (4, 1), (3, 1), (3, 3), (3, 2)];
+    assert_eq!(back.assert_legal((0, 0), &alternative_00), 6);
+    assert_eq!(Grid::from_rows(ONES_4).shortest_path_count((0, 0)), 6);
+    // The only square with a move onto NOWHERE's goal is (0,2).
+    let nowhere = Grid::from_rows(NOWHERE);
+    assert_eq!(nowhere.predecessors(nowhere.goal()), [(0, 2)]);
+    assert_eq!(nowhere.predecessors((0, 2)), []);
 }
 
 #[test]
@@ -156,17 +202,15 @@ fn hand_made_boards() {
     let fours = "4 4 4 4 4\n4 4 4 4 4\n4 4 0 4 4\n4 4 4 4 4\n4 4 4 4 4\n";
     let r = solve(&Board::parse(fours, SizeRule::Seed).unwrap(), None, budget).unwrap();
     assert!(r.corners.iter().all(|c| !c.solvable));
-    // Only the top corners work (found by a separate search, checked here by the seed's method too).
+    // Only the top corners work (found by a separate search, checked here by the reference too).
     let some = "3 1 2 2 4\n2 4 4 2 2\n2 0 3 2 4\n4 4 4 3 2\n1 3 4 3 3\n";
-    let values: Vec<Vec<usize>> = some
-        .lines()
-        .map(|l| l.split(' ').map(|t| t.parse().unwrap()).collect())
-        .collect();
-    let seed: Vec<bool> = [(0, 0), (0, 4), (4, 0), (4, 4)]
+    let grid = Grid::parse(some);
+    let reference: Vec<bool> = grid
+        .corners()
         .iter()
-        .map(|&c| seed_recursive(&values, c, &mut visited(5, c)))
+        .map(|&c| grid.canonical_path(c).is_some())
         .collect();
-    assert_eq!(seed, vec![true, true, false, false]);
+    assert_eq!(reference, vec![true, true, false, false]);
     let r = solve(&Board::parse(some, SizeRule::Seed).unwrap(), None, budget).unwrap();
     let verdicts: Vec<bool> = r.corners.iter().map(|c| c.solvable).collect();
     assert_eq!(verdicts, vec![true, true, false, false]);
@@ -212,7 +256,12 @@ fn boards_conform_to_the_puzzle_shape() {
     for d in 5..=20usize {
         for _ in 0..20 {
             let values = random_values(d, &mut rng);
-            let board = Board::parse(&text(&values), SizeRule::Seed).unwrap();
+            let text = Grid {
+                d,
+                cells: values.clone(),
+            }
+            .text();
+            let board = Board::parse(&text, SizeRule::Seed).unwrap();
             assert_eq!(conformance::predecessors(&board), Ok(()), "{values:?}");
         }
     }

@@ -1,5 +1,11 @@
-//! Number Solitaire: known values, the streaming method against the table and an exhaustive search,
-//! and the game under fair throws against exact rationals and a Monte Carlo run.
+//! Number Solitaire: known values, the streaming method against the reference (`reference/
+//! solitaire.rs`: an exhaustive search on short boards, the original program's table on long ones,
+//! up to 1 200 000 squares), and the game under fair throws against exact rationals and a Monte
+//! Carlo run.
+
+mod reference {
+    pub mod solitaire;
+}
 
 use num_traits::ToPrimitive;
 use plysolve::engine::chance::{distribution_work, exact_expectation, WindowWalk};
@@ -8,6 +14,7 @@ use plysolve::games::solitaire::{solve, PathMode, SolitaireOptions};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use reference::solitaire::{all_paths, best_and_fewest_throws};
 
 fn best(values: &[i64], faces: u64) -> i128 {
     let text = values
@@ -34,31 +41,6 @@ fn known_values() {
     // LeetCode 1696 "Jump Game VI".
     assert_eq!(best(&[1, -1, -2, 4, -7, 3], 2), 7);
     assert_eq!(best(&[10, -5, -2, 4, 0, 3], 3), 17);
-}
-
-/// Every game the player could choose: (total, throws) of each path from 0 to the last square.
-fn all_paths(values: &[i64], faces: usize) -> Vec<(i128, usize, Vec<usize>)> {
-    fn walk(
-        v: &[i64],
-        k: usize,
-        at: usize,
-        path: &mut Vec<usize>,
-        out: &mut Vec<(i128, usize, Vec<usize>)>,
-    ) {
-        if at == v.len() - 1 {
-            let total = path.iter().map(|&i| v[i] as i128).sum();
-            out.push((total, path.len() - 1, path.clone()));
-            return;
-        }
-        for step in 1..=k.min(v.len() - 1 - at) {
-            path.push(at + step);
-            walk(v, k, at + step, path, out);
-            path.pop();
-        }
-    }
-    let mut out = Vec::new();
-    walk(values, faces, 0, &mut vec![0], &mut out);
-    out
 }
 
 proptest! {
@@ -243,5 +225,50 @@ fn every_small_size_and_die_agrees_with_exhaustive_search() {
                 );
             }
         }
+    }
+}
+
+/// A deterministic board of `n` values in -10 000..=10 000 (a 64-bit LCG).
+fn pseudo_random_board(n: usize, seed: u64) -> Vec<i64> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((x >> 33) % 20_001) as i64 - 10_000
+        })
+        .collect()
+}
+
+#[test]
+fn long_boards_agree_with_the_original_table() {
+    for (n, die, seed) in [
+        (2, 1, 1),
+        (7, 2, 2),
+        (10, 3, 3),
+        (10, 4, 4),
+        (25, 6, 5),
+        (40, 6, 6),
+        (60, 5, 7),
+        (1_200_000, 6, 12_345),
+    ] {
+        let values = pseudo_random_board(n, seed);
+        let (best, fewest) = best_and_fewest_throws(&values, die);
+        let text: Vec<String> = values.iter().map(i64::to_string).collect();
+        let options = SolitaireOptions::best(die as u64, PathMode::Always);
+        let r = solve(text.join(" ").as_bytes(), options, &NEVER).unwrap();
+        assert_eq!(
+            (r.best, r.n, r.die),
+            (best as i128, n as u64, die as u64),
+            "n {n}"
+        );
+        let path = r.path.unwrap();
+        assert_eq!(path.len() as u64, fewest + 1, "the fewest throws, n {n}");
+        assert_eq!((path[0], *path.last().unwrap()), (0, n as u64 - 1));
+        assert_eq!(path.iter().map(|&s| values[s as usize]).sum::<i64>(), best);
+        let throws: Vec<u64> = path.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(throws.iter().all(|t| (1..=die as u64).contains(t)));
+        assert_eq!(r.throws.unwrap(), throws);
     }
 }

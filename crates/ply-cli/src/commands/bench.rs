@@ -61,7 +61,7 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
     .map_err(Failure::bad)?;
     let budget = memory_budget(None)?;
     let mut rows: Vec<StrategyRun> = Vec::new();
-    for strategy in Strategy::ALL {
+    for strategy in Strategy::ORIGINAL {
         if strategy == Strategy::Recursion && args.skip_recursion {
             continue;
         }

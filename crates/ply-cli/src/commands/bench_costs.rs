@@ -3,7 +3,6 @@
 //! the library can be checked on any machine (and the ratios recorded in BENCHMARKS.md).
 
 use crate::failure::Failure;
-use plysolve::engine::chance::{distribution_work, exact_distribution, DISTRIBUTION_RATE};
 use plysolve::engine::util::cost::{Rate, WorkLimit};
 use plysolve::engine::util::halt::NEVER;
 use plysolve::engine::MemoryBudget;
@@ -16,7 +15,9 @@ use plysolve::games::dice_race::{compare_within, Dice, PickList};
 use plysolve::games::magic_board::{
     check_stats, generate, solve_within, solve_work, stats, SizeRule, Wanted, DRAW_RATE, SOLVE_RATE,
 };
-use plysolve::games::solitaire::{DISTRIBUTION_LIMIT, EXACT_LIMIT};
+use plysolve::games::solitaire::{
+    distribution_work, exact_distribution_of, DISTRIBUTION_RATE, EXACT_LIMIT,
+};
 use std::fmt::Write;
 use std::time::{Duration, Instant};
 
@@ -143,17 +144,16 @@ pub fn run() -> Result<String, Failure> {
     }
     // Number Solitaire's exact distribution: the longest board it is given for, weights spread so
     // that the totals come near the limit (the hardest shape), and smaller dice and weights.
-    for (faces, spread) in [(60, 1600), (60, 100), (6, 1600), (60, 3000)] {
+    for (faces, spread) in [(60u64, 1600), (60, 100), (6, 1600), (60, 3000)] {
         let weights: Vec<i64> = (0..EXACT_LIMIT as i64)
             .map(|i| (i * 7919 + 13) % (spread + 1))
             .collect();
-        let window = faces.min(weights.len());
         rows.push(Row::measure(
             "distribution",
             format!("60 squares 0..{spread}, d{faces}"),
-            distribution_work(&weights, window, DISTRIBUTION_LIMIT),
+            distribution_work(&weights, faces),
             DISTRIBUTION_RATE,
-            || exact_distribution(&weights, window, DISTRIBUTION_LIMIT, &NEVER),
+            || exact_distribution_of(&weights, faces, &NEVER),
         )?);
     }
     let mut out = format!(

@@ -6,13 +6,13 @@
 use crate::args::MemoryArg;
 use crate::failure::Failure;
 use clap::Args;
-use plysolve::engine::scored::table::SubsetTable;
 use plysolve::engine::scored::Strategy;
-use plysolve::games::dots::measured::{value_by, value_by_auto, FreeSeriesRow, SeriesRun};
+use plysolve::games::dots::measured::{value_by, value_by_policy, FreeSeriesRow, SeriesRun};
 use plysolve::games::dots::notation::format_edge;
 use plysolve::games::dots::openings::random_position;
 use plysolve::games::dots::policy::Policy;
 use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::tables::bytes_needed;
 use plysolve::games::dots::{DotsBoard, Edge, EdgeSet, Geometry, Position};
 use std::fmt::Write;
 use std::time::Instant;
@@ -84,7 +84,8 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
         let drawn = random_position(board, edges - free, args.seed)
             .expect("the range was checked against the board's edges");
         let query = Query::at(&built, position_of(board, drawn), Detail::Value);
-        let auto = Policy::new(budget, None).strategy(&query, None);
+        let policy = Policy::new(budget, None);
+        let auto = policy.strategy(&query, None);
         let mut runs: Vec<SeriesRun> = Vec::new();
         let mut value = None;
         let mut first: Option<f64> = None;
@@ -120,7 +121,7 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
         }
         let started = Instant::now();
         let (auto_value, auto_states, answered_by) =
-            value_by_auto(board, budget, drawn).map_err(|e| Failure::solve(e, auto))?;
+            value_by_policy(&policy, &query).map_err(|e| Failure::solve(e, auto))?;
         let seconds = started.elapsed().as_secs_f64();
         if value.is_some_and(|known| known != auto_value) {
             return Err(Failure::Internal(
@@ -162,12 +163,10 @@ fn ceiling(strategy: Strategy, free: u32, args: &BenchFreeArgs, budget: u64) -> 
         Strategy::Search if free > args.search_up_to => {
             Some(format!("over --search-up-to {}", args.search_up_to))
         }
-        Strategy::FreeTable if SubsetTable::bytes_needed(free) > u128::from(budget) => {
-            Some(format!(
-                "needs {} bytes, over the memory budget",
-                SubsetTable::bytes_needed(free)
-            ))
-        }
+        Strategy::FreeTable if bytes_needed(free) > u128::from(budget) => Some(format!(
+            "needs {} bytes, over the memory budget",
+            bytes_needed(free)
+        )),
         _ => None,
     }
 }

@@ -3,10 +3,9 @@
 use crate::failure::Failure;
 use crate::input::{memory_budget, open_input};
 use clap::Args;
-use plysolve::engine::scored::table::SubsetTable;
-use plysolve::engine::util::progress::Watch;
 use plysolve::engine::Winner;
-use plysolve::games::dots::triangle_war::{read_games, verdicts};
+use plysolve::games::dots::tables::BoardTable;
+use plysolve::games::dots::triangle_war::read_games;
 use plysolve::games::dots::Geometry;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -23,9 +22,9 @@ pub fn run(args: TriangleWarArgs) -> Result<String, Failure> {
     let input = open_input(args.file.as_deref())?;
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
     let positions = read_games(&built.board, input).map_err(Failure::bad)?;
-    let table = SubsetTable::build(&built.board, memory_budget(None)?, Watch::default())?;
+    let table = BoardTable::build(&built, memory_budget(None)?, None)?;
     let mut out = String::with_capacity(positions.len() * 16);
-    for (k, winner) in verdicts(&table, &positions).into_iter().enumerate() {
+    for (k, winner) in table.winners(&positions).into_iter().enumerate() {
         let _ = match winner {
             Winner::A => writeln!(out, "Game {}: A wins.", k + 1),
             Winner::B => writeln!(out, "Game {}: B wins.", k + 1),

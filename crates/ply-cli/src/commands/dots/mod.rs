@@ -6,9 +6,9 @@ use crate::cache;
 use crate::failure::Failure;
 use crate::input::read_text;
 use crate::progress::StatesProgress;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum};
-use plysolve::engine::scored::table_file::TableFileError;
-use plysolve::engine::scored::{Strategy, ValueRange};
+use plysolve::engine::scored::ValueRange;
 use plysolve::engine::util::memory::{Bytes, SystemMemory};
 use plysolve::games::dots::answer::{answer_planned, Hooks, SearchStatus};
 use plysolve::games::dots::book::Books;
@@ -16,9 +16,7 @@ use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::live::LiveStatus;
 use plysolve::games::dots::notation::max_moves_text;
 use plysolve::games::dots::policy::{Plan, Policy};
-use plysolve::games::dots::request::{
-    Detail, DotsRequest, MoveList, StrategyChoice, TieOrder, TimeText,
-};
+use plysolve::games::dots::request::{Detail, DotsRequest, MoveList, Strategy, TieOrder, TimeText};
 use plysolve::games::dots::{DotsBoard, Geometry};
 use render::signed;
 use std::fmt::Write;
@@ -112,8 +110,8 @@ struct PositionArgs {
     /// How values are computed; auto = a table kept in the cache for the board, else the table
     /// of the position's free edges up to 18 of them (any number on boards of up to 24 edges),
     /// else the search.
-    #[arg(long, value_enum, default_value_t = StrategyArg::Auto)]
-    strategy: StrategyArg,
+    #[arg(long, default_value = "auto", value_parser = strategy_parser())]
+    strategy: Strategy,
     /// Also show a best line of play to the end of the game.
     #[arg(long, conflicts_with = "value_only")]
     line: bool,
@@ -168,21 +166,18 @@ impl BookArg {
     }
 }
 
-/// The strategies as users name them.
-#[derive(Clone, Copy, ValueEnum)]
-pub enum StrategyArg {
-    /// The fastest that fits: whole table, free-edge table or search.
-    Auto,
-    /// Plain negamax (the original program's first technique).
-    Recursion,
-    /// Negamax with a transposition store (the original program's second).
-    Memo,
-    /// Bottom-up table over every state (the original program's third), in parallel.
-    Table,
-    /// Bottom-up table over the position's free edges only (2^free bytes), in parallel.
-    FreeTable,
-    /// Alpha-beta search with a table of bounds, for positions too large for any table.
-    Search,
+/// `--strategy`: the strategies a user may ask for ([`Strategy::is_askable`]), by their names, each
+/// with its help line.
+fn strategy_parser() -> impl TypedValueParser<Value = Strategy> {
+    let asked = Strategy::ALL.into_iter().filter(|s| s.is_askable());
+    PossibleValuesParser::new(asked.map(|s| PossibleValue::new(s.name()).help(s.about()))).map(
+        |name| {
+            Strategy::ALL
+                .into_iter()
+                .find(|s| s.name() == name)
+                .expect("a name the parser accepted")
+        },
+    )
 }
 
 /// [`TieOrder`] as users name it.
@@ -205,14 +200,7 @@ fn request(geometry: Geometry, position: &PositionArgs, moves: String) -> DotsRe
         } else {
             Detail::Moves
         },
-        strategy: match position.strategy {
-            StrategyArg::Auto => StrategyChoice::Auto,
-            StrategyArg::Recursion => StrategyChoice::Recursion,
-            StrategyArg::Memo => StrategyChoice::Memo,
-            StrategyArg::Table => StrategyChoice::Table,
-            StrategyArg::FreeTable => StrategyChoice::FreeTable,
-            StrategyArg::Search => StrategyChoice::Search,
-        },
+        strategy: position.strategy,
         tie_order: match position.tie_order {
             TieOrderArg::LowFirst => TieOrder::LowFirst,
             TieOrderArg::HighFirst => TieOrder::HighFirst,
@@ -243,18 +231,18 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
     let budget = position.memory.budget()?;
     // A table from a file, or one solved before and kept in the cache (unless another strategy is
     // asked for): it answers every position of the board at once.
-    let table_asked = matches!(position.strategy, StrategyArg::Auto | StrategyArg::Table);
+    let table_asked = matches!(position.strategy, Strategy::Auto | Strategy::Table);
     let table = match &position.table {
-        Some(path) => Some(cache::load(path, &built, budget).map_err(table_failure)?),
+        Some(path) => Some(cache::load(path, &built, budget)?),
         None if table_asked && !position.no_cache => cache::cached_table(&built, budget),
         None => None,
     };
     // A table read takes its part of the budget; the answer has the rest.
-    let read = table.as_ref().map_or(0, |t| t.len() as u64);
+    let read = table.as_ref().map_or(0, |t| t.bytes());
     let policy = Policy::new(budget.share(budget.bytes().saturating_sub(read)), None);
     let kept = Kept::books_only(position.book.books()?);
     let kept = Some(match table {
-        Some(table) => kept.with_table(&built, table),
+        Some(table) => kept.with_table(table),
         None => kept,
     });
     let plan = policy.plan(&query, kept.as_ref());
@@ -282,17 +270,6 @@ pub fn run(args: DotsArgs) -> Result<String, Failure> {
             built.board.cell_count(),
             position.line,
         ))
-    }
-}
-
-/// The failure of `--table FILE`: the file's fault, or the memory it needs, with the option that
-/// helps when the caller's `--memory` was the limit.
-fn table_failure(e: TableFileError) -> Failure {
-    match &e {
-        TableFileError::Memory(m) if m.caller_limited() => {
-            Failure::BadInput(format!("{e}; try a larger --memory"))
-        }
-        _ => Failure::bad(e),
     }
 }
 

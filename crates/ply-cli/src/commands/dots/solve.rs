@@ -8,9 +8,8 @@ use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use crate::saving;
 use clap::{Args, Subcommand};
-use plysolve::engine::scored::table::SubsetTable;
-use plysolve::engine::util::progress::Watch;
 use plysolve::games::dots::measured::TableReport;
+use plysolve::games::dots::tables::{worth_caching, BoardTable};
 use std::time::Instant;
 
 /// `ply dots solve <board>`
@@ -38,9 +37,6 @@ enum Shape {
     /// A board of --rows × --cols boxes.
     Boxes(BoxesSize),
 }
-
-/// Tables smaller than this are solved faster than read: they are not kept in the cache.
-const CACHE_FROM_ITEMS: usize = 25;
 
 /// The process's peak resident memory (Linux `VmHWM`), if it can be read.
 fn peak_bytes() -> Option<u64> {
@@ -71,7 +67,7 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let progress = StatesProgress::with_total("states filled", states);
     let update = |filled: u64| progress.update(filled);
     let start = Instant::now();
-    let use_cache = !args.no_cache && board.edge_count() >= CACHE_FROM_ITEMS;
+    let use_cache = !args.no_cache && worth_caching(&built);
     let cached = if use_cache {
         cache::cached_table(&built, budget)
     } else {
@@ -80,15 +76,7 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let from_cache = cached.is_some();
     let table = match cached {
         Some(table) => table,
-        None => SubsetTable::build(
-            board,
-            budget,
-            Watch {
-                progress: Some(&update),
-                ..Watch::default()
-            },
-        )
-        .map_err(|e| {
+        None => BoardTable::build(&built, budget, Some(&update)).map_err(|e| {
             Failure::BadInput(format!(
                 "{e}; positions of this board can still be asked one at a time with --strategy memo"
             ))
@@ -97,14 +85,13 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let seconds = start.elapsed().as_secs_f64();
     drop(progress);
     if let Some(path) = &args.save {
-        saving::write_whole(path, |out| table.write_to(out, &built.identity()))
-            .map_err(|e| cannot_save(path, e))?;
+        saving::write_whole(path, |out| table.write_to(out)).map_err(|e| cannot_save(path, e))?;
     }
     if use_cache && !from_cache {
         cache::keep(&built, &table);
     }
     let solved = TableReport::new(
-        table.value_of_mask(0),
+        table.empty_board_value(),
         states,
         seconds,
         peak_bytes(),

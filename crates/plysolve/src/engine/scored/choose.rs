@@ -14,17 +14,24 @@ use crate::engine::util::memory::MemoryBudget;
 use crate::engine::util::progress::{Progress, Watch};
 use std::sync::Arc;
 
-/// Tables of up to 2^24 states (16 MiB, well under a second) are always worth building; so is memo
-/// for positions with at most this many free elements (at most 2^24 states to visit).
-pub const AUTO_SMALL_ITEMS: u32 = 24;
-/// The largest table the automatic choice builds for an early position of a game without completion
-/// rules: 2^32 states (4 GiB).
-pub const AUTO_TABLE_LIMIT: u128 = 1 << 32;
-/// The most free elements of a position whose free-element table the automatic choice builds when
-/// the search is at hand: 18 (256 KiB, a millisecond). From there up the search, with its table
-/// sized to the position, is faster: 5× at 22 free edges on 4×4 boxes, 30× at 26, 20× at 30
-/// (`ply bench dots-free`, BENCHMARKS.md).
-pub const AUTO_FREE_TABLE_FREE: u32 = 18;
+/// Tables of up to 2^24 states (16 MiB, well under a second) are cheap: a memo of positions with
+/// more free elements gets a dense store, and the automatic choice's search of a position with at
+/// most this many gives way to their table when it runs long.
+pub const CHEAP_TABLE_ITEMS: u32 = 24;
+
+/// Where the automatic choice ([`Strategy::auto`]) crosses from one strategy to the next: a game's
+/// own measurements, passed in as data (the dots home's are `games::dots::policy::CROSSOVERS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Crossovers {
+    /// Games of at most this many elements are small: their table is always worth building, and
+    /// memo for positions with at most this many free elements.
+    pub small_items: u32,
+    /// The most free elements of a position of a completion game whose free-element table is built
+    /// when the search is at hand; the search from there up.
+    pub free_table_free: u32,
+    /// The largest table (in bytes) built for an early position of a game without completion rules.
+    pub table_limit: u128,
+}
 
 /// What a solve may use.
 #[derive(Clone, Copy)]
@@ -45,7 +52,7 @@ pub struct SolveOptions<'a> {
     pub search_memory: Option<&'a Arc<SearchMemory>>,
     /// The size of the search's own table (`None`: [`SearchOptions::table_bytes_for`] the root).
     pub search_table_bytes: Option<u64>,
-    /// Whether the search of a root with at most [`AUTO_SMALL_ITEMS`] free elements gives way to
+    /// Whether the search of a root with at most [`CHEAP_TABLE_ITEMS`] free elements gives way to
     /// their table when it runs long ([`SearchOrTable`]): the automatic choice's search.
     pub search_gives_way: bool,
     /// What is proved already (a book): the search meets it wherever it reaches a known state.
@@ -71,33 +78,37 @@ impl SolveOptions<'_> {
 
 impl Strategy {
     /// The automatic choice for positions with `free_items` free elements of a game without
-    /// completion rules: the table when it is small; memoized recursion when the position has few free elements (it visits only what is
-    /// reachable); the table again when it fits the budget and [`AUTO_TABLE_LIMIT`] (filling every
-    /// state in parallel beats a memo search over nearly as many); memo otherwise.
+    /// completion rules, at the game's crossovers `at`: the table when the game is small; memoized
+    /// recursion when the position has few free elements (it visits only what is reachable); the
+    /// table again when it fits the budget and `at.table_limit` (filling every state in parallel
+    /// beats a memo search over nearly as many); memo otherwise.
     ///
     /// A game stating completion rules has better choices: the table of the position's free
-    /// elements for at most [`AUTO_FREE_TABLE_FREE`] of them, or on a small game (at most
-    /// [`AUTO_SMALL_ITEMS`] elements, whose free-element table is never larger than its whole
-    /// table: 3×3 boxes at 12 free edges, 4 ms against the whole table's 130 ms), when it fits the
-    /// budget; the search otherwise — even for an empty board whose whole table would fit (the
-    /// empty 3×4 board: the search 4.7 s, the table 11 s; size-4 triangles: 1.0 s against 5.5 s).
-    /// (A front end that keeps whole tables between answers builds the small game's once instead:
-    /// the dots policy's choice.)
-    pub fn auto<G: SubsetIndexed>(game: &G, free_items: u32, budget: MemoryBudget) -> Strategy {
+    /// elements for at most `at.free_table_free` of them, or on a small game (whose free-element
+    /// table is never larger than its whole table), when it fits the budget; the search otherwise,
+    /// even for an empty board whose whole table would fit. (A front end that keeps whole tables
+    /// between answers builds the small game's once instead: the dots policy's choice.)
+    pub fn auto<G: SubsetIndexed>(
+        game: &G,
+        free_items: u32,
+        budget: MemoryBudget,
+        at: Crossovers,
+    ) -> Strategy {
         let table = SubsetTable::bytes_needed(game.items());
         let free_table = SubsetTable::bytes_needed(free_items);
+        let small = game.items() <= at.small_items;
         if game.completion().is_some() {
-            let cheap = free_items <= AUTO_FREE_TABLE_FREE || game.items() <= AUTO_SMALL_ITEMS;
+            let cheap = free_items <= at.free_table_free || small;
             if cheap && free_table <= budget.bytes() as u128 {
                 Strategy::FreeTable
             } else {
                 Strategy::Search
             }
-        } else if game.items() <= AUTO_SMALL_ITEMS {
+        } else if small {
             Strategy::Table
-        } else if free_items <= AUTO_SMALL_ITEMS {
+        } else if free_items <= at.small_items {
             Strategy::Memo
-        } else if table <= AUTO_TABLE_LIMIT && table <= budget.bytes() as u128 {
+        } else if table <= at.table_limit && table <= budget.bytes() as u128 {
             Strategy::Table
         } else {
             Strategy::Memo
@@ -109,13 +120,13 @@ impl Strategy {
 /// from it, and runs `body` with it: the one way front ends (and tests) get a solver.
 ///
 /// The memo strategy uses a dense array over the subset index when `root` has more than
-/// [`AUTO_SMALL_ITEMS`] free elements and the array fits the budget and [`DENSE_MEMO_LIMIT`], a
+/// [`CHEAP_TABLE_ITEMS`] free elements and the array fits the budget and [`DENSE_MEMO_LIMIT`], a
 /// budget-checked hash map otherwise. (Keying it by canonical forms, [`super::memo::CanonicalStore`],
 /// halves the states on the boards measured but costs more time than it saves; see BENCHMARKS.md.)
 /// The table strategies refuse, before allocating, a table over the budget; the free-element table
 /// holds only the `2^free` states of `root`'s free elements. The search sizes its table for `root`
 /// unless it is given a memory to share; asked to give way (`search_gives_way`, for a root with at
-/// most [`AUTO_SMALL_ITEMS`] free elements whose table fits the budget) it stops after
+/// most [`CHEAP_TABLE_ITEMS`] free elements whose table fits the budget) it stops after
 /// [`nodes_before_table`] nodes and the table of the free elements answers instead.
 pub fn with_solver<G: SubsetIndexed, T>(
     game: &G,
@@ -130,6 +141,10 @@ pub fn with_solver<G: SubsetIndexed, T>(
         halt: options.halt,
     };
     match strategy {
+        Strategy::Auto => Err(SolveError::Unsupported {
+            solver: "auto",
+            feature: "solving (the automatic choice picks a solver first: Strategy::auto)",
+        }),
         Strategy::Book => Err(SolveError::Unsupported {
             solver: "book",
             feature: "solving (a book only answers what it holds)",
@@ -137,7 +152,7 @@ pub fn with_solver<G: SubsetIndexed, T>(
         Strategy::Recursion => body(&mut RecursionSolver::new(game)?.with_watch(watch)),
         Strategy::Memo => {
             let dense_bytes = SubsetTable::bytes_needed(game.items());
-            if free > AUTO_SMALL_ITEMS
+            if free > CHEAP_TABLE_ITEMS
                 && dense_bytes <= DENSE_MEMO_LIMIT
                 && dense_bytes <= options.budget.bytes() as u128
             {
@@ -158,7 +173,7 @@ pub fn with_solver<G: SubsetIndexed, T>(
         }
         Strategy::Search => {
             let gives_way = options.search_gives_way
-                && free <= AUTO_SMALL_ITEMS
+                && free <= CHEAP_TABLE_ITEMS
                 && FreeTable::bytes_needed(free) <= options.budget.bytes() as u128;
             let search = SearchOptions {
                 table_bytes: options
@@ -192,31 +207,5 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 body(&mut solver)
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::dots::Geometry;
-
-    #[test]
-    fn auto_picks_the_free_table_up_to_18_free_edges_then_the_search() {
-        let boxes = |rows, cols| Geometry::Boxes { rows, cols }.build().unwrap().board;
-        let plenty = MemoryBudget::new(16 << 30);
-        let (b33, b34, b44) = (boxes(3, 3), boxes(3, 4), boxes(4, 4));
-        // A small board: the free-edge table at any number of free edges (never more than the
-        // whole table).
-        assert_eq!(Strategy::auto(&b33, 24, plenty), Strategy::FreeTable);
-        assert_eq!(Strategy::auto(&b33, 12, plenty), Strategy::FreeTable);
-        assert_eq!(Strategy::auto(&b44, 18, plenty), Strategy::FreeTable);
-        assert_eq!(Strategy::auto(&b44, 19, plenty), Strategy::Search);
-        assert_eq!(Strategy::auto(&b44, 40, plenty), Strategy::Search);
-        // The empty 3×4 board: the search, though its whole table (2 GiB) fits.
-        assert_eq!(Strategy::auto(&b34, 31, plenty), Strategy::Search);
-        // A free-edge table over the budget is not chosen either.
-        let small = MemoryBudget::new(1 << 10);
-        assert_eq!(Strategy::auto(&b44, 16, small), Strategy::Search);
-        assert_eq!(Strategy::auto(&b44, 8, small), Strategy::FreeTable);
     }
 }

@@ -27,6 +27,7 @@ pub mod twins;
 
 use super::util::halt::Halted;
 use super::{Capabilities, MemoryError};
+use serde::{Deserialize, Serialize};
 use std::fmt::Debug;
 
 use std::convert::Infallible;
@@ -347,9 +348,15 @@ pub trait Solver<G: ScoredGame> {
     }
 }
 
-/// The strategies a user can choose between.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// How values are computed: the one list every front end maps its words to (`--strategy`, the API's
+/// and Python's `strategy`, in [`Strategy::name`]'s words) and the solver a report says answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Strategy {
+    /// The game's policy picks one of the others for the position (the engine's rule with the
+    /// game's crossovers: [`Strategy::auto`]); no solver of its own.
+    #[default]
+    Auto,
     /// Plain negamax: the reference, simple and slow.
     Recursion,
     /// Negamax with a transposition store.
@@ -361,17 +368,30 @@ pub enum Strategy {
     /// Alpha-beta search with a table of bounds.
     Search,
     /// Nothing computed: every value read from a book of positions proved before
-    /// ([`known::Informed`]). Never chosen; named by [`Solver::answered_by`].
+    /// ([`known::Informed`]). Never asked for; named by [`Solver::answered_by`].
+    #[serde(skip_deserializing)]
     Book,
 }
 
 impl Strategy {
+    /// Every strategy, in the order front ends list them.
+    pub const ALL: [Strategy; 7] = [
+        Strategy::Auto,
+        Strategy::Recursion,
+        Strategy::Memo,
+        Strategy::Table,
+        Strategy::FreeTable,
+        Strategy::Search,
+        Strategy::Book,
+    ];
+
     /// The original program's three strategies, in its order (slowest first).
-    pub const ALL: [Strategy; 3] = [Strategy::Recursion, Strategy::Memo, Strategy::Table];
+    pub const ORIGINAL: [Strategy; 3] = [Strategy::Recursion, Strategy::Memo, Strategy::Table];
 
     /// The name users type.
     pub fn name(self) -> &'static str {
         match self {
+            Strategy::Auto => "auto",
             Strategy::Recursion => "recursion",
             Strategy::Memo => "memo",
             Strategy::Table => "table",
@@ -379,6 +399,31 @@ impl Strategy {
             Strategy::Search => "search",
             Strategy::Book => "book",
         }
+    }
+
+    /// What it does, in a line of a front end's help.
+    pub fn about(self) -> &'static str {
+        match self {
+            Strategy::Auto => "The fastest that fits: whole table, free-edge table or search",
+            Strategy::Recursion => "Plain negamax (the original program's first technique)",
+            Strategy::Memo => "Negamax with a transposition store (the original program's second)",
+            Strategy::Table => {
+                "Bottom-up table over every state (the original program's third), in parallel"
+            }
+            Strategy::FreeTable => {
+                "Bottom-up table over the position's free edges only (2^free bytes), in parallel"
+            }
+            Strategy::Search => {
+                "Alpha-beta search with a table of bounds, for positions too large for any table"
+            }
+            Strategy::Book => "Read from a book of positions proved before (never asked for)",
+        }
+    }
+
+    /// Whether a caller may ask for it: every strategy but [`Strategy::Book`], which only names
+    /// what answered.
+    pub fn is_askable(self) -> bool {
+        self != Strategy::Book
     }
 }
 

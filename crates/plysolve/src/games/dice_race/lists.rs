@@ -3,16 +3,43 @@
 //! too large to go through.
 
 use super::dice::Dice;
-use super::race::PickList;
-use super::search::SearchError;
+use super::race::{PickList, RaceError};
 use crate::engine::util::cost::duration_text;
+use thiserror::Error;
 
 /// Most lists an exhaustive search goes through.
 pub const MAX_MULTISETS: u128 = 20_000;
 
+/// Why the lists of a pick game cannot be gone through.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ListsError {
+    /// No picks.
+    #[error("each list must pick at least 1 sum")]
+    NoPicks,
+    /// Too many lists to go through.
+    #[error(
+        "{picks} picks of {sums} sums make {} lists; the exhaustive search is limited to \
+         {MAX_MULTISETS} lists (up to {} exact races, {})",
+        count_text(*multisets),
+        count_text(races(*multisets)),
+        duration(races(*multisets))
+    )]
+    TooMany {
+        /// Picks per list.
+        picks: u32,
+        /// Possible sums.
+        sums: u32,
+        /// Lists there would be.
+        multisets: u128,
+    },
+    /// A list the dice cannot roll.
+    #[error(transparent)]
+    Race(#[from] RaceError),
+}
+
 /// Races an exhaustive search over `lists` lists may need at worst: every pair, `u128::MAX` when that
 /// does not fit (or `lists` itself did not).
-pub(super) fn races(lists: u128) -> u128 {
+fn races(lists: u128) -> u128 {
     if lists == u128::MAX {
         return u128::MAX;
     }
@@ -25,7 +52,7 @@ pub(super) fn races(lists: u128) -> u128 {
 }
 
 /// A rough time for `races` races at 20 µs each on 2 cores, for refusals: "about 12 hours".
-pub(super) fn duration(races: u128) -> String {
+fn duration(races: u128) -> String {
     duration_text(races as f64 * 10e-6)
 }
 
@@ -63,7 +90,7 @@ fn gcd(a: u128, b: u128) -> u128 {
 }
 
 /// A count of lists for messages: the number, or "over 10^38" when it does not fit in 128 bits.
-pub(super) fn count_text(count: u128) -> String {
+fn count_text(count: u128) -> String {
     if count == u128::MAX {
         "over 10^38".into()
     } else {
@@ -72,14 +99,14 @@ pub(super) fn count_text(count: u128) -> String {
 }
 
 /// Every list of `picks` sums of `dice`, refused over [`MAX_MULTISETS`].
-pub fn all_lists(dice: &Dice, picks: u32) -> Result<Vec<PickList>, SearchError> {
+pub fn all_lists(dice: &Dice, picks: u32) -> Result<Vec<PickList>, ListsError> {
     if picks == 0 {
-        return Err(SearchError::NoPicks);
+        return Err(ListsError::NoPicks);
     }
     let sums: Vec<u32> = dice.sums().collect();
     let multisets = multiset_count(sums.len() as u32, picks);
     if multisets > MAX_MULTISETS {
-        return Err(SearchError::TooMany {
+        return Err(ListsError::TooMany {
             picks,
             sums: sums.len() as u32,
             multisets,
@@ -124,11 +151,11 @@ mod tests {
         assert_eq!(all_lists(&dice, 2).unwrap().len(), 66);
         assert!(matches!(
             all_lists(&dice, 9),
-            Err(SearchError::TooMany {
+            Err(ListsError::TooMany {
                 multisets: 92378,
                 ..
             })
         ));
-        assert_eq!(all_lists(&dice, 0), Err(SearchError::NoPicks));
+        assert_eq!(all_lists(&dice, 0), Err(ListsError::NoPicks));
     }
 }

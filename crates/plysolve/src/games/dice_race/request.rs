@@ -11,7 +11,7 @@
 //! the halt's deadline leaves less time ([`WorkLimit::within`]).
 
 use super::dice::{Dice, DiceError, SumChance, DICE_RATE, DICE_WHAT};
-use super::lists::multiset_count;
+use super::lists::{multiset_count, ListsError};
 use super::race::{
     checked_sums, compare_within, parse_sums, ExactComparison, PickList, Race, RaceError,
     EXACT_RATE,
@@ -150,7 +150,7 @@ impl Worded for RequestError {
     /// `"picks" must be at least 1`, `picks must be at least 1`.
     fn worded(&self, surface: Surface) -> String {
         match self {
-            RequestError::Search(SearchError::NoPicks) => {
+            RequestError::Search(SearchError::Lists(ListsError::NoPicks)) => {
                 format!("{} must be at least 1", surface.name("picks"))
             }
             RequestError::NoGames => format!(
@@ -177,7 +177,7 @@ impl RequestError {
                 | RequestError::Race(RaceError::TooBig { .. } | RaceError::TooSlow(_))
                 | RequestError::Race(RaceError::Halted(_))
                 | RequestError::Search(
-                    SearchError::TooMany { .. }
+                    SearchError::Lists(ListsError::TooMany { .. })
                         | SearchError::Race(
                             RaceError::TooBig { .. } | RaceError::TooSlow(_) | RaceError::Halted(_)
                         )

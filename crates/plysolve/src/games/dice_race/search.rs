@@ -10,8 +10,7 @@ use super::cost::{
     SEARCH_RATE,
 };
 use super::dice::Dice;
-use super::lists::{all_lists, MAX_MULTISETS};
-use super::lists::{count_text, duration, races};
+use super::lists::{all_lists, ListsError};
 use super::race::{solve_exact, solve_fast, Comparison, PickList, Race, RaceError};
 use crate::engine::matrix_game::{double_oracle, MatrixGameError};
 use crate::engine::util::cost::{OverLimit, WorkLimit};
@@ -29,25 +28,9 @@ const EXACT_BELOW: f64 = 1e-9;
 /// Searches refused or failed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SearchError {
-    /// No picks.
-    #[error("each list must pick at least 1 sum")]
-    NoPicks,
-    /// Too many lists to go through.
-    #[error(
-        "{picks} picks of {sums} sums make {} lists; the exhaustive search is limited to \
-         {MAX_MULTISETS} lists (up to {} exact races, {})",
-        count_text(*multisets),
-        count_text(races(*multisets)),
-        duration(races(*multisets))
-    )]
-    TooMany {
-        /// Picks per list.
-        picks: u32,
-        /// Possible sums.
-        sums: u32,
-        /// Lists there would be.
-        multisets: u128,
-    },
+    /// No lists to go through: no picks, or too many lists.
+    #[error(transparent)]
+    Lists(#[from] ListsError),
     /// A race failed.
     #[error(transparent)]
     Race(#[from] RaceError),
@@ -251,7 +234,7 @@ pub fn greedy(dice: &Dice, picks: u32) -> Result<PickList, SearchError> {
 /// [`greedy`], its races counted by `spending`.
 fn greedy_spending(dice: &Dice, picks: u32, spending: &Spending) -> Result<PickList, SearchError> {
     if picks == 0 {
-        return Err(SearchError::NoPicks);
+        return Err(ListsError::NoPicks.into());
     }
     let mut ranked: Vec<u32> = dice.sums().collect();
     ranked.sort_by(|&a, &b| dice.ways(b).cmp(&dice.ways(a)).then(b.cmp(&a)));

@@ -9,7 +9,7 @@ use super::kept::Kept;
 use super::notation::format_edge;
 use super::policy::{Plan, Policy};
 use super::report::{report_from, report_unproved, DotsReport, Estimated, MoveReport};
-use super::request::{Detail, Query, StrategyChoice};
+use super::request::{tie_name, Detail, Query};
 use super::theory::learned;
 use super::{Edge, EdgeSet};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
@@ -220,7 +220,7 @@ fn prove(
                 halt: &halt,
                 search_memory: memory.as_ref(),
                 search_table_bytes: Some(policy.search_table_bytes(query)),
-                search_gives_way: query.strategy == StrategyChoice::Auto,
+                search_gives_way: query.strategy == Strategy::Auto,
                 known: book.as_deref().map(|b| b as &dyn KnownValues),
                 ..SolveOptions::new(policy.budget)
             };
@@ -307,14 +307,6 @@ fn keep_proofs(
 /// The free edge of `drawn` named `name`.
 fn free_edge_named(board: &super::DotsBoard, drawn: EdgeSet, name: &str) -> Option<Edge> {
     super::notation::edge_named(board, name).filter(|&e| !drawn.contains(e))
-}
-
-/// A tie order as books and users name it.
-pub fn tie_name(tie_order: crate::engine::scored::search::TieOrder) -> &'static str {
-    match tie_order {
-        crate::engine::scored::search::TieOrder::LowFirst => "low-first",
-        crate::engine::scored::search::TieOrder::HighFirst => "high-first",
-    }
 }
 
 /// A book that cannot be read, as a solve error (its one line).

@@ -8,7 +8,7 @@
 use super::book::{BoardBook, BookError, Books};
 use super::geometry::BuiltBoard;
 use super::request::{Detail, Query};
-use crate::engine::scored::choose::AUTO_SMALL_ITEMS;
+use super::tables::{BoardTable, CROSSOVERS};
 use crate::engine::scored::search::SearchMemory;
 use crate::engine::scored::table::SubsetTable;
 use crate::engine::scored::SolveError;
@@ -53,7 +53,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Kept {
-    /// Keeps the whole tables of small boards (up to [`AUTO_SMALL_ITEMS`] edges) and a search memory
+    /// Keeps the whole tables of small boards (up to [`CROSSOVERS`]' `small_items` edges) and a search memory
     /// of `memory_bytes` for each of at most `boards` boards.
     pub fn new(memory_bytes: u64, boards: usize) -> Self {
         Kept {
@@ -117,10 +117,11 @@ impl Kept {
         }
     }
 
-    /// Also keeps `table`, the whole table of `built`'s board (read from a file, say): every answer
+    /// Also keeps `table`, the whole table of its board (read from a file, say): every answer
     /// about that board comes from it.
-    pub fn with_table(self, built: &BuiltBoard, table: SubsetTable) -> Self {
-        lock(&self.tables).insert(built.identity(), Arc::new(table));
+    pub fn with_table(self, table: BoardTable) -> Self {
+        let identity = table.identity().to_string();
+        lock(&self.tables).insert(identity, Arc::new(table.into_values()));
         self
     }
 
@@ -152,7 +153,7 @@ impl Kept {
             return Ok(table.clone());
         }
         let table = Arc::new(SubsetTable::build(&built.board, budget, watch)?);
-        if self.keeps_tables && built.board.edge_count() as u32 <= AUTO_SMALL_ITEMS {
+        if self.keeps_tables && built.board.edge_count() as u32 <= CROSSOVERS.small_items {
             lock(&self.tables).entry(identity).or_insert(table.clone());
         }
         Ok(table)

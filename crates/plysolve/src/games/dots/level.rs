@@ -7,8 +7,8 @@
 //! level --opponent-level N+1`) and kept in BENCHMARKS.md.
 
 use super::board::DotsBoard;
+use super::naive::Naive;
 use super::notation::edge_named;
-use super::opponents::Opponent;
 use super::position::Position;
 use super::report::DotsReport;
 use super::theory::learned::move_estimate;
@@ -121,9 +121,9 @@ impl Level {
         let weakness = WEAKNESS[self.0 as usize - 1];
         let roll = chooser.below(100) as u32;
         let simple = if roll < weakness.random {
-            Some(Opponent::Random)
+            Some(Naive::Random)
         } else if roll < weakness.random + weakness.greedy {
-            Some(Opponent::Greedy)
+            Some(Naive::Greedy)
         } else {
             None
         };

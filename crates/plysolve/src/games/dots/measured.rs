@@ -2,6 +2,8 @@
 //! on the same positions (`ply bench dots`). The front end measures; these say what it measured.
 
 use super::board::{DotsBoard, EdgeSet};
+use super::policy::Policy;
+use super::request::Query;
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::{SolveError, Strategy};
 use crate::engine::MemoryBudget;
@@ -24,21 +26,18 @@ pub fn value_by(
     )
 }
 
-/// The value of the position `drawn` on `board` as the automatic choice gives it
-/// ([`Strategy::auto`] for the budget, its search giving way to the free-edge table when it runs
-/// long), the states visited and the strategy that answered.
-pub fn value_by_auto(
-    board: &DotsBoard,
-    budget: MemoryBudget,
-    drawn: EdgeSet,
-) -> Result<(i32, u64, Strategy), SolveError> {
-    let free = board.edge_count() as u32 - drawn.0.count_ones();
-    let strategy = Strategy::auto(board, free, budget);
+/// The value of `query`'s position as `policy` answers it from the command line (its strategy for
+/// the query with nothing kept: [`Policy::strategy`]; a search of the automatic choice giving way
+/// to the free-edge table when it runs long), the states visited and the strategy that answered.
+pub fn value_by_policy(policy: &Policy, query: &Query) -> Result<(i32, u64, Strategy), SolveError> {
+    let strategy = policy.strategy(query, None);
+    let drawn = query.position.drawn();
     let options = SolveOptions {
-        search_gives_way: true,
-        ..SolveOptions::new(budget)
+        search_gives_way: query.strategy == Strategy::Auto,
+        search_table_bytes: Some(policy.search_table_bytes(query)),
+        ..SolveOptions::new(policy.budget)
     };
-    with_solver(board, strategy, options, &drawn, |solver| {
+    with_solver(&query.built.board, strategy, options, &drawn, |solver| {
         let value = solver.value(&drawn)?;
         let by = solver.answered_by().unwrap_or(strategy);
         Ok((value, solver.states_visited(), by))

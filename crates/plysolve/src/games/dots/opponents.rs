@@ -8,6 +8,7 @@ use super::board::{DotsBoard, Edge};
 use super::geometry::BuiltBoard;
 use super::kept::Kept;
 use super::level::Level;
+use super::naive::Naive;
 use super::notation::edge_named;
 use super::player::{think_at_level, Choice};
 use super::policy::Policy;
@@ -42,42 +43,11 @@ impl Opponent {
     /// Its move in `position` (not over), drawn by `chooser`; a [`Opponent::Level`] plays greedily
     /// here (its own moves come from [`think_at_level`], which needs the position's report).
     pub fn choose(self, board: &DotsBoard, position: &Position, chooser: &mut Chooser) -> Edge {
-        let drawn = position.drawn();
-        let free: Vec<Edge> = (0..board.edge_count() as u8)
-            .map(Edge)
-            .filter(|&e| !drawn.contains(e))
-            .collect();
-        let pick = |moves: &[Edge], chooser: &mut Chooser| {
-            moves[chooser.below(moves.len() as u128) as usize]
+        let naive = match self {
+            Opponent::Random => Naive::Random,
+            Opponent::Greedy | Opponent::Level(_) => Naive::Greedy,
         };
-        if self == Opponent::Random {
-            return pick(&free, chooser);
-        }
-        let scoring: Vec<Edge> = free
-            .iter()
-            .copied()
-            .filter(|&e| board.completed_by(drawn, e).next().is_some())
-            .collect();
-        if !scoring.is_empty() {
-            return pick(&scoring, chooser);
-        }
-        let after = |e: Edge| drawn.with(e);
-        let safe: Vec<Edge> = free
-            .iter()
-            .copied()
-            .filter(|&e| {
-                let next = after(e);
-                // No cell is left one edge short: nothing is offered.
-                free.iter()
-                    .filter(|&&f| f != e)
-                    .all(|&f| board.completed_by(next, f).next().is_none())
-            })
-            .collect();
-        if safe.is_empty() {
-            pick(&free, chooser)
-        } else {
-            pick(&safe, chooser)
-        }
+        naive.choose(board, position, chooser)
     }
 }
 

@@ -4,10 +4,10 @@
 //! choice for the same budget.
 
 use super::kept::Kept;
-use super::request::{Query, StrategyChoice};
-use crate::engine::scored::choose::AUTO_SMALL_ITEMS;
+use super::request::Query;
+use super::tables::{bytes_needed, CROSSOVERS};
+use crate::engine::scored::choose::CHEAP_TABLE_ITEMS;
 use crate::engine::scored::search::SearchOptions;
-use crate::engine::scored::table::SubsetTable;
 use crate::engine::scored::Strategy;
 use crate::engine::util::halt::millis_text;
 use crate::engine::util::memory::{Bytes, MemoryBudget};
@@ -67,6 +67,7 @@ impl Plan {
             (Strategy::Memo, _) => format!("memoized recursion (its store takes up to {bytes:#})"),
             (Strategy::Recursion, _) => "plain recursion".to_string(),
             (Strategy::Book, _) => "answering from the book".to_string(),
+            (Strategy::Auto, _) => "choosing a strategy".to_string(),
         };
         match self.time {
             Some(time) => format!(
@@ -94,18 +95,14 @@ impl Policy {
 
     /// The strategy that answers `query`: the one it asks for, or the automatic choice — a table
     /// kept for the board, or one to keep when the front end keeps tables and the board is small
-    /// ([`AUTO_SMALL_ITEMS`] edges); else the engine's choice for the free edges and the budget
-    /// ([`Strategy::auto`]: the table of the free edges while it is cheap or the board small, the
+    /// ([`CROSSOVERS`]' small boards); else the engine's choice for the free edges and the budget at
+    /// the dots crossovers ([`Strategy::auto`]: the table of the free edges while it is cheap or the board small, the
     /// search beyond), except that a query with a time limit gets no table over
     /// [`TIMED_TABLE_LIMIT`] states (the search can stop with what it proved; a table cannot).
     pub fn strategy(&self, query: &Query, kept: Option<&Kept>) -> Strategy {
         match query.strategy {
-            StrategyChoice::Recursion => Strategy::Recursion,
-            StrategyChoice::Memo => Strategy::Memo,
-            StrategyChoice::Table => Strategy::Table,
-            StrategyChoice::FreeTable => Strategy::FreeTable,
-            StrategyChoice::Search => Strategy::Search,
-            StrategyChoice::Auto => self.auto(query, kept),
+            Strategy::Auto => self.auto(query, kept),
+            asked => asked,
         }
     }
 
@@ -116,14 +113,14 @@ impl Policy {
         if kept.is_some_and(|k| k.book_answers(query)) {
             return Strategy::Book;
         }
-        let small = board.edge_count() as u32 <= AUTO_SMALL_ITEMS;
+        let small = board.edge_count() as u32 <= CROSSOVERS.small_items;
         if kept.is_some_and(|k| (small && k.keeps_tables()) || k.has_table(&query.built)) {
             return Strategy::Table;
         }
-        let choice = Strategy::auto(board, query.free(), self.budget);
+        let choice = Strategy::auto(board, query.free(), self.budget, CROSSOVERS);
         let states = match choice {
-            Strategy::Table => SubsetTable::bytes_needed(board.edge_count() as u32),
-            Strategy::FreeTable => SubsetTable::bytes_needed(query.free()),
+            Strategy::Table => bytes_needed(board.edge_count() as u32),
+            Strategy::FreeTable => bytes_needed(query.free()),
             _ => 0,
         };
         match self.time_for(query) {
@@ -170,9 +167,10 @@ impl Policy {
             Strategy::FreeTable => (table_bytes(free), false),
             Strategy::Search if kept_memory => (0, true),
             Strategy::Search => (self.search_table_bytes(query), false),
-            Strategy::Memo if free > AUTO_SMALL_ITEMS => (table_bytes(edges).min(budget), false),
+            // The engine's memo store: dense over the whole board past its cheap tables.
+            Strategy::Memo if free > CHEAP_TABLE_ITEMS => (table_bytes(edges).min(budget), false),
             Strategy::Memo => (budget.min(table_bytes(free)), false),
-            Strategy::Recursion | Strategy::Book => (0, false),
+            Strategy::Recursion | Strategy::Book | Strategy::Auto => (0, false),
         };
         Plan {
             strategy,
@@ -199,7 +197,7 @@ fn timed_table_limit(time: Duration) -> u128 {
 
 /// Bytes of a table of `2^items` states, saturated.
 fn table_bytes(items: u32) -> u64 {
-    u64::try_from(SubsetTable::bytes_needed(items)).unwrap_or(u64::MAX)
+    u64::try_from(bytes_needed(items)).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
@@ -212,6 +210,27 @@ mod tests {
         DotsRequest::new(Geometry::Boxes { rows, cols }, moves)
             .validate()
             .unwrap()
+    }
+
+    #[test]
+    fn auto_picks_the_free_table_up_to_18_free_edges_then_the_search() {
+        let boxes = |rows, cols| Geometry::Boxes { rows, cols }.build().unwrap().board;
+        let auto = |board, free, budget| Strategy::auto(board, free, budget, CROSSOVERS);
+        let plenty = MemoryBudget::new(16 << 30);
+        let (b33, b34, b44) = (boxes(3, 3), boxes(3, 4), boxes(4, 4));
+        // A small board: the free-edge table at any number of free edges (never more than the
+        // whole table).
+        assert_eq!(auto(&b33, 24, plenty), Strategy::FreeTable);
+        assert_eq!(auto(&b33, 12, plenty), Strategy::FreeTable);
+        assert_eq!(auto(&b44, 18, plenty), Strategy::FreeTable);
+        assert_eq!(auto(&b44, 19, plenty), Strategy::Search);
+        assert_eq!(auto(&b44, 40, plenty), Strategy::Search);
+        // The empty 3×4 board: the search, though its whole table (2 GiB) fits.
+        assert_eq!(auto(&b34, 31, plenty), Strategy::Search);
+        // A free-edge table over the budget is not chosen either.
+        let small = MemoryBudget::new(1 << 10);
+        assert_eq!(auto(&b44, 16, small), Strategy::Search);
+        assert_eq!(auto(&b44, 8, small), Strategy::FreeTable);
     }
 
     #[test]

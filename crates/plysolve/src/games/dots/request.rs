@@ -7,6 +7,10 @@ use super::geometry::{BuiltBoard, Geometry, GeometryError};
 use super::notation::{position_from_moves, MoveError};
 use super::position::Position;
 pub use crate::engine::scored::search::TieOrder;
+/// How values are computed: the engine's one list of strategies, asked for by name (`auto`, the
+/// default, lets the front end's [`Policy`](super::policy::Policy) pick; `book` only names what
+/// answered and cannot be asked for).
+pub use crate::engine::scored::Strategy;
 use crate::engine::scored::ValueRange;
 use crate::input::duration::{parse_time, seconds_to_duration, TimeError};
 use crate::input::quote;
@@ -29,23 +33,12 @@ pub enum Detail {
     Line,
 }
 
-/// The strategy asked for: one of the solvers, or the policy's choice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StrategyChoice {
-    /// Whatever the front end's [`Policy`](super::policy::Policy) picks for the position.
-    #[default]
-    Auto,
-    /// Plain negamax (the original program's first technique).
-    Recursion,
-    /// Negamax with a transposition store (its second).
-    Memo,
-    /// Bottom-up table over every state (its third), in parallel.
-    Table,
-    /// Bottom-up table over the position's free edges only (2^free bytes), in parallel.
-    FreeTable,
-    /// Alpha-beta search with a table of bounds, for positions too large for any table.
-    Search,
+/// A tie order as books and users name it: `low-first`, `high-first`.
+pub fn tie_name(tie_order: TieOrder) -> &'static str {
+    match tie_order {
+        TieOrder::LowFirst => "low-first",
+        TieOrder::HighFirst => "high-first",
+    }
 }
 
 /// Moves as written: one text (`"2-4 4-5"`, as `ply dots --moves` takes it) or a list of moves (as a
@@ -135,7 +128,7 @@ pub struct DotsRequest {
     pub detail: Detail,
     /// How values are computed (default: the policy's choice).
     #[serde(default)]
-    pub strategy: StrategyChoice,
+    pub strategy: Strategy,
     /// Which of two moves of equal priority the search tries first.
     #[serde(default)]
     pub tie_order: TieOrder,
@@ -253,7 +246,7 @@ pub struct Query {
     /// How much to explain.
     pub detail: Detail,
     /// The strategy asked for.
-    pub strategy: StrategyChoice,
+    pub strategy: Strategy,
     /// The search's tie order.
     pub tie_order: TieOrder,
     /// The time the request allows, if it set one.
@@ -272,7 +265,7 @@ impl Query {
             built: built.clone(),
             position,
             detail,
-            strategy: StrategyChoice::Auto,
+            strategy: Strategy::Auto,
             tie_order: TieOrder::default(),
             time: None,
             window: ValueRange::FULL,
@@ -401,7 +394,7 @@ mod tests {
             .unwrap()
             .validate()
             .unwrap();
-        assert_eq!(r.strategy, StrategyChoice::FreeTable);
+        assert_eq!(r.strategy, Strategy::FreeTable);
         assert_eq!(r.tie_order, TieOrder::HighFirst);
         assert_eq!(r.detail, Detail::Value);
         assert_eq!(r.time, Some(Duration::from_secs(2)));

@@ -10,8 +10,7 @@
 pub mod request;
 
 use crate::engine::chance::{
-    distribution_work, exact_distribution, exact_expectation, DistributionFault, TooManyTotals,
-    WindowWalk, DISTRIBUTION_RATE,
+    exact_distribution, exact_expectation, DistributionFault, TooManyTotals, WindowWalk,
 };
 use crate::engine::util::cost::{OverLimit, WorkLimit};
 use crate::engine::util::fraction::format_fraction;
@@ -240,23 +239,29 @@ pub fn solve_numbers(
     solve_squares(squares, options, halt)
 }
 
-/// The exact distribution of the small board `head`, costed first against the default limit or
-/// what `halt` leaves.
-fn distribution(
-    head: &[i64],
+/// The speed of the exact distribution in the units of [`distribution_work`] (the chance walk's
+/// model, measured by `ply bench costs`).
+pub use crate::engine::chance::DISTRIBUTION_RATE;
+
+/// The work of the exact distribution of a board of `squares` (at most [`EXACT_LIMIT`] of them)
+/// with a die of `faces`, at most, in [`DISTRIBUTION_RATE`] units: the model a front end (or the
+/// answer itself) checks against its limit before the work starts.
+pub fn distribution_work(squares: &[i64], faces: u64) -> u128 {
+    crate::engine::chance::distribution_work(squares, window(squares, faces), DISTRIBUTION_LIMIT)
+}
+
+/// The exact probability of each result of a board of `squares` with a die of `faces`, not costed
+/// (a caller costs it first with [`distribution_work`]), stopped when `halt` comes.
+pub fn exact_distribution_of(
+    squares: &[i64],
     faces: u64,
     halt: &Halt,
 ) -> Result<Vec<ResultProbability>, SolitaireError> {
-    let window = faces.min(head.len() as u64) as usize;
-    WorkLimit::DEFAULT.within(halt).check(
-        || "the exact distribution of this board",
-        distribution_work(head, window, DISTRIBUTION_LIMIT),
-        DISTRIBUTION_RATE,
-    )?;
-    let dist = exact_distribution(head, window, DISTRIBUTION_LIMIT, halt).map_err(|e| match e {
-        DistributionFault::TooManyTotals(e) => SolitaireError::TooManyTotals(e),
-        DistributionFault::Halted(e) => SolitaireError::Halted(e),
-    })?;
+    let dist = exact_distribution(squares, window(squares, faces), DISTRIBUTION_LIMIT, halt)
+        .map_err(|e| match e {
+            DistributionFault::TooManyTotals(e) => SolitaireError::TooManyTotals(e),
+            DistributionFault::Halted(e) => SolitaireError::Halted(e),
+        })?;
     Ok(dist
         .into_iter()
         .map(|(result, p)| ResultProbability {
@@ -265,6 +270,26 @@ fn distribution(
             p: p.to_f64().unwrap_or(f64::NAN),
         })
         .collect())
+}
+
+/// The throws that can matter on a board of `squares`: the die's faces, at most the board's length.
+fn window(squares: &[i64], faces: u64) -> usize {
+    faces.min(squares.len() as u64) as usize
+}
+
+/// The exact distribution of the small board `head`, costed first against the default limit or
+/// what `halt` leaves.
+fn distribution(
+    head: &[i64],
+    faces: u64,
+    halt: &Halt,
+) -> Result<Vec<ResultProbability>, SolitaireError> {
+    WorkLimit::DEFAULT.within(halt).check(
+        || "the exact distribution of this board",
+        distribution_work(head, faces),
+        DISTRIBUTION_RATE,
+    )?;
+    exact_distribution_of(head, faces, halt)
 }
 
 /// Solves the board `squares` gives, in one pass.

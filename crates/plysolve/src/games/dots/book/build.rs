@@ -337,7 +337,7 @@ fn prove(
         }
         Ok((range, solver.states_visited(), best))
     })?;
-    let tie = crate::games::dots::answer::tie_name(options.tie_order);
+    let tie = crate::games::dots::request::tie_name(options.tie_order);
     Ok(BookEntry::of(
         built,
         drawn,
@@ -428,7 +428,7 @@ pub fn verify(
         match found.value() {
             Some(v) if v == value => {
                 verified.agreed += 1;
-                let tie = crate::games::dots::answer::tie_name(tie_order);
+                let tie = crate::games::dots::request::tie_name(tie_order);
                 book.put(
                     built,
                     &BookEntry {

@@ -9,7 +9,6 @@
 use super::features::{features_with, FEATURE_COUNT, FEATURE_NAMES};
 use super::loony::simple_endgame_value;
 use crate::engine::scored::{Completion, SubsetIndexed};
-use crate::games::dots::DotsBoard;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -151,7 +150,7 @@ pub fn learned_estimate(rules: Completion<'_>, drawn: u64, free: u64) -> i32 {
 
 /// The learned estimate of the position `drawn` of `board`, for the player to move, without
 /// search (`None` for a board without completion rules, which no dots board is).
-pub fn estimate_drawn(board: &DotsBoard, drawn: u64) -> Option<i32> {
+pub fn estimate_drawn(board: &impl SubsetIndexed, drawn: u64) -> Option<i32> {
     let rules = board.completion()?;
     let all = if board.items() >= 64 {
         u64::MAX
@@ -165,7 +164,7 @@ pub fn estimate_drawn(board: &DotsBoard, drawn: u64) -> Option<i32> {
 /// `board`, for the player making it, within `range` (what is proved of the move): the child's
 /// estimate carried back by Wilson's rule.
 pub fn move_estimate(
-    board: &DotsBoard,
+    board: &impl SubsetIndexed,
     drawn: u64,
     edge: u32,
     points: u32,
