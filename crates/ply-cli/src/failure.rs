@@ -45,7 +45,11 @@ impl From<SolveError> for Failure {
 impl Failure {
     /// A dots solve error, with the dots home's hint at what could still work.
     pub fn solve(e: SolveError, strategy: Strategy) -> Self {
-        Failure::BadInput(plysolve::games::dots::answer::fault(&e, strategy, Surface::Cli))
+        Failure::BadInput(plysolve::games::dots::answer::fault(
+            &e,
+            strategy,
+            Surface::Cli,
+        ))
     }
 }
 

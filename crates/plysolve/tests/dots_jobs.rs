@@ -168,7 +168,12 @@ fn random_position(rng: &mut Xoshiro256PlusPlus, geometry: Geometry) -> Query {
     let built = geometry.build().unwrap();
     let board = &built.board;
     let edges: Vec<String> = (0..board.items())
-        .map(|e| plysolve::games::dots::notation::format_edge(board, plysolve::games::dots::Edge(e as u8)))
+        .map(|e| {
+            plysolve::games::dots::notation::format_edge(
+                board,
+                plysolve::games::dots::Edge(e as u8),
+            )
+        })
         .collect();
     let count = rng.random_range(0..edges.len());
     let moves: Vec<String> = edges.choose_multiple(rng, count).cloned().collect();

@@ -7,7 +7,9 @@ use crate::input::open_input;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use plysolve::engine::util::cost::WorkLimit;
-use plysolve::games::magic_board::request::{worded, GenerateRequest, MagicBoardRequest, DEFAULT_SEED};
+use plysolve::games::magic_board::request::{
+    worded, GenerateRequest, MagicBoardRequest, DEFAULT_SEED,
+};
 use plysolve::games::magic_board::{
     check_stats, draw, stats, Board, BoardReport, SizeFault, SizeRule, SizeStats, StatsReport,
     MAX_DRAWN,

@@ -23,7 +23,9 @@ use plysolve::games::dots::answer::{Hooks, SearchStatus};
 use plysolve::games::dots::geometry::BuiltBoard;
 use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::level::Level;
-use plysolve::games::dots::notation::{format_edge, parse_moves, play_checked, position_from_moves};
+use plysolve::games::dots::notation::{
+    format_edge, parse_moves, play_checked, position_from_moves,
+};
 use plysolve::games::dots::player::{think_at_level, Choice, PlayerMove, TurnClock};
 use plysolve::games::dots::policy::{search_bytes_for, Policy};
 use plysolve::games::dots::report::DotsReport;

@@ -142,7 +142,11 @@ impl RaceGame {
 
     /// The exact chances of the race from the lists left, refused over `limit` (or when the race is
     /// over), stopped when `halt` comes.
-    pub fn chances_within(&self, limit: WorkLimit, halt: &Halt) -> Result<CompareReport, RaceError> {
+    pub fn chances_within(
+        &self,
+        limit: WorkLimit,
+        halt: &Halt,
+    ) -> Result<CompareReport, RaceError> {
         let list = |side| -> Result<WrittenList, RaceError> {
             let written = self.cards.left(side);
             Ok(WrittenList {

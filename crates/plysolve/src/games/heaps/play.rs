@@ -392,18 +392,27 @@ mod tests {
         assert_eq!(g.grade(1), Ok(Grade::Best));
         assert_eq!(g.grade(2), Ok(Grade::GivesTheWinAway));
         let t = g.take(1).unwrap();
-        assert_eq!((t.player, t.heap, t.take, t.verdict), (Player::A, 1, 1, "best"));
+        assert_eq!(
+            (t.player, t.heap, t.take, t.verdict),
+            (Player::A, 1, 1, "best")
+        );
         assert_eq!(g.take(1).unwrap().grade, Grade::LostAnyway);
         assert_eq!(g.heaps(), vec![0, 3]);
         assert_eq!((g.winner(), g.is_over()), (None, false));
         assert_eq!(g.take(3).unwrap().heap, 2);
         assert_eq!(g.heaps(), vec![0, 0]);
-        assert_eq!((g.last_mover(), g.winner()), (Some(Player::A), Some(Player::A)));
+        assert_eq!(
+            (g.last_mover(), g.winner()),
+            (Some(Player::A), Some(Player::A))
+        );
         assert_eq!(g.take(1), Err(TakeFault::Over));
         // Misère: whoever takes the last counter loses.
         let mut m = game(&[1], true);
         m.take(1).unwrap();
-        assert_eq!((m.last_mover(), m.winner()), (Some(Player::A), Some(Player::B)));
+        assert_eq!(
+            (m.last_mover(), m.winner()),
+            (Some(Player::A), Some(Player::B))
+        );
         assert_eq!(m.ending(), "did not take the last counter");
     }
 
@@ -435,7 +444,10 @@ mod tests {
         g.take(1).unwrap();
         let choice = g.perfect_take(&mut Chooser::new(1)).unwrap();
         // [2, 3] from heap 2: leave one (the rest [3] is won by whoever moves).
-        assert_eq!((choice.class.heap, choice.take, choice.class.wins), (2, 1, true));
+        assert_eq!(
+            (choice.class.heap, choice.take, choice.class.wins),
+            (2, 1, true)
+        );
     }
 
     #[test]
