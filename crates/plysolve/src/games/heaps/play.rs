@@ -4,7 +4,7 @@
 //! `POST /api/heaps/game` ([`HeapsGameRequest`]) replays the takes the page sends and answers with
 //! every position's value and every take's grade ([`HeapsGameReport`]), so neither states a rule.
 
-use super::player::{choose_among, move_classes, HeapChoice, HeapMove};
+use super::player::{choose_among, move_classes, HeapChoice, HeapMove, HeapReply};
 use super::request::HeapsPosition;
 use super::{heap_outcome, outcomes_from_the_back, HeapFault};
 use crate::engine::impartial::{Convention, Outcome};
@@ -253,6 +253,22 @@ impl HeapsGame {
     pub fn perfect_take(&self, chooser: &mut Chooser) -> Option<HeapChoice> {
         choose_among(&self.moves(), chooser)
     }
+
+    /// The perfect player's reply now, ties broken by a chooser started from `seed`: the reply
+    /// `POST /api/play/heaps` gives for the heaps left with the same seed. `None` once over.
+    pub fn reply(&self, seed: u64) -> Option<HeapReply> {
+        let choice = self.perfect_take(&mut Chooser::new(seed))?;
+        let mut after = self.clone();
+        after.take(choice.take).expect("the perfect take is allowed");
+        Some(HeapReply {
+            seed,
+            heap: choice.class.heap,
+            take: choice.take,
+            wins: choice.class.wins,
+            remoteness: choice.class.remoteness,
+            heaps: after.heaps(),
+        })
+    }
 }
 
 /// A game replayed for the page, unchecked: the heaps it started from, the rule and the takes so far
@@ -269,6 +285,9 @@ pub struct HeapsGameRequest {
     /// one text (`"2,1,1"`).
     #[serde(default)]
     pub moves: NumberList,
+    /// When given, the perfect player's reply after the takes, ties broken by this seed.
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 /// Why a game was not replayed.
@@ -325,6 +344,8 @@ pub struct HeapsGameReport {
     pub positions: Vec<PositionValue>,
     /// Every take, graded.
     pub takes: Vec<PlayedTake>,
+    /// The perfect player's reply now, when a seed was given and the game is not over.
+    pub reply: Option<HeapReply>,
 }
 
 impl HeapsGameReport {
@@ -372,6 +393,7 @@ impl HeapsGameRequest {
             moves: game.moves(),
             positions,
             takes,
+            reply: self.seed.and_then(|seed| game.reply(seed)),
         })
     }
 }
@@ -463,6 +485,14 @@ mod tests {
         );
         assert_eq!((r.positions[2].heap, r.positions[2].left), (Some(2), 3));
         assert_eq!(r.moves[0].take_min, 3);
+        assert_eq!(r.reply, None);
+        // With a seed, the reply is /api/play/heaps's for the heaps left.
+        let request: HeapsGameRequest =
+            serde_json::from_str(r#"{"heaps":[3,4,5],"moves":[3],"seed":4}"#).unwrap();
+        let reply = request.answer().unwrap().reply.unwrap();
+        let alone = super::super::player::heap_reply(&[4, 5], Convention::Normal, 4).unwrap();
+        assert_eq!((reply.heap, reply.take), (2, alone.take));
+        assert_eq!(reply.heaps, vec![0, 4 - alone.take, 5]);
         let bad: HeapsGameRequest =
             serde_json::from_str(r#"{"heaps":[2,3],"moves":[1,1,4]}"#).unwrap();
         assert_eq!(
