@@ -40,7 +40,7 @@ pub enum TakeFault {
 }
 
 /// How good a take was, against the perfect answer in its position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Grade {
     /// The fastest win, or the position was lost whatever the take: as good as any take.
@@ -259,7 +259,9 @@ impl HeapsGame {
     pub fn reply(&self, seed: u64) -> Option<HeapReply> {
         let choice = self.perfect_take(&mut Chooser::new(seed))?;
         let mut after = self.clone();
-        after.take(choice.take).expect("the perfect take is allowed");
+        after
+            .take(choice.take)
+            .expect("the perfect take is allowed");
         Some(HeapReply {
             seed,
             heap: choice.class.heap,
