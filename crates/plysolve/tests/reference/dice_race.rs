@@ -247,14 +247,13 @@ pub fn assert_close(a: f64, b: f64, tolerance: f64, what: &str) {
     );
 }
 
+/// The two lists left after a roll: the first, the second.
+pub type ListsLeft = (Vec<u32>, Vec<u32>);
+
 /// The race's rules played by hand on lists as written: each sum rolled is removed once (its first
 /// occurrence) from each list that has it; returns the lists left after each roll and, once a list is
 /// empty, the end: `0` the first list won, `1` the second, `2` a tie. Rolls after the end are not played.
-pub fn cross_off(
-    a: &[u32],
-    b: &[u32],
-    rolls: &[u32],
-) -> (Vec<(Vec<u32>, Vec<u32>)>, Option<usize>) {
+pub fn cross_off(a: &[u32], b: &[u32], rolls: &[u32]) -> (Vec<ListsLeft>, Option<usize>) {
     let (mut a, mut b) = (a.to_vec(), b.to_vec());
     let mut after = Vec::new();
     for &sum in rolls {

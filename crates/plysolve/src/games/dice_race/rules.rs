@@ -77,14 +77,14 @@ impl Standing {
 
     /// A roll of the sum `self.sums()[index]`: one occurrence crossed off each list that has it left.
     pub fn cross_at(&mut self, index: usize) -> Crossed {
-        let mut crossed = [false; 2];
-        for side in 0..2 {
-            if self.left[side][index] > 0 {
+        let crossed = [0, 1].map(|side| {
+            let has = self.left[side][index] > 0;
+            if has {
                 self.left[side][index] -= 1;
                 self.rest[side] -= 1;
-                crossed[side] = true;
             }
-        }
+            has
+        });
         Crossed {
             first: crossed[0],
             second: crossed[1],
