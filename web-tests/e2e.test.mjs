@@ -400,6 +400,12 @@ test("dice race: exact outcome, sums, a roll with exact chances, the unbeaten li
     const now = (await api("/api/dice-race/compare", { first: left[1], second: left[2] })).body;
     assert.ok(text.includes(now.exact.p_first) && text.includes(now.exact.p_tie), `${text} vs ${JSON.stringify(now.exact)}`);
   }
+  // The roll is the library's, thrown from the link's seed: its faces and sum are the API's.
+  const seed = Number(new URL(page.url()).searchParams.get("seed"));
+  const game = (await api("/api/dice-race/game", { first: "5,6,7,8,9", second: "5,6,7,8,7", seed, rolls: 1 })).body;
+  assert.equal(await line.locator("[data-faces]").getAttribute("data-faces"), game.rolls[0].faces.join(","));
+  assert.ok(text.startsWith(`roll 1: ${game.rolls[0].sum} `), text);
+  assert.ok(text.includes(`first needs ${game.first_left.join(",")}, second needs ${game.second_left.join(",")}`), text);
   await page.screenshot({ path: join(shots, "dice-race.png"), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
@@ -498,6 +504,33 @@ test("heaps: played from the keyboard, graded, undone, summed up, and replayed f
   const again = await open(new URL(link).search.slice(1));
   await again.page.getByTestId("to-move").filter({ hasText: "Game over: you took the last counter" }).waitFor();
   assert.equal(await again.page.getByTestId("log").locator("li").first().textContent(), "A took 1 from heap 1");
+  await again.page.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("heaps: misère play on the page — the rule is the library's: whoever takes the last counter loses", async () => {
+  const { page, errors } = await open("game=heaps&heaps=3");
+  const toMove = page.getByTestId("to-move");
+  await page.getByTestId("verdict").filter({ hasText: "take 3 from heap 1" }).waitFor();
+  // Misère, from the checkbox: one heap of 3 is won by leaving the last counter to the opponent.
+  await page.getByTestId("misere").check();
+  await page.getByTestId("heaps").fill("1,2");
+  await page.getByTestId("start").click();
+  await page.getByTestId("verdict").filter({ hasText: "The player to move loses against perfect play (remoteness 3" }).waitFor();
+  assert.equal(new URL(page.url()).searchParams.get("misere"), "1");
+  // [1, 2]: the forced take, ply leaves one counter, and you must take the last: you lose.
+  await page.locator('g.counter[data-take="1"]').click();
+  await toMove.filter({ hasText: "You to move." }).waitFor();
+  assert.equal(await page.getByTestId("log").locator("li").nth(1).textContent(), "ply took 1 from heap 2");
+  await page.locator('g.counter[data-take="1"]').click();
+  await toMove.filter({ hasText: "Game over: you took the last counter and lost." }).waitFor();
+  assert.equal(await page.getByTestId("log").locator("li").first().textContent(), "you took 1 from heap 1 — lost anyway");
+  assert.equal(await page.getByTestId("game-summary").textContent(), "ply won in 3 moves. Your moves: 2, no mistake.");
+  // The link replays it under the same rule.
+  const again = await open(new URL(page.url()).search.slice(1));
+  await again.page.getByTestId("to-move").filter({ hasText: "Game over: you took the last counter and lost." }).waitFor();
+  assert.ok(await again.page.getByTestId("misere").isChecked());
   await again.page.close();
   assert.deepEqual(errors, []);
   await page.close();

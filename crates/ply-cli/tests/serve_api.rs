@@ -1054,3 +1054,118 @@ fn each_request_is_a_line_of_the_log_unless_quiet() {
     drop(quiet);
     assert_eq!(log.iter().collect::<Vec<_>>(), Vec::<String>::new());
 }
+
+#[test]
+fn heaps_and_dice_race_games_are_played_by_their_homes() {
+    let server = Server::start();
+    let answer = |path: &str, body: &str| {
+        let (status, text) = server.post(path, body);
+        assert_eq!(status, 200, "{body}: {text}");
+        serde_json::from_str::<serde_json::Value>(&text).expect("JSON")
+    };
+    // [2, 3]: taking 1 is the only win; the reply from a lost position is lost anyway.
+    let g = answer("/api/heaps/game", r#"{"heaps":[2,3],"moves":"1,1"}"#);
+    assert_eq!(g["heaps"], serde_json::json!([0, 3]));
+    assert_eq!(g["positions"][0]["winning_take"], 1);
+    assert_eq!(g["takes"][0]["grade"], "best");
+    assert_eq!(g["takes"][1]["verdict"], "lost anyway");
+    assert_eq!(g["takes"][1]["heap"], 1);
+    assert_eq!(
+        (g["over"].clone(), g["winner"].clone()),
+        (false.into(), serde_json::Value::Null)
+    );
+    assert_eq!(g["moves"][0]["take_min"], 3);
+    // Taking both of heap 1 gives the win away; the game then ends with B's take of all three.
+    let g = answer("/api/heaps/game", r#"{"heaps":[2,3],"moves":[2,3]}"#);
+    assert_eq!(g["takes"][0]["grade"], "gives_the_win_away");
+    assert_eq!(
+        (g["winner"].clone(), g["ending"].clone()),
+        ("B".into(), "took the last counter".into())
+    );
+    // Misère: whoever takes the last counter loses.
+    let g = answer(
+        "/api/heaps/game",
+        r#"{"heaps":[1],"misere":true,"moves":[1]}"#,
+    );
+    assert_eq!(
+        (g["last_mover"].clone(), g["winner"].clone()),
+        ("A".into(), "B".into())
+    );
+    assert_eq!(g["ending"], "did not take the last counter");
+    // The race rolled from seed 10 is the race `ply play dice-race --seed 10` rolls: 7, then 6.
+    let r = answer(
+        "/api/dice-race/game",
+        r#"{"first":"5,6,7","second":[7,8],"seed":10,"rolls":2}"#,
+    );
+    let sums: Vec<u64> = (0..2)
+        .map(|i| r["rolls"][i]["sum"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sums, [7, 6]);
+    assert_eq!(r["rolls"][0]["faces"].as_array().unwrap().len(), 2);
+    assert_eq!(r["first_left"], serde_json::json!([5]));
+    assert_eq!(r["second_left"], serde_json::json!([8]));
+    assert_eq!(r["chances"]["exact"]["p_first"], "4/9");
+    let cli = stdout_of(
+        &["play", "dice-race", "5,6,7", "7,8", "--seed", "10"],
+        Some("\n\n"),
+    );
+    assert!(
+        cli.contains("roll 1: 7 ") && cli.contains("roll 2: 6 "),
+        "{cli}"
+    );
+    let tie = answer(
+        "/api/dice-race/game",
+        r#"{"first":[7],"second":[7],"rolls":10000}"#,
+    );
+    assert_eq!(
+        (tie["finish"].clone(), tie["chances"].clone()),
+        ("tie".into(), serde_json::Value::Null)
+    );
+    // Bad bodies: 400 and one line in the API's terms.
+    let error = |message: &str| {
+        (
+            400,
+            format!("{{\"error\":{}}}", serde_json::to_string(message).unwrap()),
+        )
+    };
+    for (path, body, message) in [
+        (
+            "/api/heaps/game",
+            r#"{"heaps":[2,3],"moves":[1,1,4]}"#,
+            "move 3: heap 2 has 3 counters: take 1 to 3",
+        ),
+        (
+            "/api/heaps/game",
+            r#"{"heaps":[2],"moves":"x"}"#,
+            "move 1: `x` is not a number of counters",
+        ),
+        (
+            "/api/heaps/game",
+            r#"{"heaps":[1],"moves":[1,1]}"#,
+            "move 2: the game is over: every heap is empty",
+        ),
+        (
+            "/api/heaps/game",
+            r#"{"heaps":[0]}"#,
+            "heap 1 holds 0; every heap must hold at least 1 counter",
+        ),
+        (
+            "/api/dice-race/game",
+            r#"{"first":[7],"second":[6],"rolls":10001}"#,
+            "\"rolls\" must be at most 10000, not 10001",
+        ),
+        (
+            "/api/dice-race/game",
+            r#"{"first":[13],"second":[6]}"#,
+            "sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
+        ),
+    ] {
+        assert_eq!(server.post(path, body), error(message), "{body}");
+    }
+    let (status, text) = server.post(
+        "/api/dice-race/game",
+        r#"{"first":[7],"second":[6],"faces":2}"#,
+    );
+    assert_eq!(status, 400);
+    assert!(text.contains("faces"), "{text}");
+}

@@ -8,9 +8,11 @@ use crate::limits::{MAGIC_MEMORY, MAX_LISTS, MAX_MAGIC_SIZE, MAX_PICKS};
 use plysolve::engine::util::cost::WorkLimit;
 use plysolve::engine::util::halt::Halt;
 use plysolve::engine::MemoryBudget;
+use plysolve::games::dice_race::play::RaceGameRequest;
 use plysolve::games::dice_race::request::{
     CompareRequest, PicksQuery, PicksRequest, RequestError as RaceRequestError, SumsRequest,
 };
+use plysolve::games::heaps::play::HeapsGameRequest;
 use plysolve::games::heaps::request::{HeapsRequest, PlayHeapsRequest};
 use plysolve::games::magic_board::request::{
     GenerateRequest, MagicBoardRequest, RequestError as BoardRequestError,
@@ -46,6 +48,12 @@ pub fn heaps(r: &HeapsRequest) -> Result<String, ApiError> {
 /// Answers `POST /api/play/heaps`: the perfect player's move in lowest-heap Nim, as `ply play heaps
 /// SIZES [--misere] --seed SEED` makes it.
 pub fn play_heaps(r: &PlayHeapsRequest) -> Result<String, ApiError> {
+    json(&r.answer().map_err(ApiError::bad)?)
+}
+
+/// Answers `POST /api/heaps/game`: a game of lowest-heap Nim replayed from its heaps and takes,
+/// every position valued and every take graded by the home ([`HeapsGameRequest`]).
+pub fn heaps_game(r: &HeapsGameRequest) -> Result<String, ApiError> {
     json(&r.answer().map_err(ApiError::bad)?)
 }
 
@@ -99,6 +107,12 @@ pub fn equilibrium_of(r: &PicksRequest, halt: &Halt) -> Result<String, ApiError>
             .equilibrium_until(halt)
             .map_err(race_error)?,
     )
+}
+
+/// Answers `POST /api/dice-race/game`: the race rolled from its seed by the home
+/// ([`RaceGameRequest`]), the exact chances after the last roll when they are quick.
+pub fn race_game(r: &RaceGameRequest, halt: &Halt) -> Result<String, ApiError> {
+    json(&r.answer_until(halt).map_err(race_error)?)
 }
 
 /// Answers `POST /api/dice-race/sums`: `ply dice-race sums [--dice N --sides K] --json`.

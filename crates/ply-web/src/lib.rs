@@ -360,6 +360,7 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
     let api = halted_endpoint!(api, "/api/solitaire", api::solitaire, costs::solitaire);
     let api = endpoint!(api, "/api/heaps", api::heaps, |_: &_| Cost::Cheap);
     let api = endpoint!(api, "/api/play/heaps", api::play_heaps, |_: &_| Cost::Cheap);
+    let api = endpoint!(api, "/api/heaps/game", api::heaps_game, |_: &_| Cost::Cheap);
     let api = halted_endpoint!(api, "/api/dice-race/compare", api::compare, costs::compare);
     let api = halted_endpoint!(api, "/api/dice-race/best", api::best_list, costs::best);
     let api = halted_endpoint!(
@@ -369,6 +370,9 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
         costs::equilibrium
     );
     let api = endpoint!(api, "/api/dice-race/sums", api::sums, |_: &_| Cost::Cheap);
+    let api = halted_endpoint!(api, "/api/dice-race/game", api::race_game, |_: &_| {
+        Cost::Cheap
+    });
     let api = halted_endpoint!(
         api,
         "/api/magic-board",

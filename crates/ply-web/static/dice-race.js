@@ -1,4 +1,7 @@
-// The dice race: exact outcomes, the sums, a replay roll by roll and the unbeaten list.
+// The dice race: exact outcomes, the sums, a replay roll by roll and the unbeaten list. The replay is
+// the library's race (/api/dice-race/game): the dice thrown from the link's seed, the sums crossed
+// off, the end and the winner, and the exact chances after each roll are its answer; the page states
+// no rule and draws no roll.
 "use strict";
 
 function diceGame(params) {
@@ -11,6 +14,7 @@ function diceGame(params) {
   const race = el("div", { "data-testid": "race" });
   const unbeaten = el("div", { "data-testid": "unbeaten" });
   let current = null;
+  let seed = seedOf(params);
   main.replaceChildren(
     panel("Dice race",
       el("p", { class: "small", text: "Each player picks sums; the dice are rolled and each crosses off one occurrence of the sum rolled. The first to cross off everything wins; finishing on the same roll is a tie." }),
@@ -38,12 +42,12 @@ function diceGame(params) {
 
   async function run() {
     clearError();
-    setLink({ game: "dice-race", first: first.value, second: second.value, dice: dice.value, sides: sides.value });
+    link();
     try {
       const { body } = await api("/api/dice-race/compare", { first: first.value, second: second.value, ...diceRequest() });
       outcome.replaceChildren(chances(body), el("p", { text: `Expected rolls ${body.exact.expected_rolls} ≈ ${body.expected_rolls.toFixed(3)}` }));
       const d = await api("/api/dice-race/sums", diceRequest());
-      current = { distribution: d.body };
+      current = {};
       sums.replaceChildren(barChart(d.body.map((s) => ({ label: String(s.sum), value: s.p, text: `${s.sum}: ${s.probability}` })), { testid: "sums-chart", name: "the chance of each sum of the dice, as a bar chart", mark: percent }));
       restart();
       const picks = body.first.length;
@@ -61,46 +65,46 @@ function diceGame(params) {
     }
   }
 
-  function restart() {
+  function link() {
+    setLink({ game: "dice-race", first: first.value, second: second.value, dice: dice.value, sides: sides.value, seed });
+  }
+
+  // A new replay: new dice (a new seed, put in the link) unless it is the first, which is the link's.
+  function restart(event) {
     if (!current) return;
-    current.left = [numberList(first.value), numberList(second.value)];
-    current.rolls = [];
+    if (event) {
+      seed = Math.floor(Math.random() * 1000000);
+      link();
+    }
+    current.rolls = 0;
     current.over = false;
     race.replaceChildren(el("p", { class: "small", "data-placeholder": "", text: "Press Roll." }));
   }
 
-  function rollSum() {
-    const total = current.distribution.reduce((s, d) => s + d.ways, 0);
-    let r = Math.floor(Math.random() * total);
-    for (const d of current.distribution) {
-      if (r < d.ways) return d.sum;
-      r -= d.ways;
-    }
-    return current.distribution[current.distribution.length - 1].sum;
-  }
-
+  // One more roll: the race from the start to it, as the library plays it from the seed.
   async function roll() {
     if (!current || current.over) return;
     clearError();
-    const sum = rollSum();
-    current.rolls.push(sum);
-    for (const list of current.left) {
-      const i = list.indexOf(sum);
-      if (i >= 0) list.splice(i, 1);
+    let body;
+    try {
+      body = (await api("/api/dice-race/game", { first: first.value, second: second.value, ...diceRequest(), seed, rolls: current.rolls + 1 })).body;
+    } catch (e) {
+      showError(e.message);
+      return;
     }
-    const [a, b] = current.left;
-    const line = el("div", { "data-testid": "roll" }, el("strong", { text: `roll ${current.rolls.length}: ${sum}` }),
-      ` — first needs ${a.length ? a.join(",") : "nothing"}, second needs ${b.length ? b.join(",") : "nothing"}`);
-    if (!a.length || !b.length) {
+    current.rolls = body.rolls.length;
+    const last = body.rolls[body.rolls.length - 1];
+    const needs = (left) => left.length ? left.join(",") : "nothing";
+    const line = el("div", { "data-testid": "roll" }, el("strong", { text: `roll ${current.rolls}: ${last.sum}` }),
+      el("span", { class: "small", "data-faces": last.faces.join(","), text: ` (${last.faces.join(" + ")})` }),
+      ` — first needs ${needs(body.first_left)}, second needs ${needs(body.second_left)}`);
+    if (body.finish) {
       current.over = true;
-      line.append(el("p", { class: "status", text: !a.length && !b.length ? "A tie." : !a.length ? "The first list wins." : "The second list wins." }));
+      line.append(el("p", { class: "status", "data-finish": body.finish, text: `${body.ending[0].toUpperCase()}${body.ending.slice(1)}.` }));
+    } else if (body.chances) {
+      line.append(chances(body.chances));
     } else {
-      try {
-        const { body } = await api("/api/dice-race/compare", { first: a, second: b, ...diceRequest() });
-        line.append(chances(body));
-      } catch (e) {
-        showError(e.message);
-      }
+      line.append(el("p", { class: "small", text: "The exact chances from here take too long to show here: Compare the lists left." }));
     }
     race.querySelector("[data-placeholder]")?.remove();
     race.prepend(line);

@@ -1,7 +1,9 @@
-// Lowest-heap Nim against the library's perfect player. Every position's verdict is the API's
-// (/api/heaps: who wins, the winning take, the remoteness); ply's moves are /api/play/heaps's. A
-// move by you is graded from the verdicts before and after it. The address keeps the heaps the game
-// started from and every take (`heaps=3,4,5&moves=2,1,…&at=k`), so a link replays the game.
+// Lowest-heap Nim against the library's perfect player, played through its home: every position,
+// every take's grade, the end and the winner are the API's (/api/heaps/game replays the heaps and the
+// takes, under normal or misère play; with a seed it adds the perfect player's reply, the move
+// /api/play/heaps makes). The page states no rule: it sends the takes and draws the answer. The
+// address keeps the heaps the game started from and every take (`heaps=3,4,5&moves=2,1,…&at=k`), so a
+// link replays the game.
 "use strict";
 
 function heapsGame(params) {
@@ -9,6 +11,8 @@ function heapsGame(params) {
   const first = el("select", { id: "first", "data-testid": "first", "aria-label": "who moves first" },
     el("option", { value: "me", text: "you move first" }), el("option", { value: "ply", text: "ply moves first" }));
   first.value = params.get("first") === "ply" ? "ply" : "me";
+  const misere = el("input", { type: "checkbox", id: "misere", "data-testid": "misere" });
+  misere.checked = params.get("misere") === "1";
   const verdict = el("p", { class: "status", "data-testid": "to-move", "aria-live": "polite" });
   const info = el("p", { "data-testid": "verdict" });
   const board = el("div", { "data-testid": "board" });
@@ -23,67 +27,67 @@ function heapsGame(params) {
   summaryPanel.hidden = true;
   main.replaceChildren(
     panel("Lowest-heap Nim",
-      el("p", { class: "small", text: "Take any number of counters from the lowest non-empty heap; whoever takes the last counter wins. Click a counter to take it and all above it, or Tab to it and press Enter." }),
-      el("div", { class: "controls" }, el("label", { text: "heaps " }, input), first, el("button", { text: "Start", "data-testid": "start", onclick: () => start(true) })),
+      el("p", { class: "small", text: "Take any number of counters from the lowest non-empty heap; whoever takes the last counter wins (under misère play, loses). Click a counter to take it and all above it, or Tab to it and press Enter." }),
+      el("div", { class: "controls" }, el("label", { text: "heaps " }, input), first,
+        el("label", { for: "misere" }, misere, " misère"), el("button", { text: "Start", "data-testid": "start", onclick: () => start(true) })),
       verdict, board, takeForm, el("div", { class: "controls" }, undo, redo), info),
     el("div", { class: "side" }, summaryPanel, panel("Moves", log)));
 
-  // The game: the heaps it started from, the takes of its line (each from the lowest heap then), the
-  // position shown (after `at` takes), who moved first, and the verdict of each position seen.
-  const game = { start: [], takes: [], by: [], at: 0, human: true, seed: seedOf(params), verdicts: new Map(), gen: 0 };
+  // The game: the heaps it started from (as written), the rule, the takes of its line, who made each
+  // (you, ply, or "" for a link's), the position shown (after `at` takes), who moved first, and the
+  // API's answer for the first k takes of the line.
+  const game = { heaps: "", misere: false, takes: [], by: [], at: 0, human: true, seed: seedOf(params), answers: new Map(), gen: 0 };
 
-  // The heaps after the first k takes of the line.
-  function heapsAfter(k) {
-    const heaps = game.start.slice();
-    for (const take of game.takes.slice(0, k)) heaps[heaps.findIndex((h) => h > 0)] -= take;
-    return heaps;
+  // The request for the game after the takes `takes`: with the seed of that move for ply's reply.
+  function request(takes) {
+    return { heaps: game.heaps, misere: game.misere, moves: takes.join(","), seed: game.seed + takes.length };
   }
 
-  // Whose turn it is after k takes.
-  function yourTurn(k) {
-    return (k % 2 === 0) === game.human;
+  // The API's answer for the first k takes of the line.
+  async function answerAt(k) {
+    if (!game.answers.has(k)) game.answers.set(k, (await api("/api/heaps/game", request(game.takes.slice(0, k)))).body);
+    return game.answers.get(k);
   }
 
-  async function verdictAfter(k) {
-    if (!game.verdicts.has(k)) {
-      const heaps = heapsAfter(k);
-      const i = heaps.findIndex((h) => h > 0);
-      game.verdicts.set(k, i < 0 ? null : (await api("/api/heaps", { heaps: heaps.slice(i) })).body);
-    }
-    return game.verdicts.get(k);
+  // The player you are, as the API names players (A moves first).
+  function you() {
+    return game.human ? "A" : "B";
+  }
+
+  function name(player) {
+    return player === you() ? "you" : "ply";
   }
 
   function link(push) {
-    const p = { game: "heaps", heaps: game.start.join(","), first: game.human ? "me" : "ply", seed: game.seed };
+    const p = { game: "heaps", heaps: game.heaps, first: game.human ? "me" : "ply", seed: game.seed };
+    if (game.misere) p.misere = "1";
     if (game.takes.length) p.moves = game.takes.join(",");
     if (game.at < game.takes.length) p.at = game.at;
     setLink(p, push);
   }
 
-  // A new game from the inputs (`fresh`), else the link's.
+  // A new game from the inputs (`fresh`), else the link's. The link's takes are the API's to check:
+  // a line it refuses is shown with its reason, and the game starts from the heaps.
   async function start(fresh) {
     clearError();
-    const heaps = numberList(input.value);
-    if (heaps.some((h) => !Number.isSafeInteger(h) || h < 0)) {
-      showError(`Heaps are whole numbers of counters, such as 3,4,5: not “${input.value.slice(0, 40)}”.`);
-      return;
-    }
-    game.start = heaps;
+    game.heaps = input.value.trim();
+    game.misere = misere.checked;
     game.human = first.value === "me";
-    game.verdicts.clear();
-    const takes = fresh ? [] : (params.get("moves") || "").split(",").filter((t) => t !== "").map(Number);
-    game.takes = [];
-    game.by = [];
-    // The link's takes are checked against the heaps: a take the game does not allow ends the line.
-    for (const t of takes) {
-      const heaps = heapsAfter(game.takes.length);
-      const low = heaps.findIndex((h) => h > 0);
-      if (low < 0 || !Number.isSafeInteger(t) || t < 1 || t > heaps[low]) {
-        showError(`The link's take ${game.takes.length + 1} (${String(t).slice(0, 20)}) is not a move here: the game stops before it.`);
-        break;
+    game.answers.clear();
+    game.takes = fresh ? [] : (params.get("moves") || "").split(",").filter((t) => t !== "");
+    game.by = game.takes.map(() => "");
+    try {
+      const r = await answerAt(game.takes.length);
+      game.takes = r.takes.map((t) => t.take);
+    } catch (e) {
+      if (!game.takes.length) {
+        showError(e.message);
+        return;
       }
-      game.takes.push(t);
-      game.by.push("");
+      showError(`The link's moves are not a game here (${e.message}): the game starts from its heaps.`);
+      game.takes = [];
+      game.by = [];
+      game.answers.clear();
     }
     const at = Number(params.get("at"));
     game.at = !fresh && params.get("at") !== null && Number.isSafeInteger(at) ? Math.max(0, Math.min(at, game.takes.length)) : game.takes.length;
@@ -95,53 +99,57 @@ function heapsGame(params) {
   async function show() {
     const gen = ++game.gen;
     try {
-      const r = await verdictAfter(game.at);
+      const line = await answerAt(game.takes.length);
+      const now = await answerAt(game.at);
       if (gen !== game.gen) return;
-      draw(r);
-      renderLog();
-      if (r && !yourTurn(game.at) && game.at === game.takes.length) await plyMoves(gen);
+      draw(now, line);
+      renderLog(line);
+      if (!now.over && now.positions[game.at].to_move !== you() && game.at === game.takes.length) await plyMoves(now.reply);
     } catch (e) {
       showError(e.message);
     }
   }
 
-  function draw(r) {
-    const heaps = heapsAfter(game.at);
-    const low = heaps.findIndex((h) => h > 0);
+  function draw(now, line) {
+    const pos = now.positions[game.at];
     const viewing = game.at < game.takes.length ? ` Viewing move ${game.at} of ${game.takes.length}.` : "";
     undo.disabled = game.at === 0;
     redo.disabled = game.at === game.takes.length;
-    takeInput.max = low >= 0 ? heaps[low] : 0;
-    summaryPanel.hidden = !(low < 0 && game.at === game.takes.length);
-    if (low < 0) {
-      const lastYours = yourTurn(game.at - 1);
-      verdict.textContent = `Game over: ${lastYours ? "you" : "ply"} took the last counter and won.${viewing}`;
+    takeInput.max = pos.left;
+    summaryPanel.hidden = !(now.over && game.at === game.takes.length);
+    if (now.over) {
+      verdict.textContent = `Game over: ${name(now.last_mover)} took the last counter and ${now.winner === now.last_mover ? "won" : "lost"}.${viewing}`;
       info.textContent = "";
-      if (!summaryPanel.hidden) summary.replaceChildren(summaryOf(lastYours));
+      if (!summaryPanel.hidden) summary.replaceChildren(summaryOf(line));
     } else {
-      verdict.textContent = `${yourTurn(game.at) ? "You" : "ply"} to move.${viewing}`;
-      info.textContent = r.winner === "first"
-        ? `The player to move wins: take ${r.move.take} from heap ${low + 1} (remoteness ${r.remoteness}: the winner hurries).`
-        : `The player to move loses against perfect play (remoteness ${r.remoteness}: the loser delays).`;
+      verdict.textContent = `${pos.to_move === you() ? "You" : "ply"} to move.${viewing}`;
+      info.textContent = pos.wins
+        ? `The player to move wins: take ${pos.winning_take} from heap ${pos.heap} (remoteness ${pos.remoteness}: the winner hurries).`
+        : `The player to move loses against perfect play (remoteness ${pos.remoteness}: the loser delays).`;
     }
-    board.replaceChildren(heapsSvg(heaps, low, r && r.move ? r.move.take : 0, humanTake));
+    board.replaceChildren(heapsSvg(now.heaps, pos.heap === null ? -1 : pos.heap - 1, pos.winning_take || 0, humanTake));
   }
 
-  // A move by the person: on their turn, from the lowest heap. From an earlier position the line
-  // after it is replaced.
+  // A move by the person, on their turn, checked by the API: from an earlier position the line after
+  // it is replaced.
   async function humanTake(count) {
-    const heaps = heapsAfter(game.at);
-    const low = heaps.findIndex((h) => h > 0);
-    if (low < 0 || !yourTurn(game.at)) return;
-    if (!Number.isSafeInteger(count) || count < 1 || count > heaps[low]) {
-      showError(`Heap ${low + 1} has ${heaps[low]} ${heaps[low] === 1 ? "counter" : "counters"}: take 1${heaps[low] > 1 ? ` to ${heaps[low]}` : ""}.`);
+    const now = game.answers.get(game.at);
+    if (!now || now.over || now.positions[game.at].to_move !== you()) return;
+    const takes = game.takes.slice(0, game.at).concat(String(count).trim() || "0");
+    let after;
+    try {
+      after = (await api("/api/heaps/game", request(takes))).body;
+    } catch (e) {
+      showError(e.message);
       return;
     }
     clearError();
-    if (game.takes[game.at] !== count) {
-      game.takes = game.takes.slice(0, game.at).concat(count);
+    const take = after.takes[game.at].take;
+    if (game.takes[game.at] !== take) {
+      game.takes = game.takes.slice(0, game.at).concat(take);
       game.by = game.by.slice(0, game.at).concat("you");
-      for (const k of [...game.verdicts.keys()]) if (k > game.at) game.verdicts.delete(k);
+      for (const k of [...game.answers.keys()]) if (k > game.at) game.answers.delete(k);
+      game.answers.set(game.at + 1, after);
     } else {
       game.by[game.at] = "you";
     }
@@ -150,15 +158,9 @@ function heapsGame(params) {
     await show();
   }
 
-  // The perfect player is the library's (POST /api/play/heaps, the move `ply play heaps --seed`
-  // makes): the fastest win, else the longest loss, ties broken by the link's seed plus the number of
-  // moves played.
-  async function plyMoves(gen) {
-    const heaps = heapsAfter(game.at);
-    const low = heaps.findIndex((h) => h > 0);
-    verdict.textContent = "ply is thinking…";
-    const { body: reply } = await api("/api/play/heaps", { heaps: heaps.slice(low), seed: game.seed + game.at });
-    if (gen !== game.gen) return;
+  // The perfect player's take is the API's reply (the move `ply play heaps --seed` makes): the fastest
+  // win, else the longest loss, ties broken by the link's seed plus the number of moves played.
+  async function plyMoves(reply) {
     game.takes.push(reply.take);
     game.by.push("ply");
     game.at++;
@@ -166,34 +168,27 @@ function heapsGame(params) {
     await show();
   }
 
-  // A take graded from the verdicts before and after it: kept the win (the fastest, or slower), threw
-  // it away, or lost anyway.
-  function gradeOf(k) {
-    const before = game.verdicts.get(k);
-    const after = game.verdicts.get(k + 1);
-    if (before === undefined || after === undefined) return null;
-    if (before.winner === "second") return { verdict: "lost anyway", good: true };
-    if (after !== null && after.winner === "first") return { verdict: "mistake: gives the win away", good: false };
-    return game.takes[k] === before.move.take ? { verdict: "best", good: true } : { verdict: "wins, more slowly", good: true };
-  }
-
-  function renderLog() {
-    log.replaceChildren(...game.takes.map((take, k) => {
-      const heap = heapsAfter(k).findIndex((h) => h > 0) + 1;
-      const who = game.by[k] || (yourTurn(k) ? "A" : "B");
-      const g = game.by[k] === "you" ? gradeOf(k) : null;
-      const item = el("li", { "data-ply": String(k + 1), class: k >= game.at ? "ahead" : "" },
-        el("button", { class: "link", type: "button", text: `${who} took ${take} from heap ${heap}`, onclick: () => { game.at = k + 1; link(true); show(); } }),
-        g ? el("span", { class: "small", "data-grade": g.good ? "good" : "mistake", text: ` — ${g.verdict}` }) : "");
-      return item;
+  function renderLog(line) {
+    log.replaceChildren(...line.takes.map((t, k) => {
+      const who = game.by[k] || t.player;
+      const graded = game.by[k] === "you";
+      return el("li", { "data-ply": String(k + 1), class: k >= game.at ? "ahead" : "" },
+        el("button", { class: "link", type: "button", text: `${who} took ${t.take} from heap ${t.heap}`, onclick: () => { game.at = k + 1; link(true); show(); } }),
+        graded ? el("span", { class: "small", "data-grade": t.grade === "gives_the_win_away" ? "mistake" : "good", text: ` — ${t.verdict}` }) : "");
     }));
   }
 
-  function summaryOf(youWon) {
-    const yours = game.takes.map((_, k) => k).filter((k) => game.by[k] === "you").map(gradeOf).filter(Boolean);
-    const mistakes = yours.filter((g) => !g.good).length;
+  function summaryOf(line) {
+    const yours = line.takes.filter((_, k) => game.by[k] === "you");
+    const mistakes = yours.filter((t) => t.grade === "gives_the_win_away").length;
     return el("p", { "data-mistakes": String(mistakes) },
-      `${youWon ? "You won" : "ply won"} in ${game.takes.length} moves. Your moves: ${yours.length}, ${mistakes ? `${mistakes} ${mistakes === 1 ? "mistake" : "mistakes"} (gave the win away)` : "no mistake"}.`);
+      `${line.winner === you() ? "You won" : "ply won"} in ${line.takes.length} moves. Your moves: ${yours.length}, ${mistakes ? `${mistakes} ${mistakes === 1 ? "mistake" : "mistakes"} (gave the win away)` : "no mistake"}.`);
+  }
+
+  // Whether position k of the line is yours to move (known once the line is answered).
+  function yourTurn(k) {
+    const line = game.answers.get(game.takes.length);
+    return line !== undefined && line.positions[k].to_move === you();
   }
 
   // Undo: back to before your last move (and ply's reply); Redo: forward to your next turn.
@@ -213,14 +208,14 @@ function heapsGame(params) {
   });
   takeForm.addEventListener("submit", (event) => {
     event.preventDefault();
-    humanTake(Number(takeInput.value));
+    humanTake(takeInput.value);
   });
 
   start(false);
   // Back and Forward walk through the game's takes.
   return {
     follow(next) {
-      if (next.get("game") !== "heaps" || next.get("heaps") !== game.start.join(",") || (next.get("moves") || "") !== game.takes.join(",")) return false;
+      if (next.get("game") !== "heaps" || next.get("heaps") !== game.heaps || (next.get("misere") === "1") !== game.misere || (next.get("moves") || "") !== game.takes.join(",")) return false;
       const at = Number(next.get("at") ?? game.takes.length);
       game.at = Number.isSafeInteger(at) ? Math.max(0, Math.min(at, game.takes.length)) : game.takes.length;
       show();

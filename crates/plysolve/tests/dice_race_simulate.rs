@@ -1,6 +1,8 @@
 //! The seed's Monte Carlo method, kept beside the exact answer: its rounds and stopping rule, its
 //! estimates and Wilson intervals recomputed by the reference of `reference/dice_race.rs`, the exact
-//! values beside them, known runs of fixed seeds, and the limit on rolls.
+//! values beside them, known runs of fixed seeds, and the limit on rolls; the race played roll by roll
+//! (`dice_race::play`, by the rules of `dice_race::rules`) against the reference's crossing off and
+//! its exact races.
 
 mod reference {
     pub mod dice_race;
@@ -9,15 +11,17 @@ mod reference {
 use num_traits::ToPrimitive;
 use plysolve::engine::util::cost::WorkLimit;
 use plysolve::engine::util::halt::{Halt, Halted, NEVER};
+use plysolve::games::dice_race::play::{RaceGameReport, RaceGameRequest, MAX_ROLLS};
 use plysolve::games::dice_race::report::{CompareReport, SimulateReport};
 use plysolve::games::dice_race::request::{CompareRequest, RequestError};
+use plysolve::games::dice_race::rules::Finish;
 use plysolve::games::dice_race::simulate::{
     simulate, simulate_within, Run, SimulateError, Stop, MAX_DRAWS,
 };
 use plysolve::games::dice_race::{compare, Dice, ExactComparison, PickList};
 use plysolve::input::number_list::NumberList;
 use reference::dice_race::{
-    assert_close, exact_race, fraction, wilson, SEED_FIRST, SEED_SECOND, SEED_TIE,
+    assert_close, cross_off, exact_race, fraction, wilson, SEED_FIRST, SEED_SECOND, SEED_TIE,
 };
 use std::time::Duration;
 
@@ -326,4 +330,94 @@ fn a_first_round_past_the_roll_limit_is_refused() {
         simulate_within(&dice, (&seven, &six), run, None, &past),
         Err(SimulateError::Halted(Halted::TimeLimit { millis: 0 }))
     );
+}
+
+/// The race played roll by roll for the page (`RaceGameRequest`, the rules of `dice_race::rules`)
+/// answered for `first` against `second` on 2d6 with `seed`, `rolls` rolls asked for.
+fn race_game(first: &str, second: &str, seed: u64, rolls: u64) -> RaceGameReport {
+    let request = RaceGameRequest {
+        first: NumberList::text(first),
+        second: NumberList::text(second),
+        dice: 2,
+        sides: 6,
+        seed,
+        rolls,
+    };
+    request.answer_until(&NEVER).unwrap()
+}
+
+#[test]
+fn a_race_rolled_from_a_seed_has_known_rolls_and_the_references_chances() {
+    // Seed 10 throws 7 then 6: 5 against 8 are left, 4/36 against 5/36.
+    let r = race_game("5,6,7", "7,8", 10, 2);
+    let sums: Vec<u32> = r.rolls.iter().map(|roll| roll.sum).collect();
+    assert_eq!(sums, vec![7, 6]);
+    assert_eq!(
+        (r.first_left.clone(), r.second_left.clone()),
+        (vec![5], vec![8])
+    );
+    assert_eq!(r.finish, None);
+    let exact = exact_race(2, 6, &[5], &[8]);
+    let chances = r.chances.unwrap();
+    assert_eq!(chances.exact.p_first, fraction(&exact.first));
+    assert_eq!(chances.exact.p_first, "4/9");
+    assert_eq!(chances.exact.p_tie, fraction(&exact.tie));
+}
+
+#[test]
+fn the_races_rules_cross_off_as_the_reference_does_roll_by_roll() {
+    let mut ends = [0; 3];
+    for (first, second) in [
+        ("5,6,7", "7,8"),
+        ("7,7", "7"),
+        ("6,8,6", "8,6"),
+        ("2,12", "7"),
+    ] {
+        let a: Vec<u32> = first.split(',').map(|s| s.parse().unwrap()).collect();
+        let b: Vec<u32> = second.split(',').map(|s| s.parse().unwrap()).collect();
+        for seed in 0..40 {
+            let whole = race_game(first, second, seed, MAX_ROLLS);
+            let sums: Vec<u32> = whole.rolls.iter().map(|roll| roll.sum).collect();
+            let (after, end) = cross_off(&a, &b, &sums);
+            let here = format!("{first} vs {second}, seed {seed}");
+            // Every race of these lists ends well within the rolls asked for, on its last roll.
+            assert_eq!(after.len(), sums.len(), "{here}");
+            let end = end.unwrap_or_else(|| panic!("{here}: no end"));
+            ends[end] += 1;
+            let finish = [Finish::First, Finish::Second, Finish::Tie][end];
+            assert_eq!(whole.finish, Some(finish), "{here}");
+            // Each shorter answer is the same race stopped earlier, its lists as the reference's,
+            // its chances the reference's exact race of the lists left.
+            for k in [1, sums.len() / 2, sums.len() - 1]
+                .into_iter()
+                .filter(|&k| k >= 1 && k < sums.len())
+            {
+                let part = race_game(first, second, seed, k as u64);
+                assert_eq!(part.rolls, whole.rolls[..k], "{here}");
+                let (left_a, left_b) = &after[k - 1];
+                assert_eq!(
+                    (&part.first_left, &part.second_left),
+                    (left_a, left_b),
+                    "{here} after {k}"
+                );
+                let exact = exact_race(2, 6, left_a, left_b);
+                let chances = part.chances.unwrap();
+                assert_eq!(
+                    chances.exact.p_first,
+                    fraction(&exact.first),
+                    "{here} after {k}"
+                );
+                assert_eq!(
+                    chances.exact.p_second,
+                    fraction(&exact.second),
+                    "{here} after {k}"
+                );
+            }
+            for roll in &whole.rolls {
+                assert_eq!(roll.faces.iter().sum::<u32>(), roll.sum, "{here}");
+            }
+        }
+    }
+    // All three ends were reached: the sweep is not one-sided.
+    assert!(ends.iter().all(|&n| n > 0), "{ends:?}");
 }

@@ -9,8 +9,13 @@ mod reference {
 
 use plysolve::engine::conformance;
 use plysolve::engine::impartial::{Convention, ImpartialSolver};
+use plysolve::engine::util::chooser::Chooser;
+use plysolve::engine::Player;
+use plysolve::games::heaps::play::{Grade, HeapsGame};
+use plysolve::games::heaps::request::HeapsPosition;
 use plysolve::games::heaps::{analyse, solve_batch, LowestHeapGame, Side, Take};
-use reference::heaps::{after, configurations, grundy, solve, start, winning_take, Solved};
+use plysolve::input::number_list::NumberList;
+use reference::heaps::{after, configurations, grundy, solve, start, winning_take, Solved, State};
 
 /// The convention the brute force calls `misere`.
 fn convention(misere: bool) -> Convention {
@@ -255,4 +260,107 @@ fn a_hundred_thousand_heaps_in_one_test() {
         &one_test_of_ones(100_000, &[]),
         Convention::Misere
     ));
+}
+
+/// Walks every position of `sizes` reachable from its start by every sequence of takes, once each
+/// (the reference's state: lowest heap and counters left), calling `check` with the game there.
+fn every_position(sizes: &[u64], misere: bool, check: &mut impl FnMut(&HeapsGame, State)) {
+    let heaps = NumberList::Numbers(sizes.iter().map(u64::to_string).collect());
+    let game = HeapsGame::new(&HeapsPosition::new(&heaps, misere).unwrap());
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![(game, start(sizes))];
+    while let Some((game, state)) = stack.pop() {
+        if !seen.insert(state) {
+            continue;
+        }
+        check(&game, state);
+        if let Some((_, left)) = game.lowest() {
+            for take in 1..=left {
+                let mut next = game.clone();
+                next.take(take).unwrap();
+                stack.push((next, after(sizes, state, take)));
+            }
+        }
+    }
+}
+
+/// The game record ([`HeapsGame`]) on every position of up to 4 heaps of up to 4 counters, under
+/// both conventions: where it takes from, the value, every take's grade and the end are the brute
+/// force's.
+#[test]
+fn the_game_record_grades_every_take_as_the_brute_force_values_it() {
+    let mut grades = std::collections::HashMap::new();
+    for misere in [false, true] {
+        for sizes in configurations(4, 4) {
+            every_position(&sizes, misere, &mut |game, state| {
+                let here = format!("{sizes:?} at {state:?}, misère {misere}");
+                let truth = solve(&sizes, state, misere);
+                let outcome = game.outcome();
+                assert_eq!(
+                    (outcome.wins, outcome.remoteness),
+                    (truth.wins, truth.remoteness),
+                    "{here}"
+                );
+                if state.0 == sizes.len() {
+                    assert!(game.is_over() && game.moves().is_empty(), "{here}");
+                    // The last taker wins under normal play and loses under misère play.
+                    let last = game.last_mover().unwrap();
+                    assert_eq!(
+                        game.winner(),
+                        Some(if misere { last.other() } else { last }),
+                        "{here}"
+                    );
+                    return;
+                }
+                assert_eq!(game.lowest(), Some((state.0 + 1, state.1)), "{here}");
+                assert_eq!(game.winner(), None, "{here}");
+                for take in 1..=state.1 {
+                    let child = solve(&sizes, after(&sizes, state, take), misere);
+                    let expected = match (truth.wins, child.wins) {
+                        (false, _) => Grade::LostAnyway,
+                        (true, true) => Grade::GivesTheWinAway,
+                        (true, false) if child.remoteness + 1 == truth.remoteness => Grade::Best,
+                        (true, false) => Grade::WinsMoreSlowly,
+                    };
+                    assert_eq!(game.grade(take), Ok(expected), "{here} take {take}");
+                    *grades.entry(expected).or_insert(0) += 1;
+                }
+                assert!(
+                    game.grade(state.1 + 1).is_err() && game.grade(0).is_err(),
+                    "{here}"
+                );
+            });
+        }
+    }
+    // Every grade the game can give occurs but "wins, more slowly": in lowest-heap Nim the winning
+    // take is unique, so a take that keeps the win is the fastest.
+    assert!(grades[&Grade::Best] > 0 && grades[&Grade::LostAnyway] > 0);
+    assert!(grades[&Grade::GivesTheWinAway] > 0);
+    assert_eq!(grades.get(&Grade::WinsMoreSlowly), None);
+}
+
+/// Two perfect players through the game record: the first wins exactly when the brute force says
+/// so, in exactly the remoteness of the start, whatever the seed.
+#[test]
+fn perfect_play_through_the_game_record_ends_as_the_brute_force_says() {
+    for misere in [false, true] {
+        for sizes in configurations(3, 4) {
+            let truth = solve(&sizes, start(&sizes), misere);
+            for seed in 0..3 {
+                let heaps = NumberList::Numbers(sizes.iter().map(u64::to_string).collect());
+                let mut game = HeapsGame::new(&HeapsPosition::new(&heaps, misere).unwrap());
+                let mut chooser = Chooser::new(seed);
+                while let Some(choice) = game.perfect_take(&mut chooser) {
+                    let grade = game.take(choice.take).unwrap().grade;
+                    assert!(
+                        matches!(grade, Grade::Best | Grade::LostAnyway),
+                        "{grade:?}"
+                    );
+                }
+                let here = format!("{sizes:?} misère {misere} seed {seed}");
+                assert_eq!(game.winner() == Some(Player::A), truth.wins, "{here}");
+                assert_eq!(game.played() as u64, truth.remoteness, "{here}");
+            }
+        }
+    }
 }

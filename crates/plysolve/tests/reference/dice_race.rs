@@ -246,3 +246,29 @@ pub fn assert_close(a: f64, b: f64, tolerance: f64, what: &str) {
         "{what}: {a} and {b} differ by more than {tolerance}"
     );
 }
+
+/// The two lists left after a roll: the first, the second.
+pub type ListsLeft = (Vec<u32>, Vec<u32>);
+
+/// The race's rules played by hand on lists as written: each sum rolled is removed once (its first
+/// occurrence) from each list that has it; returns the lists left after each roll and, once a list is
+/// empty, the end: `0` the first list won, `1` the second, `2` a tie. Rolls after the end are not played.
+pub fn cross_off(a: &[u32], b: &[u32], rolls: &[u32]) -> (Vec<ListsLeft>, Option<usize>) {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    let mut after = Vec::new();
+    for &sum in rolls {
+        for list in [&mut a, &mut b] {
+            if let Some(i) = list.iter().position(|&s| s == sum) {
+                list.remove(i);
+            }
+        }
+        after.push((a.clone(), b.clone()));
+        match (a.is_empty(), b.is_empty()) {
+            (true, true) => return (after, Some(2)),
+            (true, false) => return (after, Some(0)),
+            (false, true) => return (after, Some(1)),
+            (false, false) => {}
+        }
+    }
+    (after, None)
+}

@@ -1,80 +1,53 @@
 //! `ply play dice-race`: the race roll by roll, the lists crossed off, and the exact chances of each
-//! outcome from the current state after every roll.
+//! outcome from the current state after every roll; the rolls and the rules are the home's
+//! [`RaceGame`], this module only reads commands and prints.
 
 use super::session::{cut, read_command, say};
 use crate::failure::Failure;
-use plysolve::engine::util::chooser::Chooser;
-use plysolve::engine::util::fraction::format_fraction;
+use plysolve::engine::util::cost::WorkLimit;
+use plysolve::engine::util::halt::NEVER;
+use plysolve::games::dice_race::play::{CardSum, RaceGame};
 use plysolve::games::dice_race::request::CompareRequest;
-use plysolve::games::dice_race::{compare, Dice, PickList};
 use plysolve::input::number_list::NumberList;
 use std::fmt::Write;
 
-/// One player's list: each sum and whether it is crossed off.
-struct Card {
-    sums: Vec<(u32, bool)>,
-}
-
-impl Card {
-    fn new(sums: &[u32]) -> Self {
-        Card {
-            sums: sums.iter().map(|&s| (s, false)).collect(),
-        }
-    }
-
-    /// Crosses off one occurrence of `sum`; whether there was one.
-    fn cross(&mut self, sum: u32) -> bool {
-        match self.sums.iter_mut().find(|(s, done)| *s == sum && !done) {
-            Some(entry) => {
-                entry.1 = true;
-                true
+/// A list as written, crossed-off sums between tildes: `5 ~6~ 7`.
+fn show(card: &[CardSum]) -> String {
+    let items: Vec<String> = card
+        .iter()
+        .map(|c| {
+            if c.crossed {
+                format!("~{}~", c.sum)
+            } else {
+                c.sum.to_string()
             }
-            None => false,
-        }
-    }
-
-    fn left(&self) -> Vec<u32> {
-        self.sums
-            .iter()
-            .filter(|(_, done)| !done)
-            .map(|&(s, _)| s)
-            .collect()
-    }
-
-    fn done(&self) -> bool {
-        self.sums.iter().all(|&(_, done)| done)
-    }
-
-    /// `5 ~6~ 7`: crossed-off sums between tildes.
-    fn show(&self) -> String {
-        let items: Vec<String> = self
-            .sums
-            .iter()
-            .map(|&(s, done)| {
-                if done {
-                    format!("~{s}~")
-                } else {
-                    s.to_string()
-                }
-            })
-            .collect();
-        items.join(" ")
-    }
+        })
+        .collect();
+    items.join(" ")
 }
 
-/// The exact chances from the cards as they stand.
-fn chances(dice: &Dice, first: &Card, second: &Card) -> Result<String, Failure> {
-    let a = PickList::new(first.left(), dice).map_err(Failure::bad)?;
-    let b = PickList::new(second.left(), dice).map_err(Failure::bad)?;
-    let exact = compare(dice, &a, &b).map_err(Failure::bad)?;
-    let f = exact.to_floats();
+/// The lists as they stand.
+fn cards(game: &RaceGame) -> String {
+    let cards = game.cards();
+    format!(
+        "first  {}\nsecond {}\n",
+        show(&cards.card(0)),
+        show(&cards.card(1))
+    )
+}
+
+/// The exact chances from the lists left.
+fn chances(game: &RaceGame) -> Result<String, Failure> {
+    let r = game
+        .chances_within(WorkLimit::DEFAULT, &NEVER)
+        .map_err(Failure::bad)?;
     let mut out = String::new();
     for (name, x, approx) in [
-        ("P(first wins) ", &exact.p_first, f.p_first),
-        ("P(second wins)", &exact.p_second, f.p_second),
-        ("P(tie)        ", &exact.p_tie, f.p_tie),
+        ("P(first wins) ", &r.exact.p_first, r.p_first),
+        ("P(second wins)", &r.exact.p_second, r.p_second),
+        ("P(tie)        ", &r.exact.p_tie, r.p_tie),
     ] {
-        let _ = writeln!(out, "  {name} = {} ≈ {approx:.6}", format_fraction(x));
+        let _ = writeln!(out, "  {name} = {x} ≈ {approx:.6}");
     }
     Ok(out)
 }
@@ -97,26 +70,18 @@ pub fn play(
     }
     .validate()
     .map_err(Failure::bad)?;
-    let dice = race.dice;
-    let (mut first, mut second) = (
-        Card::new(&race.first.written),
-        Card::new(&race.second.written),
-    );
-    let mut chooser = Chooser::new(seed);
+    let mut game = RaceGame::new(&race, seed);
     let mut input = std::io::stdin().lock();
     say(&format!(
-        "Dice race with {count} dice of {sides} sides (seed {seed}). {}\n\
-         first  {}\nsecond {}\n{}",
+        "Dice race with {count} dice of {sides} sides (seed {seed}). {}\n{}{}",
         if auto {
             "Rolling to the end."
         } else {
             "Press Enter to roll, or type quit."
         },
-        first.show(),
-        second.show(),
-        chances(&dice, &first, &second)?
+        cards(&game),
+        chances(&game)?
     ))?;
-    let mut rolls = 0u64;
     loop {
         if !auto {
             say("> ")?;
@@ -135,31 +100,29 @@ pub fn play(
                 }
             }
         }
-        rolls += 1;
-        let sum = dice.roll(&mut chooser);
-        let crossed = match (first.cross(sum), second.cross(sum)) {
+        let roll = game.roll().expect("a race not over rolls");
+        let crossed = match (roll.crossed.first, roll.crossed.second) {
             (true, true) => "both cross it off",
             (true, false) => "first crosses it off",
             (false, true) => "second crosses it off",
             (false, false) => "nobody has it left",
         };
         let mut out = format!(
-            "roll {rolls}: {sum} ({crossed})\nfirst  {}\nsecond {}\n",
-            first.show(),
-            second.show()
+            "roll {}: {} ({crossed})\n{}",
+            game.rolls(),
+            roll.sum,
+            cards(&game)
         );
-        let verdict = match (first.done(), second.done()) {
-            (true, true) => Some("a tie: both lists are crossed off on the same roll"),
-            (true, false) => Some("the first list wins"),
-            (false, true) => Some("the second list wins"),
-            (false, false) => None,
-        };
-        match verdict {
-            Some(v) => {
-                out.push_str(&format!("Race over after {rolls} rolls: {v}.\n"));
+        match game.cards().finish() {
+            Some(finish) => {
+                out.push_str(&format!(
+                    "Race over after {} rolls: {}.\n",
+                    game.rolls(),
+                    finish.words()
+                ));
                 return say(&out);
             }
-            None => out.push_str(&chances(&dice, &first, &second)?),
+            None => out.push_str(&chances(&game)?),
         }
         say(&out)?;
     }

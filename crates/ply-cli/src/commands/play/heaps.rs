@@ -4,16 +4,17 @@
 use super::session::{self, Match};
 use super::{First, Players};
 use crate::failure::Failure;
-use plysolve::engine::impartial::Convention;
 use plysolve::engine::util::chooser::Chooser;
 use plysolve::engine::Player;
-use plysolve::games::heaps::player::{choose_heap_move, heap_moves, HeapMove};
+use plysolve::games::heaps::play::HeapsGame;
+use plysolve::games::heaps::player::HeapMove;
 use plysolve::games::heaps::request::PlayHeapsRequest;
 use plysolve::input::number_list::NumberList;
 use std::fmt::Write;
 
 /// Plays lowest-heap Nim from the heaps written in `sizes`: the position is the one
-/// `POST /api/play/heaps` reads from the same request, and its replies are the perfect player's.
+/// `POST /api/play/heaps` reads from the same request, and its replies are the perfect player's. Every
+/// rule — which heap, how many, whose turn, the end and the winner — is the home's [`HeapsGame`].
 pub fn play(sizes: &str, misere: bool, players: &Players) -> Result<(), Failure> {
     let request = PlayHeapsRequest {
         heaps: NumberList::text(sizes),
@@ -23,10 +24,7 @@ pub fn play(sizes: &str, misere: bool, players: &Players) -> Result<(), Failure>
     let position = request.validate().map_err(Failure::bad)?;
     let seed = request.seed;
     let mut game = HeapsMatch {
-        heaps: position.sizes,
-        to_move: Player::A,
-        last_mover: None,
-        convention: position.convention,
+        game: HeapsGame::new(&position),
         chooser: Chooser::new(seed),
         user: (!players.watch).then_some(match players.first {
             First::Me => Player::A,
@@ -36,18 +34,8 @@ pub fn play(sizes: &str, misere: bool, players: &Players) -> Result<(), Failure>
     session::run(&mut game, players, seed)
 }
 
-#[derive(Clone)]
-struct State {
-    heaps: Vec<u64>,
-    to_move: Player,
-    last_mover: Option<Player>,
-}
-
 struct HeapsMatch {
-    heaps: Vec<u64>,
-    to_move: Player,
-    last_mover: Option<Player>,
-    convention: Convention,
+    game: HeapsGame,
     chooser: Chooser,
     user: Option<Player>,
 }
@@ -61,21 +49,17 @@ impl HeapsMatch {
         }
     }
 
-    /// The lowest non-empty heap (0-based).
-    fn lowest(&self) -> Option<usize> {
-        self.heaps.iter().position(|&h| h > 0)
-    }
-
+    /// Takes `count` counters (already read by the game) and says so.
     fn take(&mut self, count: u64) -> String {
-        let heap = self.lowest().expect("a game that is not over has a heap");
-        self.heaps[heap] -= count;
-        let mover = self.to_move;
-        self.last_mover = Some(mover);
-        self.to_move = mover.other();
+        let played = self
+            .game
+            .take(count)
+            .expect("a take read by the game is allowed");
         format!(
-            "{mover} ({}) takes {count} from heap {}",
-            self.who(mover),
-            heap + 1
+            "{} ({}) takes {count} from heap {}",
+            played.player,
+            self.who(played.player),
+            played.heap
         )
     }
 
@@ -91,15 +75,15 @@ impl HeapsMatch {
 
 impl Match for HeapsMatch {
     fn show(&mut self) -> Result<String, Failure> {
-        let lowest = self.lowest();
+        let lowest = self.game.lowest().map(|(heap, _)| heap);
         let mut out = String::from("\n");
-        for (i, &h) in self.heaps.iter().enumerate() {
+        for (i, &h) in self.game.heaps().iter().enumerate() {
             let sticks = if h <= 40 {
                 "|".repeat(h as usize)
             } else {
                 format!("{}…", "|".repeat(40))
             };
-            let mark = if Some(i) == lowest {
+            let mark = if Some(i + 1) == lowest {
                 "   <- take from here"
             } else {
                 ""
@@ -107,59 +91,38 @@ impl Match for HeapsMatch {
             let _ = writeln!(out, "heap {}: {h:>3} {sticks}{mark}", i + 1);
         }
         if !self.over() {
-            let _ = writeln!(
-                out,
-                "{} to move ({}).",
-                self.to_move,
-                self.who(self.to_move)
-            );
+            let to_move = self.game.to_move();
+            let _ = writeln!(out, "{to_move} to move ({}).", self.who(to_move));
         }
         Ok(out)
     }
 
     fn over(&self) -> bool {
-        self.lowest().is_none()
+        self.game.is_over()
     }
 
     fn user_to_move(&self) -> bool {
-        Some(self.to_move) == self.user
+        Some(self.game.to_move()) == self.user
     }
 
     fn perfect_move(&mut self) -> Result<String, Failure> {
-        let choice = choose_heap_move(&self.heaps, self.convention, &mut self.chooser)
+        let choice = self
+            .game
+            .perfect_take(&mut self.chooser)
             .expect("a game that is not over has a move");
         let did = self.take(choice.take);
         Ok(format!("{did} ({})", Self::verdict(&choice.class)))
     }
 
     fn user_move(&mut self, text: &str) -> Result<String, String> {
-        let heap = self.lowest().expect("a game that is not over has a heap");
-        let left = self.heaps[heap];
-        let word = text.trim_start_matches("take").trim();
-        let count = if word == "all" {
-            left
-        } else {
-            word.parse::<u64>()
-                .map_err(|_| format!("`{}` is not a number of counters", session::cut(text)))?
-        };
-        if count == 0 || count > left {
-            return Err(if left == 1 {
-                format!("heap {} has 1 counter: take 1", heap + 1)
-            } else {
-                format!("heap {} has {left} counters: take 1 to {left}", heap + 1)
-            });
-        }
+        let count = self.game.read_take(text).map_err(|e| e.to_string())?;
         Ok(self.take(count))
     }
 
     fn hint(&mut self) -> Result<String, Failure> {
-        let moves = heap_moves(&self.heaps, self.convention);
-        let mut out = format!(
-            "Moves for {} ({}), best first:\n",
-            self.to_move,
-            self.who(self.to_move)
-        );
-        for m in &moves {
+        let to_move = self.game.to_move();
+        let mut out = format!("Moves for {to_move} ({}), best first:\n", self.who(to_move));
+        for m in &self.game.moves() {
             let take = if m.take_min == m.take_max {
                 format!("take {}", m.take_min)
             } else {
@@ -171,30 +134,21 @@ impl Match for HeapsMatch {
     }
 
     fn snapshot(&self) -> Box<dyn std::any::Any> {
-        Box::new(State {
-            heaps: self.heaps.clone(),
-            to_move: self.to_move,
-            last_mover: self.last_mover,
-        })
+        Box::new(self.game.clone())
     }
 
     fn restore(&mut self, snapshot: Box<dyn std::any::Any>) {
-        if let Ok(state) = snapshot.downcast::<State>() {
-            self.heaps = state.heaps;
-            self.to_move = state.to_move;
-            self.last_mover = state.last_mover;
+        if let Ok(game) = snapshot.downcast::<HeapsGame>() {
+            self.game = *game;
         }
     }
 
     fn result(&mut self) -> Result<String, Failure> {
-        let last = self.last_mover.unwrap_or(Player::B);
-        let (winner, why) = match self.convention {
-            Convention::Normal => (last, "took the last counter"),
-            Convention::Misere => (last.other(), "did not take the last counter"),
-        };
+        let winner = self.game.winner().expect("a game over has a winner");
         Ok(format!(
-            "Game over: {winner} ({}) wins: {why}.\n",
-            self.who(winner)
+            "Game over: {winner} ({}) wins: {}.\n",
+            self.who(winner),
+            self.game.ending()
         ))
     }
 

@@ -47,6 +47,15 @@ pub enum DiceError {
     },
 }
 
+/// One throw of the dice: each die's face and their sum, the number the race crosses off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Throw {
+    /// Each die's face, 1 to the sides.
+    pub faces: Vec<u32>,
+    /// Their sum.
+    pub sum: u32,
+}
+
 /// One sum with its chances, for `ply dice-race sums`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SumChance {
@@ -136,17 +145,16 @@ impl Dice {
         self.total
     }
 
-    /// The sum of one throw, drawn by `chooser`, each sum with its exact probability.
-    pub fn roll(&self, chooser: &mut Chooser) -> u32 {
-        let mut r = chooser.below(self.total());
-        for sum in self.sums() {
-            let ways = self.ways(sum);
-            if r < ways {
-                return sum;
-            }
-            r -= ways;
+    /// One throw, drawn by `chooser`: each die's face uniformly from 1 to the sides, and their sum
+    /// (so each sum comes with its exact probability).
+    pub fn throw(&self, chooser: &mut Chooser) -> Throw {
+        let faces: Vec<u32> = (0..self.count)
+            .map(|_| chooser.between(1, self.sides as u64) as u32)
+            .collect();
+        Throw {
+            sum: faces.iter().sum(),
+            faces,
         }
-        unreachable!("a draw below the total falls on some sum")
     }
 
     /// Every sum, smallest first.
@@ -180,7 +188,10 @@ mod tests {
         let mut chooser = Chooser::new(1);
         let mut counts = [0u32; 13];
         for _ in 0..36_000 {
-            counts[dice.roll(&mut chooser) as usize] += 1;
+            let throw = dice.throw(&mut chooser);
+            assert!(throw.faces.iter().all(|f| (1..=6).contains(f)));
+            assert_eq!(throw.faces.iter().sum::<u32>(), throw.sum);
+            counts[throw.sum as usize] += 1;
         }
         assert_eq!(counts[0] + counts[1], 0);
         // 6/36 of the throws are 7, within a generous margin (the seed fixes the draw).

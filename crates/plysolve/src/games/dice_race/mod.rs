@@ -5,14 +5,17 @@
 //! The original program estimated who wins by simulation and searched for the best list greedily.
 //! Here the race is an absorbing chain ([`crate::engine::absorbing`]) solved exactly, the best list is
 //! found by an exhaustive search, and the pick game's equilibrium by linear programming. [`request`]
-//! holds the questions as every front end asks them.
+//! holds the questions as every front end asks them; [`rules`] states the race's rules once, and
+//! [`play`] plays a race roll by roll by them (`ply play dice-race`, the page's replay).
 
 pub mod cost;
 pub mod dice;
 pub mod lists;
+pub mod play;
 pub mod race;
 pub mod report;
 pub mod request;
+pub mod rules;
 pub mod search;
 pub mod simulate;
 

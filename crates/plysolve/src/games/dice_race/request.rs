@@ -143,6 +143,8 @@ pub enum RequestError {
     NoGames,
     /// Dice whose sums would take too long to count.
     TooSlow(#[from] OverLimit),
+    /// More rolls asked for than one request plays ([`super::play::MAX_ROLLS`]).
+    TooManyRolls(u64),
 }
 
 impl Worded for RequestError {
@@ -157,6 +159,11 @@ impl Worded for RequestError {
                 "{} and {} must be at least 1",
                 surface.name("games"),
                 surface.name("max_games")
+            ),
+            RequestError::TooManyRolls(rolls) => format!(
+                "{} must be at most {}, not {rolls}",
+                surface.name("rolls"),
+                super::play::MAX_ROLLS
             ),
             RequestError::Dice(e) => e.to_string(),
             RequestError::Race(e) => e.to_string(),

@@ -1,4 +1,5 @@
-//! The original program's method, kept for comparison: Monte Carlo games with its sequential stopping rule.
+//! The original program's method, kept for comparison: Monte Carlo games with its sequential stopping
+//! rule, each game played by the race's rules ([`super::rules::Standing`]).
 //!
 //! Two guards keep every run finite: a race whose games (almost) all tie is called a tie once the
 //! decisive games are shown to be rarer than [`TIE_BELOW`], and no run draws more rolls than its
@@ -7,7 +8,8 @@
 //! checked every 10⁵ rolls or so.
 
 use super::dice::Dice;
-use super::race::{solve_fast, sums_and_counts, PickList, Race, RaceError};
+use super::race::{solve_fast, PickList, Race, RaceError};
+use super::rules::{Finish, Standing};
 use crate::engine::util::cost::{OverLimit, Rate, WorkLimit};
 use crate::engine::util::estimate::Estimate;
 use crate::engine::util::halt::{Halt, Halted, NEVER};
@@ -152,10 +154,11 @@ pub fn simulate_within(
     progress: Option<SimulationProgress<'_>>,
     halt: &Halt,
 ) -> Result<Simulation, SimulateError> {
-    let (sums, a, b) = sums_and_counts(first, second);
+    let mut standing = Standing::new(first, second);
     // Rolls of other sums change nothing: draw among the listed sums only, by the running totals of
     // their weights (the first running total above the draw names the sum).
-    let running: Vec<u128> = sums
+    let running: Vec<u128> = standing
+        .sums()
         .iter()
         .scan(0u128, |acc, &s| {
             *acc += dice.ways(s);
@@ -184,29 +187,20 @@ pub fn simulate_within(
     let watched = halt.can_halt();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(run.seed);
     let (mut games, mut wins, mut target) = (0u64, [0u64; 3], first_round);
-    let mut left_a = a.clone();
-    let mut left_b = b.clone();
     loop {
         while games < target {
-            left_a.copy_from_slice(&a);
-            left_b.copy_from_slice(&b);
-            let (mut rest_a, mut rest_b) = (first.sums().len(), second.sums().len());
-            while rest_a > 0 && rest_b > 0 {
+            standing.restart();
+            let finish = loop {
+                if let Some(finish) = standing.finish() {
+                    break finish;
+                }
                 let r = rng.random_range(0..total);
-                let j = running.partition_point(|&t| t <= r);
-                if left_a[j] > 0 {
-                    left_a[j] -= 1;
-                    rest_a -= 1;
-                }
-                if left_b[j] > 0 {
-                    left_b[j] -= 1;
-                    rest_b -= 1;
-                }
-            }
-            let outcome = match (rest_a, rest_b) {
-                (0, 0) => 2,
-                (0, _) => 0,
-                _ => 1,
+                standing.cross_at(running.partition_point(|&t| t <= r));
+            };
+            let outcome = match finish {
+                Finish::First => 0,
+                Finish::Second => 1,
+                Finish::Tie => 2,
             };
             wins[outcome] += 1;
             games += 1;

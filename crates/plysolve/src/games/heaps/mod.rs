@@ -7,8 +7,10 @@
 //! a heap of one counter is forced (its outcome is `next` seen from the other side), and a heap of two or
 //! more is a win — take it all if `next` is lost for the one who then moves, else leave one. The
 //! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it. [`request`] holds the
-//! questions as every front end asks them, [`player`] the perfect player.
+//! questions as every front end asks them, [`player`] the perfect player, [`play`] a game as it is
+//! played (takes checked and graded, the turn, the end and the winner).
 
+pub mod play;
 pub mod player;
 pub mod request;
 

@@ -2,8 +2,8 @@
 //! among the best (ties drawn by a seeded [`Chooser`]), and the reply `POST /api/play/heaps` and
 //! `ply play heaps` make.
 
-use super::{analyse, Side};
-use crate::engine::impartial::Convention;
+use super::{heap_outcome, outcomes_from_the_back};
+use crate::engine::impartial::{Convention, Outcome};
 use crate::engine::util::chooser::Chooser;
 use serde::Serialize;
 
@@ -38,8 +38,14 @@ pub fn heap_moves(sizes: &[u64], convention: Convention) -> Vec<HeapMove> {
     let Some(first) = sizes.iter().position(|&s| s > 0) else {
         return Vec::new();
     };
-    let left = sizes[first];
-    let rest = &sizes[first + 1..];
+    let next = outcomes_from_the_back(&sizes[first + 1..], convention)[0];
+    move_classes(first + 1, sizes[first], next)
+}
+
+/// The moves from heap `heap` (1-based, the lowest non-empty) holding `left` counters when the heaps
+/// above it are worth `next` to whoever moves once it is empty: take all, leave one, or leave two or
+/// more (which the closed form values alike), best first.
+pub(super) fn move_classes(heap: usize, left: u64, next: Outcome) -> Vec<HeapMove> {
     // (fewest taken, most taken, counters left in the heap)
     let mut classes = vec![(left, left, 0)];
     if left >= 2 {
@@ -51,24 +57,18 @@ pub fn heap_moves(sizes: &[u64], convention: Convention) -> Vec<HeapMove> {
     let mut moves: Vec<HeapMove> = classes
         .into_iter()
         .map(|(take_min, take_max, kept)| {
-            let after: Vec<u64> = (kept > 0)
-                .then_some(kept)
-                .into_iter()
-                .chain(rest.iter().copied())
-                .collect();
-            let (opponent_wins, remoteness) = if after.is_empty() {
-                // The mover took the last counter.
-                (convention == Convention::Misere, 0)
+            // The opponent's outcome after the move.
+            let after = if kept == 0 {
+                next
             } else {
-                let r = analyse(&after, convention);
-                (r.winner == Side::First, r.remoteness)
+                heap_outcome(kept, next)
             };
             HeapMove {
-                heap: first + 1,
+                heap,
                 take_min,
                 take_max,
-                wins: !opponent_wins,
-                remoteness: remoteness + 1,
+                wins: !after.wins,
+                remoteness: after.remoteness + 1,
             }
         })
         .collect();
@@ -93,8 +93,13 @@ pub fn choose_heap_move(
     convention: Convention,
     chooser: &mut Chooser,
 ) -> Option<HeapChoice> {
-    let moves = heap_moves(sizes, convention);
-    let class = *chooser.best(&moves, HeapMove::preference)?;
+    choose_among(&heap_moves(sizes, convention), chooser)
+}
+
+/// The perfect player's choice among `moves` (a position's classes): one of the best classes, and
+/// a count within it, drawn by `chooser`; `None` when there are no moves.
+pub(super) fn choose_among(moves: &[HeapMove], chooser: &mut Chooser) -> Option<HeapChoice> {
+    let class = *chooser.best(moves, HeapMove::preference)?;
     let take = chooser.between(class.take_min, class.take_max);
     Some(HeapChoice { class, take })
 }
