@@ -16,8 +16,7 @@ use crate::input::number_list::NumberList;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
-/// Most rolls one request plays.
-pub const MAX_ROLLS: u64 = 10_000;
+pub use super::request::MAX_ROLLS;
 
 /// The time the exact chances after the last roll may take in a [`RaceGameRequest`]'s answer:
 /// longer races are answered without them (`POST /api/dice-race/compare` is the place to ask).

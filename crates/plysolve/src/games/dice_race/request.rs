@@ -27,6 +27,9 @@ use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use thiserror::Error;
 
+/// Most rolls one request for the page's race plays.
+pub const MAX_ROLLS: u64 = 10_000;
+
 /// Dice rolled when a request names no number (`--dice`).
 pub const DEFAULT_DICE: u32 = 2;
 /// Sides of each die when a request names none (`--sides`).
@@ -143,7 +146,7 @@ pub enum RequestError {
     NoGames,
     /// Dice whose sums would take too long to count.
     TooSlow(#[from] OverLimit),
-    /// More rolls asked for than one request plays ([`super::play::MAX_ROLLS`]).
+    /// More rolls asked for than one request plays ([`MAX_ROLLS`]).
     TooManyRolls(u64),
 }
 
@@ -163,7 +166,7 @@ impl Worded for RequestError {
             RequestError::TooManyRolls(rolls) => format!(
                 "{} must be at most {}, not {rolls}",
                 surface.name("rolls"),
-                super::play::MAX_ROLLS
+                MAX_ROLLS
             ),
             RequestError::Dice(e) => e.to_string(),
             RequestError::Race(e) => e.to_string(),
