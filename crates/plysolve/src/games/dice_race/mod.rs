@@ -9,6 +9,7 @@
 
 pub mod cost;
 pub mod dice;
+pub mod door;
 pub mod lists;
 pub mod race;
 pub mod report;

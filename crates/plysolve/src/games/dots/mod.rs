@@ -6,6 +6,7 @@
 
 pub mod answer;
 pub mod board;
+pub mod door;
 pub mod book;
 pub mod geometry;
 pub mod jobs;

@@ -9,6 +9,7 @@
 //! explicit game ([`LowestHeapGame`]) lets the engine's generic solver prove it. [`request`] holds the
 //! questions as every front end asks them, [`player`] the perfect player.
 
+pub mod door;
 pub mod player;
 pub mod request;
 
