@@ -1,6 +1,6 @@
 //! Connections, counted and bounded: the accept loop serves each connection with hyper's HTTP/1
 //! (a timeout on reading a request's headers, which also closes a kept-alive connection idle that
-//! long; headers of at most [`MAX_HEADER_BYTES`]) and keeps a register of the open ones. At the cap,
+//! long; headers of at most [`MAX_HEADER_BYTES`](crate::limits::MAX_HEADER_BYTES)) and keeps a register of the open ones. At the cap,
 //! a new connection takes the place of the oldest idle one (no request in progress: never sent one,
 //! or between two), so that thousands of idle or half-sent connections never keep a real request
 //! out. When the system has no file descriptor left, the oldest idle connection is closed and the
@@ -8,6 +8,7 @@
 //! a JSON body on their way out ([`JsonErrors`]).
 
 use crate::http_errors::JsonErrors;
+use crate::limits::MAX_HEADER_BYTES;
 use axum::extract::Request;
 use axum::Router;
 use hyper::body::Incoming;
@@ -19,9 +20,6 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tower::Service;
-
-/// The largest request head (request line and headers) read; larger ones get hyper's 431.
-pub const MAX_HEADER_BYTES: usize = 16 << 10;
 
 /// How the connection layer is set up (`ply serve` options).
 #[derive(Debug, Clone, Copy)]

@@ -17,15 +17,6 @@ use std::time::{Duration, Instant};
 use tokio::runtime::Handle;
 use tokio::sync::Semaphore;
 
-/// What a solve is expected to cost, estimated from its checked request before it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cost {
-    /// Well under a few milliseconds: answered at once where it arrives.
-    Cheap,
-    /// Anything more: a solver permit, in the solvers' pool.
-    Expensive,
-}
-
 /// The solver permits, their pool and the time limit.
 #[derive(Clone)]
 pub struct Gate {

@@ -97,8 +97,18 @@ impl Grants {
     }
 }
 
-/// A live report of an answer under way (a JSON text), for the questions that stream.
-pub type Live<'a> = &'a (dyn Fn(String) + Sync);
+/// A live report of an answer under way, for the questions that stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiveReport {
+    /// The report, one line of JSON.
+    pub json: String,
+    /// Whether it must be told (it names something just proved); others may be dropped when they
+    /// come thick and fast.
+    pub news: bool,
+}
+
+/// Where an answer under way tells its live reports.
+pub type Live<'a> = &'a (dyn Fn(LiveReport) + Sync);
 
 /// What one answer runs under: the front end's [`Grants`], when it started and the time it has
 /// left, the flag raised when nobody waits for it any more, when to give way to the front end's

@@ -17,7 +17,8 @@ use super::view::{view, BoardView};
 use crate::engine::scored::{SolveError, Strategy};
 use crate::engine::util::chooser::Chooser;
 use crate::games::door::{
-    About, Ask, Body, Context, Cost, Door, Game, Grants, Page, Plain, Refusal, Refused,
+    About, Ask, Body, Context, Cost, Door, Game, Grants, LiveReport, Page, Plain, Refusal,
+    Refused,
 };
 use crate::input::json::JsonFault;
 use crate::input::surface::{Surface, Worded};
@@ -118,8 +119,10 @@ fn report(query: Query, context: &Context<'_>) -> Result<DotsReport, Refused> {
     let board = &query.built.board;
     let status = context.live.map(|live| {
         move |s: &SearchStatus| {
-            if let Ok(json) = serde_json::to_string(&LiveStatus::of(board, s)) {
-                live(json);
+            let status = LiveStatus::of(board, s);
+            if let Ok(json) = serde_json::to_string(&status) {
+                let news = !status.proved.is_empty();
+                live(LiveReport { json, news });
             }
         }
     });
