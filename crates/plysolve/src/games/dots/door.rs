@@ -12,7 +12,11 @@ use super::player::{think_at_level, Choice, PlayerMove};
 use super::policy::Policy;
 use super::report::DotsReport;
 use super::request::{DotsRequest, Query, RequestError};
+use super::position::Position;
 use super::review::{review_promising, Review};
+use super::triangle_war::{
+    classic_board, judge, read_games, TriangleWarReport, TriangleWarRequest, WarError,
+};
 use super::view::{view, BoardView};
 use crate::engine::scored::{SolveError, Strategy};
 use crate::engine::util::chooser::Chooser;
@@ -382,6 +386,52 @@ impl Ask for Board {
     }
 }
 
+/// The Triangle War contest (UVa 751): many games on the classic board, each game's winner.
+pub struct TriangleWar;
+
+impl Refusal for WarError {
+    fn over_budget(&self) -> bool {
+        false
+    }
+}
+
+impl Ask for TriangleWar {
+    type Request = TriangleWarRequest;
+    type Checked = Vec<Position>;
+    type Report = TriangleWarReport;
+    const ABOUT: About = About {
+        game: "dots",
+        name: "triangle-war",
+        path: "/api/triangle-war",
+        python: "triangle_war",
+        summary: "the Triangle War contest format: each game's winner under perfect play",
+        example: r#"{"games": "1\n6\n2 4\n4 5\n5 9\n3 6\n2 5\n3 5\n"}"#,
+        streams: false,
+    };
+
+    fn check(request: TriangleWarRequest) -> Result<Vec<Position>, Refused> {
+        let built = classic_board().map_err(RequestError::from)?;
+        Ok(read_games(&built.board, request.games.as_bytes())?)
+    }
+
+    /// The classic board's table is small (18 edges): cheap, as a small board's report.
+    fn cost(_: &Vec<Position>, _: &Grants) -> Cost {
+        Cost::Cheap
+    }
+
+    fn answer(games: Vec<Position>, context: &Context<'_>) -> Result<TriangleWarReport, Refused> {
+        let built = classic_board().map_err(RequestError::from)?;
+        let kept = context.grants.kept.as_deref();
+        judge(&built, &games, kept, context.grants.memory).map_err(|error| {
+            Unsolved {
+                error,
+                strategy: Strategy::Table,
+            }
+            .into()
+        })
+    }
+}
+
 /// Dots as the registry lists it: boxes and triangles, one home.
 pub const GAME: Game = Game {
     name: "dots",
@@ -407,6 +457,7 @@ pub const GAME: Game = Game {
         &Door::<Play>::new(),
         &Door::<ReviewOf>::new(),
         &Door::<Board>::new(),
+        &Door::<TriangleWar>::new(),
     ],
 };
 
