@@ -63,9 +63,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A server set up as `settings` say. Each answer's tables may take a quarter of its memory
-    /// (two answers at once); the dots search memories kept between requests take at most the
-    /// other half, [`SEARCH_MEMORY`](limits::SEARCH_MEMORY) for each of two boards.
+    /// A server set up as `settings` say, granting what [`grants`] says.
     pub fn new(settings: Settings) -> Self {
         Self::with_books(settings, Books::shipped())
     }
@@ -73,18 +71,9 @@ impl AppState {
     /// A server set up as `settings` say, answering dots positions from `books` first (and writing
     /// its proofs into the one `ply serve --book FILE` names, so a restart answers them at once).
     pub fn with_books(settings: Settings, books: Arc<Books>) -> Self {
-        let quarter = settings.memory / 4;
-        let kept = Kept::new(quarter.min(limits::SEARCH_MEMORY), 2).with_books(books);
-        let grants = Grants {
-            memory: MemoryBudget::new(quarter),
-            limit: Some(settings.time_limit),
-            think: settings.think,
-            kept: Some(Arc::new(kept)),
-            shared: true,
-        };
         AppState {
             gate: Gate::new(settings.solvers, settings.cores, settings.time_limit),
-            grants,
+            grants: grants(&settings, books),
             answers: Arc::new(Answers::default()),
             settings,
         }
@@ -102,6 +91,23 @@ impl AppState {
             give_way: control.give_way.clone(),
             ..door::Context::new(self.grants.clone(), Some(control.left))
         }
+    }
+}
+
+/// What a server set up as `settings` say grants every answer: a quarter of its memory for each
+/// answer's tables (two answers at once), its time limit, its player's time to think, and the dots
+/// search memories it keeps between requests (at most the other half,
+/// [`SEARCH_MEMORY`](limits::SEARCH_MEMORY) for each of two boards), answering from `books` first;
+/// answers for others on a shared machine.
+pub fn grants(settings: &Settings, books: Arc<Books>) -> Grants {
+    let quarter = settings.memory / 4;
+    let kept = Kept::new(quarter.min(limits::SEARCH_MEMORY), 2).with_books(books);
+    Grants {
+        memory: MemoryBudget::new(quarter),
+        limit: Some(settings.time_limit),
+        think: settings.think,
+        kept: Some(Arc::new(kept)),
+        shared: true,
     }
 }
 
