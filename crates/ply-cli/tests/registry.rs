@@ -6,8 +6,8 @@
 
 mod common;
 
-use common::server::Server;
 use common::ply;
+use common::server::Server;
 use ply_web::limits::Settings;
 use plysolve::games::door::Context;
 use plysolve::games::dots::book::Books;

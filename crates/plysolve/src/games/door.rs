@@ -475,9 +475,7 @@ mod tests {
         let context = Context::new(grants.clone(), Some(Duration::ZERO));
         assert_eq!(
             context.halt().check().map(|h| h.to_string()),
-            Some(
-                crate::engine::util::halt::Halted::TimeLimit { millis: 10_000 }.to_string()
-            )
+            Some(crate::engine::util::halt::Halted::TimeLimit { millis: 10_000 }.to_string())
         );
         let unlimited = Grants::new(MemoryBudget::new(1 << 20));
         assert!(!Context::new(unlimited, None).halt().can_halt());

@@ -75,8 +75,13 @@ mod tests {
         let context = Context::new(Grants::new(MemoryBudget::new(256 << 20)), None);
         for q in questions() {
             let about = q.about();
-            let answer = ask(about.python, about.example.as_bytes(), Surface::Api, &context)
-                .unwrap_or_else(|f| panic!("{}: {}", about.path, f.message));
+            let answer = ask(
+                about.python,
+                about.example.as_bytes(),
+                Surface::Api,
+                &context,
+            )
+            .unwrap_or_else(|f| panic!("{}: {}", about.path, f.message));
             assert!(answer.text.starts_with('{') || answer.text.starts_with('['));
             assert!(answer.text.ends_with('\n'));
         }
@@ -99,8 +104,13 @@ mod tests {
                 FaultKind::Bad
             )
         );
-        let fault = ask("heaps", br#"{"heaps": [1], "colour": 1}"#, Surface::Api, &context)
-            .unwrap_err();
+        let fault = ask(
+            "heaps",
+            br#"{"heaps": [1], "colour": 1}"#,
+            Surface::Api,
+            &context,
+        )
+        .unwrap_err();
         assert_eq!(fault.kind, FaultKind::Unreadable);
         assert!(fault.message.contains("\"colour\""), "{}", fault.message);
         let fault = ask("chess", b"{}", Surface::Api, &context).unwrap_err();

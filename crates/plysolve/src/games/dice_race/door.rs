@@ -55,8 +55,7 @@ fn shared_race(query: &RaceQuery, grants: &Grants) -> Result<(), Refused> {
 fn race_cost(query: &RaceQuery) -> Cost {
     match Race::new(&query.dice, &query.first.list, &query.second.list) {
         Ok(race) => Cost::cheap_if(
-            race.states() as u128 <= COSTED_UP_TO
-                && Cost::is_cheap(race.exact_work(), EXACT_RATE),
+            race.states() as u128 <= COSTED_UP_TO && Cost::is_cheap(race.exact_work(), EXACT_RATE),
         ),
         // Refused at once.
         Err(_) => Cost::Cheap,

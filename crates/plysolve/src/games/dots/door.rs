@@ -10,9 +10,9 @@ use super::level::Level;
 use super::live::LiveStatus;
 use super::player::{think_at_level, Choice, PlayerMove};
 use super::policy::Policy;
+use super::position::Position;
 use super::report::DotsReport;
 use super::request::{DotsRequest, Query, RequestError};
-use super::position::Position;
 use super::review::{review_promising, Review};
 use super::triangle_war::{
     classic_board, judge, read_games, TriangleWarReport, TriangleWarRequest, WarError,
@@ -21,8 +21,7 @@ use super::view::{view, BoardView};
 use crate::engine::scored::{SolveError, Strategy};
 use crate::engine::util::chooser::Chooser;
 use crate::games::door::{
-    About, Ask, Body, Context, Cost, Door, Game, Grants, LiveReport, Page, Plain, Refusal,
-    Refused,
+    About, Ask, Body, Context, Cost, Door, Game, Grants, LiveReport, Page, Plain, Refusal, Refused,
 };
 use crate::input::json::JsonFault;
 use crate::input::surface::{Surface, Worded};

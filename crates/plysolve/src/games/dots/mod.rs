@@ -6,8 +6,8 @@
 
 pub mod answer;
 pub mod board;
-pub mod door;
 pub mod book;
+pub mod door;
 pub mod geometry;
 pub mod jobs;
 pub mod kept;

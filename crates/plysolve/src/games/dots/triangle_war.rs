@@ -16,9 +16,9 @@ use crate::engine::scored::SolveError;
 use crate::engine::util::memory::MemoryBudget;
 use crate::engine::util::progress::Watch;
 use crate::engine::{final_margin_a, Winner};
+use crate::input::lines::{line_fault, read_records, record_fault, ContestError, RecordNames};
 use crate::input::surface::{Surface, Worded};
 use serde::{Deserialize, Serialize};
-use crate::input::lines::{line_fault, read_records, record_fault, ContestError, RecordNames};
 use std::io::BufRead;
 use thiserror::Error;
 

@@ -10,10 +10,10 @@ use super::{
     check_stats, solve_within, stats, Board, BoardReport, GenerateError, ParseBoardError,
     SizeFault, SizeRule, SizeStats, SolveBoardError, StatsError, StatsReport, Wanted,
 };
-use crate::engine::util::progress::Progress;
 use crate::engine::util::cost::WorkLimit;
 use crate::engine::util::halt::{Halt, NEVER};
 use crate::engine::util::memory::MemoryBudget;
+use crate::engine::util::progress::Progress;
 use crate::input::surface::{Surface, Value, Worded};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
@@ -157,7 +157,10 @@ impl Worded for RequestError {
                 surface.name("sizes")
             ),
             RequestError::EmptyRange([low, high]) => {
-                format!("{}: {low} to {high} is an empty range", surface.name("sizes"))
+                format!(
+                    "{}: {low} to {high} is an empty range",
+                    surface.name("sizes")
+                )
             }
             RequestError::NoBoards => format!("{} must be at least 1", surface.name("boards")),
         }

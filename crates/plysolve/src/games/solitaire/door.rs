@@ -61,7 +61,10 @@ impl Ask for Solve {
         )
     }
 
-    fn answer(request: SolitaireRequest, context: &Context<'_>) -> Result<SolitaireReport, Refused> {
+    fn answer(
+        request: SolitaireRequest,
+        context: &Context<'_>,
+    ) -> Result<SolitaireReport, Refused> {
         Ok(request.answer_until(&context.halt())?)
     }
 }
