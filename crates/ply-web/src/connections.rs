@@ -1,6 +1,6 @@
 //! Connections, counted and bounded: the accept loop serves each connection with hyper's HTTP/1
 //! (a timeout on reading a request's headers, which also closes a kept-alive connection idle that
-//! long; headers of at most [`MAX_HEADER_BYTES`](crate::limits::MAX_HEADER_BYTES)) and keeps a register of the open ones. At the cap,
+//! long; headers of at most [`MAX_HEADER_BYTES`]) and keeps a register of the open ones. At the cap,
 //! a new connection takes the place of the oldest idle one (no request in progress: never sent one,
 //! or between two), so that thousands of idle or half-sent connections never keep a real request
 //! out. When the system has no file descriptor left, the oldest idle connection is closed and the

@@ -1,5 +1,5 @@
 //! The gate expensive solves pass, so that cheap work never waits behind them: a request is costed
-//! from its checked shape ([`Cost`]); cheap work is answered at once where it arrives, and only
+//! from its checked shape (the home's [`Cost`](plysolve::games::door::Cost)); cheap work is answered at once where it arrives, and only
 //! expensive work takes one of a few solver permits. Expensive solves run in a pool of their own
 //! that leaves one core to the cheap work (on a machine of two cores or more), and give way while
 //! every worker of the server's runtime is busy ([`GiveWay`]): then the cheap work wants every
