@@ -629,6 +629,25 @@ test("dots: a pasted move list with a variation loads; its record exports and im
   await page.close();
 });
 
+test("the game menu is the registry's: every page of every game, each opening", async () => {
+  const games = await (await fetch(base + "/api/games")).json();
+  const pages = games.flatMap((g) => g.pages.map((p) => [p.id, p.title]));
+  assert.deepEqual(pages.map(([id]) => id), ["triangles", "boxes", "solitaire", "dice-race", "magic-board", "heaps"]);
+  const { page, errors } = await open("game=heaps&heaps=3,4");
+  const picker = page.getByTestId("game");
+  await picker.locator("option").nth(pages.length - 1).waitFor({ state: "attached" });
+  assert.deepEqual(await picker.locator("option").evaluateAll((os) => os.map((o) => [o.value, o.textContent])), pages);
+  await page.getByTestId("heaps-board").waitFor();
+  assert.equal(await picker.inputValue(), "heaps");
+  for (const [id] of pages) {
+    await picker.selectOption(id);
+    await page.locator("#main > *").first().waitFor();
+    assert.equal(await picker.inputValue(), id);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("every game fits a 390-pixel phone: no horizontal scroll, every control on screen", async () => {
   const games = [
     ["game=solitaire", "distribution-chart"],

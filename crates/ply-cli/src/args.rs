@@ -5,8 +5,6 @@ use crate::failure::Failure;
 use crate::input::{memory_budget, parse_memory};
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 use plysolve::engine::MemoryBudget;
-use plysolve::games::magic_board::request::size_rule;
-use plysolve::games::magic_board::SizeRule;
 
 /// `--memory SIZE`: the most memory a solver may use. `GLOBAL` makes it an option of the command's
 /// subcommands too (`ply dots solve --memory 1G triangles` and `… triangles --memory 1G`).
@@ -63,11 +61,4 @@ pub struct SizeRuleArg {
     /// Allow sizes 2 to 4096 instead of the original program's 5 to 20.
     #[arg(long)]
     pub any_size: bool,
-}
-
-impl SizeRuleArg {
-    /// The size rule asked for, as the MagicBoard home reads `any_size`.
-    pub fn rule(self) -> SizeRule {
-        size_rule(self.any_size)
-    }
 }

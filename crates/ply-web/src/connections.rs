@@ -8,6 +8,7 @@
 //! a JSON body on their way out ([`JsonErrors`]).
 
 use crate::http_errors::JsonErrors;
+use crate::limits::MAX_HEADER_BYTES;
 use axum::extract::Request;
 use axum::Router;
 use hyper::body::Incoming;
@@ -19,9 +20,6 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tower::Service;
-
-/// The largest request head (request line and headers) read; larger ones get hyper's 431.
-pub const MAX_HEADER_BYTES: usize = 16 << 10;
 
 /// How the connection layer is set up (`ply serve` options).
 #[derive(Debug, Clone, Copy)]

@@ -2,8 +2,7 @@
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use plysolve::input::json::JsonFault;
-use plysolve::input::surface::{Surface, Worded};
+use plysolve::games::door::{Fault, FaultKind};
 use serde::Serialize;
 
 /// A refused request.
@@ -22,14 +21,6 @@ struct Body<'a> {
 }
 
 impl ApiError {
-    /// Bad input: 400 with the message the CLI gives for the same input.
-    pub fn bad(message: impl std::fmt::Display) -> Self {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: message.to_string().replace('\n', " "),
-        }
-    }
-
     /// A body over [`MAX_BODY`](crate::limits::MAX_BODY) bytes (413), however it was found out:
     /// from its declared length, or read up to the limit.
     pub fn body_too_large() -> Self {
@@ -50,34 +41,11 @@ impl ApiError {
         }
     }
 
-    /// A body that is not the request it should be (not JSON, not an object, a key unknown or
-    /// missing, a value of the wrong kind or range), worded in the API's terms: keys as the body
-    /// writes them, the value quoted as written.
-    pub fn unreadable(fault: &JsonFault) -> Self {
-        ApiError::bad(fault.worded(Surface::Api))
-    }
-
-    /// A game's fault that names the request's options, worded in the API's terms (`"any_size":
-    /// true`, not `--any-size`); 422 when `over_budget`, as [`ApiError::refused`].
-    pub fn worded(fault: &impl Worded, over_budget: bool) -> Self {
-        ApiError::refused(fault.worded(Surface::Api), over_budget)
-    }
-
     /// Work over what the server will do for one request: 422.
     pub fn over_budget(message: impl std::fmt::Display) -> Self {
         ApiError {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             message: message.to_string().replace('\n', " "),
-        }
-    }
-
-    /// A game's refusal: 422 when it was `over_budget` (work over its limit, or halted), 400 for
-    /// what the request is.
-    pub fn refused(message: impl std::fmt::Display, over_budget: bool) -> Self {
-        if over_budget {
-            ApiError::over_budget(message)
-        } else {
-            ApiError::bad(message)
         }
     }
 
@@ -87,6 +55,19 @@ impl ApiError {
             error: &self.message,
         };
         serde_json::to_string(&body).expect("a string serializes")
+    }
+}
+
+impl From<Fault> for ApiError {
+    /// A question's fault, worded for the API: 400 for what the request is, 422 for work over a
+    /// limit, 500 for an answer that could not be written.
+    fn from(fault: Fault) -> Self {
+        let status = match fault.kind {
+            FaultKind::Unreadable | FaultKind::Bad => StatusCode::BAD_REQUEST,
+            FaultKind::OverBudget => StatusCode::UNPROCESSABLE_ENTITY,
+            FaultKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError::status(status, fault.message)
     }
 }
 
@@ -104,11 +85,17 @@ impl IntoResponse for ApiError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plysolve::games::heaps::request::HeapsRequest;
+    use plysolve::games::registry;
+    use plysolve::input::surface::Surface;
 
     fn message(body: &str) -> String {
-        let fault = plysolve::input::json::read::<HeapsRequest>(body.as_bytes()).unwrap_err();
-        ApiError::unreadable(&fault).message
+        let heaps = registry::question("/api/heaps").unwrap();
+        let Err(fault) = heaps.check_json(body.as_bytes(), Surface::Api) else {
+            panic!("{body} is read");
+        };
+        let refused = ApiError::from(fault);
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        refused.message
     }
 
     #[test]

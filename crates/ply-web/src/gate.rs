@@ -1,5 +1,5 @@
 //! The gate expensive solves pass, so that cheap work never waits behind them: a request is costed
-//! from its checked shape ([`Cost`]); cheap work is answered at once where it arrives, and only
+//! from its checked shape (the home's [`Cost`](plysolve::games::door::Cost)); cheap work is answered at once where it arrives, and only
 //! expensive work takes one of a few solver permits. Expensive solves run in a pool of their own
 //! that leaves one core to the cheap work (on a machine of two cores or more), and give way while
 //! every worker of the server's runtime is busy ([`GiveWay`]): then the cheap work wants every
@@ -16,15 +16,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::runtime::Handle;
 use tokio::sync::Semaphore;
-
-/// What a solve is expected to cost, estimated from its checked request before it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cost {
-    /// Well under a few milliseconds: answered at once where it arrives.
-    Cheap,
-    /// Anything more: a solver permit, in the solvers' pool.
-    Expensive,
-}
 
 /// The solver permits, their pool and the time limit.
 #[derive(Clone)]

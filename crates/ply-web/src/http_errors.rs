@@ -13,8 +13,8 @@
 //! shape; hyper writes one only when it has nothing else to write (nothing is written after it: it
 //! closes the connection), so it ends the bytes of a write.
 
-use crate::connections::MAX_HEADER_BYTES;
 use crate::error::ApiError;
+use crate::limits::MAX_HEADER_BYTES;
 use axum::http::StatusCode;
 use std::io::{self, IoSlice};
 use std::pin::Pin;

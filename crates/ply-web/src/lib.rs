@@ -1,6 +1,12 @@
 //! `ply serve`: one web page (embedded in the binary, nothing to build) and a JSON API whose answers
 //! are the `ply` command's `--json` outputs, produced by the same library calls.
 //!
+//! The API is built from the library's registry ([`plysolve::games::registry`]): every question of
+//! every game is a `POST` route at its path, its body checked once by the game's home, costed by
+//! the home's model, gated by that cost and answered through the home's door
+//! ([`plysolve::games::door`]); `GET /api/games` lists the registry, from which the page builds its
+//! game menu. Nothing here knows a game's rules, requests or costs.
+//!
 //! Under hostile or careless use every part is bounded: connections (a cap, a header and idle
 //! timeout, small headers: [`connections`]), bodies (1 MiB each, a timeout between their pieces, a
 //! cap on all bodies in flight, JSON from the server's own page only: [`guard`]), and work: every
@@ -12,10 +18,7 @@
 //! ([`http_errors`]).
 
 pub mod answers;
-pub mod api;
 pub mod connections;
-pub mod costs;
-pub mod dots;
 pub mod error;
 pub mod gate;
 pub mod guard;
@@ -32,38 +35,35 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use dots::{DotsService, Served};
 use error::ApiError;
-use gate::{Control, Cost, Gate, Timed};
+use gate::{Control, Gate, Timed};
 use guard::Guard;
 use limits::{Settings, MAX_BODY};
-use plysolve::engine::util::halt::Halt;
 use plysolve::engine::MemoryBudget;
+use plysolve::games::door::{self, Checked, Cost, Grants, Question};
 use plysolve::games::dots::book::Books;
 use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::policy::Policy;
-use plysolve::input::json::JsonFault;
+use plysolve::games::registry;
+use plysolve::input::surface::Surface;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tower_http::trace::TraceLayer;
 
-/// What every request shares: the solve gate, the dots service (its policy and what it keeps), the
-/// answers given and the settings.
+/// What every request shares: the solve gate, what the server grants every answer (its memory,
+/// time limit, player's time, the dots tables it keeps), the answers given and the settings.
 #[derive(Clone)]
 pub struct AppState {
     gate: Gate,
-    dots: Arc<DotsService>,
+    grants: Grants,
     answers: Arc<Answers>,
     settings: Settings,
-    policy: Policy,
 }
 
 impl AppState {
-    /// A server set up as `settings` say. Each answer's tables may take a quarter of its memory
-    /// (two answers at once); the dots search memories kept between requests take at most the
-    /// other half, [`SEARCH_MEMORY`](limits::SEARCH_MEMORY) for each of two boards.
+    /// A server set up as `settings` say, granting what [`grants`] says.
     pub fn new(settings: Settings) -> Self {
         Self::with_books(settings, Books::shipped())
     }
@@ -71,29 +71,43 @@ impl AppState {
     /// A server set up as `settings` say, answering dots positions from `books` first (and writing
     /// its proofs into the one `ply serve --book FILE` names, so a restart answers them at once).
     pub fn with_books(settings: Settings, books: Arc<Books>) -> Self {
-        let quarter = settings.memory / 4;
-        let policy = Policy::new(MemoryBudget::new(quarter), Some(settings.time_limit));
-        let kept = Kept::new(quarter.min(limits::SEARCH_MEMORY), 2).with_books(books);
         AppState {
             gate: Gate::new(settings.solvers, settings.cores, settings.time_limit),
-            dots: Arc::new(DotsService::new(policy, settings.think, kept)),
+            grants: grants(&settings, books),
             answers: Arc::new(Answers::default()),
             settings,
-            policy,
+        }
+    }
+
+    /// The dots policy of the server's grants: what `GET /api/limits` promises.
+    fn policy(&self) -> Policy {
+        Policy::new(self.grants.memory, self.grants.limit)
+    }
+
+    /// The context of an answer starting now under `control`.
+    pub(crate) fn context(&self, control: &Control) -> door::Context<'static> {
+        door::Context {
+            cancel: Some(control.cancel.clone()),
+            give_way: control.give_way.clone(),
+            ..door::Context::new(self.grants.clone(), Some(control.left))
         }
     }
 }
 
-/// A request body as an endpoint reads it: a game's request by the library's JSON reader
-/// ([`plysolve::input::json::read`]), its faults in the API's terms.
-pub trait Body: Sized {
-    /// The request `json` states.
-    fn read(json: &[u8]) -> Result<Self, JsonFault>;
-}
-
-impl<T: serde::de::DeserializeOwned> Body for T {
-    fn read(json: &[u8]) -> Result<Self, JsonFault> {
-        plysolve::input::json::read(json)
+/// What a server set up as `settings` say grants every answer: a quarter of its memory for each
+/// answer's tables (two answers at once), its time limit, its player's time to think, and the dots
+/// search memories it keeps between requests (at most the other half,
+/// [`SEARCH_MEMORY`](limits::SEARCH_MEMORY) for each of two boards), answering from `books` first;
+/// answers for others on a shared machine.
+pub fn grants(settings: &Settings, books: Arc<Books>) -> Grants {
+    let quarter = settings.memory / 4;
+    let kept = Kept::new(quarter.min(limits::SEARCH_MEMORY), 2).with_books(books);
+    Grants {
+        memory: MemoryBudget::new(quarter),
+        limit: Some(settings.time_limit),
+        think: settings.think,
+        kept: Some(Arc::new(kept)),
+        shared: true,
     }
 }
 
@@ -124,19 +138,68 @@ fn report_response(answer: &Answer, cached: bool) -> Response {
         .into_response()
 }
 
-/// Answers `body` on `path`: from the answers kept if it was asked before, else by parsing it,
-/// estimating its cost and running `work` under a [`Control`] (the time left, a cancel flag). Cheap
-/// work runs at once on this thread (it takes less than a thread hand-off would); expensive work
-/// runs on its own through the gate, giving way to cheap work when it wants every core: if the
-/// client leaves, it is told to stop (its flag is raised), and whatever it finishes is kept all the
-/// same for the next identical request.
-async fn handle<R: Body + Send + 'static>(
+/// A request's body checked by `question`, its lane by the home's cost model, and a cancel flag
+/// raised when the request ends; or the refusal of a body that is not a request it answers.
+pub(crate) struct Admitted {
+    /// The checked request.
+    pub checked: Box<dyn Checked>,
+    /// Its lane.
+    pub cost: Cost,
+    /// Raised when the request ends.
+    pub cancel: Arc<AtomicBool>,
+}
+
+/// Checks `body` once by `question` and costs it under the server's grants.
+pub(crate) fn admit(
     state: &AppState,
-    path: &'static str,
+    question: &dyn Question,
+    body: &[u8],
+) -> Result<Admitted, ApiError> {
+    let checked = question.check_json(body, Surface::Api)?;
+    let cost = checked.cost(&state.grants);
+    Ok(Admitted {
+        checked,
+        cost,
+        cancel: Arc::new(AtomicBool::new(false)),
+    })
+}
+
+/// Runs `work` under a [`Control`] in its lane: cheap work at once on this thread (it takes less
+/// than a thread hand-off would), expensive work through the gate (its solvers' pool, giving way
+/// to cheap work when it wants every core), within `deadline`.
+pub(crate) async fn run_in_lane<T: Send + 'static>(
+    state: &AppState,
+    cost: Cost,
+    cancel: Arc<AtomicBool>,
+    deadline: tokio::time::Instant,
+    work: impl FnOnce(&Control) -> Result<T, ApiError> + Send + 'static,
+) -> Result<Timed<T>, ApiError> {
+    if cost == Cost::Cheap {
+        let control = Control {
+            left: state.settings.time_limit,
+            cancel,
+            give_way: None,
+        };
+        let started = Instant::now();
+        let value = work(&control)?;
+        return Ok(Timed {
+            value,
+            solve: started.elapsed(),
+        });
+    }
+    state.gate.run(deadline, cancel, work).await
+}
+
+/// Answers `body` to `question`: from the answers kept if it was asked before, else by checking
+/// it once, costing it by its home's model and answering it in its lane. If the client leaves,
+/// the answer is told to stop (its flag is raised), and whatever it finishes is kept all the same
+/// for the next identical request.
+async fn handle(
+    state: &AppState,
+    question: &'static dyn Question,
     body: Result<Bytes, BytesRejection>,
-    cost: impl FnOnce(&R) -> Cost + Send + 'static,
-    work: impl FnOnce(R, &Control) -> Result<Served, ApiError> + Send + 'static,
 ) -> Response {
+    let path = question.about().path;
     let body = match take_body(state, body) {
         Ok(b) => b,
         Err(refused) => return refused.into_response(),
@@ -144,35 +207,28 @@ async fn handle<R: Body + Send + 'static>(
     if let Some(answer) = state.answers.get(path, &body) {
         return report_response(&answer, true);
     }
-    let request = match R::read(&body) {
-        Ok(r) => r,
-        Err(e) => return ApiError::unreadable(&e).into_response(),
+    let Admitted {
+        checked,
+        cost,
+        cancel,
+    } = match admit(state, question, &body) {
+        Ok(admitted) => admitted,
+        Err(refused) => return refused.into_response(),
     };
-    let cancel = Arc::new(AtomicBool::new(false));
     let _raise = RaiseOnDrop(cancel.clone());
     let deadline = state.gate.deadline();
-    if cost(&request) == Cost::Cheap {
-        let control = Control {
-            left: state.settings.time_limit,
-            cancel,
-            give_way: None,
-        };
-        let job = async move {
-            let started = Instant::now();
-            let value = work(request, &control)?;
-            Ok(Timed {
-                value,
-                solve: started.elapsed(),
-            })
-        };
+    let work = {
+        let state = state.clone();
+        move |control: &Control| Ok(checked.answer(&state.context(control))?)
+    };
+    if cost == Cost::Cheap {
+        let job = run_in_lane(state, cost, cancel, deadline, work);
         return settle(state, path, body, deadline, job).await;
     }
     let (answered, answer) = tokio::sync::oneshot::channel();
     let state = state.clone();
     tokio::spawn(async move {
-        let job = state
-            .gate
-            .run(deadline, cancel, move |control| work(request, control));
+        let job = run_in_lane(&state, cost, cancel, deadline, work);
         let _ = answered.send(settle(&state, path, body, deadline, job).await);
     });
     answer.await.unwrap_or_else(|_| {
@@ -210,7 +266,7 @@ async fn settle(
     path: &'static str,
     body: Bytes,
     deadline: tokio::time::Instant,
-    job: impl std::future::Future<Output = Result<Timed<Served>, ApiError>>,
+    job: impl std::future::Future<Output = Result<Timed<door::Answer>, ApiError>>,
 ) -> Response {
     let pending =
         match tokio::time::timeout_at(deadline, state.answers.get_or_pending(path, &body)).await {
@@ -233,80 +289,6 @@ async fn settle(
     }
 }
 
-/// Wraps an endpoint function that needs nothing but its request (it is quick, or bounded by its
-/// own checks).
-fn plain<R: 'static>(
-    f: fn(&R) -> Result<String, ApiError>,
-) -> impl FnOnce(R, &Control) -> Result<Served, ApiError> + Send + 'static {
-    move |r, _| f(&r).map(|text| Served { text, keep: true })
-}
-
-/// Wraps an endpoint function that obeys a halt: the time left (named, when it comes, as the
-/// server's time limit `whole`), the cancel flag raised when the client leaves and the give-way,
-/// so that work past the time is refused up front by the game's cost model, abandoned work stops
-/// and expensive work pauses for cheap work.
-fn halted<R: 'static>(
-    f: fn(&R, &Halt) -> Result<String, ApiError>,
-    whole: Duration,
-) -> impl FnOnce(R, &Control) -> Result<Served, ApiError> + Send + 'static {
-    move |r, control| f(&r, &control.halt(whole)).map(|text| Served { text, keep: true })
-}
-
-/// Routes `POST $path` to an endpoint function taking its request and a [`Halt`], its cost
-/// estimated by `$cost`.
-macro_rules! halted_endpoint {
-    ($router:expr, $path:literal, $f:path, $cost:expr) => {
-        $router.route(
-            $path,
-            post(
-                |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
-                    let work = halted($f, s.settings.time_limit);
-                    handle(&s, $path, body, $cost, work).await
-                },
-            ),
-        )
-    };
-}
-
-/// Routes `POST $path` to an endpoint function that needs nothing but its request, its cost
-/// estimated by `$cost`.
-macro_rules! endpoint {
-    ($router:expr, $path:literal, $f:path, $cost:expr) => {
-        $router.route(
-            $path,
-            post(
-                |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
-                    handle(&s, $path, body, $cost, plain($f)).await
-                },
-            ),
-        )
-    };
-}
-
-/// Routes `POST $path` to a method of the dots service taking the request and its [`Control`], its
-/// cost estimated by the service.
-macro_rules! dots_endpoint {
-    ($router:expr, $path:literal, $method:ident) => {
-        $router.route(
-            $path,
-            post(
-                |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
-                    let service = s.dots.clone();
-                    let estimate = s.dots.clone();
-                    handle(
-                        &s,
-                        $path,
-                        body,
-                        move |r| estimate.cost(stringify!($method), dots::DotsBody::dots(r)),
-                        move |r, control| service.$method(&r, control),
-                    )
-                    .await
-                },
-            ),
-        )
-    };
-}
-
 async fn not_found() -> Response {
     ApiError::status(StatusCode::NOT_FOUND, "no such page").into_response()
 }
@@ -319,6 +301,29 @@ async fn wrong_method() -> Response {
     .into_response()
 }
 
+/// `POST` routes for every question of every game in the registry: each answered by [`handle`],
+/// or streamed by [`live::stream`] when it streams.
+fn questions(mut api: Router<AppState>) -> Router<AppState> {
+    for question in registry::questions() {
+        let about = question.about();
+        let route = if about.streams {
+            post(
+                move |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
+                    live::stream(s, question, body).await
+                },
+            )
+        } else {
+            post(
+                move |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
+                    handle(&s, question, body).await
+                },
+            )
+        };
+        api = api.route(about.path, route);
+    }
+    api
+}
+
 /// The whole application: the page and the API, the API behind its [`guard`] (checking every
 /// request for a server bound to `addr`); every request logged when `state`'s settings say so.
 pub fn app(state: AppState, addr: SocketAddr) -> Router {
@@ -327,64 +332,17 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
         .route(
             "/api/limits",
             get(|State(s): State<AppState>| async move {
-                axum::Json(limits::Limits::of(&s.settings, &s.policy))
+                axum::Json(limits::Limits::of(&s.settings, &s.policy()))
             }),
         )
         .route(
-            "/api/dots/board",
-            post(
-                |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
-                    let service = s.dots.clone();
-                    handle(
-                        &s,
-                        "/api/dots/board",
-                        body,
-                        |_: &_| Cost::Cheap,
-                        move |r, _| service.board(&r),
-                    )
-                    .await
-                },
-            ),
+            "/api/games",
+            get(|| async {
+                let games: Vec<_> = registry::games().iter().map(|g| g.listing()).collect();
+                axum::Json(games)
+            }),
         );
-    let api = dots_endpoint!(api, "/api/dots", answer);
-    let api = dots_endpoint!(api, "/api/play/dots", reply);
-    let api = dots_endpoint!(api, "/api/dots/review", review);
-    let api = api.route(
-        "/api/dots/analyse",
-        post(
-            |State(s): State<AppState>, body: Result<Bytes, BytesRejection>| async move {
-                live::analyse(s, body).await
-            },
-        ),
-    );
-    let api = halted_endpoint!(api, "/api/solitaire", api::solitaire, costs::solitaire);
-    let api = endpoint!(api, "/api/heaps", api::heaps, |_: &_| Cost::Cheap);
-    let api = endpoint!(api, "/api/play/heaps", api::play_heaps, |_: &_| Cost::Cheap);
-    let api = endpoint!(api, "/api/heaps/game", api::heaps_game, |_: &_| Cost::Cheap);
-    let api = halted_endpoint!(api, "/api/dice-race/compare", api::compare, costs::compare);
-    let api = halted_endpoint!(api, "/api/dice-race/best", api::best_list, costs::best);
-    let api = halted_endpoint!(
-        api,
-        "/api/dice-race/equilibrium",
-        api::equilibrium_of,
-        costs::equilibrium
-    );
-    let api = endpoint!(api, "/api/dice-race/sums", api::sums, |_: &_| Cost::Cheap);
-    let api = halted_endpoint!(api, "/api/dice-race/game", api::race_game, |_: &_| {
-        Cost::Cheap
-    });
-    let api = halted_endpoint!(
-        api,
-        "/api/magic-board",
-        api::magic_board,
-        costs::magic_board
-    );
-    let api = halted_endpoint!(
-        api,
-        "/api/magic-board/generate",
-        api::generate,
-        costs::generate
-    );
+    let api = questions(api);
     let api = api
         .method_not_allowed_fallback(wrong_method)
         .layer(axum::middleware::from_fn_with_state(guard, guard::guard))

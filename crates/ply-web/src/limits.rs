@@ -1,18 +1,12 @@
 //! What one request may cost, checked before any work starts, and how a server is set up
 //! (`ply serve`'s options, with their defaults).
 
+use plysolve::games::dice_race::door::{SHARED_MAX_LISTS, SHARED_MAX_PICKS};
+use plysolve::games::magic_board::door::SHARED_MAX_SIZE;
 use std::time::Duration;
 
 /// Largest request body (1 MiB); larger bodies get 413.
 pub const MAX_BODY: usize = 1 << 20;
-/// Most sums in one dice-race list.
-pub const MAX_PICKS: usize = 40;
-/// Most lists a `best` or `equilibrium` search may go through.
-pub const MAX_LISTS: u128 = 5_000;
-/// Largest MagicBoard side the server solves or generates.
-pub const MAX_MAGIC_SIZE: usize = 200;
-/// Memory one MagicBoard solve may use.
-pub const MAGIC_MEMORY: u64 = 64 << 20;
 /// Time one request may take, queueing included (the default of `ply serve --time-limit`).
 pub const TIME_LIMIT: Duration = Duration::from_secs(10);
 /// Time the player thinks per move unless a request says less (the default of `ply serve --think`).
@@ -20,6 +14,8 @@ pub const THINK: Duration = Duration::from_secs(3);
 /// Memory the server's solvers may take in all (the default of `ply serve --memory`, or what the
 /// system allows if less).
 pub const MEMORY: u64 = 2 << 30;
+/// The largest request head (request line and headers) read; larger ones get hyper's 431.
+pub const MAX_HEADER_BYTES: usize = 16 << 10;
 /// Time a solve that stops at its deadline is given to hand in what it proved (more than it needs
 /// on a quiet machine: a busy one may give the solver a small share of a core).
 pub const GRACE: Duration = Duration::from_secs(5);
@@ -92,11 +88,11 @@ pub struct Limits {
     /// Free edges up to which every dots position is answered exactly within the time limit (by a
     /// table); most positions of a few more are proved by the search.
     pub dots_exact_free: u32,
-    /// [`MAX_PICKS`].
+    /// Most sums in one dice-race list ([`SHARED_MAX_PICKS`]).
     pub max_picks: usize,
-    /// [`MAX_LISTS`].
+    /// Most lists a `best` or `equilibrium` search goes through ([`SHARED_MAX_LISTS`]).
     pub max_lists: u128,
-    /// [`MAX_MAGIC_SIZE`].
+    /// Largest MagicBoard side the server solves or generates ([`SHARED_MAX_SIZE`]).
     pub max_magic_size: usize,
     /// The time limit of one request, in seconds.
     pub time_limit_seconds: f64,
@@ -114,9 +110,9 @@ impl Limits {
             max_body: MAX_BODY,
             memory_bytes: settings.memory,
             dots_exact_free: policy.exact_free(),
-            max_picks: MAX_PICKS,
-            max_lists: MAX_LISTS,
-            max_magic_size: MAX_MAGIC_SIZE,
+            max_picks: SHARED_MAX_PICKS,
+            max_lists: SHARED_MAX_LISTS,
+            max_magic_size: SHARED_MAX_SIZE,
             time_limit_seconds: settings.time_limit.as_secs_f64(),
             think_seconds: settings.think.as_secs_f64(),
             dots_boards: plysolve::games::dots::geometry::Geometry::every(),

@@ -1,8 +1,9 @@
-//! `POST /api/dots/analyse`: the answer `/api/dots` gives, streamed as server-sent events on the
-//! same request, so that a long analysis (the page's "Analyse longer") shows its bounds tightening
-//! and its moves proved as they come. Events, each one JSON line of `data`:
+//! The questions that stream ([`About::streams`](plysolve::games::door::About::streams)): their answer, with the live reports that come
+//! before it as server-sent events on the same request. `POST /api/dots/analyse` is the answer
+//! `/api/dots` gives, so that a long analysis (the page's "Analyse longer") shows its bounds
+//! tightening and its moves proved as they come. Events, each one JSON line of `data`:
 //!
-//! - `status` — what the search has proved so far ([`LiveStatus`]): nodes, the bounds of the value
+//! - `status` — what the search has proved so far (the dots home's `LiveStatus`): nodes, the bounds of the value
 //!   for the player to move, moves proved, and the moves proved since the last status with their
 //!   values. At most [`STATUS_EVERY`] apart, except those naming moves just proved, which all come.
 //! - `report` — the last event: the report `/api/dots` gives for the same body.
@@ -14,23 +15,19 @@
 //! proved stays in the server's search memory, and in its book when `ply serve --book FILE` names
 //! one.
 
-use crate::dots::DotsBody;
-use crate::error::ApiError;
-use crate::gate::{Control, Cost};
-use crate::{take_body, AppState, RaiseOnDrop};
+use crate::gate::Control;
+use crate::{admit, run_in_lane, take_body, AppState, RaiseOnDrop};
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use plysolve::games::dots::live::LiveStatus;
-use plysolve::games::dots::request::DotsRequest;
+use plysolve::games::door::{Context, LiveReport, Question};
 use std::convert::Infallible;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 
-/// The least time between two `status` events that name no move just proved.
+/// The least time between two `status` events that name nothing just proved.
 pub const STATUS_EVERY: Duration = Duration::from_millis(250);
 
 /// One server-sent event: its name and its data, a line of JSON.
@@ -38,7 +35,7 @@ fn event(name: &str, json: &str) -> Bytes {
     Bytes::from(format!("event: {name}\ndata: {json}\n\n"))
 }
 
-/// Sends status events down a stream: every one naming moves just proved, the others at most
+/// Sends status events down a stream: every one naming something just proved, the others at most
 /// [`STATUS_EVERY`] apart.
 struct StatusEvents {
     events: UnboundedSender<Bytes>,
@@ -46,61 +43,53 @@ struct StatusEvents {
 }
 
 impl StatusEvents {
-    fn tell(&self, status: LiveStatus) {
+    fn tell(&self, report: LiveReport) {
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         let due = last.is_none_or(|at| at.elapsed() >= STATUS_EVERY);
-        if !due && status.proved.is_empty() {
+        if !due && !report.news {
             return;
         }
         *last = Some(Instant::now());
-        if let Ok(json) = serde_json::to_string(&status) {
-            // A client that left has dropped the stream; the solve is told so by its cancel flag.
-            let _ = self.events.send(event("status", &json));
-        }
+        // A client that left has dropped the stream; the solve is told so by its cancel flag.
+        let _ = self.events.send(event("status", &report.json));
     }
 }
 
-/// Answers `POST /api/dots/analyse` (see the module's documentation).
-pub async fn analyse(state: AppState, body: Result<Bytes, BytesRejection>) -> Response {
+/// Answers a question that streams (`POST /api/dots/analyse`; see the module's documentation).
+pub async fn stream(
+    state: AppState,
+    question: &'static dyn Question,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
     let body = match take_body(&state, body) {
         Ok(b) => b,
         Err(refused) => return refused.into_response(),
     };
-    let request: DotsRequest = match plysolve::input::json::read(&body) {
-        Ok(r) => r,
-        Err(e) => return ApiError::unreadable(&e).into_response(),
+    let admitted = match admit(&state, question, &body) {
+        Ok(admitted) => admitted,
+        Err(refused) => return refused.into_response(),
     };
-    if let Err(e) = request.dots().validate() {
-        return ApiError::worded(&e, false).into_response();
-    }
     let (events, received) = unbounded_channel::<Bytes>();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let raise = RaiseOnDrop(cancel.clone());
-    let cheap = state.dots.cost("answer", &request) == Cost::Cheap;
+    let raise = RaiseOnDrop(admitted.cancel.clone());
     let deadline = state.gate.deadline();
     tokio::spawn(async move {
-        let status = StatusEvents {
+        let status = Arc::new(StatusEvents {
             events: events.clone(),
             last: Mutex::new(None),
-        };
-        let service = state.dots.clone();
-        let work = move |control: &Control| service.analyse(&request, control, &|s| status.tell(s));
-        let done = if cheap {
-            let control = Control {
-                left: state.settings.time_limit,
-                cancel,
-                give_way: None,
+        });
+        let checked = admitted.checked;
+        let grants = state.clone();
+        let work = move |control: &Control| {
+            let tell = |report: LiveReport| status.tell(report);
+            let context = Context {
+                live: Some(&tell),
+                ..grants.context(control)
             };
-            work(&control)
-        } else {
-            state
-                .gate
-                .run(deadline, cancel, work)
-                .await
-                .map(|t| t.value)
+            Ok(checked.answer(&context)?)
         };
+        let done = run_in_lane(&state, admitted.cost, admitted.cancel, deadline, work).await;
         let last = match done {
-            Ok(served) => event("report", &served.text),
+            Ok(timed) => event("report", &timed.value.text),
             Err(e) => event("error", &e.body()),
         };
         let _ = events.send(last);

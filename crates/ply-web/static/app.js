@@ -1,19 +1,51 @@
 // ply's page: one game at a time, every board drawn as SVG, every answer from the JSON API (the same
 // reports as `ply … --json`). The position is kept in the address so that any position can be shared.
-// This file opens the game picked; each game is in its own file, the helpers in common.js.
+// This file builds the game menu from the library's registry (GET /api/games: every game's pages,
+// each with its scripts and the function that opens it), loads the scripts and opens the game
+// picked; each game is in its own file, the helpers in common.js.
 "use strict";
 
-const GAMES = { triangles: dotsGame, boxes: dotsGame, solitaire: solitaireGame, "dice-race": diceGame, "magic-board": magicGame, heaps: heapsGame };
+// Page id → the function that opens it, as the registry names it.
+const PAGES = {};
 
 // The game open now: what its function returned (the dots session answers Back/Forward and keys).
 let currentGame = null;
 
+// Loads `paths` in their order (scripts added by a script run in the order added when not async).
+function loadScripts(paths) {
+  return Promise.all(paths.map((path) => new Promise((loaded, failed) => {
+    const script = document.createElement("script");
+    script.src = "/" + path;
+    script.async = false;
+    script.onload = loaded;
+    script.onerror = () => failed(new Error(`the page's script ${path} did not load`));
+    document.body.append(script);
+  })));
+}
+
+// The menu and the scripts of every page the registry lists, the first page the default.
+async function loadPages() {
+  const response = await fetch("/api/games");
+  if (!response.ok) throw new Error(`the list of games did not come (${response.status})`);
+  const scripts = [];
+  const entries = [];
+  for (const game of await response.json()) {
+    for (const page of game.pages) {
+      for (const script of page.scripts) if (!scripts.includes(script)) scripts.push(script);
+      entries.push(page);
+      picker.append(new Option(page.title, page.id));
+    }
+  }
+  await loadScripts(scripts);
+  for (const page of entries) PAGES[page.id] = window[page.entry];
+}
+
 function open(params) {
-  const game = GAMES[params.get("game")] ? params.get("game") : "triangles";
+  const game = PAGES[params.get("game")] ? params.get("game") : picker.options[0].value;
   picker.value = game;
   clearError();
   currentGame?.close?.();
-  currentGame = GAMES[game](params) || null;
+  currentGame = PAGES[game](params) || null;
   // The skip link's target: the game's controls (for dots, the buttons under its board — past the
   // board's many edges).
   const controls = main.querySelector("[data-controls]") || main.querySelector(".controls");
@@ -29,6 +61,7 @@ picker.addEventListener("change", () => open(new URLSearchParams({ game: picker.
 // Back and Forward: the game open follows the address when it can (the dots session walks through
 // its moves), else the address's game is opened afresh.
 window.addEventListener("popstate", () => {
+  if (!picker.options.length) return; // the menu is still coming
   const params = new URLSearchParams(location.search);
   if (currentGame?.follow?.(params)) return;
   open(params);
@@ -36,4 +69,4 @@ window.addEventListener("popstate", () => {
 
 document.addEventListener("keydown", (event) => currentGame?.key?.(event));
 
-open(new URLSearchParams(location.search));
+loadPages().then(() => open(new URLSearchParams(location.search)), (e) => showError(e.message));

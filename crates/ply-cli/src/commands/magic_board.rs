@@ -8,18 +8,13 @@ use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use plysolve::engine::util::cost::WorkLimit;
 use plysolve::games::magic_board::request::{
-    worded, GenerateRequest, MagicBoardRequest, DEFAULT_SEED,
+    GenerateRequest, MagicBoardRequest, StatsRequest, DEFAULT_SEED,
 };
-use plysolve::games::magic_board::{
-    check_stats, draw, stats, Board, BoardReport, SizeFault, SizeRule, SizeStats, StatsReport,
-    MAX_DRAWN,
-};
+use plysolve::games::magic_board::{draw, Board, BoardReport, MAX_DRAWN};
 use plysolve::input::number::parse_unsigned;
 use plysolve::input::quote;
-use plysolve::input::surface::Surface;
 use std::fmt::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// `ply magic-board [FILE] | generate | stats`
 #[derive(Args)]
@@ -88,12 +83,6 @@ enum MagicCommand {
     },
 }
 
-/// A statistics fault as the MagicBoard home words it: a size outside the original program's rule
-/// names `--any-size`, which lifts it.
-fn size_fault(e: &impl std::fmt::Display, size: Option<&SizeFault>) -> Failure {
-    Failure::BadInput(worded(e, size, Surface::Cli))
-}
-
 /// A size or an index written by the user (white space around it allowed), or `fault`.
 fn index(text: &str, fault: impl Fn() -> String) -> Result<usize, String> {
     parse_unsigned(text.trim_ascii())
@@ -151,7 +140,7 @@ pub fn run(args: MagicBoardArgs) -> Result<String, Failure> {
             seed,
             json,
             size_rule,
-        }) => run_stats(size, sizes, boards, seed, json, size_rule.rule()),
+        }) => run_stats(size, sizes, boards, seed, json, size_rule.any_size),
         None => run_solve(&args),
     }
 }
@@ -214,36 +203,34 @@ fn render(board: &Board, r: &BoardReport, with_drawing: bool) -> String {
     out
 }
 
+/// `ply magic-board stats`: arguments → the request `POST /api/magic-board/stats` takes → report
+/// → text.
 fn run_stats(
     size: Option<usize>,
     sizes: Option<(usize, usize)>,
     boards: u64,
     seed: u64,
     json: bool,
-    rule: SizeRule,
+    any_size: bool,
 ) -> Result<String, Failure> {
-    if boards == 0 {
-        return Err(Failure::BadInput("--boards must be at least 1".into()));
-    }
-    let (low, high) = sizes
-        .or(size.map(|s| (s, s)))
-        .expect("clap requires --size or --sizes");
-    check_stats(low..=high, boards, rule, WorkLimit::DEFAULT)
-        .map_err(|e| size_fault(&e, e.size_fault()))?;
-    let started = Instant::now();
-    let sizes = (high - low + 1) as u64;
-    let progress = StatesProgress::with_total("boards solved", boards.saturating_mul(sizes));
-    let mut results: Vec<SizeStats> = Vec::new();
-    for d in low..=high {
-        let before = boards * results.len() as u64;
-        let update = |done: u64| progress.update(before + done);
-        results.push(
-            stats(d, boards, seed, rule, Some(&update))
-                .map_err(|e| size_fault(&e, e.size_fault()))?,
-        );
-    }
+    let request = StatsRequest {
+        size,
+        sizes: sizes.map(|(low, high)| [low, high]),
+        boards,
+        seed,
+        any_size,
+    };
+    let query = request.validate().map_err(Failure::bad)?;
+    let [low, high] = query.sizes;
+    let progress = StatesProgress::with_total(
+        "boards solved",
+        boards.saturating_mul((high - low + 1) as u64),
+    );
+    let update = |done: u64| progress.update(done);
+    let report = query
+        .answer_within(WorkLimit::DEFAULT, Some(&update))
+        .map_err(Failure::bad)?;
     drop(progress);
-    let report = StatsReport::new(seed, results, started.elapsed().as_secs_f64());
     if json {
         return Ok(serde_json::to_string(&report)? + "\n");
     }

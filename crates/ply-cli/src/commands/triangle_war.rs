@@ -3,11 +3,7 @@
 use crate::failure::Failure;
 use crate::input::{memory_budget, open_input};
 use clap::Args;
-use plysolve::engine::Winner;
-use plysolve::games::dots::tables::BoardTable;
-use plysolve::games::dots::triangle_war::read_games;
-use plysolve::games::dots::Geometry;
-use std::fmt::Write;
+use plysolve::games::dots::triangle_war::{classic_board, judge, read_games};
 use std::path::PathBuf;
 
 /// `ply triangle-war [FILE]`
@@ -20,16 +16,7 @@ pub struct TriangleWarArgs {
 /// Runs `ply triangle-war`: validates the whole input, then prints one line per game.
 pub fn run(args: TriangleWarArgs) -> Result<String, Failure> {
     let input = open_input(args.file.as_deref())?;
-    let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
+    let built = classic_board().map_err(Failure::bad)?;
     let positions = read_games(&built.board, input).map_err(Failure::bad)?;
-    let table = BoardTable::build(&built, memory_budget(None)?, None)?;
-    let mut out = String::with_capacity(positions.len() * 16);
-    for (k, winner) in table.winners(&positions).into_iter().enumerate() {
-        let _ = match winner {
-            Winner::A => writeln!(out, "Game {}: A wins.", k + 1),
-            Winner::B => writeln!(out, "Game {}: B wins.", k + 1),
-            Winner::Tie => writeln!(out, "Game {}: tie.", k + 1),
-        };
-    }
-    Ok(out)
+    Ok(judge(&built, &positions, None, memory_budget(None)?)?.text())
 }

@@ -10,6 +10,7 @@
 
 pub mod cost;
 pub mod dice;
+pub mod door;
 pub mod lists;
 pub mod play;
 pub mod race;

@@ -227,17 +227,40 @@ pub struct RaceGameReport {
 
 impl RaceGameRequest {
     /// Checks the dice, the lists and the rolls asked for.
-    pub fn validate(&self) -> Result<RaceQuery, RequestError> {
+    pub fn validate(&self) -> Result<RaceGameQuery, RequestError> {
         if self.rolls > MAX_ROLLS {
             return Err(RequestError::TooManyRolls(self.rolls));
         }
-        RaceQuery::new((self.dice, self.sides), &self.first, &self.second)
+        Ok(RaceGameQuery {
+            race: RaceQuery::new((self.dice, self.sides), &self.first, &self.second)?,
+            dice: self.dice,
+            sides: self.sides,
+            seed: self.seed,
+            rolls: self.rolls,
+        })
     }
 
+    /// Checks the request, then plays it ([`RaceGameQuery::answer_until`]).
+    pub fn answer_until(&self, halt: &Halt) -> Result<RaceGameReport, RequestError> {
+        Ok(self.validate()?.answer_until(halt))
+    }
+}
+
+/// A race for the page, checked: the race, its dice as asked, the seed and the rolls to play.
+#[derive(Debug, Clone)]
+pub struct RaceGameQuery {
+    race: RaceQuery,
+    dice: u32,
+    sides: u32,
+    seed: u64,
+    rolls: u64,
+}
+
+impl RaceGameQuery {
     /// Plays the rolls from the seed; the chances after them as long as `halt` and
     /// [`CHANCES_WITHIN`] allow.
-    pub fn answer_until(&self, halt: &Halt) -> Result<RaceGameReport, RequestError> {
-        let mut game = RaceGame::new(&self.validate()?, self.seed);
+    pub fn answer_until(&self, halt: &Halt) -> RaceGameReport {
+        let mut game = RaceGame::new(&self.race, self.seed);
         let rolls: Vec<RaceRoll> = (0..self.rolls).map_while(|_| game.roll()).collect();
         let finish = game.cards().finish();
         let chances = match finish {
@@ -247,7 +270,7 @@ impl RaceGameRequest {
                 .ok(),
         };
         let cards = game.cards();
-        Ok(RaceGameReport {
+        RaceGameReport {
             dice: self.dice,
             sides: self.sides,
             seed: self.seed,
@@ -259,7 +282,7 @@ impl RaceGameRequest {
             finish,
             ending: finish.map(Finish::words),
             chances,
-        })
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod answer;
 pub mod board;
 pub mod book;
+pub mod door;
 pub mod geometry;
 pub mod jobs;
 pub mod kept;

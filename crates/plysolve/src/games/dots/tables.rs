@@ -5,15 +5,12 @@
 //! table is, when one is worth building or caching and how a fault is worded are the dots home's.
 
 use super::geometry::BuiltBoard;
-use super::position::Position;
-use super::triangle_war::verdicts;
 use crate::engine::scored::choose::Crossovers;
 use crate::engine::scored::table::SubsetTable;
 use crate::engine::scored::table_file::TableFileError;
 use crate::engine::scored::{ScoredGame, SolveError};
 use crate::engine::util::memory::MemoryBudget;
 use crate::engine::util::progress::{Progress, Watch};
-use crate::engine::Winner;
 use crate::input::surface::Surface;
 use std::path::Path;
 
@@ -136,12 +133,6 @@ impl BoardTable {
     /// The value of the empty board for the player to move (A).
     pub fn empty_board_value(&self) -> i32 {
         self.table.value_of_mask(0)
-    }
-
-    /// The winner of each of `positions` under perfect play from it, its score so far counted
-    /// (Triangle War's verdicts: [`verdicts`]).
-    pub fn winners(&self, positions: &[Position]) -> Vec<Winner> {
-        verdicts(&self.table, positions)
     }
 
     /// The values, for the dots home's solvers.

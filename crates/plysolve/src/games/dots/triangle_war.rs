@@ -7,11 +7,18 @@
 //! Output per game: `Game k: A wins.`
 
 use super::board::DotsBoard;
+use super::geometry::{BuiltBoard, Geometry, GeometryError};
+use super::kept::Kept;
 use super::notation::{play_checked, MoveFault};
 use super::position::Position;
 use crate::engine::scored::table::SubsetTable;
+use crate::engine::scored::SolveError;
+use crate::engine::util::memory::MemoryBudget;
+use crate::engine::util::progress::Watch;
 use crate::engine::{final_margin_a, Winner};
 use crate::input::lines::{line_fault, read_records, record_fault, ContestError, RecordNames};
+use crate::input::surface::{Surface, Worded};
+use serde::{Deserialize, Serialize};
 use std::io::BufRead;
 use thiserror::Error;
 
@@ -71,6 +78,68 @@ pub fn read_games<R: BufRead>(board: &DotsBoard, source: R) -> Result<Vec<Positi
         }
         Ok(position)
     })
+}
+
+/// The classic board the contest is played on.
+pub fn classic_board() -> Result<BuiltBoard, GeometryError> {
+    Geometry::CLASSIC_TRIANGLES.build()
+}
+
+/// The contest as every front end asks it: `ply triangle-war [FILE]` reads the games from a file,
+/// `POST /api/triangle-war` from `games`, the same text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TriangleWarRequest {
+    /// The games in the contest format (see the module).
+    pub games: String,
+}
+
+/// Each game's winner under perfect play, in the order given: what the contest prints as `Game k:
+/// A wins.`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TriangleWarReport {
+    /// The winners, game 1 first.
+    pub winners: Vec<Winner>,
+}
+
+impl TriangleWarReport {
+    /// The contest's own output: `Game k: A wins.`, `Game k: tie.`, a line each.
+    pub fn text(&self) -> String {
+        self.winners
+            .iter()
+            .enumerate()
+            .map(|(k, winner)| match winner {
+                Winner::A => format!("Game {}: A wins.\n", k + 1),
+                Winner::B => format!("Game {}: B wins.\n", k + 1),
+                Winner::Tie => format!("Game {}: tie.\n", k + 1),
+            })
+            .collect()
+    }
+}
+
+impl Worded for WarError {
+    /// A contest fault names lines and games, not options: the same on every surface.
+    fn worded(&self, _: Surface) -> String {
+        self.to_string()
+    }
+}
+
+/// Every game of `positions` (played on `built`, the classic board) judged from the board's whole
+/// table: `kept`'s, or one built now within `budget`.
+pub fn judge(
+    built: &BuiltBoard,
+    positions: &[Position],
+    kept: Option<&Kept>,
+    budget: MemoryBudget,
+) -> Result<TriangleWarReport, SolveError> {
+    let winners = match kept {
+        Some(kept) => verdicts(&*kept.table(built, budget, Watch::default())?, positions),
+        None => verdicts(
+            &SubsetTable::build(&built.board, budget, Watch::default())?,
+            positions,
+        ),
+    };
+    Ok(TriangleWarReport { winners })
 }
 
 /// The winner of each game under perfect play from its final position, looked up in `table`

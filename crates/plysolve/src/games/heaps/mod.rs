@@ -10,6 +10,7 @@
 //! questions as every front end asks them, [`player`] the perfect player, [`play`] a game as it is
 //! played (takes checked and graded, the turn, the end and the winner).
 
+pub mod door;
 pub mod play;
 pub mod player;
 pub mod request;

@@ -11,6 +11,7 @@
 
 pub mod board;
 pub mod corners;
+pub mod door;
 pub mod drawing;
 pub mod generated;
 pub mod generator;

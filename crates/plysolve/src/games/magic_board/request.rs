@@ -7,12 +7,13 @@
 
 use super::generated::{generated, GeneratedBoard};
 use super::{
-    solve_within, Board, BoardReport, GenerateError, ParseBoardError, SizeFault, SizeRule,
-    SolveBoardError, Wanted,
+    check_stats, solve_within, stats, Board, BoardReport, GenerateError, ParseBoardError,
+    SizeFault, SizeRule, SizeStats, SolveBoardError, StatsError, StatsReport, Wanted,
 };
 use crate::engine::util::cost::WorkLimit;
 use crate::engine::util::halt::{Halt, NEVER};
 use crate::engine::util::memory::MemoryBudget;
+use crate::engine::util::progress::Progress;
 use crate::input::surface::{Surface, Value, Worded};
 use serde::{Deserialize, Serialize};
 use std::fmt::Display;
@@ -24,6 +25,13 @@ pub const DEFAULT_SEED: u64 = 1;
 
 fn default_seed() -> u64 {
     DEFAULT_SEED
+}
+
+/// Boards drawn per size when a statistics request names no number.
+pub const DEFAULT_BOARDS: u64 = 100_000;
+
+fn default_boards() -> u64 {
+    DEFAULT_BOARDS
 }
 
 /// A board to solve, unchecked: `ply magic-board FILE [--start R,C] [--any-size]`.
@@ -62,6 +70,28 @@ pub struct GenerateRequest {
     pub any_size: bool,
 }
 
+/// Statistics of solvability asked for, unchecked: `ply magic-board stats (--size D | --sizes
+/// LOW..HIGH) [--boards N] [--seed S] [--any-size]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StatsRequest {
+    /// One size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    /// A range of sizes, `[low, high]` (the command line writes `low..high`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<[usize; 2]>,
+    /// Boards drawn per size (default 100 000).
+    #[serde(default = "default_boards")]
+    pub boards: u64,
+    /// Seed of the random generator (default 1).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Sizes 2 to 4096 instead of the original program's 5 to 20.
+    #[serde(default)]
+    pub any_size: bool,
+}
+
 /// Why a request is not answered. Its messages name the request's options as the surface the
 /// request came through names them ([`Worded`]); `Display` is the command line's wording.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -77,6 +107,31 @@ pub enum RequestError {
     Generate(#[from] GenerateError),
     /// `solvable` and `unsolvable` together.
     WantedConflict,
+    /// Statistics refused before any board is drawn: a size outside the rule, or too much work.
+    Stats(#[from] StatsError),
+    /// Statistics of no size, or of a size and a range both.
+    SizeOrSizes,
+    /// A range of sizes from a larger to a smaller.
+    EmptyRange([usize; 2]),
+    /// Statistics over no boards.
+    NoBoards,
+}
+
+impl RequestError {
+    /// Whether this is work over a memory budget or a work limit, or halted (a server's 422),
+    /// rather than a bad request.
+    pub fn is_over_budget(&self) -> bool {
+        matches!(
+            self,
+            RequestError::Solve(
+                SolveBoardError::Memory(_)
+                    | SolveBoardError::CornerShare { .. }
+                    | SolveBoardError::TooSlow(_)
+                    | SolveBoardError::Halted(_),
+            ) | RequestError::Generate(GenerateError::NotFound { .. } | GenerateError::Halted(_))
+                | RequestError::Stats(StatsError::TooSlow(_))
+        )
+    }
 }
 
 impl Worded for RequestError {
@@ -95,6 +150,19 @@ impl Worded for RequestError {
                 surface.setting("solvable", Value::On),
                 surface.setting("unsolvable", Value::On)
             ),
+            RequestError::Stats(e) => worded(e, e.size_fault(), surface),
+            RequestError::SizeOrSizes => format!(
+                "give one of {} and {}",
+                surface.name("size"),
+                surface.name("sizes")
+            ),
+            RequestError::EmptyRange([low, high]) => {
+                format!(
+                    "{}: {low} to {high} is an empty range",
+                    surface.name("sizes")
+                )
+            }
+            RequestError::NoBoards => format!("{} must be at least 1", surface.name("boards")),
         }
     }
 }
@@ -221,6 +289,74 @@ impl GenerateRequest {
     /// The generated board: what `ply magic-board generate --json` prints.
     pub fn answer(&self) -> Result<GeneratedBoard, RequestError> {
         self.validate()?.answer()
+    }
+}
+
+/// A checked statistics request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatsQuery {
+    /// The sizes, smallest first (checked against the rule, with the work, when answering).
+    pub sizes: [usize; 2],
+    /// Boards per size, at least 1.
+    pub boards: u64,
+    /// Seed of the random generator.
+    pub seed: u64,
+    /// The size rule.
+    pub rule: SizeRule,
+}
+
+impl StatsQuery {
+    /// Every size's statistics, refused before any board is drawn over `limit` ([`check_stats`]),
+    /// `progress` told the boards done in all now and then; timed.
+    pub fn answer_within(
+        &self,
+        limit: WorkLimit,
+        progress: Option<Progress<'_>>,
+    ) -> Result<StatsReport, RequestError> {
+        let [low, high] = self.sizes;
+        check_stats(low..=high, self.boards, self.rule, limit)?;
+        let started = std::time::Instant::now();
+        let mut results: Vec<SizeStats> = Vec::new();
+        for d in low..=high {
+            let before = self.boards * results.len() as u64;
+            let update = |done: u64| {
+                if let Some(progress) = progress {
+                    progress(before + done);
+                }
+            };
+            let size = stats(d, self.boards, self.seed, self.rule, Some(&update))
+                .map_err(StatsError::from)?;
+            results.push(size);
+        }
+        Ok(StatsReport::new(
+            self.seed,
+            results,
+            started.elapsed().as_secs_f64(),
+        ))
+    }
+}
+
+impl StatsRequest {
+    /// Checks that one of `size` and `sizes` is given, the range is not empty and boards are
+    /// drawn.
+    pub fn validate(&self) -> Result<StatsQuery, RequestError> {
+        let sizes = match (self.size, self.sizes) {
+            (Some(d), None) => [d, d],
+            (None, Some([low, high])) if low > high => {
+                return Err(RequestError::EmptyRange([low, high]))
+            }
+            (None, Some(range)) => range,
+            _ => return Err(RequestError::SizeOrSizes),
+        };
+        if self.boards == 0 {
+            return Err(RequestError::NoBoards);
+        }
+        Ok(StatsQuery {
+            sizes,
+            boards: self.boards,
+            seed: self.seed,
+            rule: size_rule(self.any_size),
+        })
     }
 }
 

@@ -7,6 +7,7 @@
 //! DAG ([`crate::engine::chance`]). This module only states the die and the board; [`request`] is
 //! the question as every front end asks it (`ply solitaire`, `POST /api/solitaire`).
 
+pub mod door;
 pub mod request;
 
 use crate::engine::chance::{
