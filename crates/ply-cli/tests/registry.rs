@@ -83,9 +83,9 @@ fn the_server_answers_every_question_as_the_library_does() {
         asked += 1;
     }
     // Five games: dots (report, analyse, play, review, board, triangle-war), solitaire, the dice
-    // race (compare, best, equilibrium, sums, simulate), MagicBoard (solve, generate, stats), heaps
-    // (report, play).
-    assert_eq!(asked, 17);
+    // race (compare, best, equilibrium, sums, simulate, game), MagicBoard (solve, generate, stats),
+    // heaps (report, play, game).
+    assert_eq!(asked, 19);
 }
 
 #[test]

@@ -10,17 +10,17 @@
 //! are JSON-level, faults worded for the surface the request came through ([`Surface`]). A
 //! [`Game`] is a home's name, title, pages and questions.
 //!
-//! The door knows no game's rules; the few grants that belong to one game (the dots tables kept
-//! between answers) are named here so that one context serves every front end.
+//! The door knows no game and names no home: what a front end keeps for one game (the dots tables
+//! kept between answers) travels in the grants by type ([`Grants::kept_of`]).
 
 use crate::engine::util::cost::Rate;
 use crate::engine::util::halt::{GiveWay, Halt};
 use crate::engine::util::memory::MemoryBudget;
-use crate::games::dots::kept::Kept;
 use crate::input::json::JsonFault;
 use crate::input::surface::{Surface, Worded};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::any::Any;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -73,8 +73,9 @@ pub struct Grants {
     pub limit: Option<Duration>,
     /// Time a player thinks per move unless a request asks less.
     pub think: Duration,
-    /// The dots books, tables and search memories kept between answers (`None`: nothing kept).
-    pub kept: Option<Arc<Kept>>,
+    /// What the front end keeps between answers (for dots its books, tables and search memories,
+    /// `games::dots::kept::Kept`; read with [`Grants::kept_of`]); `None`: nothing kept.
+    pub kept: Option<Arc<dyn Any + Send + Sync>>,
     /// Whether the answers are for others on a shared machine (`ply serve`): then each home also
     /// applies its bounds for shared machines (the longest dice-race list, the largest MagicBoard).
     pub shared: bool,
@@ -84,6 +85,12 @@ pub struct Grants {
 pub const THINK: Duration = Duration::from_secs(3);
 
 impl Grants {
+    /// What the front end keeps for answers of the home whose keeping is a `T` (for dots,
+    /// `games::dots::kept::Kept`): held by type, so that the door names no home.
+    pub fn kept_of<T: Any>(&self) -> Option<&T> {
+        self.kept.as_deref()?.downcast_ref()
+    }
+
     /// `memory` for each answer, no time limit, [`THINK`] a move, nothing kept, not shared: a
     /// front end answering its own user's one question.
     pub fn new(memory: MemoryBudget) -> Self {

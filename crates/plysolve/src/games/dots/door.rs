@@ -97,7 +97,7 @@ fn unsolved(error: SolveError, policy: &Policy, query: &Query, kept: Option<&Kep
 /// player thinking). `report` is the lane of a position's report, else of a player's move or a
 /// review.
 pub fn lane(query: &Query, grants: &Grants, report: bool) -> Cost {
-    let kept = grants.kept.as_deref();
+    let kept = grants.kept_of::<Kept>();
     let edges = query.built.board.edge_count() as u32;
     let small_board = edges <= 18 || kept.is_some_and(|k| k.has_table(&query.built));
     let free = query.free();
@@ -119,7 +119,7 @@ pub fn lane(query: &Query, grants: &Grants, report: bool) -> Cost {
 /// The report of `query` under `context`, `context.live` told what the search proves as it goes.
 fn report(query: Query, context: &Context<'_>) -> Result<DotsReport, Refused> {
     let policy = policy(&context.grants);
-    let kept = context.grants.kept.as_deref();
+    let kept = context.grants.kept_of::<Kept>();
     let board = &query.built.board;
     let status = context.live.map(|live| {
         move |s: &SearchStatus| {
@@ -294,7 +294,7 @@ impl Ask for Play {
         let think = query.time.unwrap_or(context.grants.think);
         query.time = Some(context.time_left().map_or(think, |left| think.min(left)));
         let policy = policy_within(context, None);
-        let kept = context.grants.kept.as_deref();
+        let kept = context.grants.kept_of::<Kept>();
         let played = think_at_level(
             &query,
             &policy,
@@ -346,7 +346,7 @@ impl Ask for ReviewOf {
     fn answer(query: Query, context: &Context<'_>) -> Result<Review, Refused> {
         let policy = policy_within(context, query.time);
         let promised = self::policy(&context.grants).exact_free();
-        let kept = context.grants.kept.as_deref();
+        let kept = context.grants.kept_of::<Kept>();
         review_promising(&query, &policy, promised, kept, hooks(context))
             .map_err(|e| unsolved(e, &policy, &query, kept))
     }
@@ -421,7 +421,7 @@ impl Ask for TriangleWar {
 
     fn answer(games: Vec<Position>, context: &Context<'_>) -> Result<TriangleWarReport, Refused> {
         let built = classic_board().map_err(RequestError::from)?;
-        let kept = context.grants.kept.as_deref();
+        let kept = context.grants.kept_of::<Kept>();
         judge(&built, &games, kept, context.grants.memory).map_err(|error| {
             Unsolved {
                 error,
