@@ -1,4 +1,4 @@
-"""Every function of `ply` against the CLI's `--json` on the same input, its faults against the
+"""Every function of `plysolve` against the CLI's `--json` on the same input, its faults against the
 CLI's one-line messages, and the solve's behaviour under Ctrl-C, a failing progress callback and
 other Python threads."""
 
@@ -33,7 +33,7 @@ DOTS_CASES = [
 ]
 
 
-# Boards of at most 24 edges: `ply` keeps tables between calls, like the server and `ply play`, so its
+# Boards of at most 24 edges: `plysolve` keeps tables between calls, like the server and `ply play`, so its
 # automatic choice builds the board's whole table once; one CLI question fills the table of its free
 # edges instead (the same values, another strategy and count of states).
 SMALL_BOARDS = [dict(game="triangles"), dict(game="triangles", size=3), dict(game="boxes", rows=2, cols=2),
@@ -317,7 +317,7 @@ def _interrupted(prelude, call, pause, limit):
     the call raised KeyboardInterrupt within ``limit`` seconds instead of running to its end."""
     script = "\n".join(
         [
-            "import sys, ply",
+            "import sys, plysolve",
             prelude,
             "try:",
             f"    {call}",
