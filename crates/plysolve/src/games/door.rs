@@ -360,9 +360,15 @@ pub trait Checked: Send {
 pub struct Door<A>(PhantomData<fn() -> A>);
 
 impl<A> Door<A> {
-    /// The door of `A`.
+    /// The door of `A` (a `const fn`, so that a game's questions are a constant).
     pub const fn new() -> Self {
         Door(PhantomData)
+    }
+}
+
+impl<A> Default for Door<A> {
+    fn default() -> Self {
+        Door::new()
     }
 }
 
