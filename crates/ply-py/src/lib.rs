@@ -1,7 +1,7 @@
 //! `plysolve._ply`: the native half of the Python package, a front end like the command line and
 //! the server. Every question of the library's registry (`plysolve::games::registry`) is asked
-//! through [`ask`] by its Python name, with the JSON body `POST` to its path takes (keys = the
-//! command line's long options), and answered as the server answers it; [`questions`] lists them.
+//! through `ask` by its Python name, with the JSON body `POST` to its path takes (keys = the
+//! command line's long options), and answered as the server answers it; `questions` lists them.
 //! The dots functions that take more than a request — a progress callback, a book, the cores, a
 //! distributed job's `stop` — and the books' own functions take their home's request as JSON and
 //! their own arguments as JSON (`Args`), make the same library call the CLI makes, and return the
