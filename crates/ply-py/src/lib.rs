@@ -1,10 +1,14 @@
-//! `plysolve._ply`: the native half of the Python package, a front end like the command line and the
-//! server. Each function takes its game home's request as JSON (the body `POST /api/…` takes, keys
-//! = the command line's long options) and its own arguments as JSON (`Args`), makes the same
-//! library call the CLI makes, and returns the report as JSON text — exactly what `ply … --json`
-//! prints. Every fault is a ValueError worded in Python's terms (`strategy="memo"`, `rows must be a
-//! whole number, not "x"`). The Python half (`ply/__init__.py`)
-//! builds the request from keyword arguments and parses the answer; nothing here knows a rule.
+//! `plysolve._ply`: the native half of the Python package, a front end like the command line and
+//! the server. Every question of the library's registry (`plysolve::games::registry`) is asked
+//! through `ask` by its Python name, with the JSON body `POST` to its path takes (keys = the
+//! command line's long options), and answered as the server answers it; `questions` lists them.
+//! The dots functions that take more than a request — a progress callback, a book, the cores, a
+//! distributed job's `stop` — and the books' own functions take their home's request as JSON and
+//! their own arguments as JSON (`Args`), make the same library call the CLI makes, and return the
+//! report as JSON text — exactly what `ply … --json` prints. Every fault is a ValueError worded
+//! in Python's terms (`strategy="memo"`, `rows must be a whole number, not "x"`). The Python half
+//! (`plysolve/__init__.py`) builds the request from keyword arguments and parses the answer;
+//! nothing here knows a rule.
 //!
 //! Solves run on a thread of their own, the GIL released; the calling thread waits with the GIL
 //! released, and every 50 ms takes it to check Python's signals (Ctrl-C raises the solve's cancel
@@ -15,10 +19,9 @@
 
 use plysolve::engine::scored::ValueRange;
 use plysolve::engine::util::chooser::Chooser;
-use plysolve::engine::util::cost::WorkLimit;
 use plysolve::engine::util::halt::Halt;
 use plysolve::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
-use plysolve::games::dice_race::request::{CompareRequest, PicksRequest};
+use plysolve::games::door::{About, Context, FaultKind, Grants};
 use plysolve::games::dots::answer::{answer, fault, Hooks};
 use plysolve::games::dots::book::build::{build, verify, BuildEvent, BuildOptions};
 use plysolve::games::dots::book::{ops, BookFile, Books};
@@ -29,9 +32,7 @@ use plysolve::games::dots::player::think_at_level;
 use plysolve::games::dots::policy::Policy;
 use plysolve::games::dots::request::TieOrder;
 use plysolve::games::dots::request::{DotsRequest, Query};
-use plysolve::games::heaps::request::HeapsRequest;
-use plysolve::games::magic_board::request::MagicBoardRequest;
-use plysolve::games::solitaire::request::SolitaireRequest;
+use plysolve::games::registry;
 use plysolve::input::memory_size::parse_memory_size;
 use plysolve::input::surface::{Surface, Worded};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -48,10 +49,11 @@ use std::time::Duration;
 /// How often the waiting thread looks at Python's signals and the progress count.
 const POLL: Duration = Duration::from_millis(50);
 
-/// The search memory the player keeps per board (as a server does), for at most
-/// [`PLAYER_BOARDS`] boards.
-const PLAYER_MEMORY: u64 = 256 << 20;
-const PLAYER_BOARDS: usize = 2;
+/// The search memory [`kept`] holds per board (as a server does).
+const KEPT_MEMORY: u64 = 256 << 20;
+
+/// The most boards [`kept`] holds a search memory of.
+const KEPT_BOARDS: usize = 2;
 
 /// Whole tables of small boards, kept for every later answer of the process (what `ply dots` reads
 /// from its cache): the values, strategy and states reported are the same as a new table's.
@@ -60,10 +62,12 @@ fn tables() -> &'static Kept {
     KEPT.get_or_init(Kept::default)
 }
 
-/// What the player keeps between moves and games: small tables and search memories.
-fn player_kept() -> &'static Kept {
-    static KEPT: OnceLock<Kept> = OnceLock::new();
-    KEPT.get_or_init(|| Kept::new(PLAYER_MEMORY, PLAYER_BOARDS))
+/// What the player ([`dots_move`]) and the registry's questions ([`ask`]) keep between calls, as
+/// a server keeps it: small tables, and search memories of [`KEPT_MEMORY`] for
+/// [`KEPT_BOARDS`] boards.
+fn kept() -> &'static Arc<Kept> {
+    static KEPT: OnceLock<Arc<Kept>> = OnceLock::new();
+    KEPT.get_or_init(|| Arc::new(Kept::new(KEPT_MEMORY, KEPT_BOARDS)))
 }
 
 /// What the jobs a process runs keep between them: small tables, and one board's search memory
@@ -563,7 +567,7 @@ fn dots_move(py: Python<'_>, request: &str, args: &str) -> PyResult<String> {
     let seed = args.seed.unwrap_or(1);
     let level = args.level.unwrap_or(Level::PERFECT);
     let policy = Policy::new(budget(args.memory.as_deref())?, None);
-    let kept = player_kept();
+    let kept = kept().as_ref();
     let strategy = policy.strategy(&query, Some(kept));
     let played = run(py, Watch::default(), |cancel, _| {
         let hooks = Hooks {
@@ -662,61 +666,41 @@ fn dots_combine(cells: u32, children: Vec<(u32, Option<(i32, i32)>)>) -> (i32, i
     (r.lower, r.upper)
 }
 
-/// `ply solitaire … --json` (a JSON `SolitaireRequest`).
+/// Every question of the registry (`plysolve::games::registry`), as a JSON list of what each is
+/// (`About`): its game, name, server path, Python name, summary, example body and whether the
+/// server streams it. The Python half defines a function for each one it does not write by hand.
 #[pyfunction]
-fn solitaire(py: Python<'_>, request: &str) -> PyResult<String> {
-    let request: SolitaireRequest = self::request(request)?;
-    let report = run(py, Watch::default(), |cancel, _| {
-        request.answer_until(&cancelled_by(cancel))
-    })?
-    .map_err(|e| worded(&e))?;
-    to_json(&report)
+fn questions() -> PyResult<String> {
+    let about: Vec<About> = registry::questions().map(|q| *q.about()).collect();
+    to_json(&about)
 }
 
-/// `ply heaps … --json` (a JSON `HeapsRequest`).
+/// Asks the registry's question called `name` (its Python name, `dice_race_sums`) with
+/// `request`, the JSON body `POST` to its path takes, and returns its answer as JSON text: what
+/// the server answers (a streamed question's last report). `args`: `memory` ([`Args`]), the
+/// memory each answer may take. Solved by [`run`] under the grants of a user's own front end (no
+/// time limit; the small tables and search memories [`kept`] holds, the shipped books), Ctrl-C
+/// raising the context's cancel flag; a fault is a ValueError worded in Python's terms.
 #[pyfunction]
-fn heaps(request: &str) -> PyResult<String> {
-    let request: HeapsRequest = self::request(request)?;
-    to_json(&request.answer().map_err(bad)?)
-}
-
-/// `ply dice-race compare … --json` (a JSON `CompareRequest`).
-#[pyfunction]
-fn dice_race_compare(py: Python<'_>, request: &str) -> PyResult<String> {
-    let request: CompareRequest = self::request(request)?;
-    let query = request.validate().map_err(|e| worded(&e))?;
-    let report = run(py, Watch::default(), |cancel, _| {
-        query.compare_within(WorkLimit::DEFAULT, &cancelled_by(cancel))
+#[pyo3(signature = (name, request, args="{}"))]
+fn ask(py: Python<'_>, name: &str, request: &str, args: &str) -> PyResult<String> {
+    let args = Args::read(args)?;
+    let grants = Grants {
+        kept: Some(kept().clone()),
+        ..Grants::new(budget(args.memory.as_deref())?)
+    };
+    let answer = run(py, Watch::default(), |cancel, _| {
+        let context = Context {
+            cancel: Some(cancel.clone()),
+            ..Context::new(grants, None)
+        };
+        registry::ask(name, request.as_bytes(), Surface::Python, &context)
     })?
-    .map_err(bad)?;
-    to_json(&report.0)
-}
-
-/// `ply dice-race best … --json` (a JSON `PicksRequest`).
-#[pyfunction]
-fn dice_race_best(py: Python<'_>, request: &str) -> PyResult<String> {
-    let request: PicksRequest = self::request(request)?;
-    let query = request.validate().map_err(|e| worded(&e))?;
-    let report = run(py, Watch::default(), |cancel, _| {
-        query.best_until(&cancelled_by(cancel))
-    })?
-    .map_err(|e| worded(&e))?;
-    to_json(&report)
-}
-
-/// `ply magic-board FILE … --json` (a JSON `MagicBoardRequest`, the board as text); `args`:
-/// `memory` ([`Args`]).
-#[pyfunction]
-#[pyo3(signature = (request, args="{}"))]
-fn magic_board(py: Python<'_>, request: &str, args: &str) -> PyResult<String> {
-    let request: MagicBoardRequest = self::request(request)?;
-    let query = request.validate().map_err(|e| worded(&e))?;
-    let budget = budget(Args::read(args)?.memory.as_deref())?;
-    let report = run(py, Watch::default(), |cancel, _| {
-        query.answer_until(budget, &cancelled_by(cancel))
-    })?
-    .map_err(|e| worded(&e))?;
-    to_json(&report)
+    .map_err(|fault| match fault.kind {
+        FaultKind::Internal => PyRuntimeError::new_err(fault.message),
+        _ => bad(fault.message),
+    })?;
+    Ok(answer.text.trim_end().to_string())
 }
 
 /// The native module.
@@ -736,11 +720,8 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dots_combine, m)?)?;
     m.add_function(wrap_pyfunction!(dots_next_test, m)?)?;
     m.add_function(wrap_pyfunction!(dots_child_window, m)?)?;
-    m.add_function(wrap_pyfunction!(solitaire, m)?)?;
-    m.add_function(wrap_pyfunction!(heaps, m)?)?;
-    m.add_function(wrap_pyfunction!(dice_race_compare, m)?)?;
-    m.add_function(wrap_pyfunction!(dice_race_best, m)?)?;
-    m.add_function(wrap_pyfunction!(magic_board, m)?)?;
+    m.add_function(wrap_pyfunction!(questions, m)?)?;
+    m.add_function(wrap_pyfunction!(ask, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

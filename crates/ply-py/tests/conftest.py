@@ -1,4 +1,4 @@
-"""Shared helpers: the `ply` binary the bindings are checked against."""
+"""Shared helpers: the `ply` binary the bindings are checked against, and its server."""
 
 import json
 import os
@@ -6,6 +6,8 @@ import pathlib
 import shutil
 import subprocess
 import tempfile
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -59,3 +61,40 @@ def cli():
     c = Cli()
     yield c
     c.close()
+
+
+class Server:
+    """A `ply serve --port 0 --quiet` on 127.0.0.1 (its address read from its first line), with a
+    cache directory of its own."""
+
+    def __init__(self, cli: Cli) -> None:
+        env = dict(os.environ, XDG_CACHE_HOME=cli.cache)
+        self.process = subprocess.Popen(
+            [cli.binary, "serve", "--port", "0", "--quiet"], stdout=subprocess.PIPE, text=True, env=env
+        )
+        line = self.process.stdout.readline()
+        self.base = next(w for w in line.split() if w.startswith("http://127.0.0.1:")).rstrip("/")
+        # Straight to the server, whatever proxy the environment names.
+        self.opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    def post(self, path: str, body: str):
+        """The status and text of the answer to `body` POSTed to `path`."""
+        request = urllib.request.Request(
+            self.base + path, data=body.encode(), headers={"Content-Type": "application/json"}
+        )
+        try:
+            with self.opener.open(request, timeout=600) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as refused:
+            return refused.code, refused.read().decode()
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=60)
+
+
+@pytest.fixture(scope="session")
+def server(cli):
+    s = Server(cli)
+    yield s
+    s.close()

@@ -12,6 +12,14 @@ Errors: a bad value of any argument — of the wrong kind too, as ``rows="x"`` o
 missing argument, an object with no JSON form (``rows=object()``, ``moves=b"1-2"``), or a
 ``progress`` that cannot be called.
 
+Every question of ply's registry (what ``GET /api/games`` lists, one ``POST /api/…`` each) is a
+function of this package, named by the registry (:func:`questions` lists them). The functions below
+are written by hand; every other question's (``play_dots``, ``dots_review``, ``dice_race_sums``,
+``magic_board_generate``, …) is made from the registry at import time: its keyword arguments are
+the request's keys (the body its ``POST`` takes), and ``memory``; it returns what the server
+answers. Such a function has no fixed keywords, so ply judges them all: an unknown one is a
+``ValueError`` naming it and the arguments there are.
+
 Solves release the GIL, stop on Ctrl-C (``KeyboardInterrupt``) and can report progress to a
 callable (``progress=print``: it is called with the states visited so far, from the calling
 thread; an exception it raises stops the solve and propagates).
@@ -22,6 +30,7 @@ Submodules: :mod:`plysolve.openspiel` (an exact bridge and bot for OpenSpiel's `
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Iterable
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
@@ -45,6 +54,7 @@ __all__ = [
     "dice_race_compare",
     "dice_race_best",
     "magic_board",
+    "questions",
 ]
 
 Moves = Union[str, Sequence[str]]
@@ -83,6 +93,12 @@ def _listed(value: Any) -> Any:
     if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
         return value
     return list(value)
+
+
+def _ask(name: str, request: str, memory: Optional[str] = None) -> Any:
+    """The answer of the registry's question ``name`` (its Python name) to ``request`` (JSON),
+    parsed: what ``POST`` to its path answers. ``memory`` bounds the answer's tables."""
+    return json.loads(_ply.ask(name, request, _request(memory=memory)))
 
 
 def _dots_request(
@@ -339,18 +355,17 @@ def solitaire(
     A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
     (an unknown keyword, an object with no JSON form).
     """
-    return json.loads(
-        _ply.solitaire(
-            _request(
-                squares=_listed(squares),
-                die=die,
-                no_path=no_path,
-                path=path,
-                expected=expected,
-                distribution=distribution,
-                explain=explain,
-            )
-        )
+    return _ask(
+        "solitaire",
+        _request(
+            squares=_listed(squares),
+            die=die,
+            no_path=no_path,
+            path=path,
+            expected=expected,
+            distribution=distribution,
+            explain=explain,
+        ),
     )
 
 
@@ -361,9 +376,7 @@ def heaps(heaps: Numbers, misere: bool = False, grundy: bool = False) -> Dict[st
     A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
     (an unknown keyword, an object with no JSON form).
     """
-    return json.loads(
-        _ply.heaps(_request(heaps=_listed(heaps), misere=misere, grundy=grundy))
-    )
+    return _ask("heaps", _request(heaps=_listed(heaps), misere=misere, grundy=grundy))
 
 
 def dice_race_compare(
@@ -375,10 +388,9 @@ def dice_race_compare(
     A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
     (an unknown keyword, an object with no JSON form).
     """
-    return json.loads(
-        _ply.dice_race_compare(
-            _request(first=_listed(first), second=_listed(second), dice=dice, sides=sides)
-        )
+    return _ask(
+        "dice_race_compare",
+        _request(first=_listed(first), second=_listed(second), dice=dice, sides=sides),
     )
 
 
@@ -390,7 +402,7 @@ def dice_race_best(
     A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
     (an unknown keyword, an object with no JSON form).
     """
-    return json.loads(_ply.dice_race_best(_request(picks=picks, dice=dice, sides=sides)))
+    return _ask("dice_race_best", _request(picks=picks, dice=dice, sides=sides))
 
 
 def magic_board(
@@ -405,13 +417,60 @@ def magic_board(
     A bad argument (of the wrong kind too) raises ValueError; TypeError only what Python refuses
     (an unknown keyword, an object with no JSON form).
     """
-    return json.loads(
-        _ply.magic_board(
-            _request(
-                board=board,
-                start=_listed(start),
-                any_size=any_size,
-            ),
-            _request(memory=memory),
-        )
+    return _ask(
+        "magic_board",
+        _request(board=board, start=_listed(start), any_size=any_size),
+        memory,
     )
+
+
+def questions() -> List[Dict[str, Any]]:
+    """Every question ply answers, from its registry, game by game: ``game``, ``name``, ``path``
+    (the server's ``POST``), ``python`` (this package's function), ``summary``, ``example`` (a
+    valid request body, as JSON text: its keys are the function's keyword arguments) and
+    ``streams`` (whether the server streams live reports; the function returns the last)."""
+    return json.loads(_ply.questions())
+
+
+def _asking(about: Dict[str, Any]) -> Callable[..., Any]:
+    """The function of a question with none written by hand: keyword arguments only, the request's
+    keys and ``memory``; its signature shows the example's keys, its docstring the question's
+    summary and its example as a call."""
+    name = about["python"]
+
+    def asked(*, memory: Optional[str] = None, **request: Any) -> Any:
+        return _ask(name, _request(**{k: _listed(v) for k, v in request.items()}), memory)
+
+    example = json.loads(about["example"])
+    keys = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None) for k in example]
+    asked.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        keys
+        + [
+            inspect.Parameter("memory", inspect.Parameter.KEYWORD_ONLY, default=None),
+            inspect.Parameter("request", inspect.Parameter.VAR_KEYWORD),
+        ]
+    )
+    call = ", ".join(f"{k}={v!r}" for k, v in example.items())
+    summary = about["summary"]
+    asked.__name__ = asked.__qualname__ = name
+    asked.__doc__ = (
+        f"{summary[:1].upper()}{summary[1:]} (``POST {about['path']}``).\n\n"
+        f"Example: ``plysolve.{name}({call})``.\n\n"
+        "The keyword arguments are the request's keys, as the server's body takes them (``None``:\n"
+        "the default); ``memory`` bounds the answer's tables (``\"4G\"``; ``None``: what the system\n"
+        "allows). Returns the answer as ``POST`` gives it. A bad argument, an unknown one too,\n"
+        "raises ValueError naming it; Ctrl-C raises KeyboardInterrupt."
+    )
+    return asked
+
+
+def _made_from_the_registry() -> None:
+    """Defines the function of every question of the registry with none written by hand."""
+    for about in questions():
+        name = about["python"]
+        if name not in globals():
+            globals()[name] = _asking(about)
+            __all__.append(name)
+
+
+_made_from_the_registry()
