@@ -16,34 +16,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use reference::magic_board::Grid;
 
-/// The example board, one row per slash.
-const EXAMPLE: &str = "4 4 4 1 1 / 2 4 1 4 3 / 0 2 1 3 2 / 3 2 3 2 3 / 3 4 2 2 1";
-
-/// Two shortest paths from (0,0): via (0,2) and via (2,0). The rule picks (0,2), the smaller
-/// predecessor of the goal, although a queue that tries south before east would meet (2,0) first.
-/// The other three corners are each caught in a 4-cycle of 3s.
-const TWO_PATHS: &str = "2 3 2 3 3 / 3 3 3 3 3 / 2 3 0 3 3 / 3 3 3 3 3 / 3 3 3 3 3";
-
-/// A board where the backward rule and "the lexicographically first path forward" differ: from
-/// (4,0) the forward-smallest shortest path starts (4,0) (3,0) (3,1) (3,3), but the goal's smallest
-/// predecessor one move closer is (2,2), so the answer goes (4,0) (4,1) (4,2) (2,2).
-const BACKWARD_RULE: &str = "1 2 1 4 2 / 1 3 3 2 2 / 1 4 1 2 4 / 1 2 0 1 3 / 1 1 2 2 4";
-
-/// Unsolvable from every corner: only (0,2) (a 3 above the goal) reaches the goal, and nothing
-/// reaches (0,2).
-const NOWHERE: &str = "4 4 3 4 3 / 3 4 4 2 1 / 4 2 4 3 2 / 1 4 0 3 1 / 3 1 3 3 3";
-
-/// Solvable from (0,0) and (4,0) only.
-const SOME_CORNERS: &str = "3 3 4 4 3 / 1 3 1 1 3 / 0 2 4 2 2 / 2 3 1 2 1 / 3 4 4 1 1";
-
-/// (4,4) holds a 3 and the goal is three squares west: one move. (0,0) cannot reach the goal.
-const ONE_MOVE: &str = "3 4 3 3 2 / 4 3 3 2 3 / 1 3 1 4 1 / 3 4 4 3 2 / 4 0 4 1 3";
-
-/// The example with the goal moved to the corner (0,0) (and (2,0) made a 1).
-const GOAL_ON_CORNER: &str = "0 4 4 1 1 / 2 4 1 4 3 / 1 2 1 3 2 / 3 2 3 2 3 / 3 4 2 2 1";
-
-/// A 12-move path from (0,0): two-digit step numbers in the drawing.
-const LONG_PATH: &str = "3 3 3 3 3 / 4 3 4 2 2 / 3 0 1 1 1 / 2 2 3 3 3 / 2 3 1 2 1";
+include!("fixtures/magic_boards.rs");
 
 /// A 4×4 board of ones (legal only with `--any-size`): many ties everywhere.
 const ONES_4: &str = "1 1 1 1 / 1 1 1 1 / 1 1 0 1 / 1 1 1 1";
