@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 use plysolve::engine::util::halt::NEVER;
-use plysolve::games::solitaire::{solve, PathMode, SolitaireOptions, SolitaireReport};
+use plysolve::games::solitaire::{solve, PathMode, SolitaireQuery, SolitaireReport};
 use serde_json::{json, Value};
 
 /// The seed's board.
@@ -69,7 +69,7 @@ fn library(values: &[i64], die: u64, path: bool) -> SolitaireReport {
     };
     solve(
         text.join(" ").as_bytes(),
-        SolitaireOptions::best(die, path),
+        SolitaireQuery::best(die, path),
         &NEVER,
     )
     .expect("the library solves it")

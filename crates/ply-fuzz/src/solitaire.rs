@@ -4,7 +4,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use plysolve::engine::util::halt::NEVER;
 use plysolve::games::solitaire::{
-    solve, PathMode, SolitaireOptions, SolitaireReport, EXACT_LIMIT, EXPLAIN_LIMIT,
+    solve, PathMode, SolitaireQuery, SolitaireReport, EXACT_LIMIT, EXPLAIN_LIMIT,
 };
 use plysolve::input::tokens::IntReader;
 
@@ -50,11 +50,11 @@ pub fn check_solitaire(data: &[u8]) {
     }
     for faces in [1, EXACT_FACES, 6] {
         let n = values.as_ref().map_or(0, Vec::len);
-        let options = SolitaireOptions {
+        let options = SolitaireQuery {
             expected: (faces == EXACT_FACES && n <= EXACT_SQUARES) || n > EXACT_LIMIT,
             distribution: faces == EXACT_FACES && (1..=DISTRIBUTION_SQUARES).contains(&n),
             explain: n <= EXPLAIN_LIMIT,
-            ..SolitaireOptions::best(faces, PathMode::Always)
+            ..SolitaireQuery::best(faces, PathMode::Always)
         };
         match (solve(data, options, &NEVER), &values) {
             (Ok(report), Some(values)) => check_report(&report, values, faces),

@@ -31,7 +31,7 @@ use plysolve::games::dots::level::Level;
 use plysolve::games::dots::player::think_at_level;
 use plysolve::games::dots::policy::Policy;
 use plysolve::games::dots::request::TieOrder;
-use plysolve::games::dots::request::{DotsRequest, Query};
+use plysolve::games::dots::request::{DotsQuery, DotsRequest};
 use plysolve::games::registry;
 use plysolve::input::memory_size::parse_memory_size;
 use plysolve::input::surface::{Surface, Worded};
@@ -316,7 +316,7 @@ fn dots(
 }
 
 /// The query of a JSON `DotsRequest`, checked, its faults in Python's terms.
-fn dots_query(request: &str) -> PyResult<Query> {
+fn dots_query(request: &str) -> PyResult<DotsQuery> {
     self::request::<DotsRequest>(request)?
         .validate()
         .map_err(|e| worded(&e))
@@ -478,7 +478,7 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
 /// The report of `query` under `policy` with what `kept` holds, as JSON, solved by [`run`].
 fn answer_json(
     py: Python<'_>,
-    query: &Query,
+    query: &DotsQuery,
     policy: &Policy,
     kept: &Kept,
     watch: Watch,
@@ -521,7 +521,7 @@ fn dots_batch(
     };
     let reports = run(py, watch, |cancel, progress| {
         let done = AtomicU64::new(0);
-        let one = |query: &Query| {
+        let one = |query: &DotsQuery| {
             let hooks = Hooks {
                 cancel: Some(cancel),
                 ..Hooks::default()
@@ -534,7 +534,7 @@ fn dots_batch(
             }
             report
         };
-        let small = |q: &Query| q.free() <= 28;
+        let small = |q: &DotsQuery| q.free() <= 28;
         let mut found: Vec<Option<Result<_, String>>> = vec![None; queries.len()];
         let parallel: Vec<(usize, Result<_, String>)> = queries
             .par_iter()

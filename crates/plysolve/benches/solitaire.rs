@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use plysolve::engine::util::halt::NEVER;
-use plysolve::games::solitaire::{solve, PathMode, SolitaireOptions};
+use plysolve::games::solitaire::{solve, PathMode, SolitaireQuery};
 use plysolve::input::tokens::IntReader;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -78,7 +78,7 @@ fn solitaire(c: &mut Criterion) {
         b.iter(|| {
             solve(
                 black_box(text.as_bytes()),
-                SolitaireOptions::best(6, PathMode::Never),
+                SolitaireQuery::best(6, PathMode::Never),
                 &NEVER,
             )
             .unwrap()
@@ -88,7 +88,7 @@ fn solitaire(c: &mut Criterion) {
         b.iter(|| {
             solve(
                 black_box(text.as_bytes()),
-                SolitaireOptions::best(100_000, PathMode::Never),
+                SolitaireQuery::best(100_000, PathMode::Never),
                 &NEVER,
             )
             .unwrap()
@@ -98,13 +98,13 @@ fn solitaire(c: &mut Criterion) {
         b.iter(|| {
             solve(
                 black_box(text.as_bytes()),
-                SolitaireOptions::best(6, PathMode::Always),
+                SolitaireQuery::best(6, PathMode::Always),
                 &NEVER,
             )
             .unwrap()
         })
     });
-    let mut expected = SolitaireOptions::best(6, PathMode::Never);
+    let mut expected = SolitaireQuery::best(6, PathMode::Never);
     expected.expected = true;
     group.bench_function("expected_k6_parse_and_solve", |b| {
         b.iter(|| solve(black_box(text.as_bytes()), expected, &NEVER).unwrap())

@@ -20,7 +20,7 @@ use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::notation::format_edge;
 use plysolve::games::dots::policy::Policy;
 use plysolve::games::dots::position::Position;
-use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::request::{Detail, DotsQuery};
 use plysolve::games::dots::theory::estimate::is_safe;
 use plysolve::games::dots::theory::features::{features, FEATURE_NAMES};
 use plysolve::games::dots::{Edge, Geometry};
@@ -115,7 +115,7 @@ fn main() -> Result<(), String> {
         let free = all & !drawn;
         let quiet =
             (0..board.items() as u32).all(|e| free >> e & 1 == 0 || rules.points(drawn, e) == 0);
-        let mut query = Query::at(&built, position.clone(), Detail::Value);
+        let mut query = DotsQuery::at(&built, position.clone(), Detail::Value);
         query.time = limit.map(Duration::from_secs_f64);
         let started = Instant::now();
         let report =

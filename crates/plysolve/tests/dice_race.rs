@@ -16,7 +16,7 @@ use plysolve::engine::util::halt::{Halt, Halted};
 use plysolve::games::dice_race::lists::all_lists;
 use plysolve::games::dice_race::race::{Race, EXACT_RATE};
 use plysolve::games::dice_race::report::CompareReport;
-use plysolve::games::dice_race::request::{CompareRequest, RequestError};
+use plysolve::games::dice_race::request::{CompareRequest, DiceRaceFault};
 use plysolve::games::dice_race::{
     compare, compare_fast, compare_within, Dice, ExactComparison, PickList, RaceError,
 };
@@ -37,7 +37,7 @@ fn compare_written(
     dice: &Dice,
     first: &str,
     second: &str,
-) -> Result<(CompareReport, ExactComparison), RequestError> {
+) -> Result<(CompareReport, ExactComparison), DiceRaceFault> {
     let request = CompareRequest {
         first: NumberList::text(first),
         second: NumberList::text(second),

@@ -13,7 +13,7 @@ use plysolve::engine::util::cost::WorkLimit;
 use plysolve::engine::util::halt::{Halt, Halted, NEVER};
 use plysolve::games::dice_race::play::{RaceGameReport, RaceGameRequest, MAX_ROLLS};
 use plysolve::games::dice_race::report::{CompareReport, SimulateReport};
-use plysolve::games::dice_race::request::{CompareRequest, RequestError};
+use plysolve::games::dice_race::request::{CompareRequest, DiceRaceFault};
 use plysolve::games::dice_race::rules::Finish;
 use plysolve::games::dice_race::simulate::{
     simulate, simulate_within, Run, SimulateError, Stop, MAX_DRAWS,
@@ -35,7 +35,7 @@ fn compare_written(
     dice: &Dice,
     first: &str,
     second: &str,
-) -> Result<(CompareReport, ExactComparison), RequestError> {
+) -> Result<(CompareReport, ExactComparison), DiceRaceFault> {
     let request = CompareRequest {
         first: NumberList::text(first),
         second: NumberList::text(second),

@@ -10,7 +10,7 @@ use plysolve::games::dots::book::Books;
 use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::notation::position_from_moves;
 use plysolve::games::dots::policy::Policy;
-use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::request::{Detail, DotsQuery};
 use plysolve::games::dots::{Geometry, Position};
 
 #[test]
@@ -20,7 +20,7 @@ fn the_shipped_books_answer_their_positions_at_once() {
     let ask = |moves: &str, detail: Detail, kept: &Kept| {
         let position: Position = position_from_moves(&built.board, moves).unwrap();
         answer(
-            &Query::at(&built, position, detail),
+            &DotsQuery::at(&built, position, detail),
             &policy,
             Some(kept),
             Hooks::default(),
@@ -63,7 +63,7 @@ fn the_shipped_4x4_book_gives_the_first_moves_it_holds_at_once() {
     ] {
         let position = position_from_moves(&built.board, moves).unwrap();
         let report = answer(
-            &Query::at(&built, position, Detail::Value),
+            &DotsQuery::at(&built, position, Detail::Value),
             &policy,
             Some(&kept),
             Hooks::default(),
@@ -82,7 +82,7 @@ fn the_shipped_21_dot_book_gives_the_empty_board_and_every_first_move_at_once() 
     let kept = Kept::books_only(Books::shipped());
     let position = position_from_moves(&built.board, "").unwrap();
     let report = answer(
-        &Query::at(&built, position, Detail::Moves),
+        &DotsQuery::at(&built, position, Detail::Moves),
         &policy,
         Some(&kept),
         Hooks::default(),

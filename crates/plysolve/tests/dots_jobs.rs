@@ -14,7 +14,7 @@ use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
 use plysolve::games::dots::jobs::{combine, expand, key};
 use plysolve::games::dots::policy::Policy;
-use plysolve::games::dots::request::{Detail, DotsRequest, Query, Strategy};
+use plysolve::games::dots::request::{Detail, DotsQuery, DotsRequest, Strategy};
 use plysolve::games::dots::{DotsBoard, EdgeSet, Geometry};
 use plysolve::input::surface::{Surface, Worded};
 use rand::seq::IndexedRandom;
@@ -164,7 +164,7 @@ fn search(board: &DotsBoard) -> SearchSolver<'_, DotsBoard> {
 }
 
 /// A random position of `geometry` that is not over: random edges drawn in a random order.
-fn random_position(rng: &mut Xoshiro256PlusPlus, geometry: Geometry) -> Query {
+fn random_position(rng: &mut Xoshiro256PlusPlus, geometry: Geometry) -> DotsQuery {
     let built = geometry.build().unwrap();
     let board = &built.board;
     let edges: Vec<String> = (0..board.items())
@@ -215,7 +215,7 @@ fn windows(rng: &mut Xoshiro256PlusPlus, value: i32, cells: i32) -> Vec<ValueRan
 fn on_random_positions(
     rng: &mut Xoshiro256PlusPlus,
     boards: &[(Geometry, usize)],
-    mut check: impl FnMut(&mut Xoshiro256PlusPlus, &DotsBoard, &SubsetTable, &Query, i32),
+    mut check: impl FnMut(&mut Xoshiro256PlusPlus, &DotsBoard, &SubsetTable, &DotsQuery, i32),
 ) {
     for &(geometry, count) in boards {
         let built = geometry.build().unwrap();

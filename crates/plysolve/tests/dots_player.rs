@@ -12,7 +12,7 @@ use plysolve::games::dots::notation::{format_edge, position_from_moves};
 use plysolve::games::dots::opponents::Opponent;
 use plysolve::games::dots::player::{think, Choice};
 use plysolve::games::dots::policy::Policy;
-use plysolve::games::dots::request::{Detail, Query, Strategy};
+use plysolve::games::dots::request::{Detail, DotsQuery, Strategy};
 use plysolve::games::dots::{Edge, Geometry, Position};
 use std::time::Duration;
 
@@ -58,7 +58,7 @@ fn the_anytime_player_never_gives_away_what_it_proved() {
                         .iter()
                         .map(|&e| format_edge(board, e))
                         .collect();
-                    let mut query = Query::at(&built, position.clone(), Detail::Moves);
+                    let mut query = DotsQuery::at(&built, position.clone(), Detail::Moves);
                     query.strategy = Strategy::Search;
                     let (played, report) = think(
                         &query,

@@ -12,7 +12,7 @@ use plysolve::engine::impartial::{Convention, ImpartialSolver};
 use plysolve::engine::util::chooser::Chooser;
 use plysolve::engine::Player;
 use plysolve::games::heaps::play::{Grade, HeapsGame};
-use plysolve::games::heaps::request::HeapsPosition;
+use plysolve::games::heaps::request::HeapsQuery;
 use plysolve::games::heaps::{analyse, solve_batch, LowestHeapGame, Side, Take};
 use plysolve::input::number_list::NumberList;
 use reference::heaps::{after, configurations, grundy, solve, start, winning_take, Solved, State};
@@ -266,7 +266,7 @@ fn a_hundred_thousand_heaps_in_one_test() {
 /// (the reference's state: lowest heap and counters left), calling `check` with the game there.
 fn every_position(sizes: &[u64], misere: bool, check: &mut impl FnMut(&HeapsGame, State)) {
     let heaps = NumberList::Numbers(sizes.iter().map(u64::to_string).collect());
-    let game = HeapsGame::new(&HeapsPosition::new(&heaps, misere).unwrap());
+    let game = HeapsGame::new(&HeapsQuery::new(&heaps, misere).unwrap());
     let mut seen = std::collections::HashSet::new();
     let mut stack = vec![(game, start(sizes))];
     while let Some((game, state)) = stack.pop() {
@@ -348,7 +348,7 @@ fn perfect_play_through_the_game_record_ends_as_the_brute_force_says() {
             let truth = solve(&sizes, start(&sizes), misere);
             for seed in 0..3 {
                 let heaps = NumberList::Numbers(sizes.iter().map(u64::to_string).collect());
-                let mut game = HeapsGame::new(&HeapsPosition::new(&heaps, misere).unwrap());
+                let mut game = HeapsGame::new(&HeapsQuery::new(&heaps, misere).unwrap());
                 let mut chooser = Chooser::new(seed);
                 while let Some(choice) = game.perfect_take(&mut chooser) {
                     let grade = game.take(choice.take).unwrap().grade;

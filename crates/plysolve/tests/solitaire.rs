@@ -10,7 +10,7 @@ mod reference {
 use num_traits::ToPrimitive;
 use plysolve::engine::chance::{distribution_work, exact_expectation, WindowWalk};
 use plysolve::engine::util::halt::NEVER;
-use plysolve::games::solitaire::{solve, PathMode, SolitaireOptions};
+use plysolve::games::solitaire::{solve, PathMode, SolitaireQuery};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -24,7 +24,7 @@ fn best(values: &[i64], faces: u64) -> i128 {
         .join(",");
     solve(
         text.as_bytes(),
-        SolitaireOptions::best(faces, PathMode::Auto),
+        SolitaireQuery::best(faces, PathMode::Auto),
         &NEVER,
     )
     .unwrap()
@@ -50,8 +50,8 @@ proptest! {
         faces in 1u64..=4,
     ) {
         let text = values.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
-        let with_path = solve(text.as_bytes(), SolitaireOptions::best(faces, PathMode::Always), &NEVER).unwrap();
-        let streaming = solve(text.as_bytes(), SolitaireOptions::best(faces, PathMode::Never), &NEVER).unwrap();
+        let with_path = solve(text.as_bytes(), SolitaireQuery::best(faces, PathMode::Always), &NEVER).unwrap();
+        let streaming = solve(text.as_bytes(), SolitaireQuery::best(faces, PathMode::Never), &NEVER).unwrap();
         let paths = all_paths(&values, faces as usize);
         let top = paths.iter().map(|p| p.0).max().unwrap();
         let fewest = paths.iter().filter(|p| p.0 == top).map(|p| p.1).min().unwrap();
@@ -123,7 +123,7 @@ fn monte_carlo_falls_inside_its_interval_of_the_exact_expectation() {
             .map(i64::to_string)
             .collect::<Vec<_>>()
             .join(" ");
-        let mut asked = SolitaireOptions::best(faces, PathMode::Auto);
+        let mut asked = SolitaireQuery::best(faces, PathMode::Auto);
         asked.expected = true;
         let report = solve(text.as_bytes(), asked, &NEVER).unwrap();
         let expected = report.expected.unwrap();
@@ -144,7 +144,7 @@ fn monte_carlo_falls_inside_its_interval_of_the_exact_expectation() {
 
 #[test]
 fn seed_board_under_fair_throws() {
-    let mut asked = SolitaireOptions::best(6, PathMode::Auto);
+    let mut asked = SolitaireQuery::best(6, PathMode::Auto);
     asked.expected = true;
     asked.distribution = true;
     let r = solve("1 -2 0 9 -1 -2".as_bytes(), asked, &NEVER).unwrap();
@@ -177,7 +177,7 @@ fn long_boards_do_not_overflow_and_stream() {
     let text = format!("{} ", i64::MAX).repeat(n as usize);
     let r = solve(
         text.as_bytes(),
-        SolitaireOptions::best(6, PathMode::Never),
+        SolitaireQuery::best(6, PathMode::Never),
         &NEVER,
     )
     .unwrap();
@@ -198,7 +198,7 @@ fn wide_dice_take_the_best_square_in_reach() {
         .join(" ");
     let r = solve(
         text.as_bytes(),
-        SolitaireOptions::best(100_000, PathMode::Auto),
+        SolitaireQuery::best(100_000, PathMode::Auto),
         &NEVER,
     )
     .unwrap();
@@ -256,7 +256,7 @@ fn long_boards_agree_with_the_original_table() {
         let values = pseudo_random_board(n, seed);
         let (best, fewest) = best_and_fewest_throws(&values, die);
         let text: Vec<String> = values.iter().map(i64::to_string).collect();
-        let options = SolitaireOptions::best(die as u64, PathMode::Always);
+        let options = SolitaireQuery::best(die as u64, PathMode::Always);
         let r = solve(text.join(" ").as_bytes(), options, &NEVER).unwrap();
         assert_eq!(
             (r.best, r.n, r.die),

@@ -11,7 +11,7 @@ use plysolve::games::dots::measured::{value_by, value_by_policy, FreeSeriesRow, 
 use plysolve::games::dots::notation::format_edge;
 use plysolve::games::dots::openings::random_position;
 use plysolve::games::dots::policy::Policy;
-use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::request::{Detail, DotsQuery};
 use plysolve::games::dots::tables::bytes_needed;
 use plysolve::games::dots::{DotsBoard, Edge, EdgeSet, Geometry, Position};
 use std::fmt::Write;
@@ -83,7 +83,7 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
     for free in (args.from..=args.to).step_by(args.step as usize) {
         let drawn = random_position(board, edges - free, args.seed)
             .expect("the range was checked against the board's edges");
-        let query = Query::at(&built, position_of(board, drawn), Detail::Value);
+        let query = DotsQuery::at(&built, position_of(board, drawn), Detail::Value);
         let policy = Policy::new(budget, None);
         let auto = policy.strategy(&query, None);
         let mut runs: Vec<SeriesRun> = Vec::new();

@@ -29,7 +29,7 @@ use plysolve::games::dots::notation::{
 use plysolve::games::dots::player::{think_at_level, Choice, PlayerMove, TurnClock};
 use plysolve::games::dots::policy::{search_bytes_for, Policy};
 use plysolve::games::dots::report::DotsReport;
-use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::request::{Detail, DotsQuery};
 use plysolve::games::dots::review::{Grade, Verdict};
 use plysolve::games::dots::{DotsBoard, Geometry, Position};
 use std::fmt::Write;
@@ -142,7 +142,7 @@ impl DotsMatch<'_> {
             if let Some(old) = self.ponder.take() {
                 old.stop();
             }
-            let query = Query::at(self.built, self.position.clone(), Detail::Moves);
+            let query = DotsQuery::at(self.built, self.position.clone(), Detail::Moves);
             self.ponder = Some(Ponder::start(query, self.policy, self.kept.clone()));
         }
         self.ponder.as_mut().expect("started above")
@@ -155,7 +155,7 @@ impl DotsMatch<'_> {
         until: impl FnOnce(&Ponder) -> Instant,
         why: &'static str,
     ) -> Result<DotsReport, Failure> {
-        let query = Query::at(self.built, self.position.clone(), Detail::Moves);
+        let query = DotsQuery::at(self.built, self.position.clone(), Detail::Moves);
         let strategy = self.policy.strategy(&query, Some(&self.kept));
         let ponder = self.ponder();
         let until = until(ponder);
@@ -273,7 +273,7 @@ impl Match for DotsMatch<'_> {
             },
             None => self.policy,
         };
-        let query = Query::at(self.built, self.position.clone(), Detail::Moves);
+        let query = DotsQuery::at(self.built, self.position.clone(), Detail::Moves);
         let strategy = policy.strategy(&query, Some(&self.kept));
         let (kept, seed, level) = (&self.kept, self.seed, self.level);
         let chooser = &mut self.chooser;

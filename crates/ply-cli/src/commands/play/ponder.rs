@@ -11,7 +11,7 @@ use plysolve::games::dots::answer::{prove_moves, Hooks};
 use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::policy::Policy;
 use plysolve::games::dots::report::DotsReport;
-use plysolve::games::dots::request::{Detail, Query};
+use plysolve::games::dots::request::{Detail, DotsQuery};
 use plysolve::games::dots::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -40,7 +40,7 @@ pub struct Ponder {
 impl Ponder {
     /// Starts proving every move of `position` on `query`'s board under `policy` (its time: the
     /// time to think), with what `kept` holds.
-    pub fn start(query: Query, policy: Policy, kept: Arc<Kept>) -> Self {
+    pub fn start(query: DotsQuery, policy: Policy, kept: Arc<Kept>) -> Self {
         let position = query.position.clone();
         let cancel = Arc::new(AtomicBool::new(false));
         let nodes = Arc::new(AtomicU64::new(0));

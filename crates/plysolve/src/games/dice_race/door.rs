@@ -10,7 +10,7 @@ use super::play::{RaceGameQuery, RaceGameReport, RaceGameRequest};
 use super::race::{Race, EXACT_RATE};
 use super::report::{CompareReport, SimulateReport};
 use super::request::{
-    CompareRequest, PicksQuery, PicksRequest, RaceQuery, RequestError, SimulateQuery,
+    CompareQuery, CompareRequest, DiceRaceFault, PicksQuery, PicksRequest, SimulateQuery,
     SimulateRequest, SumsRequest,
 };
 use super::search::{BestReport, Equilibrium};
@@ -19,7 +19,7 @@ use crate::games::door::{
     About, Ask, Context, Cost, Door, Game, Grants, Page, Plain, Refusal, Refused,
 };
 
-impl Refusal for RequestError {
+impl Refusal for DiceRaceFault {
     fn over_budget(&self) -> bool {
         self.is_over_budget()
     }
@@ -41,7 +41,7 @@ fn cheap_dice(count: u32, sides: u32) -> bool {
 }
 
 /// The race of `query`, refused on a shared machine when a list is over [`SHARED_MAX_PICKS`].
-fn shared_race(query: &RaceQuery, grants: &Grants) -> Result<(), Refused> {
+fn shared_race(query: &CompareQuery, grants: &Grants) -> Result<(), Refused> {
     if grants.shared && query.longest() > SHARED_MAX_PICKS {
         return Err(Plain::over_bound(format!(
             "the server races lists of up to {SHARED_MAX_PICKS} sums; one has {}",
@@ -53,7 +53,7 @@ fn shared_race(query: &RaceQuery, grants: &Grants) -> Result<(), Refused> {
 }
 
 /// A race's lane: cheap when solving it exactly is, by its model.
-fn race_cost(query: &RaceQuery) -> Cost {
+fn race_cost(query: &CompareQuery) -> Cost {
     match Race::new(&query.dice, &query.first.list, &query.second.list) {
         Ok(race) => Cost::cheap_if(
             race.states() as u128 <= COSTED_UP_TO && Cost::is_cheap(race.exact_work(), EXACT_RATE),
@@ -68,7 +68,7 @@ pub struct Compare;
 
 impl Ask for Compare {
     type Request = CompareRequest;
-    type Checked = RaceQuery;
+    type Checked = CompareQuery;
     type Report = CompareReport;
     const ABOUT: About = About {
         game: "dice-race",
@@ -82,20 +82,20 @@ impl Ask for Compare {
 
     /// The dice (their sums counted: a fraction of a second at most, by [`Dice::new`]'s bounds)
     /// and both lists.
-    fn check(request: CompareRequest) -> Result<RaceQuery, Refused> {
+    fn check(request: CompareRequest) -> Result<CompareQuery, Refused> {
         Ok(request.validate()?)
     }
 
-    fn cost(query: &RaceQuery, _: &Grants) -> Cost {
+    fn cost(query: &CompareQuery, _: &Grants) -> Cost {
         race_cost(query)
     }
 
-    fn answer(query: RaceQuery, context: &Context<'_>) -> Result<CompareReport, Refused> {
+    fn answer(query: CompareQuery, context: &Context<'_>) -> Result<CompareReport, Refused> {
         shared_race(&query, &context.grants)?;
         let halt = context.halt();
         let (report, _) = query
             .compare_within(WorkLimit::DEFAULT.within(&halt), &halt)
-            .map_err(RequestError::from)?;
+            .map_err(DiceRaceFault::from)?;
         Ok(report)
     }
 }

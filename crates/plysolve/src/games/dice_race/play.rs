@@ -7,7 +7,7 @@
 use super::dice::{Dice, Throw};
 use super::race::{PickList, RaceError};
 use super::report::CompareReport;
-use super::request::{RaceQuery, RequestError, WrittenList, DEFAULT_DICE, DEFAULT_SIDES};
+use super::request::{CompareQuery, DiceRaceFault, WrittenList, DEFAULT_DICE, DEFAULT_SIDES};
 use super::rules::{Crossed, Finish, Standing};
 use crate::engine::util::chooser::Chooser;
 use crate::engine::util::cost::WorkLimit;
@@ -106,7 +106,7 @@ pub struct RaceGame {
 
 impl RaceGame {
     /// The race of a checked query, its dice thrown by a chooser started from `seed`.
-    pub fn new(query: &RaceQuery, seed: u64) -> Self {
+    pub fn new(query: &CompareQuery, seed: u64) -> Self {
         RaceGame {
             dice: query.dice.clone(),
             cards: RaceCards::new(&query.first, &query.second),
@@ -153,7 +153,7 @@ impl RaceGame {
                 written,
             })
         };
-        let query = RaceQuery {
+        let query = CompareQuery {
             dice: self.dice.clone(),
             first: list(0)?,
             second: list(1)?,
@@ -227,12 +227,12 @@ pub struct RaceGameReport {
 
 impl RaceGameRequest {
     /// Checks the dice, the lists and the rolls asked for.
-    pub fn validate(&self) -> Result<RaceGameQuery, RequestError> {
+    pub fn validate(&self) -> Result<RaceGameQuery, DiceRaceFault> {
         if self.rolls > MAX_ROLLS {
-            return Err(RequestError::TooManyRolls(self.rolls));
+            return Err(DiceRaceFault::TooManyRolls(self.rolls));
         }
         Ok(RaceGameQuery {
-            race: RaceQuery::new((self.dice, self.sides), &self.first, &self.second)?,
+            race: CompareQuery::new((self.dice, self.sides), &self.first, &self.second)?,
             dice: self.dice,
             sides: self.sides,
             seed: self.seed,
@@ -241,7 +241,7 @@ impl RaceGameRequest {
     }
 
     /// Checks the request, then plays it ([`RaceGameQuery::answer_until`]).
-    pub fn answer_until(&self, halt: &Halt) -> Result<RaceGameReport, RequestError> {
+    pub fn answer_until(&self, halt: &Halt) -> Result<RaceGameReport, DiceRaceFault> {
         Ok(self.validate()?.answer_until(halt))
     }
 }
@@ -249,7 +249,7 @@ impl RaceGameRequest {
 /// A race for the page, checked: the race, its dice as asked, the seed and the rolls to play.
 #[derive(Debug, Clone)]
 pub struct RaceGameQuery {
-    race: RaceQuery,
+    race: CompareQuery,
     dice: u32,
     sides: u32,
     seed: u64,

@@ -133,7 +133,7 @@ pub struct SimulateRequest {
 /// request came through names them ([`Worded`]); `Display` is the command line's wording.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{}", self.worded(Surface::Cli))]
-pub enum RequestError {
+pub enum DiceRaceFault {
     /// Dice that cannot be rolled.
     Dice(#[from] DiceError),
     /// A list that cannot be raced, or a race refused.
@@ -150,49 +150,49 @@ pub enum RequestError {
     TooManyRolls(u64),
 }
 
-impl Worded for RequestError {
+impl Worded for DiceRaceFault {
     /// A fault worded with the option at fault, where there is one: `--picks must be at least 1`,
     /// `"picks" must be at least 1`, `picks must be at least 1`.
     fn worded(&self, surface: Surface) -> String {
         match self {
-            RequestError::Search(SearchError::Lists(ListsError::NoPicks)) => {
+            DiceRaceFault::Search(SearchError::Lists(ListsError::NoPicks)) => {
                 format!("{} must be at least 1", surface.name("picks"))
             }
-            RequestError::NoGames => format!(
+            DiceRaceFault::NoGames => format!(
                 "{} and {} must be at least 1",
                 surface.name("games"),
                 surface.name("max_games")
             ),
-            RequestError::TooManyRolls(rolls) => format!(
+            DiceRaceFault::TooManyRolls(rolls) => format!(
                 "{} must be at most {}, not {rolls}",
                 surface.name("rolls"),
                 MAX_ROLLS
             ),
-            RequestError::Dice(e) => e.to_string(),
-            RequestError::Race(e) => e.to_string(),
-            RequestError::Search(e) => e.to_string(),
-            RequestError::Simulate(e) => e.to_string(),
-            RequestError::TooSlow(e) => e.to_string(),
+            DiceRaceFault::Dice(e) => e.to_string(),
+            DiceRaceFault::Race(e) => e.to_string(),
+            DiceRaceFault::Search(e) => e.to_string(),
+            DiceRaceFault::Simulate(e) => e.to_string(),
+            DiceRaceFault::TooSlow(e) => e.to_string(),
         }
     }
 }
 
-impl RequestError {
+impl DiceRaceFault {
     /// Whether this is work refused over its limit or stopped by its halt (a server's 422), rather
     /// than a bad request.
     pub fn is_over_budget(&self) -> bool {
         matches!(
             self,
-            RequestError::TooSlow(_)
-                | RequestError::Race(RaceError::TooBig { .. } | RaceError::TooSlow(_))
-                | RequestError::Race(RaceError::Halted(_))
-                | RequestError::Search(
+            DiceRaceFault::TooSlow(_)
+                | DiceRaceFault::Race(RaceError::TooBig { .. } | RaceError::TooSlow(_))
+                | DiceRaceFault::Race(RaceError::Halted(_))
+                | DiceRaceFault::Search(
                     SearchError::Lists(ListsError::TooMany { .. })
                         | SearchError::Race(
                             RaceError::TooBig { .. } | RaceError::TooSlow(_) | RaceError::Halted(_)
                         )
                 )
-                | RequestError::Simulate(
+                | DiceRaceFault::Simulate(
                     SimulateError::TooLong(_)
                         | SimulateError::Halted(_)
                         | SimulateError::Race(
@@ -227,7 +227,7 @@ impl WrittenList {
 
 /// Two checked lists on checked dice.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RaceQuery {
+pub struct CompareQuery {
     /// The dice.
     pub dice: Dice,
     /// The first list.
@@ -236,17 +236,17 @@ pub struct RaceQuery {
     pub second: WrittenList,
 }
 
-impl RaceQuery {
+impl CompareQuery {
     /// Checks the dice, then each list against them.
     pub fn new(
         (count, sides): (u32, u32),
         first: &NumberList,
         second: &NumberList,
-    ) -> Result<Self, RequestError> {
+    ) -> Result<Self, DiceRaceFault> {
         let dice = Dice::new(count, sides)?;
         let first = WrittenList::read(first, &dice)?;
         let second = WrittenList::read(second, &dice)?;
-        Ok(RaceQuery {
+        Ok(CompareQuery {
             dice,
             first,
             second,
@@ -264,7 +264,7 @@ impl RaceQuery {
         self.compare_within(WorkLimit::DEFAULT, &NEVER)
     }
 
-    /// [`RaceQuery::compare`], refused first over `limit` ([`Race::exact_work`]), stopped when `halt`
+    /// [`CompareQuery::compare`], refused first over `limit` ([`Race::exact_work`]), stopped when `halt`
     /// comes.
     pub fn compare_within(
         &self,
@@ -284,18 +284,18 @@ impl RaceQuery {
 
 impl CompareRequest {
     /// Checks the dice and both lists.
-    pub fn validate(&self) -> Result<RaceQuery, RequestError> {
-        RaceQuery::new((self.dice, self.sides), &self.first, &self.second)
+    pub fn validate(&self) -> Result<CompareQuery, DiceRaceFault> {
+        CompareQuery::new((self.dice, self.sides), &self.first, &self.second)
     }
 
     /// The report: what `ply dice-race compare --json` prints.
-    pub fn answer(&self) -> Result<CompareReport, RequestError> {
+    pub fn answer(&self) -> Result<CompareReport, DiceRaceFault> {
         self.answer_until(&NEVER)
     }
 
     /// [`CompareRequest::answer`] under `halt`: refused over the default limit, or what the halt's
     /// deadline leaves.
-    pub fn answer_until(&self, halt: &Halt) -> Result<CompareReport, RequestError> {
+    pub fn answer_until(&self, halt: &Halt) -> Result<CompareReport, DiceRaceFault> {
         let limit = WorkLimit::DEFAULT.within(halt);
         Ok(self.validate()?.compare_within(limit, halt)?.0)
     }
@@ -317,24 +317,24 @@ impl PicksQuery {
     }
 
     /// The list no other list beats, by exhaustive search, and the greedy substitution.
-    pub fn best(&self) -> Result<BestReport, RequestError> {
+    pub fn best(&self) -> Result<BestReport, DiceRaceFault> {
         self.best_until(&NEVER)
     }
 
     /// [`PicksQuery::best`] under `halt`: refused over the default limit, or what the halt's
     /// deadline leaves ([`super::cost::best_work`]), stopped when it comes.
-    pub fn best_until(&self, halt: &Halt) -> Result<BestReport, RequestError> {
+    pub fn best_until(&self, halt: &Halt) -> Result<BestReport, DiceRaceFault> {
         let limit = WorkLimit::DEFAULT.within(halt);
         Ok(best_within(&self.dice, self.picks, limit, halt)?)
     }
 
     /// The pick game's optimal strategy.
-    pub fn equilibrium(&self) -> Result<Equilibrium, RequestError> {
+    pub fn equilibrium(&self) -> Result<Equilibrium, DiceRaceFault> {
         self.equilibrium_until(&NEVER)
     }
 
     /// [`PicksQuery::equilibrium`] under `halt`, as [`PicksQuery::best_until`].
-    pub fn equilibrium_until(&self, halt: &Halt) -> Result<Equilibrium, RequestError> {
+    pub fn equilibrium_until(&self, halt: &Halt) -> Result<Equilibrium, DiceRaceFault> {
         let limit = WorkLimit::DEFAULT.within(halt);
         Ok(equilibrium_within(&self.dice, self.picks, limit, halt)?)
     }
@@ -342,7 +342,7 @@ impl PicksQuery {
 
 impl PicksRequest {
     /// Checks the dice.
-    pub fn validate(&self) -> Result<PicksQuery, RequestError> {
+    pub fn validate(&self) -> Result<PicksQuery, DiceRaceFault> {
         Ok(PicksQuery {
             dice: Dice::new(self.dice, self.sides)?,
             picks: self.picks,
@@ -352,19 +352,19 @@ impl PicksRequest {
 
 impl SumsRequest {
     /// Checks the dice.
-    pub fn validate(&self) -> Result<Dice, RequestError> {
+    pub fn validate(&self) -> Result<Dice, DiceRaceFault> {
         Ok(Dice::new(self.dice, self.sides)?)
     }
 
     /// Every sum with its chances: what `ply dice-race sums --json` prints.
-    pub fn answer(&self) -> Result<Vec<SumChance>, RequestError> {
+    pub fn answer(&self) -> Result<Vec<SumChance>, DiceRaceFault> {
         self.answer_until(&NEVER)
     }
 
     /// [`SumsRequest::answer`], its cost ([`Dice::work`]) checked first against the default limit
     /// or what `halt`'s deadline leaves. (Counting the sums is a fraction of a second at most:
     /// the dice are bounded by their sums and outcomes.)
-    pub fn answer_until(&self, halt: &Halt) -> Result<Vec<SumChance>, RequestError> {
+    pub fn answer_until(&self, halt: &Halt) -> Result<Vec<SumChance>, DiceRaceFault> {
         let limit = WorkLimit::DEFAULT.within(halt);
         limit.check(|| DICE_WHAT, Dice::work(self.dice, self.sides), DICE_RATE)?;
         Ok(self.validate()?.chances())
@@ -375,7 +375,7 @@ impl SumsRequest {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimulateQuery {
     /// The race.
-    pub race: RaceQuery,
+    pub race: CompareQuery,
     /// Games of the first round, at least 1.
     pub games: u64,
     /// Most games in all, at least 1.
@@ -391,7 +391,7 @@ impl SimulateQuery {
     pub fn answer(
         &self,
         progress: Option<SimulationProgress<'_>>,
-    ) -> Result<SimulateReport, RequestError> {
+    ) -> Result<SimulateReport, DiceRaceFault> {
         self.answer_until(progress, &NEVER)
     }
 
@@ -402,8 +402,8 @@ impl SimulateQuery {
         &self,
         progress: Option<SimulationProgress<'_>>,
         halt: &Halt,
-    ) -> Result<SimulateReport, RequestError> {
-        let RaceQuery {
+    ) -> Result<SimulateReport, DiceRaceFault> {
+        let CompareQuery {
             dice,
             first,
             second,
@@ -437,12 +437,12 @@ impl SimulateQuery {
 
 impl SimulateRequest {
     /// Checks the numbers of games, the dice and both lists.
-    pub fn validate(&self) -> Result<SimulateQuery, RequestError> {
+    pub fn validate(&self) -> Result<SimulateQuery, DiceRaceFault> {
         if self.games == 0 || self.max_games == 0 {
-            return Err(RequestError::NoGames);
+            return Err(DiceRaceFault::NoGames);
         }
         Ok(SimulateQuery {
-            race: RaceQuery::new((self.dice, self.sides), &self.first, &self.second)?,
+            race: CompareQuery::new((self.dice, self.sides), &self.first, &self.second)?,
             games: self.games,
             max_games: self.max_games,
             seed: self.seed,

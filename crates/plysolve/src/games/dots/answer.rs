@@ -9,7 +9,7 @@ use super::kept::Kept;
 use super::notation::format_edge;
 use super::policy::{Plan, Policy};
 use super::report::{report_from, report_unproved, DotsReport, Estimated, MoveReport};
-use super::request::{tie_name, Detail, Query};
+use super::request::{tie_name, Detail, DotsQuery};
 use super::theory::learned;
 use super::{Edge, EdgeSet};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
@@ -100,7 +100,7 @@ pub fn halt_for(time: Option<Duration>, whole: Option<Duration>, hooks: Hooks<'_
 
 /// Answers `query` under `policy`, with what `kept` holds.
 pub fn answer(
-    query: &Query,
+    query: &DotsQuery,
     policy: &Policy,
     kept: Option<&Kept>,
     hooks: Hooks<'_>,
@@ -112,7 +112,7 @@ pub fn answer(
 /// value proved in [`EXACT_SHARE`] of the time, or — when the moves are not all proved by then —
 /// the rest of the time spent on an estimate of the best move the proof allows (its `best_move`).
 pub fn answer_planned(
-    query: &Query,
+    query: &DotsQuery,
     plan: &Plan,
     policy: &Policy,
     kept: Option<&Kept>,
@@ -145,7 +145,7 @@ pub fn answer_planned(
 /// grade is made from (a move is graded by what is proved of it and of the best move; an estimate
 /// grades nothing), and what `ply play` ponders while the user thinks.
 pub fn prove_moves(
-    query: &Query,
+    query: &DotsQuery,
     policy: &Policy,
     kept: Option<&Kept>,
     hooks: Hooks<'_>,
@@ -158,7 +158,7 @@ pub fn prove_moves(
 
 /// The report of what the solver proves of `query` within `time`.
 fn prove(
-    query: &Query,
+    query: &DotsQuery,
     plan: &Plan,
     time: Option<Duration>,
     policy: &Policy,
@@ -249,7 +249,7 @@ pub const KEEP_FREE: u32 = 24;
 /// and the child of every move whose value is exact — when the position has at least
 /// [`KEEP_FREE`] free edges and was not answered from the book.
 fn keep_proofs(
-    query: &Query,
+    query: &DotsQuery,
     report: &DotsReport,
     kept: &Kept,
     took: Duration,
@@ -334,7 +334,7 @@ pub fn allowed(report: &DotsReport) -> Vec<&MoveReport> {
 
 /// The allowed move the estimate likes best, with its score and depth (none when only one move is
 /// allowed, or the board has no theory: then the best bounds decide).
-fn estimated(query: &Query, report: &DotsReport, halt: &Halt) -> (String, Option<Estimated>) {
+fn estimated(query: &DotsQuery, report: &DotsReport, halt: &Halt) -> (String, Option<Estimated>) {
     let board = &query.built.board;
     let moves = allowed(report);
     let by_bounds = || {

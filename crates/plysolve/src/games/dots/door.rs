@@ -12,7 +12,7 @@ use super::player::{think_at_level, Choice, PlayerMove};
 use super::policy::Policy;
 use super::position::Position;
 use super::report::DotsReport;
-use super::request::{DotsRequest, Query, RequestError};
+use super::request::{DotsFault, DotsQuery, DotsRequest};
 use super::review::{review_promising, Review};
 use super::triangle_war::{
     classic_board, judge, read_games, TriangleWarReport, TriangleWarRequest, WarError,
@@ -28,7 +28,7 @@ use crate::input::surface::{Surface, Worded};
 use serde::Deserialize;
 use std::time::Duration;
 
-impl Refusal for RequestError {
+impl Refusal for DotsFault {
     fn over_budget(&self) -> bool {
         false
     }
@@ -87,7 +87,7 @@ fn hooks<'a>(context: &'a Context<'_>) -> Hooks<'a> {
 }
 
 /// The failure of a solve under `policy`, naming its strategy.
-fn unsolved(error: SolveError, policy: &Policy, query: &Query, kept: Option<&Kept>) -> Refused {
+fn unsolved(error: SolveError, policy: &Policy, query: &DotsQuery, kept: Option<&Kept>) -> Refused {
     let strategy = policy.strategy(query, kept);
     Unsolved { error, strategy }.into()
 }
@@ -96,7 +96,7 @@ fn unsolved(error: SolveError, policy: &Policy, query: &Query, kept: Option<&Kep
 /// the book answers, or the position is a few edges from its end; expensive otherwise (a search, a
 /// player thinking). `report` is the lane of a position's report, else of a player's move or a
 /// review.
-pub fn lane(query: &Query, grants: &Grants, report: bool) -> Cost {
+pub fn lane(query: &DotsQuery, grants: &Grants, report: bool) -> Cost {
     let kept = grants.kept_of::<Kept>();
     let edges = query.built.board.edge_count() as u32;
     let small_board = edges <= 18 || kept.is_some_and(|k| k.has_table(&query.built));
@@ -117,7 +117,7 @@ pub fn lane(query: &Query, grants: &Grants, report: bool) -> Cost {
 }
 
 /// The report of `query` under `context`, `context.live` told what the search proves as it goes.
-fn report(query: Query, context: &Context<'_>) -> Result<DotsReport, Refused> {
+fn report(query: DotsQuery, context: &Context<'_>) -> Result<DotsReport, Refused> {
     let policy = policy(&context.grants);
     let kept = context.grants.kept_of::<Kept>();
     let board = &query.built.board;
@@ -144,7 +144,7 @@ pub struct Report;
 
 impl Ask for Report {
     type Request = DotsRequest;
-    type Checked = Query;
+    type Checked = DotsQuery;
     type Report = DotsReport;
     const ABOUT: About = About {
         game: "dots",
@@ -156,15 +156,15 @@ impl Ask for Report {
         streams: false,
     };
 
-    fn check(request: DotsRequest) -> Result<Query, Refused> {
+    fn check(request: DotsRequest) -> Result<DotsQuery, Refused> {
         Ok(request.validate()?)
     }
 
-    fn cost(query: &Query, grants: &Grants) -> Cost {
+    fn cost(query: &DotsQuery, grants: &Grants) -> Cost {
         lane(query, grants, true)
     }
 
-    fn answer(query: Query, context: &Context<'_>) -> Result<DotsReport, Refused> {
+    fn answer(query: DotsQuery, context: &Context<'_>) -> Result<DotsReport, Refused> {
         report(query, context)
     }
 
@@ -178,7 +178,7 @@ pub struct Analyse;
 
 impl Ask for Analyse {
     type Request = DotsRequest;
-    type Checked = Query;
+    type Checked = DotsQuery;
     type Report = DotsReport;
     const ABOUT: About = About {
         game: "dots",
@@ -190,15 +190,15 @@ impl Ask for Analyse {
         streams: true,
     };
 
-    fn check(request: DotsRequest) -> Result<Query, Refused> {
+    fn check(request: DotsRequest) -> Result<DotsQuery, Refused> {
         Report::check(request)
     }
 
-    fn cost(query: &Query, grants: &Grants) -> Cost {
+    fn cost(query: &DotsQuery, grants: &Grants) -> Cost {
         Report::cost(query, grants)
     }
 
-    fn answer(query: Query, context: &Context<'_>) -> Result<DotsReport, Refused> {
+    fn answer(query: DotsQuery, context: &Context<'_>) -> Result<DotsReport, Refused> {
         report(query, context)
     }
 
@@ -253,7 +253,7 @@ impl Body for PlayDotsRequest {
 
 /// A checked position to play in, with the seed and level.
 pub struct PlayQuery {
-    query: Query,
+    query: DotsQuery,
     seed: u64,
     level: Level,
 }
@@ -321,7 +321,7 @@ pub struct ReviewOf;
 
 impl Ask for ReviewOf {
     type Request = DotsRequest;
-    type Checked = Query;
+    type Checked = DotsQuery;
     type Report = Review;
     const ABOUT: About = About {
         game: "dots",
@@ -333,17 +333,17 @@ impl Ask for ReviewOf {
         streams: false,
     };
 
-    fn check(request: DotsRequest) -> Result<Query, Refused> {
+    fn check(request: DotsRequest) -> Result<DotsQuery, Refused> {
         Ok(request.validate()?)
     }
 
-    fn cost(query: &Query, grants: &Grants) -> Cost {
+    fn cost(query: &DotsQuery, grants: &Grants) -> Cost {
         lane(query, grants, false)
     }
 
     /// The time is shared by the positions, the last first, those the limits promise exact (the
     /// front end's `exact_free`) before the others, so that a page's note is true of the review.
-    fn answer(query: Query, context: &Context<'_>) -> Result<Review, Refused> {
+    fn answer(query: DotsQuery, context: &Context<'_>) -> Result<Review, Refused> {
         let policy = policy_within(context, query.time);
         let promised = self::policy(&context.grants).exact_free();
         let kept = context.grants.kept_of::<Kept>();
@@ -361,7 +361,7 @@ pub struct Board;
 
 impl Ask for Board {
     type Request = DotsRequest;
-    type Checked = Query;
+    type Checked = DotsQuery;
     type Report = BoardView;
     const ABOUT: About = About {
         game: "dots",
@@ -373,15 +373,15 @@ impl Ask for Board {
         streams: false,
     };
 
-    fn check(request: DotsRequest) -> Result<Query, Refused> {
+    fn check(request: DotsRequest) -> Result<DotsQuery, Refused> {
         Ok(request.validate()?)
     }
 
-    fn cost(_: &Query, _: &Grants) -> Cost {
+    fn cost(_: &DotsQuery, _: &Grants) -> Cost {
         Cost::Cheap
     }
 
-    fn answer(query: Query, _: &Context<'_>) -> Result<BoardView, Refused> {
+    fn answer(query: DotsQuery, _: &Context<'_>) -> Result<BoardView, Refused> {
         Ok(view(&query.built))
     }
 }
@@ -410,7 +410,7 @@ impl Ask for TriangleWar {
     };
 
     fn check(request: TriangleWarRequest) -> Result<Vec<Position>, Refused> {
-        let built = classic_board().map_err(RequestError::from)?;
+        let built = classic_board().map_err(DotsFault::from)?;
         Ok(read_games(&built.board, request.games.as_bytes())?)
     }
 
@@ -420,7 +420,7 @@ impl Ask for TriangleWar {
     }
 
     fn answer(games: Vec<Position>, context: &Context<'_>) -> Result<TriangleWarReport, Refused> {
-        let built = classic_board().map_err(RequestError::from)?;
+        let built = classic_board().map_err(DotsFault::from)?;
         let kept = context.grants.kept_of::<Kept>();
         judge(&built, &games, kept, context.grants.memory).map_err(|error| {
             Unsolved {

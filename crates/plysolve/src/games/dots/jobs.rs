@@ -15,7 +15,7 @@
 use super::board::{DotsBoard, Edge, EdgeSet};
 use super::geometry::BuiltBoard;
 use super::notation::format_edge;
-use super::request::Query;
+use super::request::DotsQuery;
 use crate::engine::scored::search::move_order;
 use crate::engine::scored::twins::Twins;
 use crate::engine::scored::{SubsetIndexed, ValueRange};
@@ -67,7 +67,7 @@ pub fn key(built: &BuiltBoard, drawn: EdgeSet) -> String {
 }
 
 /// The position of `query` with its distinct children, in the order the search tries them.
-pub fn expand(query: &Query) -> JobNode {
+pub fn expand(query: &DotsQuery) -> JobNode {
     let built = &query.built;
     let board = &built.board;
     let twins = twins(board);
@@ -153,7 +153,7 @@ pub fn combine(cells: u32, children: &[(u32, Option<ValueRange>)]) -> ValueRange
 }
 
 /// Open cells of `query`'s position.
-fn open_cells(query: &Query) -> u32 {
+fn open_cells(query: &DotsQuery) -> u32 {
     let [a, b] = query.position.score();
     query.built.board.cell_count() as u32 - a - b
 }

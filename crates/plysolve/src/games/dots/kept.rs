@@ -7,7 +7,7 @@
 
 use super::book::{BoardBook, BookError, Books};
 use super::geometry::BuiltBoard;
-use super::request::{Detail, Query};
+use super::request::{Detail, DotsQuery};
 use super::tables::{BoardTable, CROSSOVERS};
 use crate::engine::scored::search::SearchMemory;
 use crate::engine::scored::table::SubsetTable;
@@ -95,7 +95,7 @@ impl Kept {
 
     /// Whether the books alone answer `query` exactly: its value, or (when the moves are asked
     /// for) every move's. A book that cannot be read answers nothing.
-    pub fn book_answers(&self, query: &Query) -> bool {
+    pub fn book_answers(&self, query: &DotsQuery) -> bool {
         if self.books.is_empty() {
             return false;
         }

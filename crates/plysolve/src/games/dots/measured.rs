@@ -3,7 +3,7 @@
 
 use super::board::{DotsBoard, EdgeSet};
 use super::policy::Policy;
-use super::request::Query;
+use super::request::DotsQuery;
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::{SolveError, Strategy};
 use crate::engine::MemoryBudget;
@@ -29,7 +29,10 @@ pub fn value_by(
 /// The value of `query`'s position as `policy` answers it from the command line (its strategy for
 /// the query with nothing kept: [`Policy::strategy`]; a search of the automatic choice giving way
 /// to the free-edge table when it runs long), the states visited and the strategy that answered.
-pub fn value_by_policy(policy: &Policy, query: &Query) -> Result<(i32, u64, Strategy), SolveError> {
+pub fn value_by_policy(
+    policy: &Policy,
+    query: &DotsQuery,
+) -> Result<(i32, u64, Strategy), SolveError> {
     let strategy = policy.strategy(query, None);
     let drawn = query.position.drawn();
     let options = SolveOptions {

@@ -13,7 +13,7 @@ use super::notation::edge_named;
 use super::player::{think_at_level, Choice};
 use super::policy::Policy;
 use super::position::Position;
-use super::request::{Detail, Query};
+use super::request::{Detail, DotsQuery};
 use crate::engine::scored::SolveError;
 use crate::engine::util::chooser::Chooser;
 use serde::Serialize;
@@ -94,7 +94,7 @@ pub fn play_match(
     };
     while position.drawn() != board.full() {
         let player_move = |level: Level, chooser: &mut Chooser| {
-            let query = Query::at(built, position.clone(), Detail::Moves);
+            let query = DotsQuery::at(built, position.clone(), Detail::Moves);
             let hooks = Hooks::default();
             think_at_level(&query, policy, Some(kept), chooser, seed, hooks, level)
                 .map(|p| p.expect("a game that is not over has a move").0)

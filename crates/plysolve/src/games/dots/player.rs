@@ -15,7 +15,7 @@ use super::kept::Kept;
 use super::level::Level;
 use super::policy::Policy;
 use super::report::{DotsReport, Estimated};
-use super::request::{Detail, Query};
+use super::request::{Detail, DotsQuery};
 use crate::engine::scored::{SolveError, ValueRange};
 use crate::engine::util::chooser::Chooser;
 use crate::engine::Player;
@@ -137,7 +137,7 @@ impl TurnClock {
 /// `chooser` (whose `seed` is reported). Also the report the choice was made from. `None` when the
 /// game is over.
 pub fn think(
-    query: &Query,
+    query: &DotsQuery,
     policy: &Policy,
     kept: Option<&Kept>,
     chooser: &mut Chooser,
@@ -150,7 +150,7 @@ pub fn think(
 /// [`think`] as a player of `level` plays: below the perfect level, the move [`Level::choose`]
 /// picks from the same report.
 pub fn think_at_level(
-    query: &Query,
+    query: &DotsQuery,
     policy: &Policy,
     kept: Option<&Kept>,
     chooser: &mut Chooser,
@@ -219,7 +219,7 @@ mod tests {
     use crate::games::dots::request::DotsRequest;
     use crate::games::dots::Geometry;
 
-    fn query(geometry: Geometry, moves: &str) -> Query {
+    fn query(geometry: Geometry, moves: &str) -> DotsQuery {
         DotsRequest::new(geometry, moves).validate().unwrap()
     }
 

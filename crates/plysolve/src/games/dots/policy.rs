@@ -4,7 +4,7 @@
 //! choice for the same budget.
 
 use super::kept::Kept;
-use super::request::Query;
+use super::request::DotsQuery;
 use super::tables::{bytes_needed, CROSSOVERS};
 use crate::engine::scored::choose::CHEAP_TABLE_ITEMS;
 use crate::engine::scored::search::SearchOptions;
@@ -86,7 +86,7 @@ impl Policy {
     }
 
     /// The time `query` may take: the policy's limit, shortened by the query's own.
-    pub fn time_for(&self, query: &Query) -> Option<Duration> {
+    pub fn time_for(&self, query: &DotsQuery) -> Option<Duration> {
         match (self.time, query.time) {
             (Some(mine), Some(asked)) => Some(mine.min(asked)),
             (mine, asked) => mine.or(asked),
@@ -99,14 +99,14 @@ impl Policy {
     /// the dots crossovers ([`Strategy::auto`]: the table of the free edges while it is cheap or the board small, the
     /// search beyond), except that a query with a time limit gets no table over
     /// [`TIMED_TABLE_LIMIT`] states (the search can stop with what it proved; a table cannot).
-    pub fn strategy(&self, query: &Query, kept: Option<&Kept>) -> Strategy {
+    pub fn strategy(&self, query: &DotsQuery, kept: Option<&Kept>) -> Strategy {
         match query.strategy {
             Strategy::Auto => self.auto(query, kept),
             asked => asked,
         }
     }
 
-    fn auto(&self, query: &Query, kept: Option<&Kept>) -> Strategy {
+    fn auto(&self, query: &DotsQuery, kept: Option<&Kept>) -> Strategy {
         let board = &query.built.board;
         // A front end that keeps tables (the server, `ply play`) builds a small board's whole table
         // once (well under a second) and answers every later question from it.
@@ -145,7 +145,7 @@ impl Policy {
 
     /// The table of a search of its own for `query`: the engine's size for its free edges
     /// ([`SearchOptions::table_bytes_for`]), at most [`search_bytes_for`] its time limit.
-    pub fn search_table_bytes(&self, query: &Query) -> u64 {
+    pub fn search_table_bytes(&self, query: &DotsQuery) -> u64 {
         let size = SearchOptions::table_bytes_for(query.free(), self.budget);
         match self.time_for(query) {
             Some(time) => size.min(search_bytes_for(time)),
@@ -154,7 +154,7 @@ impl Policy {
     }
 
     /// What answering `query` will take, before anything is allocated.
-    pub fn plan(&self, query: &Query, kept: Option<&Kept>) -> Plan {
+    pub fn plan(&self, query: &DotsQuery, kept: Option<&Kept>) -> Plan {
         let strategy = self.strategy(query, kept);
         let edges = query.built.board.edge_count() as u32;
         let free = query.free();
@@ -206,7 +206,7 @@ mod tests {
     use crate::games::dots::request::DotsRequest;
     use crate::games::dots::Geometry;
 
-    fn query(rows: u32, cols: u32, moves: &str) -> Query {
+    fn query(rows: u32, cols: u32, moves: &str) -> DotsQuery {
         DotsRequest::new(Geometry::Boxes { rows, cols }, moves)
             .validate()
             .unwrap()

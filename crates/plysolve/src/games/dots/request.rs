@@ -1,6 +1,6 @@
 //! A question about a dots position as every front end states it: the `ply dots` arguments and the
 //! `/api/dots` JSON are one [`DotsRequest`], read without judgement, then checked once by
-//! [`DotsRequest::validate`] into a [`Query`] the solvers can trust (shakmaty's `Setup` →
+//! [`DotsRequest::validate`] into a [`DotsQuery`] the solvers can trust (shakmaty's `Setup` →
 //! `Position`). A report's `played` list can be fed back as the request's `moves`.
 
 use super::geometry::{BuiltBoard, Geometry, GeometryError};
@@ -156,7 +156,7 @@ pub const MAX_LINES: u32 = 64;
 /// wording.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{}", self.worded(Surface::Cli))]
-pub enum RequestError {
+pub enum DotsFault {
     /// A game other than triangles and boxes.
     UnknownGame(String),
     /// A size of the other game's boards (`rows` for triangles, `size` for boxes).
@@ -189,44 +189,44 @@ pub enum RequestError {
     LinesWithout(Detail),
 }
 
-impl Worded for RequestError {
+impl Worded for DotsFault {
     fn worded(&self, surface: Surface) -> String {
         let name = |key| surface.name(key);
         let detail = |d: &Detail| surface.setting("detail", Value::Word(d.word()));
         match self {
-            RequestError::UnknownGame(game) => {
+            DotsFault::UnknownGame(game) => {
                 format!(
                     "unrecognized game {} (the games are triangles and boxes)",
                     quote(game)
                 )
             }
-            RequestError::OtherGame { key, game } => format!(
+            DotsFault::OtherGame { key, game } => format!(
                 "{} is not for {game}: triangles take {}, boxes {} and {}",
                 name(key),
                 name("size"),
                 name("rows"),
                 name("cols")
             ),
-            RequestError::HalfABoxBoard { given, missing } => format!(
+            DotsFault::HalfABoxBoard { given, missing } => format!(
                 "{} without {}: boxes take both (or neither, for 3×3)",
                 name(given),
                 name(missing)
             ),
-            RequestError::Board(e) => e.to_string(),
-            RequestError::Moves(e) => e.to_string(),
-            RequestError::Time(e) => format!("{}: {e}", name("time")),
-            RequestError::EmptyWindow(lower, upper) => format!(
+            DotsFault::Board(e) => e.to_string(),
+            DotsFault::Moves(e) => e.to_string(),
+            DotsFault::Time(e) => format!("{}: {e}", name("time")),
+            DotsFault::EmptyWindow(lower, upper) => format!(
                 "{}: its lower end must be below its upper end",
                 surface.setting("window", Value::Written(&format!("[{lower}, {upper}]")))
             ),
-            RequestError::WindowWithMoves => format!(
+            DotsFault::WindowWithMoves => format!(
                 "a window bounds the value alone: ask for {} with it",
                 detail(&Detail::Value)
             ),
-            RequestError::Lines(k) => {
+            DotsFault::Lines(k) => {
                 format!("{}: 1 to {MAX_LINES} top lines, not {k}", name("lines"))
             }
-            RequestError::LinesWithout(asked) => format!(
+            DotsFault::LinesWithout(asked) => format!(
                 "{} are shown with {} (the default), not {}",
                 name("lines"),
                 detail(&Detail::Line),
@@ -238,7 +238,7 @@ impl Worded for RequestError {
 
 /// A checked request: the board built, the moves played, and how to answer.
 #[derive(Debug, Clone)]
-pub struct Query {
+pub struct DotsQuery {
     /// The board.
     pub built: BuiltBoard,
     /// The position after the moves.
@@ -257,11 +257,11 @@ pub struct Query {
     pub lines: u32,
 }
 
-impl Query {
+impl DotsQuery {
     /// The query of a position already played on `built` (a game in progress: nothing to check),
     /// asking `detail` by the policy's choice.
     pub fn at(built: &BuiltBoard, position: Position, detail: Detail) -> Self {
-        Query {
+        DotsQuery {
             built: built.clone(),
             position,
             detail,
@@ -298,8 +298,8 @@ impl DotsRequest {
 
     /// The board asked for: triangles of `size` rows (default 3), or boxes of `rows` × `cols`
     /// (both, or neither: 3×3). A size of the other game's boards is refused, not ignored.
-    pub fn geometry(&self) -> Result<Geometry, RequestError> {
-        let other_game = |key, game| Err(RequestError::OtherGame { key, game });
+    pub fn geometry(&self) -> Result<Geometry, DotsFault> {
+        let other_game = |key, game| Err(DotsFault::OtherGame { key, game });
         match (self.game.as_str(), self.size, self.rows, self.cols) {
             ("triangles", _, Some(_), _) => other_game("rows", "triangles"),
             ("triangles", _, _, Some(_)) => other_game("cols", "triangles"),
@@ -309,39 +309,39 @@ impl DotsRequest {
             ("boxes", Some(_), _, _) => other_game("size", "boxes"),
             ("boxes", None, Some(rows), Some(cols)) => Ok(Geometry::Boxes { rows, cols }),
             ("boxes", None, None, None) => Ok(Geometry::Boxes { rows: 3, cols: 3 }),
-            ("boxes", None, Some(_), None) => Err(RequestError::HalfABoxBoard {
+            ("boxes", None, Some(_), None) => Err(DotsFault::HalfABoxBoard {
                 given: "rows",
                 missing: "cols",
             }),
-            ("boxes", None, None, Some(_)) => Err(RequestError::HalfABoxBoard {
+            ("boxes", None, None, Some(_)) => Err(DotsFault::HalfABoxBoard {
                 given: "cols",
                 missing: "rows",
             }),
-            (other, ..) => Err(RequestError::UnknownGame(other.to_string())),
+            (other, ..) => Err(DotsFault::UnknownGame(other.to_string())),
         }
     }
 
     /// Checks everything: the board, every move, the time, the window.
-    pub fn validate(&self) -> Result<Query, RequestError> {
+    pub fn validate(&self) -> Result<DotsQuery, DotsFault> {
         let built = self.geometry()?.build()?;
         let position = position_from_moves(&built.board, &self.moves.text())?;
         let time = self.time.as_ref().map(TimeText::duration).transpose()?;
         let window = match self.window {
             None => ValueRange::FULL,
             Some([lower, upper]) if lower >= upper => {
-                return Err(RequestError::EmptyWindow(lower, upper))
+                return Err(DotsFault::EmptyWindow(lower, upper))
             }
-            Some(_) if self.detail != Detail::Value => return Err(RequestError::WindowWithMoves),
+            Some(_) if self.detail != Detail::Value => return Err(DotsFault::WindowWithMoves),
             Some([lower, upper]) => ValueRange { lower, upper },
         };
         let lines = match (self.lines, self.detail) {
             (None, _) => 1,
-            (Some(k), _) if !(1..=MAX_LINES).contains(&k) => return Err(RequestError::Lines(k)),
+            (Some(k), _) if !(1..=MAX_LINES).contains(&k) => return Err(DotsFault::Lines(k)),
             (Some(1), _) => 1,
             (Some(k), Detail::Line) => k,
-            (Some(_), detail) => return Err(RequestError::LinesWithout(detail)),
+            (Some(_), detail) => return Err(DotsFault::LinesWithout(detail)),
         };
-        Ok(Query {
+        Ok(DotsQuery {
             built,
             position,
             detail: self.detail,

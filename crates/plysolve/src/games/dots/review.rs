@@ -6,7 +6,7 @@ use super::answer::{answer, Hooks};
 use super::kept::Kept;
 use super::policy::Policy;
 use super::report::{open_move_range, open_range, unproved_within, DotsReport};
-use super::request::{Detail, Query};
+use super::request::{Detail, DotsQuery};
 use super::theory::learned::estimate_drawn;
 use crate::engine::scored::{SolveError, ValueRange};
 use crate::engine::{final_margin_a, Player};
@@ -194,7 +194,7 @@ pub struct Review {
 /// edges or fewer) share the whole time first ([`review_promising`]). Each position is answered
 /// with `hooks`: their cancel flag stops the review early (what was proved stands).
 pub fn review(
-    query: &Query,
+    query: &DotsQuery,
     policy: &Policy,
     kept: Option<&Kept>,
     hooks: Hooks<'_>,
@@ -209,7 +209,7 @@ pub fn review(
 /// earlier positions share what they leave. The page's note "exact from N free edges on" is then
 /// true of the review it runs.
 pub fn review_promising(
-    query: &Query,
+    query: &DotsQuery,
     policy: &Policy,
     exact_free: u32,
     kept: Option<&Kept>,
@@ -236,7 +236,7 @@ pub fn review_promising(
                 .expect("the moves of a checked query play");
         }
         positions[k] = Some(position.clone());
-        let prefix = Query {
+        let prefix = DotsQuery {
             position,
             detail: if k == history.len() {
                 Detail::Value

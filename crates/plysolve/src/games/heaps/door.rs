@@ -4,19 +4,19 @@
 
 use super::play::{HeapsGameError, HeapsGameReport, HeapsGameRequest};
 use super::player::HeapReply;
-use super::request::{HeapsPosition, HeapsRequest, PlayHeapsRequest};
-use super::{HeapFault, HeapsReport};
+use super::request::{HeapsQuery, HeapsRequest, PlayHeapsRequest};
+use super::{HeapsFault, HeapsReport};
 use crate::games::door::{About, Ask, Context, Cost, Door, Game, Grants, Page, Refusal, Refused};
 use crate::input::surface::{Surface, Worded};
 
-impl Worded for HeapFault {
+impl Worded for HeapsFault {
     /// A heap fault names heaps, not options: the same on every surface.
     fn worded(&self, _: Surface) -> String {
         self.to_string()
     }
 }
 
-impl Refusal for HeapFault {
+impl Refusal for HeapsFault {
     fn over_budget(&self) -> bool {
         false
     }
@@ -27,7 +27,7 @@ pub struct Report;
 
 impl Ask for Report {
     type Request = HeapsRequest;
-    type Checked = HeapsPosition;
+    type Checked = HeapsQuery;
     type Report = HeapsReport;
     const ABOUT: About = About {
         game: "heaps",
@@ -39,15 +39,15 @@ impl Ask for Report {
         streams: false,
     };
 
-    fn check(request: HeapsRequest) -> Result<HeapsPosition, Refused> {
+    fn check(request: HeapsRequest) -> Result<HeapsQuery, Refused> {
         Ok(request.validate()?)
     }
 
-    fn cost(_: &HeapsPosition, _: &Grants) -> Cost {
+    fn cost(_: &HeapsQuery, _: &Grants) -> Cost {
         Cost::Cheap
     }
 
-    fn answer(position: HeapsPosition, _: &Context<'_>) -> Result<HeapsReport, Refused> {
+    fn answer(position: HeapsQuery, _: &Context<'_>) -> Result<HeapsReport, Refused> {
         Ok(position.report())
     }
 }
@@ -57,7 +57,7 @@ pub struct Play;
 
 /// A position to play in, and the seed breaking its ties.
 pub struct PlayChecked {
-    position: HeapsPosition,
+    position: HeapsQuery,
     seed: u64,
 }
 

@@ -192,7 +192,7 @@ impl ImpartialGame for LowestHeapGame {
 
 /// Why heap sizes were refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum HeapFault {
+pub enum HeapsFault {
     /// No heaps at all.
     #[error("no heaps: give at least one heap size")]
     NoHeaps,
@@ -223,14 +223,14 @@ pub enum HeapFault {
 }
 
 /// Checks one heap size (`heap` is 1-based).
-fn heap_size(heap: usize, size: i128) -> Result<u64, HeapFault> {
+fn heap_size(heap: usize, size: i128) -> Result<u64, HeapsFault> {
     match u64::try_from(size) {
-        _ if size < 1 => Err(HeapFault::NotPositive {
+        _ if size < 1 => Err(HeapsFault::NotPositive {
             heap,
             size: size.to_string(),
         }),
         Ok(s) => Ok(s),
-        Err(_) => Err(HeapFault::TooLarge {
+        Err(_) => Err(HeapsFault::TooLarge {
             heap,
             size: size.to_string(),
         }),
@@ -238,14 +238,14 @@ fn heap_size(heap: usize, size: i128) -> Result<u64, HeapFault> {
 }
 
 /// Checks one heap size given as text.
-fn heap_token(heap: usize, token: &str) -> Result<u64, HeapFault> {
+fn heap_token(heap: usize, token: &str) -> Result<u64, HeapsFault> {
     match parse_whole(token) {
         Ok(size) => heap_size(heap, size),
         Err(LineFault::TooLarge(size)) if size.starts_with('-') => {
-            Err(HeapFault::NotPositive { heap, size })
+            Err(HeapsFault::NotPositive { heap, size })
         }
-        Err(LineFault::TooLarge(size)) => Err(HeapFault::TooLarge { heap, size }),
-        Err(_) => Err(HeapFault::NotANumber {
+        Err(LineFault::TooLarge(size)) => Err(HeapsFault::TooLarge { heap, size }),
+        Err(_) => Err(HeapsFault::NotANumber {
             heap,
             token: token.to_string(),
         }),
@@ -253,13 +253,13 @@ fn heap_token(heap: usize, token: &str) -> Result<u64, HeapFault> {
 }
 
 /// Parses heap sizes separated by white space or commas.
-pub fn parse_sizes(text: &str) -> Result<Vec<u64>, HeapFault> {
+pub fn parse_sizes(text: &str) -> Result<Vec<u64>, HeapsFault> {
     let sizes: Vec<u64> = items(text)
         .enumerate()
         .map(|(i, token)| heap_token(i + 1, token))
         .collect::<Result<_, _>>()?;
     if sizes.is_empty() {
-        return Err(HeapFault::NoHeaps);
+        return Err(HeapsFault::NoHeaps);
     }
     Ok(sizes)
 }
@@ -278,7 +278,7 @@ pub enum BatchFault {
     HeapCount(i128),
     /// A bad heap size.
     #[error(transparent)]
-    Heap(#[from] HeapFault),
+    Heap(#[from] HeapsFault),
 }
 
 /// A batch fault with its place: the test and the line.
@@ -373,6 +373,6 @@ mod tests {
             parse_sizes("1 x").unwrap_err().to_string(),
             "heap 2: `x` is not a whole number"
         );
-        assert_eq!(parse_sizes(" ").unwrap_err(), HeapFault::NoHeaps);
+        assert_eq!(parse_sizes(" ").unwrap_err(), HeapsFault::NoHeaps);
     }
 }

@@ -5,8 +5,8 @@
 //! every position's value and every take's grade ([`HeapsGameReport`]), so neither states a rule.
 
 use super::player::{choose_among, move_classes, HeapChoice, HeapMove, HeapReply};
-use super::request::HeapsPosition;
-use super::{heap_outcome, outcomes_from_the_back, HeapFault};
+use super::request::HeapsQuery;
+use super::{heap_outcome, outcomes_from_the_back, HeapsFault};
 use crate::engine::impartial::{Convention, Outcome};
 use crate::engine::util::chooser::Chooser;
 use crate::engine::Player;
@@ -99,7 +99,7 @@ pub struct HeapsGame {
 
 impl HeapsGame {
     /// The game from a checked position, A to move.
-    pub fn new(position: &HeapsPosition) -> Self {
+    pub fn new(position: &HeapsQuery) -> Self {
         let sizes = position.sizes.clone();
         HeapsGame {
             after: outcomes_from_the_back(&sizes, position.convention),
@@ -297,7 +297,7 @@ pub struct HeapsGameRequest {
 pub enum HeapsGameError {
     /// Bad heaps.
     #[error(transparent)]
-    Heaps(#[from] HeapFault),
+    Heaps(#[from] HeapsFault),
     /// A take the game does not allow.
     #[error("move {number}: {fault}")]
     Take {
@@ -369,7 +369,7 @@ impl HeapsGameReport {
 impl HeapsGameRequest {
     /// Replays the takes from the heaps, refusing the first the game does not allow.
     pub fn answer(&self) -> Result<HeapsGameReport, HeapsGameError> {
-        let mut game = HeapsGame::new(&HeapsPosition::new(&self.heaps, self.misere)?);
+        let mut game = HeapsGame::new(&HeapsQuery::new(&self.heaps, self.misere)?);
         let tokens: Vec<&str> = match &self.moves {
             NumberList::Text(text) => items(text).collect(),
             NumberList::Numbers(numbers) => numbers.iter().map(String::as_str).collect(),
@@ -406,7 +406,7 @@ mod tests {
 
     fn game(sizes: &[u64], misere: bool) -> HeapsGame {
         let heaps = NumberList::Numbers(sizes.iter().map(u64::to_string).collect());
-        HeapsGame::new(&HeapsPosition::new(&heaps, misere).unwrap())
+        HeapsGame::new(&HeapsQuery::new(&heaps, misere).unwrap())
     }
 
     #[test]

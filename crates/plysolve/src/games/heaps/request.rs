@@ -1,10 +1,10 @@
 //! Lowest-heap Nim questions as every front end asks them: `ply heaps` and `POST /api/heaps` are one
 //! [`HeapsRequest`], `ply play heaps` and `POST /api/play/heaps` one [`PlayHeapsRequest`] (keys: the
-//! commands' long option names, and `heaps`). Each is checked once into a [`HeapsPosition`], whose
+//! commands' long option names, and `heaps`). Each is checked once into a [`HeapsQuery`], whose
 //! sizes obey the one rule for a heap (a whole number of at least one counter).
 
 use super::player::{heap_reply, HeapReply};
-use super::{analyse, heap_token, parse_sizes, HeapFault, HeapsReport};
+use super::{analyse, heap_token, parse_sizes, HeapsFault, HeapsReport};
 use crate::engine::impartial::Convention;
 use crate::input::number_list::NumberList;
 use serde::{Deserialize, Serialize};
@@ -48,17 +48,17 @@ pub struct PlayHeapsRequest {
 
 /// A checked position: every heap holds at least one counter.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HeapsPosition {
+pub struct HeapsQuery {
     /// Heap sizes from heap 1.
     pub sizes: Vec<u64>,
     /// The play convention.
     pub convention: Convention,
 }
 
-impl HeapsPosition {
+impl HeapsQuery {
     /// Reads `heaps` under the convention `misere` asks for.
-    pub fn new(heaps: &NumberList, misere: bool) -> Result<Self, HeapFault> {
-        Ok(HeapsPosition {
+    pub fn new(heaps: &NumberList, misere: bool) -> Result<Self, HeapsFault> {
+        Ok(HeapsQuery {
             sizes: sizes(heaps)?,
             convention: if misere {
                 Convention::Misere
@@ -81,13 +81,13 @@ impl HeapsPosition {
 
 /// The sizes of `heaps`, each checked by the one rule: a JSON number is the token it was written
 /// as, read as the same token on a command line would be.
-fn sizes(heaps: &NumberList) -> Result<Vec<u64>, HeapFault> {
+fn sizes(heaps: &NumberList) -> Result<Vec<u64>, HeapsFault> {
     let numbers = match heaps {
         NumberList::Text(text) => return parse_sizes(text),
         NumberList::Numbers(numbers) => numbers,
     };
     if numbers.is_empty() {
-        return Err(HeapFault::NoHeaps);
+        return Err(HeapsFault::NoHeaps);
     }
     numbers
         .iter()
@@ -98,24 +98,24 @@ fn sizes(heaps: &NumberList) -> Result<Vec<u64>, HeapFault> {
 
 impl HeapsRequest {
     /// Checks the heaps.
-    pub fn validate(&self) -> Result<HeapsPosition, HeapFault> {
-        HeapsPosition::new(&self.heaps, self.misere)
+    pub fn validate(&self) -> Result<HeapsQuery, HeapsFault> {
+        HeapsQuery::new(&self.heaps, self.misere)
     }
 
     /// The report of the position: what `ply heaps --json` prints.
-    pub fn answer(&self) -> Result<HeapsReport, HeapFault> {
+    pub fn answer(&self) -> Result<HeapsReport, HeapsFault> {
         Ok(self.validate()?.report())
     }
 }
 
 impl PlayHeapsRequest {
     /// Checks the heaps.
-    pub fn validate(&self) -> Result<HeapsPosition, HeapFault> {
-        HeapsPosition::new(&self.heaps, self.misere)
+    pub fn validate(&self) -> Result<HeapsQuery, HeapsFault> {
+        HeapsQuery::new(&self.heaps, self.misere)
     }
 
     /// The perfect player's reply.
-    pub fn answer(&self) -> Result<HeapReply, HeapFault> {
+    pub fn answer(&self) -> Result<HeapReply, HeapsFault> {
         Ok(self.validate()?.reply(self.seed))
     }
 }

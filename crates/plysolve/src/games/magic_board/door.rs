@@ -4,8 +4,8 @@
 
 use super::generated::GeneratedBoard;
 use super::request::{
-    GenerateQuery, GenerateRequest, MagicBoardQuery, MagicBoardRequest, RequestError, StatsQuery,
-    StatsRequest,
+    GenerateQuery, GenerateRequest, MagicBoardFault, MagicBoardQuery, MagicBoardRequest,
+    StatsQuery, StatsRequest,
 };
 use super::{solve_work, BoardReport, SizeRule, StatsReport, SOLVE_RATE};
 use crate::engine::util::cost::WorkLimit;
@@ -14,7 +14,7 @@ use crate::games::door::{
     About, Ask, Context, Cost, Door, Game, Grants, Page, Plain, Refusal, Refused,
 };
 
-impl Refusal for RequestError {
+impl Refusal for MagicBoardFault {
     fn over_budget(&self) -> bool {
         self.is_over_budget()
     }

@@ -96,7 +96,7 @@ pub struct StatsRequest {
 /// request came through names them ([`Worded`]); `Display` is the command line's wording.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{}", self.worded(Surface::Cli))]
-pub enum RequestError {
+pub enum MagicBoardFault {
     /// A board that does not parse, or breaks the size rule.
     Board(#[from] ParseBoardError),
     /// A board's text and a stream both (only the command line reads a board from a stream).
@@ -117,52 +117,53 @@ pub enum RequestError {
     NoBoards,
 }
 
-impl RequestError {
+impl MagicBoardFault {
     /// Whether this is work over a memory budget or a work limit, or halted (a server's 422),
     /// rather than a bad request.
     pub fn is_over_budget(&self) -> bool {
         matches!(
             self,
-            RequestError::Solve(
+            MagicBoardFault::Solve(
                 SolveBoardError::Memory(_)
                     | SolveBoardError::CornerShare { .. }
                     | SolveBoardError::TooSlow(_)
                     | SolveBoardError::Halted(_),
-            ) | RequestError::Generate(GenerateError::NotFound { .. } | GenerateError::Halted(_))
-                | RequestError::Stats(StatsError::TooSlow(_))
+            ) | MagicBoardFault::Generate(
+                GenerateError::NotFound { .. } | GenerateError::Halted(_)
+            ) | MagicBoardFault::Stats(StatsError::TooSlow(_))
         )
     }
 }
 
-impl Worded for RequestError {
+impl Worded for MagicBoardFault {
     /// A size outside the original program's rule names `any_size`, which lifts it; `solvable`
     /// and `unsolvable` together name both.
     fn worded(&self, surface: Surface) -> String {
         match self {
-            RequestError::Board(e) => worded(e, e.size_fault(), surface),
-            RequestError::TwoBoards => {
+            MagicBoardFault::Board(e) => worded(e, e.size_fault(), surface),
+            MagicBoardFault::TwoBoards => {
                 "give the board once: as text or from a file, not both".to_string()
             }
-            RequestError::Solve(e) => e.to_string(),
-            RequestError::Generate(e) => worded(e, e.size_fault(), surface),
-            RequestError::WantedConflict => format!(
+            MagicBoardFault::Solve(e) => e.to_string(),
+            MagicBoardFault::Generate(e) => worded(e, e.size_fault(), surface),
+            MagicBoardFault::WantedConflict => format!(
                 "{} cannot be used with {}",
                 surface.setting("solvable", Value::On),
                 surface.setting("unsolvable", Value::On)
             ),
-            RequestError::Stats(e) => worded(e, e.size_fault(), surface),
-            RequestError::SizeOrSizes => format!(
+            MagicBoardFault::Stats(e) => worded(e, e.size_fault(), surface),
+            MagicBoardFault::SizeOrSizes => format!(
                 "give one of {} and {}",
                 surface.name("size"),
                 surface.name("sizes")
             ),
-            RequestError::EmptyRange([low, high]) => {
+            MagicBoardFault::EmptyRange([low, high]) => {
                 format!(
                     "{}: {low} to {high} is an empty range",
                     surface.name("sizes")
                 )
             }
-            RequestError::NoBoards => format!("{} must be at least 1", surface.name("boards")),
+            MagicBoardFault::NoBoards => format!("{} must be at least 1", surface.name("boards")),
         }
     }
 }
@@ -198,7 +199,7 @@ pub struct MagicBoardQuery {
 impl MagicBoardQuery {
     /// Every corner's verdict and shortest path (or the one corner asked), the searches sharing
     /// `budget`: a front end's memory (`--memory`, or a server's share).
-    pub fn answer(&self, budget: MemoryBudget) -> Result<BoardReport, RequestError> {
+    pub fn answer(&self, budget: MemoryBudget) -> Result<BoardReport, MagicBoardFault> {
         self.answer_until(budget, &NEVER)
     }
 
@@ -208,7 +209,7 @@ impl MagicBoardQuery {
         &self,
         budget: MemoryBudget,
         halt: &Halt,
-    ) -> Result<BoardReport, RequestError> {
+    ) -> Result<BoardReport, MagicBoardFault> {
         let limit = WorkLimit::DEFAULT.within(halt);
         Ok(solve_within(&self.board, self.start, budget, limit, halt)?)
     }
@@ -216,20 +217,20 @@ impl MagicBoardQuery {
 
 impl MagicBoardRequest {
     /// Reads the board's text.
-    pub fn validate(&self) -> Result<MagicBoardQuery, RequestError> {
+    pub fn validate(&self) -> Result<MagicBoardQuery, MagicBoardFault> {
         self.query(Board::parse(&self.board, size_rule(self.any_size))?)
     }
 
     /// Reads the board from `input`, a stream (a file or stdin), row by row; the request's `board`
     /// must be empty.
-    pub fn validate_from<R: BufRead>(&self, input: R) -> Result<MagicBoardQuery, RequestError> {
+    pub fn validate_from<R: BufRead>(&self, input: R) -> Result<MagicBoardQuery, MagicBoardFault> {
         if !self.board.is_empty() {
-            return Err(RequestError::TwoBoards);
+            return Err(MagicBoardFault::TwoBoards);
         }
         self.query(Board::read(input, size_rule(self.any_size))?)
     }
 
-    fn query(&self, board: Board) -> Result<MagicBoardQuery, RequestError> {
+    fn query(&self, board: Board) -> Result<MagicBoardQuery, MagicBoardFault> {
         Ok(MagicBoardQuery {
             board,
             start: self.start.map(|[row, col]| (row, col)),
@@ -252,13 +253,13 @@ pub struct GenerateQuery {
 
 impl GenerateQuery {
     /// The board, drawn from the seed (at most the tries the default work limit allows).
-    pub fn answer(&self) -> Result<GeneratedBoard, RequestError> {
+    pub fn answer(&self) -> Result<GeneratedBoard, MagicBoardFault> {
         self.answer_until(&NEVER)
     }
 
     /// [`GenerateQuery::answer`] under `halt`: the tries are what its deadline leaves, and drawing
     /// stops when it comes.
-    pub fn answer_until(&self, halt: &Halt) -> Result<GeneratedBoard, RequestError> {
+    pub fn answer_until(&self, halt: &Halt) -> Result<GeneratedBoard, MagicBoardFault> {
         Ok(generated(
             self.size,
             self.seed,
@@ -271,9 +272,9 @@ impl GenerateQuery {
 
 impl GenerateRequest {
     /// Checks that `solvable` and `unsolvable` are not both asked for.
-    pub fn validate(&self) -> Result<GenerateQuery, RequestError> {
+    pub fn validate(&self) -> Result<GenerateQuery, MagicBoardFault> {
         let wanted = match (self.solvable, self.unsolvable) {
-            (true, true) => return Err(RequestError::WantedConflict),
+            (true, true) => return Err(MagicBoardFault::WantedConflict),
             (true, false) => Wanted::Solvable,
             (false, true) => Wanted::Unsolvable,
             (false, false) => Wanted::Any,
@@ -287,7 +288,7 @@ impl GenerateRequest {
     }
 
     /// The generated board: what `ply magic-board generate --json` prints.
-    pub fn answer(&self) -> Result<GeneratedBoard, RequestError> {
+    pub fn answer(&self) -> Result<GeneratedBoard, MagicBoardFault> {
         self.validate()?.answer()
     }
 }
@@ -312,7 +313,7 @@ impl StatsQuery {
         &self,
         limit: WorkLimit,
         progress: Option<Progress<'_>>,
-    ) -> Result<StatsReport, RequestError> {
+    ) -> Result<StatsReport, MagicBoardFault> {
         let [low, high] = self.sizes;
         check_stats(low..=high, self.boards, self.rule, limit)?;
         let started = std::time::Instant::now();
@@ -339,17 +340,17 @@ impl StatsQuery {
 impl StatsRequest {
     /// Checks that one of `size` and `sizes` is given, the range is not empty and boards are
     /// drawn.
-    pub fn validate(&self) -> Result<StatsQuery, RequestError> {
+    pub fn validate(&self) -> Result<StatsQuery, MagicBoardFault> {
         let sizes = match (self.size, self.sizes) {
             (Some(d), None) => [d, d],
             (None, Some([low, high])) if low > high => {
-                return Err(RequestError::EmptyRange([low, high]))
+                return Err(MagicBoardFault::EmptyRange([low, high]))
             }
             (None, Some(range)) => range,
-            _ => return Err(RequestError::SizeOrSizes),
+            _ => return Err(MagicBoardFault::SizeOrSizes),
         };
         if self.boards == 0 {
-            return Err(RequestError::NoBoards);
+            return Err(MagicBoardFault::NoBoards);
         }
         Ok(StatsQuery {
             sizes,
@@ -392,7 +393,7 @@ mod tests {
         };
         assert_eq!(
             both.validate_from(EXAMPLE.as_bytes()),
-            Err(RequestError::TwoBoards)
+            Err(MagicBoardFault::TwoBoards)
         );
     }
 
@@ -429,7 +430,7 @@ mod tests {
     #[test]
     fn faults_name_options_in_the_callers_terms() {
         let each =
-            |e: RequestError| [Surface::Cli, Surface::Api, Surface::Python].map(|s| e.worded(s));
+            |e: MagicBoardFault| [Surface::Cli, Surface::Api, Surface::Python].map(|s| e.worded(s));
         let small: MagicBoardRequest = serde_json::from_str(r#"{"board":"1 0\n1 1"}"#).unwrap();
         let rule = "a board of size 2 breaks the size rule (5 to 20;";
         assert_eq!(

@@ -1,12 +1,12 @@
 //! Number Solitaire through the [door](crate::games::door): the best path, and on request the
 //! expected result and its distribution (`ply solitaire`, `POST /api/solitaire`).
 
-use super::request::{RequestError, SolitaireRequest};
+use super::request::{SolitaireFault, SolitaireRequest};
 use super::SolitaireReport;
 use crate::games::door::{About, Ask, Context, Cost, Door, Game, Grants, Page, Refusal, Refused};
 use crate::input::number_list::NumberList;
 
-impl Refusal for RequestError {
+impl Refusal for SolitaireFault {
     fn over_budget(&self) -> bool {
         self.is_over_budget()
     }
@@ -47,9 +47,9 @@ impl Ask for Solve {
 
     fn check(request: SolitaireRequest) -> Result<SolitaireRequest, Refused> {
         if request.squares.is_empty_list() {
-            return Err(RequestError::NoBoard.into());
+            return Err(SolitaireFault::NoBoard.into());
         }
-        request.options()?;
+        request.validate()?;
         Ok(request)
     }
 

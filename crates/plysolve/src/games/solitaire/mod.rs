@@ -48,9 +48,10 @@ pub enum PathMode {
     Always,
 }
 
-/// What to compute.
+/// A checked request: what to compute ([`request::SolitaireRequest::validate`] makes one; the
+/// benchmarks and tests build one directly).
 #[derive(Debug, Clone, Copy)]
-pub struct SolitaireOptions {
+pub struct SolitaireQuery {
     /// Faces of the die, 1..=[`MAX_FACES`].
     pub faces: u64,
     /// Whether to give the path.
@@ -63,10 +64,10 @@ pub struct SolitaireOptions {
     pub explain: bool,
 }
 
-impl SolitaireOptions {
+impl SolitaireQuery {
     /// The best result alone (with the path as `path` says), nothing under fair throws, no table.
     pub fn best(faces: u64, path: PathMode) -> Self {
-        SolitaireOptions {
+        SolitaireQuery {
             faces,
             path,
             expected: false,
@@ -221,7 +222,7 @@ impl SquareSource for JsonSquares<'_> {
 /// and stopped when `halt` comes.
 pub fn solve<R: Read>(
     input: R,
-    options: SolitaireOptions,
+    options: SolitaireQuery,
     halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
     solve_squares(IntReader::new(input), options, halt)
@@ -230,7 +231,7 @@ pub fn solve<R: Read>(
 /// [`solve`] for a board given as JSON numbers as written, square 0 first, each a 64-bit integer.
 pub fn solve_numbers(
     numbers: &[String],
-    options: SolitaireOptions,
+    options: SolitaireQuery,
     halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
     let squares = JsonSquares {
@@ -296,7 +297,7 @@ fn distribution(
 /// Solves the board `squares` gives, in one pass.
 fn solve_squares<S: SquareSource>(
     mut squares: S,
-    options: SolitaireOptions,
+    options: SolitaireQuery,
     halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
     let faces = options.faces;
@@ -377,8 +378,8 @@ mod tests {
     use super::*;
     use crate::engine::util::halt::NEVER;
 
-    fn options(faces: u64) -> SolitaireOptions {
-        SolitaireOptions::best(faces, PathMode::Auto)
+    fn options(faces: u64) -> SolitaireQuery {
+        SolitaireQuery::best(faces, PathMode::Auto)
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! command line, `"explain": true` in the API, `explain=True` in Python.
 
 use super::{
-    solve, solve_numbers, PathMode, SolitaireError, SolitaireOptions, SolitaireReport,
+    solve, solve_numbers, PathMode, SolitaireError, SolitaireQuery, SolitaireReport,
     DISTRIBUTION_LIMIT,
 };
 use crate::engine::util::halt::{Halt, NEVER};
@@ -71,7 +71,7 @@ impl Default for SolitaireRequest {
 /// request came through names them ([`Worded`]); `Display` is the command line's wording.
 #[derive(Debug, Error)]
 #[error("{}", self.worded(Surface::Cli))]
-pub enum RequestError {
+pub enum SolitaireFault {
     /// No numbers at all.
     NoBoard,
     /// Numbers and a stream both (only the command line reads a board from a stream).
@@ -82,14 +82,14 @@ pub enum RequestError {
     Solve(#[from] SolitaireError),
 }
 
-impl RequestError {
+impl SolitaireFault {
     /// Whether the request was refused for the work or time it would take (a server's 422).
     pub fn is_over_budget(&self) -> bool {
-        matches!(self, RequestError::Solve(e) if e.is_over_budget())
+        matches!(self, SolitaireFault::Solve(e) if e.is_over_budget())
     }
 }
 
-impl Worded for RequestError {
+impl Worded for SolitaireFault {
     /// A fault worded with the option that asked: `--explain is for boards of at most 40 squares`,
     /// `"distribution": true …`, `no_path=True cannot be used with path=True`.
     fn worded(&self, surface: Surface) -> String {
@@ -97,30 +97,30 @@ impl Worded for RequestError {
         match self {
             // The command line takes the board as its arguments or from a file; the others, as
             // `squares`.
-            RequestError::NoBoard if surface == Surface::Cli => {
+            SolitaireFault::NoBoard if surface == Surface::Cli => {
                 "no board: give the numbers as arguments or with --input FILE".to_string()
             }
-            RequestError::NoBoard => format!(
+            SolitaireFault::NoBoard => format!(
                 "no board: {} is an empty list; give at least one number",
                 surface.name("squares")
             ),
-            RequestError::TwoBoards => {
+            SolitaireFault::TwoBoards => {
                 "give the board once: as numbers or with --input FILE, not both".to_string()
             }
-            RequestError::PathConflict => {
+            SolitaireFault::PathConflict => {
                 format!("{} cannot be used with {}", on("no_path"), on("path"))
             }
-            RequestError::Solve(SolitaireError::ExplainTooLong(limit)) => {
+            SolitaireFault::Solve(SolitaireError::ExplainTooLong(limit)) => {
                 format!("{} {limit}", on("explain"))
             }
-            RequestError::Solve(SolitaireError::DistributionTooLong(limit)) => {
+            SolitaireFault::Solve(SolitaireError::DistributionTooLong(limit)) => {
                 format!("{} {limit}", on("distribution"))
             }
-            RequestError::Solve(SolitaireError::TooManyTotals(totals)) => format!(
+            SolitaireFault::Solve(SolitaireError::TooManyTotals(totals)) => format!(
                 "{totals}; {} lists at most {DISTRIBUTION_LIMIT}",
                 on("distribution")
             ),
-            RequestError::Solve(e) => e.to_string(),
+            SolitaireFault::Solve(e) => e.to_string(),
         }
     }
 }
@@ -128,14 +128,14 @@ impl Worded for RequestError {
 impl SolitaireRequest {
     /// What to compute, checked: `no_path` and `path` exclude each other; a distribution implies
     /// the expected result. The die is checked by the solver, before the first square is read.
-    pub fn options(&self) -> Result<SolitaireOptions, RequestError> {
+    pub fn validate(&self) -> Result<SolitaireQuery, SolitaireFault> {
         let path = match (self.no_path, self.path) {
-            (true, true) => return Err(RequestError::PathConflict),
+            (true, true) => return Err(SolitaireFault::PathConflict),
             (true, false) => PathMode::Never,
             (false, true) => PathMode::Always,
             (false, false) => PathMode::Auto,
         };
-        Ok(SolitaireOptions {
+        Ok(SolitaireQuery {
             faces: self.die,
             path,
             expected: self.expected || self.distribution,
@@ -146,17 +146,17 @@ impl SolitaireRequest {
 
     /// Answers with the board of `squares` (a distribution over the default limit refused with
     /// its estimate).
-    pub fn answer(&self) -> Result<SolitaireReport, RequestError> {
+    pub fn answer(&self) -> Result<SolitaireReport, SolitaireFault> {
         self.answer_until(&NEVER)
     }
 
     /// [`SolitaireRequest::answer`] under `halt`: a distribution is refused over what the halt's
     /// deadline leaves, and stopped when it comes.
-    pub fn answer_until(&self, halt: &Halt) -> Result<SolitaireReport, RequestError> {
+    pub fn answer_until(&self, halt: &Halt) -> Result<SolitaireReport, SolitaireFault> {
         if self.squares.is_empty_list() {
-            return Err(RequestError::NoBoard);
+            return Err(SolitaireFault::NoBoard);
         }
-        let options = self.options()?;
+        let options = self.validate()?;
         Ok(match &self.squares {
             NumberList::Text(text) => solve(text.as_bytes(), options, halt),
             NumberList::Numbers(numbers) => solve_numbers(numbers, options, halt),
@@ -165,11 +165,11 @@ impl SolitaireRequest {
 
     /// Answers with the board read from `input` as a stream (a file of 10^8 numbers works); the
     /// request's `squares` must be an empty list.
-    pub fn answer_from<R: Read>(&self, input: R) -> Result<SolitaireReport, RequestError> {
+    pub fn answer_from<R: Read>(&self, input: R) -> Result<SolitaireReport, SolitaireFault> {
         if !self.squares.is_empty_list() {
-            return Err(RequestError::TwoBoards);
+            return Err(SolitaireFault::TwoBoards);
         }
-        Ok(solve(input, self.options()?, &NEVER)?)
+        Ok(solve(input, self.validate()?, &NEVER)?)
     }
 }
 
@@ -242,7 +242,7 @@ mod tests {
         };
         assert!(matches!(
             two.answer_from("1".as_bytes()),
-            Err(RequestError::TwoBoards)
+            Err(SolitaireFault::TwoBoards)
         ));
     }
 
