@@ -131,7 +131,7 @@ const CASES: &[Case] = &[
     with_input("bounded input", &["heaps", "--batch", "/dev/zero"], Input::Nothing, Line("ply: line 1: byte 0 of the input is `\\0`, which no valid input holds")),
     with_input("bounded input", &["magic-board", "/dev/zero"], Input::Nothing, Line("ply: line 1: byte 0 of the input is `\\0`, which no valid input holds")),
     with_input("bounded input", &["bench", "dots", "--games", "/dev/zero"], Input::Nothing, Line("ply: line 1: byte 0 of the input is `\\0`, which no valid input holds")),
-    with_input("bounded input", &["solitaire", "--input", "/dev/zero"], Input::Nothing, Line("ply: token 1 (line 1) `\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0…` is not an integer")),
+    with_input("bounded input", &["solitaire", "--input", "/dev/zero"], Input::Nothing, Line("ply: token 1 (line 1) `\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0…` is not an integer")),
     with_input("bounded input", &["dots", "triangles", "--moves-file", "/dev/zero"], Input::Nothing, Line("ply: line 1: byte 0 of the input is `\\0`, which no valid input holds")),
     with_input("bounded input", &["triangle-war"], Stdin(b"1\n6\n1 2\n1 3\n2 3\n"), Line("ply: game 1: the input ends before move 4 of 6 (after line 5)")),
     with_input("bounded input", &["triangle-war", "{file}"], File(b"2\n\x01\n"), Line("ply: game 1, line 2: byte 2 of the input is `\\x01`, which no valid input holds")),

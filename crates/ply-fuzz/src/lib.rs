@@ -12,6 +12,7 @@
 use std::borrow::Cow;
 
 mod dice_race;
+mod door;
 mod dots;
 mod heaps;
 mod magic_board;
@@ -20,6 +21,7 @@ mod solitaire;
 mod table_file;
 
 pub use dice_race::check_dice_race;
+pub use door::check_door;
 pub use dots::{check_dots_moves, check_triangle_war};
 pub use heaps::{check_heaps_args, check_heaps_batch};
 pub use magic_board::check_magic_board;
@@ -42,6 +44,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("dice_race", check_dice_race),
     ("table_file", check_table_file),
     ("memory_size", check_memory_size),
+    ("door", check_door),
 ];
 
 /// The input as the text readers see it: the text parsers take `&str`, so invalid UTF-8 is replaced

@@ -70,7 +70,7 @@ mod tests {
             parse_memory_size(&long).unwrap_err().to_string(),
             format!(
                 "`\\x01{}…` is not a memory size like 8G or 512M (more than 18 digits)",
-                "9".repeat(39)
+                "9".repeat(36)
             )
         );
         // parse-size 1.1 overflows rounding these up; they are refused before it sees them.

@@ -38,27 +38,33 @@ pub fn quote_bytes(bytes: &[u8]) -> String {
     format!("`{}`", excerpt(bytes))
 }
 
-/// The inside of a quote, for messages that echo input without backticks (a long number): the first
-/// [`QUOTED_CHARS`] characters, escaped (`\0`, `\t`, `\x7f`, `\xff` for a byte that is not UTF-8,
-/// `\u{202e}` for an invisible character, `\\` for a backslash), then `…` if there were more.
+/// The inside of a quote, for messages that echo input without backticks (a long number): the
+/// input escaped (`\0`, `\t`, `\x7f`, `\xff` for a byte that is not UTF-8, `\u{202e}` for an
+/// invisible character, `\\` for a backslash), at most [`QUOTED_CHARS`] characters as shown (an
+/// escape counts as the characters it shows, so a line of invisible characters is no longer than a
+/// line of letters), then `…` if there were more.
 pub fn excerpt(bytes: &[u8]) -> String {
     let mut out = String::new();
     let mut shown = 0;
+    let mut escaped = String::new();
     for chunk in bytes.utf8_chunks() {
         let valid = chunk.valid().chars().map(Ok);
         let invalid = chunk.invalid().iter().map(|&b| Err(b));
         for item in valid.chain(invalid) {
-            if shown == QUOTED_CHARS {
+            escaped.clear();
+            match item {
+                Ok(c) => escape_char(c, &mut escaped),
+                Err(b) => {
+                    let _ = write!(escaped, "\\x{b:02x}");
+                }
+            }
+            let width = escaped.chars().count();
+            if shown + width > QUOTED_CHARS {
                 out.push('…');
                 return out;
             }
-            shown += 1;
-            match item {
-                Ok(c) => escape_char(c, &mut out),
-                Err(b) => {
-                    let _ = write!(out, "\\x{b:02x}");
-                }
-            }
+            shown += width;
+            out.push_str(&escaped);
         }
     }
     out
@@ -338,7 +344,12 @@ mod tests {
         let long = "9".repeat(41);
         assert_eq!(quote(&long), format!("`{}…`", "9".repeat(40)));
         assert_eq!(quote(&long[..40]), format!("`{}`", "9".repeat(40)));
-        assert_eq!(excerpt(&[0; 100]), format!("{}…", "\\0".repeat(40)));
+        // Escapes count as the characters they show: a quote is never longer than 40 of them.
+        assert_eq!(excerpt(&[0; 100]), format!("{}…", "\\0".repeat(20)));
+        assert_eq!(
+            quote(&"\u{202e}".repeat(50)),
+            format!("`{}…`", "\\u{202e}".repeat(5))
+        );
     }
 
     #[test]
