@@ -31,19 +31,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Dots games: the value of a position, every move's value and the best line.
-    Dots(commands::dots::DotsArgs),
-    /// The Triangle War contest format (UVa 751): one verdict per game.
-    TriangleWar(commands::triangle_war::TriangleWarArgs),
-    /// The dice race: exact probabilities, the best pick list, the equilibrium.
-    #[command(subcommand)]
-    DiceRace(commands::dice_race::DiceRaceCommand),
-    /// Lowest-heap Nim: who wins, a winning move, remoteness and Grundy value.
-    Heaps(commands::heaps::HeapsArgs),
-    /// MagicBoard: verdicts and shortest paths from the corners, random boards, statistics.
-    MagicBoard(commands::magic_board::MagicBoardArgs),
-    /// Number Solitaire: the best result, an optimal path, and the game under fair throws.
-    Solitaire(commands::solitaire::SolitaireArgs),
+    /// A game's questions (declared with the games, in `commands::game_commands!`).
+    #[command(flatten)]
+    Game(commands::GameCommand),
     /// Play against the perfect player (or watch two), or race the dice roll by roll.
     #[command(subcommand)]
     Play(commands::play::PlayCommand),
@@ -81,12 +71,7 @@ fn main() -> ExitCode {
     saving::fail_writes_over_the_size_limit();
     saving::remove_partial_files_on_interrupt();
     let result = match cli.command {
-        Command::Dots(args) => commands::dots::run(args),
-        Command::TriangleWar(args) => commands::triangle_war::run(args),
-        Command::DiceRace(command) => commands::dice_race::run(command),
-        Command::Heaps(args) => commands::heaps::run(args),
-        Command::MagicBoard(args) => commands::magic_board::run(args),
-        Command::Solitaire(args) => commands::solitaire::run(args),
+        Command::Game(command) => command.run(),
         Command::Bench(command) => commands::bench::run(command),
         Command::Play(command) => commands::play::run(command),
         Command::Serve(args) => commands::serve::run(args),

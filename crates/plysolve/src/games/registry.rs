@@ -1,27 +1,20 @@
 //! The one list of games: every front end is built from it (the server's routes and its
 //! `GET /api/games`, the page's menu, the Python package's functions, the registry test). Adding a
-//! game is its home with a `door.rs` stating its [`Game`], and one line here.
+//! game is its home with a `door.rs` stating its [`Game`], and its name in `games/mod.rs`'s `homes!`.
 
 use super::door::{Answer, Context, Fault, FaultKind, Game, Question};
 use crate::input::surface::Surface;
 
-/// Every game, in the order the page's menu lists them.
-static GAMES: [Game; 5] = [
-    super::dots::door::GAME,
-    super::solitaire::door::GAME,
-    super::dice_race::door::GAME,
-    super::magic_board::door::GAME,
-    super::heaps::door::GAME,
-];
-
-/// Every game.
+/// Every game, in the order the page's menu lists them (the homes `games/mod.rs` declares).
 pub fn games() -> &'static [Game] {
-    &GAMES
+    super::GAMES
 }
 
 /// Every question of every game, game by game.
 pub fn questions() -> impl Iterator<Item = &'static dyn Question> {
-    GAMES.iter().flat_map(|game| game.questions.iter().copied())
+    games()
+        .iter()
+        .flat_map(|game| game.questions.iter().copied())
 }
 
 /// The question whose server path (`/api/dice-race/best`) or Python name (`dice_race_best`) is

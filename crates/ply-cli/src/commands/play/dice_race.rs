@@ -7,7 +7,7 @@ use crate::failure::Failure;
 use plysolve::engine::util::cost::WorkLimit;
 use plysolve::engine::util::halt::NEVER;
 use plysolve::games::dice_race::play::{CardSum, RaceGame};
-use plysolve::games::dice_race::request::CompareRequest;
+use plysolve::games::dice_race::request::{CompareRequest, DEFAULT_DICE, DEFAULT_SIDES};
 use plysolve::input::number_list::NumberList;
 use std::fmt::Write;
 
@@ -52,9 +52,42 @@ fn chances(game: &RaceGame) -> Result<String, Failure> {
     Ok(out)
 }
 
+/// `ply play dice-race …`
+#[derive(clap::Args)]
+pub struct RacePlayArgs {
+    /// The first list, e.g. 5,6,7,8,9.
+    first: String,
+    /// The second list.
+    second: String,
+    /// Number of dice.
+    #[arg(long, default_value_t = DEFAULT_DICE)]
+    dice: u32,
+    /// Sides of each die.
+    #[arg(long, default_value_t = DEFAULT_SIDES)]
+    sides: u32,
+    /// Roll to the end without waiting for Enter.
+    #[arg(long)]
+    auto: bool,
+    /// Seed of the dice (the same seed gives the same rolls; default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// Runs `ply play dice-race`.
+pub fn run(args: RacePlayArgs) -> Result<(), Failure> {
+    play(
+        &args.first,
+        &args.second,
+        args.dice,
+        args.sides,
+        args.auto,
+        super::seed_or_clock(args.seed),
+    )
+}
+
 /// Runs the race of the lists written as `first` and `second`, read as `ply dice-race compare` and
 /// `POST /api/dice-race/compare` read them.
-pub fn play(
+fn play(
     first: &str,
     second: &str,
     count: u32,

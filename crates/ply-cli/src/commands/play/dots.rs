@@ -13,6 +13,7 @@
 use super::ponder::Ponder;
 use super::session::{self, Match};
 use super::Players;
+use clap::{Args, Subcommand};
 use crate::commands::dots::render::{about, move_line, range_text};
 use crate::failure::Failure;
 use crate::progress::StatesProgress;
@@ -36,12 +37,96 @@ use std::fmt::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// `ply play triangles|boxes …`
+#[derive(Subcommand)]
+pub enum DotsPlayCommand {
+    /// Dots and Triangles on a triangle of --size rows (3 = the classic 10-dot board).
+    Triangles {
+        /// Rows of triangles, 1 to 6.
+        #[arg(long, default_value_t = 3)]
+        size: u32,
+        #[command(flatten)]
+        dots: DotsPlay,
+        #[command(flatten)]
+        players: Players,
+    },
+    /// Dots and Boxes on --rows × --cols boxes.
+    Boxes {
+        /// Rows of boxes.
+        #[arg(long, default_value_t = 3)]
+        rows: u32,
+        /// Columns of boxes.
+        #[arg(long, default_value_t = 3)]
+        cols: u32,
+        #[command(flatten)]
+        dots: DotsPlay,
+        #[command(flatten)]
+        players: Players,
+    },
+}
+
+/// How a dots game starts and how long ply thinks.
+#[derive(Args)]
+pub struct DotsPlay {
+    /// Start from the position after these moves (as `ply dots --moves` takes them), A first.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// The most time ply thinks per move, e.g. 3s or 500ms: it plays exactly when it proves the
+    /// position in that time, and its best estimate otherwise.
+    #[arg(long, value_name = "TIME", default_value = "3s", value_parser = parse_think)]
+    think: Duration,
+    /// How well ply plays, 1 (weakest: often at random or greedily) to 8 (perfect, the default);
+    /// levels in between make mistakes of a few cells by design.
+    #[arg(long, default_value = "8", value_parser = parse_level)]
+    level: Level,
+    #[command(flatten)]
+    book: crate::commands::dots::BookArg,
+}
+
+/// Reads `--level`.
+fn parse_level(text: &str) -> Result<Level, String> {
+    let n: u64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a level (1 to 8)"))?;
+    Level::new(n).map_err(|e| e.to_string())
+}
+
+/// Reads `--think`.
+fn parse_think(text: &str) -> Result<Duration, String> {
+    plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
+}
+
+/// Runs `ply play triangles|boxes`.
+pub fn run(command: DotsPlayCommand) -> Result<(), Failure> {
+    let (geometry, start, players) = match command {
+        DotsPlayCommand::Triangles {
+            size,
+            dots,
+            players,
+        } => (Geometry::Triangles { size }, dots, players),
+        DotsPlayCommand::Boxes {
+            rows,
+            cols,
+            dots,
+            players,
+        } => (Geometry::Boxes { rows, cols }, dots, players),
+    };
+    play(
+        geometry,
+        &start.moves,
+        start.think,
+        start.level,
+        start.book.books()?,
+        &players,
+    )
+}
+
 /// How a move proved neither best nor worse within the turn is graded.
 const NOT_GRADED: &str = "not graded: not proved in the time to think";
 
 /// Plays a dots game on `geometry`, from the position after `moves`, ply thinking up to `think` a
 /// move.
-pub fn play(
+fn play(
     geometry: Geometry,
     moves: &str,
     think: Duration,

@@ -12,10 +12,28 @@ use plysolve::games::heaps::request::PlayHeapsRequest;
 use plysolve::input::number_list::NumberList;
 use std::fmt::Write;
 
+/// `ply play heaps …`
+#[derive(clap::Args)]
+pub struct HeapsPlayArgs {
+    /// Heap sizes from heap 1 (spaces or commas between them), each at least 1.
+    #[arg(required = true)]
+    sizes: Vec<String>,
+    /// Misère play: whoever takes the last counter loses.
+    #[arg(long)]
+    misere: bool,
+    #[command(flatten)]
+    players: Players,
+}
+
+/// Runs `ply play heaps`.
+pub fn run(args: HeapsPlayArgs) -> Result<(), Failure> {
+    play(&args.sizes.join(" "), args.misere, &args.players)
+}
+
 /// Plays lowest-heap Nim from the heaps written in `sizes`: the position is the one
 /// `POST /api/play/heaps` reads from the same request, and its replies are the perfect player's. Every
 /// rule — which heap, how many, whose turn, the end and the winner — is the home's [`HeapsGame`].
-pub fn play(sizes: &str, misere: bool, players: &Players) -> Result<(), Failure> {
+fn play(sizes: &str, misere: bool, players: &Players) -> Result<(), Failure> {
     let request = PlayHeapsRequest {
         heaps: NumberList::text(sizes),
         misere,
