@@ -76,6 +76,41 @@ fn the_shipped_4x4_book_gives_the_first_moves_it_holds_at_once() {
 }
 
 #[test]
+fn a_position_the_book_holds_keeps_its_value_when_its_moves_are_not_all_proved() {
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    // Every move's value is asked, in 200 ms: 5 of the 39 replies are in the book, the rest are
+    // searched and not proved in time.
+    let policy = Policy::new(
+        MemoryBudget::new(1 << 30),
+        Some(std::time::Duration::from_millis(200)),
+    );
+    let kept = Kept::books_only(Books::shipped());
+    let position = position_from_moves(&built.board, "1-2").unwrap();
+    let report = answer(
+        &DotsQuery::at(&built, position, Detail::Moves),
+        &policy,
+        Some(&kept),
+        Hooks::default(),
+    )
+    .unwrap();
+    // The position's own value is the book's (0 for B), though the search stopped.
+    assert_eq!(report.value, Some(0));
+    assert_eq!(report.strategy, Strategy::Book);
+    assert_eq!(report.moves.len(), 39);
+    let proved: Vec<&str> = report
+        .moves
+        .iter()
+        .filter(|m| m.value == Some(0))
+        .map(|m| m.mv.as_str())
+        .collect();
+    assert!(proved.len() >= 5, "{proved:?}");
+    for m in &report.moves {
+        // No move is worth more than the position.
+        assert!(m.range().upper <= 0, "{}: {:?}", m.mv, m.range());
+    }
+}
+
+#[test]
 fn the_shipped_21_dot_book_gives_the_empty_board_and_every_first_move_at_once() {
     let built = Geometry::Triangles { size: 5 }.build().unwrap();
     let policy = Policy::new(MemoryBudget::new(1 << 30), None);

@@ -131,7 +131,7 @@ pub fn report(r: &DotsReport, cells: usize, with_line: bool) -> String {
     if r.value_only {
         let _ = writeln!(out, "\n(The moves were not valued: --value-only.)");
     } else if !over {
-        let shown = if r.exact {
+        let shown = if r.moves.iter().all(|m| m.value.is_some()) {
             "best first"
         } else {
             "best first; a range where the value is not proved, or \"not proved yet\" where \

@@ -143,4 +143,8 @@ impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
             _ => Some(Strategy::Book),
         }
     }
+
+    fn known(&self, state: &G::State) -> Option<ValueRange> {
+        self.known.range(self.game.mask(state))
+    }
 }

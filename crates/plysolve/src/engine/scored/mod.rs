@@ -346,6 +346,12 @@ pub trait Solver<G: ScoredGame> {
         let values = self.values(states)?;
         Ok(values.into_iter().map(ValueRange::exact).collect())
     }
+    /// What is already known of `state` without searching (a book's entry), if anything: a report
+    /// whose moves were not all proved in time still shows the position's own known value.
+    fn known(&self, state: &G::State) -> Option<ValueRange> {
+        let _ = state;
+        None
+    }
 }
 
 /// How values are computed: the one list every front end maps its words to (`--strategy`, the API's

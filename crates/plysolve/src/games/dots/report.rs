@@ -303,12 +303,24 @@ pub fn report_from(
             analyse(board, solver, &position.drawn(), detail == Detail::Line)
         }
     };
-    let (analysis, halted) = match analysed {
+    let (mut analysis, halted) = match analysed {
         Ok(analysis) => (analysis, solver.halted()),
         // A solver that cannot give bounds: nothing proved but what the cells left allow.
         Err(SolveError::Halted(why)) => (unproved(built, position, detail), Some(why)),
         Err(e) => return Err(e),
     };
+    // A position a book holds keeps its value though its moves were not all proved in time, and
+    // no move is worth more than the position.
+    let mut answered_by = solver.answered_by().unwrap_or(strategy);
+    if let Some(known) = solver.known(&position.drawn()) {
+        if analysis.range.value().is_none() && known.value().is_some() {
+            answered_by = Strategy::Book;
+        }
+        analysis.range = analysis.range.meet(known);
+        for m in &mut analysis.moves {
+            m.range.upper = m.range.upper.min(analysis.range.upper);
+        }
+    }
     let reason = analysis.range.value().is_none().then(|| match halted {
         Some(why) => why.to_string(),
         None if analysis.range.next_test(window, 0).is_none() => format!(
@@ -327,7 +339,7 @@ pub fn report_from(
         position,
         analysis,
         solver.states_visited(),
-        solver.answered_by().unwrap_or(strategy),
+        answered_by,
         detail,
         reason,
     )?;
