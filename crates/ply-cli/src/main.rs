@@ -34,6 +34,8 @@ enum Command {
     /// A game's questions (declared with the games, in `commands::game_commands!`).
     #[command(flatten)]
     Game(commands::GameCommand),
+    /// Any question of any game, asked in JSON as the API takes it (`ply ask` lists them).
+    Ask(commands::ask::AskArgs),
     /// Play against the perfect player (or watch two), or race the dice roll by roll.
     #[command(subcommand)]
     Play(commands::play::PlayCommand),
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
     saving::remove_partial_files_on_interrupt();
     let result = match cli.command {
         Command::Game(command) => command.run(),
+        Command::Ask(args) => commands::ask::run(args),
         Command::Bench(command) => commands::bench::run(command),
         Command::Play(command) => commands::play::run(command),
         Command::Serve(args) => commands::serve::run(args),

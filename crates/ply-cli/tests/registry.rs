@@ -1,7 +1,7 @@
 //! The registry test: every game the library's registry lists is offered by every surface built
 //! from it. The server answers every question at its path (its example body: 200, and the same
-//! JSON as the library's door gives), `GET /api/games` lists every game and question, and the
-//! command line has a subcommand for every game. A game added to the registry without a surface,
+//! JSON as the library's door gives), `GET /api/games` lists every game and question, the command
+//! line has a subcommand for every game and answers every question (`ply ask`) as the library does. A game added to the registry without a surface,
 //! or a surface that drifts from the registry, fails here.
 
 mod common;
@@ -9,11 +9,14 @@ mod common;
 use common::ply;
 use common::server::Server;
 use ply_web::limits::Settings;
-use plysolve::games::door::Context;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::door::{Context, Grants};
 use plysolve::games::dots::book::Books;
+use plysolve::games::dots::kept::Kept;
 use plysolve::games::registry;
 use plysolve::input::surface::Surface;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// Keys whose values are wall times or speeds: two runs of one answer differ in them.
 const TIMES: [&str; 4] = [
@@ -136,4 +139,66 @@ fn the_command_line_has_a_subcommand_for_every_game() {
         let help = String::from_utf8(output.stdout).expect("UTF-8 help");
         assert!(help.contains("Usage: ply"), "{}: {help}", game.name);
     }
+}
+
+#[test]
+fn the_command_line_answers_every_question_as_the_library_does() {
+    let grants = Grants {
+        kept: Some(Arc::new(Kept::new(64 << 20, 1))),
+        ..Grants::new(MemoryBudget::from_system())
+    };
+    let mut asked = 0;
+    for question in registry::questions() {
+        let about = question.about();
+        let output = ply()
+            .args(["ask", about.game, about.name, about.example])
+            .output()
+            .expect("ply runs");
+        let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+        let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+        assert!(
+            output.status.success(),
+            "ply ask {} {}: {stderr}",
+            about.game,
+            about.name
+        );
+        let context = Context::new(grants.clone(), None);
+        let library = registry::ask(about.path, about.example.as_bytes(), Surface::Api, &context)
+            .unwrap_or_else(|f| panic!("{}: {}", about.path, f.message));
+        assert_eq!(
+            without_times(parse_json(&stdout)),
+            without_times(parse_json(&library.text)),
+            "ply ask {} {}",
+            about.game,
+            about.name
+        );
+        asked += 1;
+    }
+    assert_eq!(asked, 19);
+    // `ply ask` lists every question, and refuses a bad request in one line with exit 2.
+    let listing = ply().arg("ask").output().expect("ply runs");
+    let listing = String::from_utf8(listing.stdout).expect("UTF-8");
+    for question in registry::questions() {
+        let about = question.about();
+        assert!(listing.contains(&format!("ply ask {} {}\n", about.game, about.name)));
+    }
+    let bad = ply()
+        .args(["ask", "heaps", "report", r#"{"heaps": [3, 0]}"#])
+        .output()
+        .expect("ply runs");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(bad.stderr).expect("UTF-8"),
+        "ply: heap 2 holds 0; every heap must hold at least 1 counter\n"
+    );
+    let unknown = ply()
+        .args(["ask", "heaps", "grundy"])
+        .output()
+        .expect("ply runs");
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(unknown.stderr).expect("UTF-8"),
+        "ply: heaps has no question `grundy` (its questions: report, play, game)\n"
+    );
 }

@@ -4,6 +4,7 @@
 //! its `ply <game>` subcommand (the line's doc comment is its help) and its dispatch, so adding a
 //! game's command is its module and one line there.
 
+pub mod ask;
 pub mod bench;
 pub mod bench_costs;
 pub mod bench_player;
