@@ -4,9 +4,9 @@
 //! line on stderr (or its fixed beginning, where the rest is a figure of the machine, such as its free
 //! memory). The test runs every case and then renders the table and compares it with the one in
 //! `RELIABILITY.md`, so the document never claims a row that is not tested. `PLY_BLESS=1 cargo test
-//! --test bad_inputs` rewrites the document's table after the cases changed.
+//! --test all bad_inputs::` rewrites the document's table after the cases changed.
 
-mod common;
+use crate::common;
 
 use common::{ply, ply_after_shell};
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 //! SQLite file, a missing file) refused with one line on stderr, nothing on stdout, exit 2; and
 //! `--book` keeping what an answer proved (positions of at least 24 free edges).
 
-mod common;
+use crate::common;
 
 use common::ply;
 use predicates::prelude::*;

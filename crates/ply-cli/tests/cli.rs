@@ -1,6 +1,6 @@
 //! End-to-end tests of the `ply` binary: exact stdout, exit status and stderr.
 
-mod common;
+use crate::common;
 use common::*;
 use predicates::prelude::*;
 use serde_json::Value;

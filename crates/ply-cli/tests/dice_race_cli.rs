@@ -4,7 +4,7 @@
 //! simulations, sums) are proved once, against a reference solver, in the library's tests
 //! (`crates/plysolve/tests/dice_race.rs`, `dice_race_search.rs`, `dice_race_simulate.rs`).
 
-mod common;
+use crate::common;
 use common::*;
 use predicates::prelude::*;
 use serde_json::Value;

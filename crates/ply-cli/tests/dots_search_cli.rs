@@ -1,7 +1,7 @@
 //! `ply dots … --strategy search`: progress lines when asked (each move's value as it is proved, the
 //! bounds of the position's value), nothing on stderr otherwise.
 
-mod common;
+use crate::common;
 use common::*;
 use predicates::prelude::*;
 

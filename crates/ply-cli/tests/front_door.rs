@@ -5,8 +5,7 @@
 //! through the solitaire home. Read as text (`plysolve/tests/uses`: `use` trees and `plysolve::`
 //! paths in code; what it cannot see is said there).
 
-#[path = "../../plysolve/tests/uses/mod.rs"]
-mod uses;
+use crate::uses;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! messages for bad input. Who wins, the winning move, the remoteness and the Grundy value are proved
 //! once, against a brute force, in the library's tests (`crates/plysolve/tests/heaps.rs`).
 
-mod common;
+use crate::common;
 use common::*;
 
 /// The Codeforces 1382B sample input.

@@ -4,7 +4,7 @@
 //! input with control bytes escaped and stays within 300 bytes, and a negative value given to any
 //! option is refused naming the option and the value.
 
-mod common;
+use crate::common;
 
 use common::{ply, stdout_of, TempFile};
 
@@ -49,7 +49,7 @@ fn nul_at(line: usize, offset: u64) -> String {
     format!("ply: line {line}: byte {offset} of the input is `\\0`, which no valid input holds")
 }
 
-const SOLITAIRE_NULS: &str = "ply: token 1 (line 1) `\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0…` is not an integer";
+const SOLITAIRE_NULS: &str = "ply: token 1 (line 1) `\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0…` is not an integer";
 
 #[test]
 fn dev_zero_is_refused_at_its_first_byte() {

@@ -6,7 +6,7 @@
 //! The path rule: among the shortest paths, read backward from the goal, every step goes to the
 //! smallest square (row-major order) that is one move closer to the start.
 
-mod common;
+use crate::common;
 use common::*;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::magic_board::{solve, Board, SizeRule};

@@ -1,6 +1,6 @@
 //! `ply play` driven through a pipe: whole games to the end, hints, undo, bad commands, end of input.
 
-mod common;
+use crate::common;
 
 use common::stdout_of;
 

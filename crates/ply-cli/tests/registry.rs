@@ -4,7 +4,7 @@
 //! line has a subcommand for every game and answers every question (`ply ask`) as the library does. A game added to the registry without a surface,
 //! or a surface that drifts from the registry, fails here.
 
-mod common;
+use crate::common;
 
 use common::ply;
 use common::server::Server;

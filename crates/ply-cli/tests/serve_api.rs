@@ -2,7 +2,7 @@
 //! prints with `--json` for the same input, and every error has its status and the CLI's message, its
 //! options named in the API's terms (`"picks"`, not `--picks`).
 
-mod common;
+use crate::common;
 
 use common::server::Server;
 use common::stdout_of;

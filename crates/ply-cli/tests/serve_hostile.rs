@@ -3,7 +3,7 @@
 //! once, other pages, wrong methods, and a client that leaves while its solve runs. Every refusal is
 //! `{"error": …}`; RELIABILITY.md has the table of these probes.
 
-mod common;
+use crate::common;
 
 use common::server::Server;
 use std::io::{Read, Write};

@@ -2,7 +2,7 @@
 //! stderr of the `ply` binary, its answers checked against the library's (whose solver is proved
 //! against the reference in `crates/plysolve/tests/solitaire.rs`).
 
-mod common;
+use crate::common;
 use common::*;
 use plysolve::engine::util::halt::NEVER;
 use plysolve::games::solitaire::{solve, PathMode, SolitaireQuery, SolitaireReport};

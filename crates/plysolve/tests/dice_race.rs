@@ -4,9 +4,7 @@
 //! are in `dice_race_search.rs`, the original program's simulation in
 //! `dice_race_simulate.rs`.
 
-mod reference {
-    pub mod dice_race;
-}
+use crate::reference;
 
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};

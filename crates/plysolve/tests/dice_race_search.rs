@@ -2,9 +2,7 @@
 //! through, checked against the independent reference of `reference/dice_race.rs` (every list listed
 //! one by one, every race solved by its own recursion) and against known values.
 
-mod reference {
-    pub mod dice_race;
-}
+use crate::reference;
 
 use num_rational::BigRational;
 use plysolve::games::dice_race::lists::{all_lists, multiset_count};

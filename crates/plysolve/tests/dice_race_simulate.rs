@@ -4,9 +4,7 @@
 //! (`dice_race::play`, by the rules of `dice_race::rules`) against the reference's crossing off and
 //! its exact races.
 
-mod reference {
-    pub mod dice_race;
-}
+use crate::reference;
 
 use num_traits::ToPrimitive;
 use plysolve::engine::util::cost::WorkLimit;

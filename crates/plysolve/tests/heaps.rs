@@ -3,9 +3,7 @@
 //! configuration, the batch reader against the same brute force, and the known values of the seed and
 //! of Codeforces 1382B.
 
-mod reference {
-    pub mod heaps;
-}
+use crate::reference;
 
 use plysolve::engine::conformance;
 use plysolve::engine::impartial::{Convention, ImpartialSolver};

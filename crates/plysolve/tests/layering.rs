@@ -9,7 +9,7 @@
 //! and `crate::`/`super::`/`self::` paths in code, inline test modules included; re-exports followed
 //! one level; macros and glob re-exports not followed).
 
-mod uses;
+use crate::uses;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

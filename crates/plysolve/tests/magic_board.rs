@@ -4,9 +4,7 @@
 //! every tenth) and on hand-made boards; the reference's own
 //! facts about the hand-made boards (those with ties really have several shortest paths).
 
-mod reference {
-    pub mod magic_board;
-}
+use crate::reference;
 
 use plysolve::engine::conformance;
 use plysolve::engine::reach::{shortest_path, Puzzle, Verdicts};

@@ -3,9 +3,7 @@
 //! up to 1 200 000 squares), and the game under fair throws against exact rationals and a Monte
 //! Carlo run.
 
-mod reference {
-    pub mod solitaire;
-}
+use crate::reference;
 
 use num_traits::ToPrimitive;
 use plysolve::engine::chance::{distribution_work, exact_expectation, WindowWalk};

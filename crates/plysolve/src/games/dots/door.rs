@@ -121,9 +121,18 @@ fn report(query: DotsQuery, context: &Context<'_>) -> Result<DotsReport, Refused
     let policy = policy(&context.grants);
     let kept = context.grants.kept_of::<Kept>();
     let board = &query.built.board;
+    // Once the position's moves are counted, the single-state searches that follow (the best
+    // line's) would report no moves and no bounds: what the front end shows stays as it was.
+    let moves_counted = std::sync::atomic::AtomicBool::new(false);
     let status = context.live.map(|live| {
+        let moves_counted = &moves_counted;
         move |s: &SearchStatus| {
             let status = LiveStatus::of(board, s);
+            if status.moves > 0 {
+                moves_counted.store(true, std::sync::atomic::Ordering::Relaxed);
+            } else if moves_counted.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
             if let Ok(json) = serde_json::to_string(&status) {
                 let news = !status.proved.is_empty();
                 live(LiveReport { json, news });
