@@ -95,21 +95,24 @@ impl AsyncWrite for Shared {
 }
 
 /// Completes when the client of `stream` has gone: its bytes have ended (it closed its side, or
-/// left) and a probe written since failed. Never completes while bytes still come (a pipelined
+/// left) and a probe written since failed. Looks first after [`PROBE_EVERY`] (an answer ready
+/// sooner costs no look at the socket); never completes while bytes still come (a pipelined
 /// request: the client is there) or for a client that takes its probes in.
 pub async fn gone(stream: &TcpStream) {
+    let start = tokio::time::Instant::now() + PROBE_EVERY;
+    let mut every = tokio::time::interval_at(start, PROBE_EVERY);
+    every.tick().await;
     let mut byte = [0u8; 1];
     match stream.peek(&mut byte).await {
         Ok(0) => {}
         Ok(_) => std::future::pending().await,
         Err(_) => return,
     }
-    let mut every = tokio::time::interval_at(tokio::time::Instant::now() + PROBE_EVERY, PROBE_EVERY);
     loop {
-        every.tick().await;
         if write_probe(stream).await.is_err() {
             return;
         }
+        every.tick().await;
     }
 }
 
