@@ -393,7 +393,8 @@ fn trickled_bodies_hold_neither_the_bytes_nor_the_server() {
         assert_eq!(server.post("/api/heaps", r#"{"heaps":[2,3]}"#).0, 200);
         slow.into_iter().map(|t| t.join().unwrap()).collect()
     });
-    let cut = r#"{"error":"the request body came slower than 1024 bytes a second, the server's least"}"#;
+    let cut =
+        r#"{"error":"the request body came slower than 1024 bytes a second, the server's least"}"#;
     for answer in answers {
         assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
         assert!(answer.ends_with(cut), "{answer}");
@@ -440,7 +441,9 @@ fn a_body_past_its_deadline_is_cut_however_steady() {
         .set_read_timeout(Some(Duration::from_millis(100)))
         .unwrap();
     let head = post_head(&server, "/api/heaps", 100_000);
-    stream.write_all(format!("{head}\r\n\r\n").as_bytes()).unwrap();
+    stream
+        .write_all(format!("{head}\r\n\r\n").as_bytes())
+        .unwrap();
     let mut answer = Vec::new();
     // 40 bytes every 100 ms (400 bytes a second, far above 16), for at most 10 s.
     for _ in 0..100 {
@@ -491,7 +494,10 @@ fn half_closed_clients_are_answered() {
         &format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
     );
     assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
-    assert!(page.contains("<!doctype html>") || page.contains("<!DOCTYPE html>"), "{page}");
+    assert!(
+        page.contains("<!doctype html>") || page.contains("<!DOCTYPE html>"),
+        "{page}"
+    );
     let post = |body: &str| {
         let head = post_head(&server, "/api/heaps", body.len());
         format!("{head}\r\n\r\n{body}")
@@ -500,13 +506,19 @@ fn half_closed_clients_are_answered() {
     assert!(heaps.starts_with("HTTP/1.1 200 OK\r\n"), "{heaps}");
     assert!(heaps.trim_end().ends_with('}'), "{heaps}");
     // A dice race of 3d6 sums 5..=12 twice on both sides: over a second in this build.
-    let list: Vec<String> = (5..=12).flat_map(|s| [s, s]).map(|s| s.to_string()).collect();
+    let list: Vec<String> = (5..=12)
+        .flat_map(|s| [s, s])
+        .map(|s| s.to_string())
+        .collect();
     let list = list.join(",");
     let body = &format!(r#"{{"first":[{list}],"second":[{list}],"dice":3}}"#);
     let head = post_head(&server, "/api/dice-race/compare", body.len());
     let solve = half_closed(&server, &format!("{head}\r\n\r\n{body}"));
     let answer = solve.trim_start_matches("HTTP/1.1 100 Continue\r\n\r\n");
-    assert!(solve.starts_with("HTTP/1.1 100 Continue\r\n\r\n"), "{solve}");
+    assert!(
+        solve.starts_with("HTTP/1.1 100 Continue\r\n\r\n"),
+        "{solve}"
+    );
     assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{solve}");
     assert!(answer.trim_end().ends_with('}'), "{solve}");
 }
@@ -534,20 +546,26 @@ fn the_origin_check_refuses_what_it_cannot_read() {
     let latin = ask(b"\r\nOrigin: http://\xe9vil");
     assert!(latin.starts_with("HTTP/1.1 400"), "{latin}");
     assert!(
-        latin.ends_with(r#"{"error":"the Origin header `http://\\xe9vil` is not visible ASCII text"}"#),
+        latin.ends_with(
+            r#"{"error":"the Origin header `http://\\xe9vil` is not visible ASCII text"}"#
+        ),
         "{latin}"
     );
     let own = format!("http://127.0.0.1:{port}");
     let twice = ask(format!("\r\nOrigin: {own}\r\nOrigin: http://evil.example").as_bytes());
     assert!(twice.starts_with("HTTP/1.1 400"), "{twice}");
     assert!(
-        twice.ends_with(r#"{"error":"the request has the Origin header more than once; send it once"}"#),
+        twice.ends_with(
+            r#"{"error":"the request has the Origin header more than once; send it once"}"#
+        ),
         "{twice}"
     );
     let hosts = ask(b"\r\nHost: evil.example");
     assert!(hosts.starts_with("HTTP/1.1 400"), "{hosts}");
     assert!(
-        hosts.ends_with(r#"{"error":"the request has the Host header more than once; send it once"}"#),
+        hosts.ends_with(
+            r#"{"error":"the request has the Host header more than once; send it once"}"#
+        ),
         "{hosts}"
     );
     // The same request with its one own Origin: answered.

@@ -204,8 +204,24 @@ async fn bursts(before: SocketAddr, after: SocketAddr, count: usize, board: &str
     }
     let mut bursts = Vec::new();
     for _ in 0..2 {
-        bursts.push(bounded(burst("burst of new connections, tokio's listener (before)", before, count, board)).await);
-        bursts.push(bounded(burst("burst of new connections, `connections::listen` (after)", after, count, board)).await);
+        bursts.push(
+            bounded(burst(
+                "burst of new connections, tokio's listener (before)",
+                before,
+                count,
+                board,
+            ))
+            .await,
+        );
+        bursts.push(
+            bounded(burst(
+                "burst of new connections, `connections::listen` (after)",
+                after,
+                count,
+                board,
+            ))
+            .await,
+        );
     }
     bursts
 }
@@ -457,7 +473,9 @@ async fn main() {
 
     if bursts_only {
         let bursts = bursts(before, bound, count, &board).await;
-        println!("| phase | requests | errors | wall | p50 | p99 | max | requests/s | solvers' CPU |");
+        println!(
+            "| phase | requests | errors | wall | p50 | p99 | max | requests/s | solvers' CPU |"
+        );
         println!("|---|---|---|---|---|---|---|---|---|");
         for phase in &bursts {
             println!("{}", phase.line());

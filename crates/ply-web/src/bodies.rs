@@ -99,7 +99,11 @@ impl InFlight {
 
     /// Reads `body`, sent by `client`, whole within the limits; its bytes and what they hold
     /// against the caps until dropped, or the refusal to answer.
-    pub async fn read(&self, client: Option<IpAddr>, body: Body) -> Result<(Bytes, Held), ApiError> {
+    pub async fn read(
+        &self,
+        client: Option<IpAddr>,
+        body: Body,
+    ) -> Result<(Bytes, Held), ApiError> {
         let mut held = Held {
             permits: None,
             kib: 0,
@@ -267,16 +271,29 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(bytes.len(), 1 << 20);
-        let (_, second) = in_flight.read(Some(a), Body::from(mib.clone())).await.unwrap();
+        let (_, second) = in_flight
+            .read(Some(a), Body::from(mib.clone()))
+            .await
+            .unwrap();
         // Client a holds its 2 MiB: a third of its bodies is refused, naming its cap.
         let refused = in_flight.read(Some(a), Body::from(mib.clone())).await;
         let error = refused.err().unwrap();
         assert_eq!(error.status, StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(error.message, "the server is reading 2048 KiB of request bodies from 10.0.0.1, its limit for one client; try again in a second");
         // Another client gets the last MiB of the total, then finds it full.
-        let (_, third) = in_flight.read(Some(b), Body::from(mib.clone())).await.unwrap();
-        let error = in_flight.read(Some(b), Body::from("{}")).await.err().unwrap();
-        assert_eq!(error.message, "the server is reading 3072 KiB of request bodies, its limit; try again in a second");
+        let (_, third) = in_flight
+            .read(Some(b), Body::from(mib.clone()))
+            .await
+            .unwrap();
+        let error = in_flight
+            .read(Some(b), Body::from("{}"))
+            .await
+            .err()
+            .unwrap();
+        assert_eq!(
+            error.message,
+            "the server is reading 3072 KiB of request bodies, its limit; try again in a second"
+        );
         // An empty body holds nothing, and is read even with every cap full.
         let (empty, _) = in_flight.read(Some(b), Body::empty()).await.unwrap();
         assert!(empty.is_empty());
@@ -285,7 +302,11 @@ mod tests {
         assert_eq!(in_flight.total.available_permits(), 3072);
         // A body over the limit is refused as too large.
         let over = vec![b'x'; (1 << 20) + 1];
-        let error = in_flight.read(Some(a), Body::from(over)).await.err().unwrap();
+        let error = in_flight
+            .read(Some(a), Body::from(over))
+            .await
+            .err()
+            .unwrap();
         assert_eq!(error.status, StatusCode::PAYLOAD_TOO_LARGE);
     }
 
@@ -303,12 +324,18 @@ mod tests {
         // 100 KiB in: the rate allows 100 s more, the piece timeout 10 s from the last piece.
         let (due, late) = in_flight.due(start, start, 100 << 10);
         assert_eq!(due - start, Duration::from_secs(10));
-        assert_eq!(late.message, "the request body stopped coming: nothing for 10 s");
+        assert_eq!(
+            late.message,
+            "the request body stopped coming: nothing for 10 s"
+        );
         // Pieces keep coming, late in the body's time: the deadline.
         let last = start + Duration::from_secs(15);
         let (due, late) = in_flight.due(start, last, 100 << 10);
         assert_eq!(due - start, Duration::from_secs(20));
-        assert_eq!(late.message, "the request body took over 20 s, the server's limit");
+        assert_eq!(
+            late.message,
+            "the request body took over 20 s, the server's limit"
+        );
         assert_eq!(late.status, StatusCode::REQUEST_TIMEOUT);
     }
 }

@@ -289,7 +289,9 @@ mod tests {
     use super::*;
 
     fn stage(register: &Register, id: u64, stage: u8) {
-        register.lock().by_age[&id].stage.store(stage, Ordering::Relaxed);
+        register.lock().by_age[&id]
+            .stage
+            .store(stage, Ordering::Relaxed);
     }
 
     #[test]
@@ -312,7 +314,10 @@ mod tests {
         let (fifth, _) = register.admit(3, here).unwrap();
         let (sixth, _) = register.admit(3, here).unwrap();
         assert!(register.lock().by_age.contains_key(&fourth));
-        assert!(!register.lock().by_age.contains_key(&fifth), "idle goes first");
+        assert!(
+            !register.lock().by_age.contains_key(&fifth),
+            "idle goes first"
+        );
         // All answering: a new one is refused.
         for id in [second, fourth, sixth] {
             stage(&register, id, ANSWERING);
@@ -327,7 +332,9 @@ mod tests {
         let light: IpAddr = "10.0.0.1".parse().unwrap();
         let heavy: IpAddr = "10.0.0.2".parse().unwrap();
         let (oldest, _) = register.admit(4, light).unwrap();
-        let heavies: Vec<u64> = (0..3).map(|_| register.admit(4, heavy).unwrap().0).collect();
+        let heavies: Vec<u64> = (0..3)
+            .map(|_| register.admit(4, heavy).unwrap().0)
+            .collect();
         for &id in &heavies {
             stage(&register, id, RECEIVING);
         }

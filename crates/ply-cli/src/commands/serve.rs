@@ -4,8 +4,8 @@ use crate::args::MemoryArg;
 use crate::failure::Failure;
 use clap::Args;
 use ply_web::limits::{
-    Settings, BODY_BYTES, BODY_DEADLINE, BODY_RATE, BODY_TIMEOUT, CLIENT_BODY_BYTES, HEADER_TIMEOUT,
-    MAX_CONNECTIONS, MEMORY, THINK, TIME_LIMIT,
+    Settings, BODY_BYTES, BODY_DEADLINE, BODY_RATE, BODY_TIMEOUT, CLIENT_BODY_BYTES,
+    HEADER_TIMEOUT, MAX_CONNECTIONS, MEMORY, THINK, TIME_LIMIT,
 };
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;
