@@ -1,14 +1,15 @@
 //! Clients that close their side after sending a request (`nc -N`, `shutdown(SHUT_WR)`) are
 //! answered: hyper is told to allow half-closed connections, so the end of a client's bytes no
 //! longer ends its request. But a client that has gone away looks the same from here (its bytes
-//! end), and its answer, an expensive solve among them, should stop at once. So, once a request's
-//! body is in and its client's bytes have ended, the connection is probed: every [`PROBE_EVERY`]
-//! while the answer is not ready, the server writes an interim `HTTP/1.1 100 Continue` (which every
-//! HTTP/1.1 client reads past). A client that only closed its side takes it in; a client that has
-//! gone answers with a reset, the next probe fails, and the request is dropped, which stops its
-//! work ([`RaiseOnDrop`](crate::RaiseOnDrop)). An answer ready sooner than the first probe (every
-//! cheap one) is written with no probe before it; an HTTP/1.0 client, which may not be sent a 1xx,
-//! is never probed (its answer runs to its end, within the time limit).
+//! end), and its answer, an expensive solve among them, should stop at once. So a request whose
+//! body is in and whose answer is not ready [`PROBE_EVERY`] later has its socket looked at: if the
+//! client's bytes have ended, the server writes an interim `HTTP/1.1 100 Continue` (which every
+//! HTTP/1.1 client reads past), then again every [`PROBE_EVERY`] while the answer is not ready. A
+//! client that only closed its side takes them in; a client that has gone answers with a reset,
+//! the next probe fails, and the request is dropped, which stops its work (its cancel flag is
+//! raised when it is dropped). An answer ready sooner (every cheap one) is written with no probe
+//! and no look at the socket; an HTTP/1.0 client, which may not be sent a 1xx, is never probed (its
+//! answer runs to its end, within the time limit).
 //!
 //! The probe is written from within the request's own future, which hyper polls while it waits for
 //! the answer and before it writes any of it: a probe never lands inside an answer. The socket is
