@@ -32,8 +32,8 @@ pub struct ServeArgs {
     /// How long the player thinks per move unless a request says less (default 3s).
     #[arg(long, value_name = "TIME", value_parser = parse_time)]
     think: Option<Duration>,
-    /// The most connections open at once (default 1024); past it a new one takes the place of the
-    /// oldest idle one.
+    /// The most connections open at once (default 1024); past it a new one takes the place of an
+    /// idle one, or one still sending its body, of the client address holding the most.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     max_connections: Option<u64>,
     /// The most time to send a request's headers, and to stay idle between requests (default 10s).
