@@ -13,8 +13,8 @@
 //! `Content-Length` declares, against the cap on all bodies in flight (`--body-bytes`) and the cap
 //! on one client address's (`--body-bytes-per-client`), and held until the answer is ready: slow
 //! clients hold only what they sent, and one address cannot take the whole cap. A body that finds
-//! no room is read to its end and dropped (so that its client is done sending and sees the answer),
-//! then refused with 503 and `Retry-After`.
+//! no room gives back what it held at once, is read to its end and dropped (so that its client is
+//! done sending and sees the answer), then refused with 503 and `Retry-After`.
 
 use crate::error::ApiError;
 use crate::limits::MAX_BODY;
@@ -141,8 +141,11 @@ impl InFlight {
                 match held.grow(received) {
                     Ok(()) => kept.extend_from_slice(&piece),
                     Err(busy) => {
+                        // Nothing more is kept: what it held goes back at once, not after the
+                        // rest of it has been read and dropped.
                         refused = Some(busy);
                         kept = Vec::new();
+                        held.release();
                     }
                 }
             }
@@ -225,6 +228,13 @@ impl Held {
         }
         self.kib += more;
         Ok(())
+    }
+
+    /// Gives back everything held.
+    fn release(&mut self) {
+        self.permits = None;
+        self.release_client(self.kib);
+        self.kib = 0;
     }
 
     /// Gives back `kib` of the client's count.
