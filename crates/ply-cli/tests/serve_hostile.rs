@@ -14,13 +14,24 @@ use std::time::{Duration, Instant};
 /// server to close it after its answer (`Connection: close`, so that reading to its end does not
 /// wait for the idle timeout); what comes back before the server closes it or `wait` passes.
 fn raw(server: &Server, head: &str, body: &[u8], wait: Duration) -> String {
+    raw_bytes(server, head.as_bytes(), body, wait)
+}
+
+/// [`raw`] with a head of any bytes.
+fn raw_bytes(server: &Server, head: &[u8], body: &[u8], wait: Duration) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", server.port())).expect("connects");
     stream.set_read_timeout(Some(wait)).unwrap();
-    let _ = stream.write_all(format!("{head}\r\nConnection: close\r\n\r\n").as_bytes());
+    let _ = stream.write_all(&[head, b"\r\nConnection: close\r\n\r\n"].concat());
     let _ = stream.write_all(body);
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
     String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// `GET path` on a new connection; what comes back.
+fn get(server: &Server, path: &str) -> String {
+    let head = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}", server.port());
+    raw(server, &head, b"", Duration::from_secs(30))
 }
 
 /// A POST head for `path` with a JSON body of `length` bytes.
@@ -336,4 +347,227 @@ fn requests_hyper_cannot_read_are_answered_in_json() {
         answer.ends_with(&format!("\r\n\r\n{malformed}")),
         "{answer}"
     );
+}
+
+/// A client that declares a 1 MiB body, sends its head and then one byte every `every`, reading
+/// between bytes; what the server answers (or nothing, if it closed first), within 30 bytes sent.
+fn trickle(server: &Server, every: Duration) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port())).expect("connects");
+    stream.set_read_timeout(Some(every)).unwrap();
+    let head = post_head(server, "/api/heaps", 1 << 20);
+    let _ = stream.write_all(format!("{head}\r\n\r\n").as_bytes());
+    let mut answer = Vec::new();
+    for _ in 0..30 {
+        if stream.write_all(b" ").is_err() {
+            break;
+        }
+        let mut piece = [0u8; 4096];
+        match stream.read(&mut piece) {
+            Ok(0) => break,
+            Ok(n) => {
+                answer.extend_from_slice(&piece[..n]);
+                if answer.ends_with(b"}") {
+                    break;
+                }
+            }
+            Err(_) => {} // nothing yet: the next byte
+        }
+    }
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// Finding 1 of issue 34: 32 clients that declare a 1 MiB body and trickle it a byte at a time
+/// hold neither the bytes in flight (they hold what they sent) nor their connections for long (the
+/// least rate cuts them, 408): the page, the limits and a small POST are answered meanwhile.
+#[test]
+fn trickled_bodies_hold_neither_the_bytes_nor_the_server() {
+    let server = Server::start_with(&["--body-rate", "1K", "--body-bytes", "2M"]);
+    let answers: Vec<String> = std::thread::scope(|scope| {
+        let slow: Vec<_> = (0..32)
+            .map(|_| scope.spawn(|| trickle(&server, Duration::from_millis(300))))
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        // While they trickle (within the rate's first second): every normal request answered.
+        assert!(get(&server, "/api/limits").starts_with("HTTP/1.1 200"));
+        assert!(get(&server, "/").starts_with("HTTP/1.1 200"));
+        assert_eq!(server.post("/api/heaps", r#"{"heaps":[2,3]}"#).0, 200);
+        slow.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    let cut =
+        r#"{"error":"the request body came slower than 1024 bytes a second, the server's least"}"#;
+    for answer in answers {
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.ends_with(cut), "{answer}");
+    }
+}
+
+/// Finding 1 of issue 34: more trickling connections than the cap (here 100 over a cap of 64, the
+/// rate low enough that none is cut meanwhile) leave room: a new connection takes the place of one
+/// still receiving its body, so the page, the limits and a small POST are answered.
+#[test]
+fn trickling_connections_past_the_cap_make_room() {
+    let server = Server::start_with(&[
+        "--max-connections",
+        "64",
+        "--body-rate",
+        "1",
+        "--body-deadline",
+        "60s",
+    ]);
+    let head = post_head(&server, "/api/heaps", 1 << 20);
+    let slow: Vec<TcpStream> = (0..100)
+        .map(|_| {
+            let mut stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+            stream
+                .write_all(format!("{head}\r\n\r\n ").as_bytes())
+                .unwrap();
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(get(&server, "/").starts_with("HTTP/1.1 200"));
+    assert!(get(&server, "/api/limits").starts_with("HTTP/1.1 200"));
+    assert_eq!(server.post("/api/heaps", r#"{"heaps":[2,3]}"#).0, 200);
+    drop(slow);
+}
+
+/// Finding 1 of issue 34: a body that keeps above the least rate but takes longer than the deadline
+/// for the whole body is cut (408), however steadily its pieces come.
+#[test]
+fn a_body_past_its_deadline_is_cut_however_steady() {
+    let server = Server::start_with(&["--body-deadline", "1s", "--body-rate", "16"]);
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let head = post_head(&server, "/api/heaps", 100_000);
+    stream
+        .write_all(format!("{head}\r\n\r\n").as_bytes())
+        .unwrap();
+    let mut answer = Vec::new();
+    // 40 bytes every 100 ms (400 bytes a second, far above 16), for at most 10 s.
+    for _ in 0..100 {
+        if stream.write_all(&[b' '; 40]).is_err() {
+            break;
+        }
+        let mut piece = [0u8; 4096];
+        match stream.read(&mut piece) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&piece[..n]),
+            Err(_) => {}
+        }
+        if answer.ends_with(b"}") {
+            break;
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.ends_with(r#"{"error":"the request body took over 1 s, the server's limit"}"#),
+        "{answer}"
+    );
+}
+
+/// Sends `request` whole, then shuts down the write half (as `nc -N` does); everything the server
+/// writes back until it closes.
+fn half_closed(server: &Server, request: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    stream.shutdown(std::net::Shutdown::Write).unwrap();
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// Finding 4 of issue 34: a client that sends its request and then closes its write half gets its
+/// answer: the page, a cheap API POST, and a solve slower than a probe (its answer comes after the
+/// server's interim `100 Continue`s, which the client reads past).
+#[test]
+fn half_closed_clients_are_answered() {
+    let server = Server::start_with(&["--time-limit", "30s"]);
+    let port = server.port();
+    let page = half_closed(
+        &server,
+        &format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"),
+    );
+    assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
+    assert!(
+        page.contains("<!doctype html>") || page.contains("<!DOCTYPE html>"),
+        "{page}"
+    );
+    let post = |body: &str| {
+        let head = post_head(&server, "/api/heaps", body.len());
+        format!("{head}\r\n\r\n{body}")
+    };
+    let heaps = half_closed(&server, &post(r#"{"heaps":[2,3]}"#));
+    assert!(heaps.starts_with("HTTP/1.1 200 OK\r\n"), "{heaps}");
+    assert!(heaps.trim_end().ends_with('}'), "{heaps}");
+    // A dice race of 3d6 sums 5..=12 twice on both sides: over a second in this build.
+    let list: Vec<String> = (5..=12)
+        .flat_map(|s| [s, s])
+        .map(|s| s.to_string())
+        .collect();
+    let list = list.join(",");
+    let body = &format!(r#"{{"first":[{list}],"second":[{list}],"dice":3}}"#);
+    let head = post_head(&server, "/api/dice-race/compare", body.len());
+    let solve = half_closed(&server, &format!("{head}\r\n\r\n{body}"));
+    let answer = solve.trim_start_matches("HTTP/1.1 100 Continue\r\n\r\n");
+    assert!(
+        solve.starts_with("HTTP/1.1 100 Continue\r\n\r\n"),
+        "{solve}"
+    );
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{solve}");
+    assert!(answer.trim_end().ends_with('}'), "{solve}");
+}
+
+/// Finding 5 of issue 34: the origin check refuses what it cannot read — a header value that is not
+/// visible ASCII, a `Host` or `Origin` given twice — with a 400 of one line, where it used to read
+/// them as absent or as their first copy and answer 200.
+#[test]
+fn the_origin_check_refuses_what_it_cannot_read() {
+    let server = Server::start();
+    let port = server.port();
+    let body = br#"{"heaps":[2,3]}"#;
+    let ask = |extra: &[u8]| {
+        let head = [
+            format!(
+                "POST /api/heaps HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}",
+                body.len()
+            )
+            .as_bytes(),
+            extra,
+        ]
+        .concat();
+        raw_bytes(&server, &head, body, Duration::from_secs(30))
+    };
+    let latin = ask(b"\r\nOrigin: http://\xe9vil");
+    assert!(latin.starts_with("HTTP/1.1 400"), "{latin}");
+    assert!(
+        latin.ends_with(
+            r#"{"error":"the Origin header `http://\\xe9vil` is not visible ASCII text"}"#
+        ),
+        "{latin}"
+    );
+    let own = format!("http://127.0.0.1:{port}");
+    let twice = ask(format!("\r\nOrigin: {own}\r\nOrigin: http://evil.example").as_bytes());
+    assert!(twice.starts_with("HTTP/1.1 400"), "{twice}");
+    assert!(
+        twice.ends_with(
+            r#"{"error":"the request has the Origin header more than once; send it once"}"#
+        ),
+        "{twice}"
+    );
+    let hosts = ask(b"\r\nHost: evil.example");
+    assert!(hosts.starts_with("HTTP/1.1 400"), "{hosts}");
+    assert!(
+        hosts.ends_with(
+            r#"{"error":"the request has the Host header more than once; send it once"}"#
+        ),
+        "{hosts}"
+    );
+    // The same request with its one own Origin: answered.
+    assert!(ask(format!("\r\nOrigin: {own}").as_bytes()).starts_with("HTTP/1.1 200"));
 }

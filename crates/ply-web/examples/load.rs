@@ -5,12 +5,15 @@
 //! requests that need them), then again (warm: most answers come from the server's answer cache),
 //! then again with every body made new by trailing white space (warm tables, but no answer kept:
 //! every request is solved), then again with new bodies while two expensive solves (the empty 4×5
-//! board, 5 s each) run; the same requests one at a time are the baseline. Every answer must be
+//! board, 5 s each) run; the same requests one at a time are the baseline; last, bursts of the
+//! same requests (answers kept) each on a new connection of its own with `Connection: close`, to
+//! the server on its listener (`connections::listen`) and to the same server on tokio's listener
+//! (its backlog of 1 024, as before issue 34), in turn. Every answer must be
 //! 200; latencies are p50 / p99 / max, and each phase shows the CPU time the process spent outside
 //! the runtime's threads (the solvers, and this benchmark's main thread: a few milliseconds).
 //!
-//! Run: `nice -n 19 cargo run --release -p ply-web --example load [REQUESTS]` (figures in
-//! BENCHMARKS.md). Bounded and self-stopping: a fixed number of requests, each phase given at most
+//! Run: `nice -n 19 cargo run --release -p ply-web --example load [REQUESTS] [bursts]` (figures in
+//! BENCHMARKS.md; `bursts`: only the bursts of new connections). Bounded and self-stopping: a fixed number of requests, each phase given at most
 //! two minutes; exit 1 on any error or when a phase runs out of time. A benchmark, not a test.
 
 use http_body_util::{BodyExt, Full};
@@ -121,6 +124,127 @@ async fn send(
         ));
     }
     Ok(took)
+}
+
+/// Sends `body` to `path` on a new connection of its own, asking the server to close it after the
+/// answer (`Connection: close`); its latency from the start of the connect to the end of the
+/// answer, or what went wrong.
+async fn send_fresh(addr: SocketAddr, path: &str, body: String) -> Result<Duration, String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let started = Instant::now();
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("{path}: connect: {e}"))?;
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .map_err(|e| format!("{path}: write: {e}"))?;
+    let mut answer = Vec::new();
+    stream
+        .read_to_end(&mut answer)
+        .await
+        .map_err(|e| format!("{path}: read: {e}"))?;
+    let took = started.elapsed();
+    if !answer.starts_with(b"HTTP/1.1 200 ") {
+        let shown: String = String::from_utf8_lossy(&answer).chars().take(200).collect();
+        return Err(format!("{path}: {shown}"));
+    }
+    Ok(took)
+}
+
+/// `count` requests of the mix (answers kept), all at once, each on a new connection of its own
+/// with `Connection: close`, to the server at `addr`.
+async fn burst(name: &'static str, addr: SocketAddr, count: usize, board: &str) -> Phase {
+    let started = Instant::now();
+    let cpu = cpu_times();
+    let mut phase = Phase::new(name, count);
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..count {
+        let (path, body) = mix(i, board);
+        tasks.spawn(async move { send_fresh(addr, path, body).await.map(|d| (i % KINDS, d)) });
+    }
+    while let Some(done) = tasks.join_next().await {
+        match done.unwrap_or_else(|e| Err(e.to_string())) {
+            Ok(latency) => phase.latencies.push(latency),
+            Err(e) => phase.errors.push(e),
+        }
+    }
+    phase.wall = started.elapsed();
+    let (all, runtime) = cpu_times();
+    phase.solvers = (all - cpu.0).saturating_sub(runtime - cpu.1);
+    phase
+}
+
+/// A server as `ply serve` runs it, in this process on `listener`; its address and its task.
+fn start_server(
+    listener: tokio::net::TcpListener,
+    settings: ply_web::limits::Settings,
+) -> (SocketAddr, tokio::task::JoinHandle<()>) {
+    let bound = listener.local_addr().expect("bound");
+    let app = ply_web::app(ply_web::AppState::new(settings), bound);
+    let server = tokio::spawn(ply_web::connections::serve(
+        listener,
+        app,
+        settings.connection_limits(),
+        std::future::pending(),
+    ));
+    (bound, server)
+}
+
+/// Bursts of `count` new connections (answers kept) to the server at `before` (tokio's listener)
+/// and the same server at `after` (`connections::listen`), in turn, twice each, after one burst to
+/// each that fills its answers.
+async fn bursts(before: SocketAddr, after: SocketAddr, count: usize, board: &str) -> Vec<Phase> {
+    for addr in [before, after] {
+        let _ = bounded(burst("(warming)", addr, count, board)).await;
+    }
+    let mut bursts = Vec::new();
+    for _ in 0..2 {
+        bursts.push(
+            bounded(burst(
+                "burst of new connections, tokio's listener (before)",
+                before,
+                count,
+                board,
+            ))
+            .await,
+        );
+        bursts.push(
+            bounded(burst(
+                "burst of new connections, `connections::listen` (after)",
+                after,
+                count,
+                board,
+            ))
+            .await,
+        );
+    }
+    bursts
+}
+
+/// Both bursts of each listener joined: p50 and p99 before and after, and their ratio.
+fn burst_summary(bursts: &[Phase], count: usize) -> String {
+    let joined = |which: &str| {
+        let mut joined = Phase::new("joined", 2 * count);
+        for phase in bursts.iter().filter(|p| p.name.contains(which)) {
+            joined.latencies.extend(&phase.latencies);
+        }
+        joined
+    };
+    let (before, after) = (joined("before"), joined("after"));
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    format!(
+        "Bursts of {count} new connections (both bursts of each): before p50 {:.1} ms, p99 {:.1} ms; after p50 {:.1} ms, p99 {:.1} ms; p99 after/before {:.2}x",
+        ms(before.quantile(0.5)),
+        ms(before.quantile(0.99)),
+        ms(after.quantile(0.5)),
+        ms(after.quantile(0.99)),
+        after.quantile(0.99).as_secs_f64() / before.quantile(0.99).as_secs_f64(),
+    )
 }
 
 /// What one phase measured.
@@ -288,16 +412,20 @@ async fn main() {
             std::process::exit(2)
         }),
     };
-    let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
-        .await
-        .expect("a free port on 127.0.0.1");
-    let bound = listener.local_addr().expect("bound");
-    let base = format!("http://{bound}");
+    let bursts_only = match std::env::args().nth(2).as_deref() {
+        None => false,
+        Some("bursts") => true,
+        Some(other) => {
+            eprintln!("load: the second argument is `bursts` (only the bursts of new connections), not `{other}`");
+            std::process::exit(2)
+        }
+    };
+    let loopback = SocketAddr::from(([127, 0, 0, 1], 0));
     let solvers = std::thread::available_parallelism().map_or(2, |n| n.get());
     // Room for the client's connections: its 1 000 requests at once come on as many connections,
     // plus those its pool opens beside them, past the default cap (1 024). There the server closes
-    // the oldest idle connection for each new one, and the client sometimes sends on one being
-    // closed: a failure of this client (its pool), not a latency of the server.
+    // a connection that is not answering for each new one, and the client sometimes sends on one
+    // being closed: a failure of this client (its pool), not a latency of the server.
     let settings = ply_web::limits::Settings {
         solvers,
         cores: solvers,
@@ -306,18 +434,21 @@ async fn main() {
         log: false,
         ..ply_web::limits::Settings::default()
     };
-    // Served as `ply serve` serves: through its connection layer.
-    let limits = ply_web::connections::ConnectionLimits {
-        max_connections: settings.max_connections,
-        header_timeout: settings.header_timeout,
-    };
-    let app = ply_web::app(ply_web::AppState::new(settings), bound);
-    let server = tokio::spawn(ply_web::connections::serve(
-        listener,
-        app,
-        limits,
-        std::future::pending(),
-    ));
+    // Served as `ply serve` serves: its listener (connections::listen: a deep backlog) and its
+    // connection layer.
+    let (bound, server) = start_server(
+        ply_web::connections::listen(loopback).expect("a free port on 127.0.0.1"),
+        settings,
+    );
+    let base = format!("http://{bound}");
+    // The same server on tokio's own listener (a backlog of 1 024), as `ply serve` was before
+    // issue 34: the burst's "before".
+    let (before, before_server) = start_server(
+        tokio::net::TcpListener::bind(loopback)
+            .await
+            .expect("a free port on 127.0.0.1"),
+        settings,
+    );
     let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
     // A board for the MagicBoard requests, from the server itself (this is not a timed request).
     let generated = client
@@ -340,6 +471,19 @@ async fn main() {
         .expect("the board's text")
         .to_string();
 
+    if bursts_only {
+        let bursts = bursts(before, bound, count, &board).await;
+        println!(
+            "| phase | requests | errors | wall | p50 | p99 | max | requests/s | solvers' CPU |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|");
+        for phase in &bursts {
+            println!("{}", phase.line());
+        }
+        println!("\n{}", burst_summary(&bursts, count));
+        exit_on_errors(&bursts.iter().collect::<Vec<_>>());
+        return;
+    }
     let phase = |name, at_once, new_bodies| {
         bounded(run(
             name, &client, &base, count, &board, at_once, new_bodies,
@@ -383,15 +527,18 @@ async fn main() {
         Some('\n'),
     )
     .await;
+    let bursts = bursts(before, bound, count, &board).await;
     server.abort();
+    before_server.abort();
 
     println!(
         "{count} requests to http://127.0.0.1 (in-process server, {solvers} solvers), mixed over {KINDS} kinds:\n"
     );
     println!("| phase | requests | errors | wall | p50 | p99 | max | requests/s | solvers' CPU |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    let phases = [&cold, &warm, &fresh, &beside, &one_by_one];
-    for phase in phases {
+    let mut phases = vec![&cold, &warm, &fresh, &beside, &one_by_one];
+    phases.extend(&bursts);
+    for phase in &phases {
         println!("{}", phase.line());
     }
     let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
@@ -403,6 +550,7 @@ async fn main() {
         ratio(one_by_one.wall, fresh.wall),
         ratio(p99(&beside), p99(&fresh)),
     );
+    println!("\n{}", burst_summary(&bursts, count));
     println!("\nThe baseline by kind of request:\n\n| request | p50 | max |\n|---|---|---|");
     for kind in 0..KINDS {
         let (path, body) = mix(kind, "…");
@@ -414,6 +562,11 @@ async fn main() {
             ms(1.0)
         );
     }
+    exit_on_errors(&phases);
+}
+
+/// Exits 1, naming one, if any request of `phases` failed.
+fn exit_on_errors(phases: &[&Phase]) {
     let errors: Vec<&String> = phases.iter().flat_map(|p| &p.errors).collect();
     if !errors.is_empty() {
         eprintln!("load: {} requests failed, e.g. {}", errors.len(), errors[0]);

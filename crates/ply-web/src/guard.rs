@@ -1,41 +1,34 @@
 //! What every API request passes before its body is read: it must be JSON from the page's own
 //! origin (a web page elsewhere cannot drive a local server: no "simple" cross-site POST, no DNS
-//! rebinding), and its body is counted against a cap on the bytes of all bodies in flight, held
-//! until its answer is sent (past the cap: 503 with `Retry-After`), so that many large bodies at
-//! once cannot take the memory.
+//! rebinding; the headers this reads must be there once and readable, or the request is refused),
+//! and its body is read whole by [`bodies`](crate::bodies) (deadlines, a least rate, its bytes
+//! counted against the caps on bodies in flight until its answer is ready: past them 503 with
+//! `Retry-After`), so that neither slow nor large bodies take the connections or the memory.
 
+use crate::bodies::{BodyLimits, InFlight};
+use crate::connections::Stage;
 use crate::error::ApiError;
 use crate::limits::MAX_BODY;
-use axum::extract::{Request, State};
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use futures_util::StreamExt;
 use std::net::SocketAddr;
-use std::sync::Arc;
-use tokio::sync::Semaphore;
 
-/// The guard's state: the bytes of bodies in flight (one permit a KiB) and the address served.
+/// The guard's state: the bodies in flight and the address served.
 #[derive(Clone)]
 pub struct Guard {
-    bodies: Arc<Semaphore>,
-    cap_kib: u32,
+    bodies: InFlight,
     /// The address bound, when it is a loopback address: requests must then name a loopback host.
     loopback: Option<SocketAddr>,
 }
 
-/// Permits (KiB) a body of `bytes` takes: at least one, so that empty bodies count too.
-fn kib(bytes: u64) -> u32 {
-    bytes.div_ceil(1024).clamp(1, u32::MAX as u64) as u32
-}
-
 impl Guard {
-    /// A guard for a server bound to `addr` letting `bytes` of bodies be in flight at once.
-    pub fn new(addr: SocketAddr, bytes: u64) -> Self {
-        let cap_kib = kib(bytes).max(kib(MAX_BODY as u64));
+    /// A guard for a server bound to `addr` reading bodies within `limits`.
+    pub fn new(addr: SocketAddr, limits: BodyLimits) -> Self {
         Guard {
-            bodies: Arc::new(Semaphore::new(cap_kib as usize)),
-            cap_kib,
+            bodies: InFlight::new(limits),
             loopback: addr.ip().is_loopback().then_some(addr),
         }
     }
@@ -60,16 +53,20 @@ impl Guard {
         local && port.is_none_or(|p| p == addr.port())
     }
 
-    /// Why `headers` of a `method` request to the API are refused, if they are.
+    /// Why `headers` of a `method` request to the API are refused, if they are. The headers the
+    /// check reads must be readable: a `Host`, `Origin` or `Content-Type` that is not visible ASCII,
+    /// or given twice, is refused (400) rather than read as absent or as its first copy.
     fn refusal(&self, method: &Method, headers: &HeaderMap) -> Option<ApiError> {
-        let text = |name| {
-            headers
-                .get(name)
-                .and_then(|v: &HeaderValue| v.to_str().ok())
-        };
-        if let Some(host) = text(header::HOST) {
+        self.refusal_of_read(method, headers).err()
+    }
+
+    fn refusal_of_read(&self, method: &Method, headers: &HeaderMap) -> Result<(), ApiError> {
+        let host = single(headers, header::HOST)?;
+        let origin = single(headers, header::ORIGIN)?;
+        let content_type = single(headers, header::CONTENT_TYPE)?;
+        if let Some(host) = host {
             if !self.is_own_host(host) {
-                return Some(ApiError::status(
+                return Err(ApiError::status(
                     StatusCode::FORBIDDEN,
                     format!(
                         "the request names the host {}, not this server",
@@ -78,12 +75,12 @@ impl Guard {
                 ));
             }
         }
-        if let Some(origin) = text(header::ORIGIN) {
-            let own = text(header::HOST).is_some_and(|host| {
+        if let Some(origin) = origin {
+            let own = host.is_some_and(|host| {
                 origin.strip_prefix("http://") == Some(host) && self.is_own_host(host)
             });
             if !own {
-                return Some(ApiError::status(
+                return Err(ApiError::status(
                     StatusCode::FORBIDDEN,
                     format!(
                         "requests from the page at {} are refused: only this server's own page may ask",
@@ -93,24 +90,66 @@ impl Guard {
             }
         }
         if *method == Method::POST {
-            let json = text(header::CONTENT_TYPE).is_some_and(|t| {
+            let json = content_type.is_some_and(|t| {
                 t.split(';')
                     .next()
                     .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
             });
             if !json {
-                return Some(ApiError::status(
+                return Err(ApiError::status(
                     StatusCode::UNSUPPORTED_MEDIA_TYPE,
                     "the body must be JSON, sent with Content-Type: application/json",
                 ));
             }
         }
-        None
+        Ok(())
     }
 }
 
-/// The middleware: checks the headers, then holds the body's bytes against the cap until the
-/// answer is ready.
+/// The one value of the header `name` in `headers` as text, if it is there; refused (400) when it
+/// is there twice or more, or is not visible ASCII: a check that read only one copy, or skipped a
+/// value it cannot read, would let through what it is there to stop.
+fn single(headers: &HeaderMap, name: header::HeaderName) -> Result<Option<&str>, ApiError> {
+    let mut values = headers.get_all(&name).iter();
+    let Some(value) = values.next() else {
+        return Ok(None);
+    };
+    let shown = canonical(&name);
+    if values.next().is_some() {
+        return Err(ApiError::status(
+            StatusCode::BAD_REQUEST,
+            format!("the request has the {shown} header more than once; send it once"),
+        ));
+    }
+    match value.to_str() {
+        Ok(text) => Ok(Some(text)),
+        Err(_) => Err(ApiError::status(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "the {shown} header {} is not visible ASCII text",
+                plysolve::input::quote_bytes(value.as_bytes())
+            ),
+        )),
+    }
+}
+
+/// A header's name as it is usually written (`Content-Type`), for messages.
+fn canonical(name: &header::HeaderName) -> String {
+    name.as_str()
+        .split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or(String::new(), |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The middleware: checks the headers, then reads the body whole ([`InFlight::read`]: its
+/// deadlines, its bytes held against the caps until the answer is ready), tells the connection that
+/// its body is in, and hands the request on with the body read.
 pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
     if let Some(refused) = guard.refusal(request.method(), request.headers()) {
         return refused.into_response();
@@ -123,43 +162,37 @@ pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> 
     if declared.is_some_and(|n| n > MAX_BODY as u64) {
         return ApiError::body_too_large().into_response();
     }
-    // A body over the limit is read up to it and refused by the body limit (413); one that stops
-    // coming, by the body timeout.
-    let bytes = match declared {
-        Some(n) => n.min(MAX_BODY as u64),
-        // No length declared (chunked): the most a body may be.
-        None if request.method() == Method::POST => MAX_BODY as u64,
-        None => 0,
-    };
-    let Ok(_held) = guard.bodies.clone().try_acquire_many_owned(kib(bytes)) else {
-        // Read the body and drop it piece by piece (nothing kept; the body timeout and the body
-        // limit still apply), so that the client is done sending and sees the answer.
-        let mut body = request.into_body().into_data_stream();
-        let mut read = 0usize;
-        while let Some(Ok(piece)) = body.next().await {
-            read += piece.len();
-            if read > MAX_BODY {
-                break;
+    let client = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip());
+    let (parts, body) = request.into_parts();
+    let (bytes, _held) = match guard.bodies.read(client, body).await {
+        Ok(read) => read,
+        Err(refused) => {
+            let mut answer = refused.into_response();
+            if answer.status() == StatusCode::SERVICE_UNAVAILABLE {
+                answer
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
             }
+            return answer;
         }
-        let mut busy = ApiError::status(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!(
-                "the server is reading {} KiB of request bodies, its limit; try again in a second",
-                guard.cap_kib
-            ),
-        )
-        .into_response();
-        busy.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-        return busy;
     };
-    next.run(request).await
+    if let Some(stage) = parts.extensions.get::<Stage>() {
+        stage.body_read();
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn limits() -> BodyLimits {
+        crate::limits::Settings::default().body_limits()
+    }
 
     fn headers(pairs: &[(header::HeaderName, &str)]) -> HeaderMap {
         let mut map = HeaderMap::new();
@@ -171,7 +204,7 @@ mod tests {
 
     #[test]
     fn only_json_from_the_servers_own_page() {
-        let guard = Guard::new("127.0.0.1:8080".parse().unwrap(), 1 << 20);
+        let guard = Guard::new("127.0.0.1:8080".parse().unwrap(), limits());
         let json = (header::CONTENT_TYPE, "application/json; charset=utf-8");
         let host = (header::HOST, "127.0.0.1:8080");
         let ok = headers(&[json.clone(), host.clone()]);
@@ -204,9 +237,43 @@ mod tests {
         let port = headers(&[json.clone(), (header::HOST, "127.0.0.1:9999")]);
         assert_eq!(status(&port), Some(StatusCode::FORBIDDEN));
         // A GET needs no JSON.
-        assert_eq!(guard.refusal(&Method::GET, &headers(&[host])), None);
+        assert_eq!(
+            guard.refusal(&Method::GET, &headers(std::slice::from_ref(&host))),
+            None
+        );
+        // What the check cannot read is refused, not skipped: a value that is not visible ASCII,
+        // a header given twice (the second copy is the one a check reading the first would miss).
+        let mut latin = headers(&[json.clone(), host.clone()]);
+        latin.insert(
+            header::ORIGIN,
+            HeaderValue::from_bytes(b"http://\xe9vil").unwrap(),
+        );
+        let refused = guard.refusal(&Method::POST, &latin).unwrap();
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        assert_eq!(
+            refused.message,
+            r"the Origin header `http://\xe9vil` is not visible ASCII text"
+        );
+        for name in [header::HOST, header::ORIGIN, header::CONTENT_TYPE] {
+            let mut twice = headers(&[json.clone(), host.clone()]);
+            twice.insert(
+                name.clone(),
+                HeaderValue::from_static("http://127.0.0.1:8080"),
+            );
+            twice.append(
+                name.clone(),
+                HeaderValue::from_static("http://evil.example"),
+            );
+            let refused = guard.refusal(&Method::POST, &twice).unwrap();
+            assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+            let shown = canonical(&name);
+            assert_eq!(
+                refused.message,
+                format!("the request has the {shown} header more than once; send it once")
+            );
+        }
         // Bound to a public address, any host is its own.
-        let public = Guard::new("0.0.0.0:8080".parse().unwrap(), 1 << 20);
+        let public = Guard::new("0.0.0.0:8080".parse().unwrap(), limits());
         assert!(public.is_own_host("ply.example:8080"));
     }
 }

@@ -7,9 +7,11 @@
 //! ([`plysolve::games::door`]); `GET /api/games` lists the registry, from which the page builds its
 //! game menu. Nothing here knows a game's rules, requests or costs.
 //!
-//! Under hostile or careless use every part is bounded: connections (a cap, a header and idle
-//! timeout, small headers: [`connections`]), bodies (1 MiB each, a timeout between their pieces, a
-//! cap on all bodies in flight, JSON from the server's own page only: [`guard`]), and work: every
+//! Under hostile or careless use every part is bounded: connections (a cap where idle and
+//! trickling ones make room, a header and idle timeout, small headers: [`connections`]), bodies
+//! (1 MiB each, a timeout between their pieces, a least rate and a deadline for the whole, caps on
+//! the bytes in flight in all and from one client address: [`bodies`]; JSON from the server's own
+//! page only: [`guard`]), and work: every
 //! solve passes the [`gate::Gate`] in the lane of its estimated cost, with a time limit, and is told
 //! to stop when its client leaves (expensive ones also give way while cheap ones want every core);
 //! a solve that finishes is kept in [`answers::Answers`] all the same, so a retry is free. The
@@ -18,10 +20,12 @@
 //! ([`http_errors`]).
 
 pub mod answers;
+pub mod bodies;
 pub mod connections;
 pub mod error;
 pub mod gate;
 pub mod guard;
+pub mod half_close;
 pub mod http_errors;
 pub mod limits;
 pub mod live;
@@ -200,7 +204,7 @@ async fn handle(
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let path = question.about().path;
-    let body = match take_body(state, body) {
+    let body = match take_body(body) {
         Ok(b) => b,
         Err(refused) => return refused.into_response(),
     };
@@ -236,26 +240,12 @@ async fn handle(
     })
 }
 
-/// A request's body as it came, or the refusal of one that did not: too large, or stalled (then
-/// naming the server's timeout).
-fn take_body(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|rejection| {
-        let status = rejection.status();
-        let text = rejection.body_text();
-        if status == StatusCode::PAYLOAD_TOO_LARGE {
-            return ApiError::body_too_large();
-        }
-        let (status, message) = if text.contains("timeout") {
-            let timeout = state.settings.body_timeout.as_millis() as u64;
-            let stalled = format!(
-                "the request body stopped coming: nothing for {}",
-                plysolve::engine::util::halt::millis_text(timeout)
-            );
-            (StatusCode::REQUEST_TIMEOUT, stalled)
-        } else {
-            (status, text)
-        };
-        ApiError::status(status, message)
+/// A request's body as the guard read it (whole, within its deadlines: [`bodies`]), or the
+/// refusal of one that could not be taken.
+fn take_body(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::body_too_large(),
+        status => ApiError::status(status, rejection.body_text()),
     })
 }
 
@@ -327,7 +317,7 @@ fn questions(mut api: Router<AppState>) -> Router<AppState> {
 /// The whole application: the page and the API, the API behind its [`guard`] (checking every
 /// request for a server bound to `addr`); every request logged when `state`'s settings say so.
 pub fn app(state: AppState, addr: SocketAddr) -> Router {
-    let guard = Guard::new(addr, state.settings.body_bytes);
+    let guard = Guard::new(addr, state.settings.body_limits());
     let api = Router::new()
         .route(
             "/api/limits",
@@ -345,10 +335,7 @@ pub fn app(state: AppState, addr: SocketAddr) -> Router {
     let api = questions(api);
     let api = api
         .method_not_allowed_fallback(wrong_method)
-        .layer(axum::middleware::from_fn_with_state(guard, guard::guard))
-        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(
-            state.settings.body_timeout,
-        ));
+        .layer(axum::middleware::from_fn_with_state(guard, guard::guard));
     let log = state.settings.log;
     let app = page::routes(Router::new())
         .method_not_allowed_fallback(wrong_method)
@@ -403,14 +390,11 @@ pub fn serve(
             .try_init();
     }
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let listener = connections::listen(addr)?;
         let bound = listener.local_addr()?;
         let state = AppState::with_books(settings, books);
         ready(bound);
-        let limits = connections::ConnectionLimits {
-            max_connections: settings.max_connections,
-            header_timeout: settings.header_timeout,
-        };
+        let limits = settings.connection_limits();
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };

@@ -33,6 +33,20 @@ pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Bytes of request bodies in flight at once (the default of `ply serve --body-bytes`): 32 bodies
 /// of the largest size, each of which may take ten times its size once parsed.
 pub const BODY_BYTES: u64 = 32 << 20;
+/// Bytes of one client address's request bodies in flight at once (the default of `ply serve
+/// --body-bytes-per-client`): a quarter of [`BODY_BYTES`].
+pub const CLIENT_BODY_BYTES: u64 = BODY_BYTES / 4;
+/// The least rate of a request body, in bytes a second after [`RATE_GRACE`](crate::bodies::RATE_GRACE)
+/// (the default of `ply serve --body-rate`): a modem's, far below any real link, far above a
+/// trickle.
+pub const BODY_RATE: u64 = 4 << 10;
+/// Time for a whole request body (the default of `ply serve --body-deadline`): the largest body
+/// at about 50 KiB a second.
+pub const BODY_DEADLINE: Duration = Duration::from_secs(20);
+/// The listen backlog asked for (the kernel caps it at `net.core.somaxconn`): room for a burst of
+/// thousands of new connections while the accept loop catches up, where tokio's default (1 024)
+/// drops the SYNs of a burst of 1 000 and their clients retry a second later.
+pub const BACKLOG: u32 = 8192;
 
 /// How a server is set up: what `ply serve`'s options say.
 #[derive(Debug, Clone, Copy)]
@@ -54,8 +68,14 @@ pub struct Settings {
     pub header_timeout: Duration,
     /// Longest wait for the next piece of a request's body.
     pub body_timeout: Duration,
+    /// Least rate of a request body, bytes a second.
+    pub body_rate: u64,
+    /// Time for a whole request body.
+    pub body_deadline: Duration,
     /// Bytes of request bodies in flight at once.
     pub body_bytes: u64,
+    /// Bytes of one client address's request bodies in flight at once.
+    pub client_body_bytes: u64,
     /// Whether each request is logged on stderr: method, path, status, time (`ply serve --quiet`
     /// turns it off).
     pub log: bool,
@@ -72,8 +92,32 @@ impl Default for Settings {
             max_connections: MAX_CONNECTIONS,
             header_timeout: HEADER_TIMEOUT,
             body_timeout: BODY_TIMEOUT,
+            body_rate: BODY_RATE,
+            body_deadline: BODY_DEADLINE,
             body_bytes: BODY_BYTES,
+            client_body_bytes: CLIENT_BODY_BYTES,
             log: true,
+        }
+    }
+}
+
+impl Settings {
+    /// How request bodies are read under these settings.
+    pub fn body_limits(&self) -> crate::bodies::BodyLimits {
+        crate::bodies::BodyLimits {
+            piece_timeout: self.body_timeout,
+            rate: self.body_rate,
+            deadline: self.body_deadline,
+            total_bytes: self.body_bytes,
+            client_bytes: self.client_body_bytes,
+        }
+    }
+
+    /// How connections are kept under these settings.
+    pub fn connection_limits(&self) -> crate::connections::ConnectionLimits {
+        crate::connections::ConnectionLimits {
+            max_connections: self.max_connections,
+            header_timeout: self.header_timeout,
         }
     }
 }

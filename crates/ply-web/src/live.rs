@@ -61,7 +61,7 @@ pub async fn stream(
     question: &'static dyn Question,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let body = match take_body(&state, body) {
+    let body = match take_body(body) {
         Ok(b) => b,
         Err(refused) => return refused.into_response(),
     };

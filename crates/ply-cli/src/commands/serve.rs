@@ -4,13 +4,15 @@ use crate::args::MemoryArg;
 use crate::failure::Failure;
 use clap::Args;
 use ply_web::limits::{
-    Settings, BODY_BYTES, BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MEMORY, THINK, TIME_LIMIT,
+    Settings, BODY_BYTES, BODY_DEADLINE, BODY_RATE, BODY_TIMEOUT, CLIENT_BODY_BYTES,
+    HEADER_TIMEOUT, MAX_CONNECTIONS, MEMORY, THINK, TIME_LIMIT,
 };
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::time::Duration;
 
 /// `ply serve [--port 8080] [--bind 127.0.0.1] [--memory SIZE] [--time-limit TIME] [--think TIME]
-/// [--max-connections N] [--header-timeout TIME] [--body-timeout TIME] [--body-bytes SIZE] [--quiet]`
+/// [--max-connections N] [--header-timeout TIME] [--body-timeout TIME] [--body-rate SIZE]
+/// [--body-deadline TIME] [--body-bytes SIZE] [--body-bytes-per-client SIZE] [--quiet]`
 #[derive(Args)]
 #[command(mut_arg("memory", |a| a.help(
     "Memory the solvers may use in all, e.g. 8G or 512M (default 2 GiB, or what the system allows \
@@ -30,8 +32,8 @@ pub struct ServeArgs {
     /// How long the player thinks per move unless a request says less (default 3s).
     #[arg(long, value_name = "TIME", value_parser = parse_time)]
     think: Option<Duration>,
-    /// The most connections open at once (default 1024); past it a new one takes the place of the
-    /// oldest idle one.
+    /// The most connections open at once (default 1024); past it a new one takes the place of an
+    /// idle one, or one still sending its body, of the client address holding the most.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     max_connections: Option<u64>,
     /// The most time to send a request's headers, and to stay idle between requests (default 10s).
@@ -40,9 +42,20 @@ pub struct ServeArgs {
     /// The most time between two pieces of a request's body (default 10s).
     #[arg(long, value_name = "TIME", value_parser = parse_time)]
     body_timeout: Option<Duration>,
+    /// The least rate of a request body, bytes a second, e.g. 4K (default), counted from a second
+    /// after it starts; a body slower than that is cut (408).
+    #[arg(long, value_name = "SIZE", value_parser = parse_rate)]
+    body_rate: Option<u64>,
+    /// The most time for a whole request body (default 20s); past it, 408.
+    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    body_deadline: Option<Duration>,
     /// The most bytes of request bodies in flight at once, e.g. 32M (default); past it, 503.
     #[arg(long, value_name = "SIZE", value_parser = crate::input::parse_memory)]
     body_bytes: Option<u64>,
+    /// The most bytes of one client address's request bodies in flight at once (default 8M, at
+    /// least 1M); past it, 503 for that client.
+    #[arg(long, value_name = "SIZE", value_parser = crate::input::parse_memory)]
+    body_bytes_per_client: Option<u64>,
     /// Log no request (by default each is a line on stderr: method, path, status, time taken).
     #[arg(long)]
     quiet: bool,
@@ -55,6 +68,14 @@ pub struct ServeArgs {
 /// Reads a time as `--time-limit` and `--think` take it.
 fn parse_time(text: &str) -> Result<Duration, String> {
     plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
+}
+
+/// Reads a rate as `--body-rate` takes it: a size, bytes a second, at least one.
+fn parse_rate(text: &str) -> Result<u64, String> {
+    match crate::input::parse_memory(text)? {
+        0 => Err("a body rate of 0 bytes a second would let a body take forever".into()),
+        bytes => Ok(bytes),
+    }
 }
 
 /// Runs the server until Ctrl-C. The first line on stdout is the address to open.
@@ -76,7 +97,10 @@ pub fn run(args: ServeArgs) -> Result<String, Failure> {
         max_connections: args.max_connections.map_or(MAX_CONNECTIONS, |n| n as usize),
         header_timeout: args.header_timeout.unwrap_or(HEADER_TIMEOUT),
         body_timeout: args.body_timeout.unwrap_or(BODY_TIMEOUT),
+        body_rate: args.body_rate.unwrap_or(BODY_RATE),
+        body_deadline: args.body_deadline.unwrap_or(BODY_DEADLINE),
         body_bytes: args.body_bytes.unwrap_or(BODY_BYTES),
+        client_body_bytes: args.body_bytes_per_client.unwrap_or(CLIENT_BODY_BYTES),
         log: !args.quiet,
     };
     let books = args.book.books()?;
