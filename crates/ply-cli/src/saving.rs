@@ -157,7 +157,9 @@ pub fn write_whole(
     let temp_path = temp.path().to_path_buf();
     let written = (|| {
         let hooks = Hooks {
-            pause: std::env::var_os(PAUSE_HOOK).is_some().then_some(&*temp_path),
+            pause: std::env::var_os(PAUSE_HOOK)
+                .is_some()
+                .then_some(&*temp_path),
             slow: std::env::var(SLOW_HOOK)
                 .ok()
                 .and_then(|ms| ms.parse().ok())

@@ -1404,7 +1404,9 @@ fn an_interrupted_save_stops_after_the_step_under_way_and_syncs_nothing() {
     // 3×3 boxes: a table of 2^24 values, 16 chunks of 1 MiB and a sync every 8 MiB.
     let mut child = ply_process(cache.path())
         .env("PLY_TEST_SLOW_SAVE", "150")
-        .args(["dots", "solve", "boxes", "--rows", "3", "--cols", "3", "--save"])
+        .args([
+            "dots", "solve", "boxes", "--rows", "3", "--cols", "3", "--save",
+        ])
         .arg(&file)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

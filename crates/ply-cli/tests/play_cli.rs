@@ -296,7 +296,10 @@ fn lines_too_long_not_utf8_or_with_control_bytes_get_a_hint_and_the_game_goes_on
     ]
     .concat();
     assert!(out.contains(&expected), "{out}");
-    assert!(out.ends_with("> \nEnd of input: the game is left unfinished.\n"), "{out}");
+    assert!(
+        out.ends_with("> \nEnd of input: the game is left unfinished.\n"),
+        "{out}"
+    );
 }
 
 #[test]

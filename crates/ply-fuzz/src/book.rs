@@ -9,7 +9,10 @@ use plysolve::games::dots::book::BookFile;
 fn one_line(fault: impl std::fmt::Display) {
     let message = fault.to_string();
     assert!(!message.is_empty(), "an empty message");
-    assert!(!message.contains('\n'), "a message of several lines: {message:?}");
+    assert!(
+        !message.contains('\n'),
+        "a message of several lines: {message:?}"
+    );
 }
 
 /// What a book holds as JSON lines, sorted, or the fault (one line).

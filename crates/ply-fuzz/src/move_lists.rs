@@ -21,7 +21,10 @@ const QUESTIONS: [&str; 6] = [
 /// A fault is one line, not empty.
 fn one_line(message: &str) {
     assert!(!message.is_empty(), "an empty message");
-    assert!(!message.contains('\n'), "a message of several lines: {message:?}");
+    assert!(
+        !message.contains('\n'),
+        "a message of several lines: {message:?}"
+    );
 }
 
 /// Checks a request body (the bytes after the first, which picks the question) as a server reads

@@ -106,7 +106,9 @@ impl<R: BufRead> Typing<R> {
                 quote_bytes(&[byte])
             ),
             ReadFault::LineTooLong { .. } | ReadFault::InputTooLong { .. } | ReadFault::Io(_) => {
-                format!("that line is longer than {MAX_LINE_BYTES} bytes, which no move or command is")
+                format!(
+                    "that line is longer than {MAX_LINE_BYTES} bytes, which no move or command is"
+                )
             }
         };
         Ok(Some(Typed::Unreadable(hint)))
