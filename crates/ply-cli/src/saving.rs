@@ -192,8 +192,8 @@ struct Hooks<'a> {
 }
 
 impl Hooks<'_> {
-    /// The slow hook's delay and line after a step.
-    fn after_step(&self, what: impl FnOnce() -> String) {
+    /// The slow hook's delay and line, at the end of a step (the step lasts that much longer).
+    fn within_step(&self, what: impl FnOnce() -> String) {
         if let Some(delay) = self.slow {
             std::thread::sleep(delay);
             crate::progress::say(&format!("ply: test hook: {}", what()));
@@ -215,13 +215,16 @@ struct Chunked<'a> {
 impl Chunked<'_> {
     /// Syncs what was written since the last sync (everything, metadata included, when `last`).
     fn sync(&mut self, last: bool) -> io::Result<()> {
-        step(|| match last {
-            true => self.file.sync_all(),
-            false => self.file.sync_data(),
+        step(|| {
+            match last {
+                true => self.file.sync_all()?,
+                false => self.file.sync_data()?,
+            }
+            self.hooks
+                .within_step(|| format!("synced {} bytes", self.written));
+            Ok(())
         })?;
         self.synced = self.written;
-        self.hooks
-            .after_step(|| format!("synced {} bytes", self.synced));
         Ok(())
     }
 }
@@ -229,10 +232,13 @@ impl Chunked<'_> {
 impl Write for Chunked<'_> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         let chunk = &bytes[..bytes.len().min(WRITE_CHUNK)];
-        let written = step(|| self.file.write(chunk))?;
+        let written = step(|| {
+            let written = self.file.write(chunk)?;
+            self.hooks
+                .within_step(|| format!("{} bytes written", self.written + written as u64));
+            Ok(written)
+        })?;
         self.written += written as u64;
-        self.hooks
-            .after_step(|| format!("{} bytes written", self.written));
         if let Some(path) = self.hooks.pause {
             crate::progress::say(&format!(
                 "ply: test hook: saving paused after {written} bytes in {}",

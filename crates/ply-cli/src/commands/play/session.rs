@@ -91,12 +91,8 @@ impl<R: BufRead> Typing<R> {
             Ok(line) => return Ok(line.map(|l| Typed::Line(l.trim().to_string()))),
             Err(e) => e.fault,
         };
-        if let ReadFault::Io(_) = fault {
-            return Err(Failure::bad(fault));
-        }
-        // Only a failing read fails here ("cannot read the input: …").
-        self.lines.skip_line().map_err(|e| Failure::bad(e.fault))?;
         let hint = match fault {
+            ReadFault::Io(_) => return Err(Failure::bad(fault)),
             ReadFault::Utf8 { bytes, .. } => format!(
                 "that line is not UTF-8 text ({} is no character)",
                 quote_bytes(&bytes)
@@ -105,12 +101,12 @@ impl<R: BufRead> Typing<R> {
                 "that line holds {}, which no move or command holds",
                 quote_bytes(&[byte])
             ),
-            ReadFault::LineTooLong { .. } | ReadFault::InputTooLong { .. } | ReadFault::Io(_) => {
-                format!(
-                    "that line is longer than {MAX_LINE_BYTES} bytes, which no move or command is"
-                )
-            }
+            ReadFault::LineTooLong { .. } | ReadFault::InputTooLong { .. } => format!(
+                "that line is longer than {MAX_LINE_BYTES} bytes, which no move or command is"
+            ),
         };
+        // Only a failing read fails here ("cannot read the input: …").
+        self.lines.skip_line().map_err(|e| Failure::bad(e.fault))?;
         Ok(Some(Typed::Unreadable(hint)))
     }
 }
