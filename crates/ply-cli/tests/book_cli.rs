@@ -709,3 +709,24 @@ fn a_time_no_proof_took_is_refused() {
         )
     );
 }
+
+/// A field named with control characters (found by the `book_import` fuzz target: serde_json's
+/// message echoed the name as written, line breaks and escapes included): named escaped, on one line.
+#[test]
+fn an_imported_line_is_quoted_escaped() {
+    let dir = scratch();
+    let line = r#"{"board":"triangles-2","key":0,"free":9,"lower":-2,"upper":-2,"best":"1-2","nodes":0,"seconds":0.0,"proved_by":"p","checked_by":null,"position":"","x\u001b[31my\nz":1}"#;
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["dots", "book", "import", "new.book", "-"],
+        Some(&format!("{line}\n")),
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "ply: line 1: not a book entry (unknown field `x\\x1b[31my\\nz` at line 1 column 167)\n"
+        )
+    );
+}

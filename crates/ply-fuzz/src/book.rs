@@ -5,13 +5,14 @@ use crate::text;
 use plysolve::games::dots::book::ops::{export, import, parse_lines, stats, ExportLine};
 use plysolve::games::dots::book::BookFile;
 
-/// A refusal is one line naming what it refuses.
+/// A refusal is one line naming what it refuses, with no control character (what it quotes of the
+/// input is escaped).
 fn one_line(fault: impl std::fmt::Display) {
     let message = fault.to_string();
     assert!(!message.is_empty(), "an empty message");
     assert!(
-        !message.contains('\n'),
-        "a message of several lines: {message:?}"
+        !message.chars().any(char::is_control),
+        "a control character in the message: {message:?}"
     );
 }
 

@@ -42,13 +42,19 @@ pub fn quote_bytes(bytes: &[u8]) -> String {
 /// [`QUOTED_CHARS`] characters, escaped (`\0`, `\t`, `\x7f`, `\xff` for a byte that is not UTF-8,
 /// `\u{202e}` for an invisible character, `\\` for a backslash), then `…` if there were more.
 pub fn excerpt(bytes: &[u8]) -> String {
+    excerpt_within(bytes, QUOTED_CHARS)
+}
+
+/// Like [`excerpt`], at most `chars` characters: for a message of another library that may echo
+/// input in it (serde_json's, naming a field as written), shown escaped and bounded.
+pub fn excerpt_within(bytes: &[u8], chars: usize) -> String {
     let mut out = String::new();
     let mut shown = 0;
     for chunk in bytes.utf8_chunks() {
         let valid = chunk.valid().chars().map(Ok);
         let invalid = chunk.invalid().iter().map(|&b| Err(b));
         for item in valid.chain(invalid) {
-            if shown == QUOTED_CHARS {
+            if shown == chars {
                 out.push('…');
                 return out;
             }
