@@ -9,6 +9,7 @@ use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::geometry::BuiltBoard;
 use plysolve::games::dots::tables::{load_fault, BoardTable};
 use plysolve::input::surface::Surface;
+use plysolve::input::Lines;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -56,7 +57,7 @@ fn pause_hook(path: &Path) -> Option<impl Fn(u64) + Sync + '_> {
                 "ply: test hook: reading paused after {read} bytes of {}",
                 path.display()
             ));
-            let _ = std::io::stdin().lines().next();
+            let _ = Lines::new(std::io::stdin().lock()).next_line(1 << 10);
         }
     })
 }

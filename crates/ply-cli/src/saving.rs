@@ -9,13 +9,34 @@
 //! target those of the same target, on its next save ([`remove_stale_partials_of`]). A write past the
 //! file size limit (`ulimit -f`) fails like any other instead of killing the process
 //! ([`fail_writes_over_the_size_limit`]), so its temporary file is removed too.
+//!
+//! An interrupt stops a save at once: the file is written [`WRITE_CHUNK`] bytes at a time and synced
+//! every [`SYNC_EVERY`] bytes, each step under a lock the interrupt handler takes before it removes
+//! the temporary file and exits. So the handler waits for at most one chunk's write or sync already
+//! under way (a process cannot end while a thread of its waits on the disk), and none starts after
+//! it: no fsync of a whole large file stands between Ctrl-C and the end.
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// Temporary files being written now: what the interrupt handler removes.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Held by a save for each write or sync it makes, and by the interrupt handler before it ends the
+/// process: the handler waits for the step under way, and no step starts after it.
+static STEP: Mutex<()> = Mutex::new(());
+
+/// Set by the interrupt handler: a save checks it before each step and makes none after it.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The most bytes a save writes at a time (each write a step the interrupt handler waits for).
+pub const WRITE_CHUNK: usize = 1 << 20;
+
+/// A save syncs what it has written every this many bytes, so that the sync before the rename
+/// (and any one an interrupt waits for) has at most this much left to do.
+pub const SYNC_EVERY: u64 = 8 << 20;
 
 /// How every temporary file's name ends: `.<target name>.<random>.<pid>.partial`.
 const PARTIAL: &str = ".partial";
@@ -25,8 +46,28 @@ const PARTIAL: &str = ".partial";
 /// interrupt a save in the middle without depending on timing.
 const PAUSE_HOOK: &str = "PLY_TEST_PAUSE_SAVE";
 
+/// Test hook (undocumented for users): a save's every step takes this many milliseconds more (a
+/// slow disk) and is told on stderr (`N bytes written`, `synced N bytes`) — so tests can interrupt a
+/// save between steps and see which steps were made.
+const SLOW_HOOK: &str = "PLY_TEST_SLOW_SAVE";
+
 fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Makes one step of a save (a write or a sync) unless an interrupt has come: then makes none and
+/// waits for the interrupt handler to end the process.
+fn step<T>(make: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    {
+        let _step = STEP.lock().unwrap_or_else(|e| e.into_inner());
+        if !INTERRUPTED.load(Ordering::SeqCst) {
+            return make();
+        }
+    }
+    // The handler holds STEP now or soon, removes the temporary file and exits.
+    loop {
+        std::thread::park();
+    }
 }
 
 /// Installs the Ctrl-C / SIGTERM / SIGHUP handler: it removes the temporary files being written,
@@ -34,6 +75,9 @@ fn pending() -> MutexGuard<'static, Vec<PathBuf>> {
 pub fn remove_partial_files_on_interrupt() {
     // Only fails if a handler is already installed, and this is the only place that installs one.
     let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        // The save's step under way ends (one chunk at most); none starts after it. Never released.
+        let _step = STEP.lock().unwrap_or_else(|e| e.into_inner());
         // Holding the lock until the exit: no new temporary file can appear meanwhile.
         let pending = pending();
         for path in pending.iter() {
@@ -112,20 +156,25 @@ pub fn write_whole(
     };
     let temp_path = temp.path().to_path_buf();
     let written = (|| {
-        let pause = std::env::var_os(PAUSE_HOOK)
-            .is_some()
-            .then_some(&*temp_path);
-        let mut out = BufWriter::with_capacity(
-            1 << 20,
-            PauseAfterFirstWrite {
-                file: temp.as_file(),
-                pause,
-            },
-        );
+        let hooks = Hooks {
+            pause: std::env::var_os(PAUSE_HOOK)
+                .is_some()
+                .then_some(&*temp_path),
+            slow: std::env::var(SLOW_HOOK)
+                .ok()
+                .and_then(|ms| ms.parse().ok())
+                .map(std::time::Duration::from_millis),
+        };
+        let chunked = Chunked {
+            file: temp.as_file(),
+            written: 0,
+            synced: 0,
+            hooks,
+        };
+        // Small writes gathered into chunks; a large one goes through in chunks of its own.
+        let mut out = BufWriter::with_capacity(WRITE_CHUNK, chunked);
         write(&mut out)?;
-        out.flush()?;
-        drop(out);
-        temp.as_file().sync_all()
+        out.into_inner().map_err(|e| e.into_error())?.sync(true)
     })();
     let mut pending = pending();
     // On failure, dropping `temp` removes the temporary file; `persist` renames it into place.
@@ -134,17 +183,63 @@ pub fn write_whole(
     result
 }
 
-/// The temporary file's writer, with the test hook of [`PAUSE_HOOK`].
-struct PauseAfterFirstWrite<'a> {
-    file: &'a std::fs::File,
-    /// The temporary file's path, when the hook is on.
+/// The test hooks of [`PAUSE_HOOK`] and [`SLOW_HOOK`], when they are on.
+struct Hooks<'a> {
+    /// The temporary file's path, when a save pauses after its first chunk.
     pause: Option<&'a Path>,
+    /// What each step takes more.
+    slow: Option<std::time::Duration>,
 }
 
-impl Write for PauseAfterFirstWrite<'_> {
+impl Hooks<'_> {
+    /// The slow hook's delay and line, at the end of a step (the step lasts that much longer).
+    fn within_step(&self, what: impl FnOnce() -> String) {
+        if let Some(delay) = self.slow {
+            std::thread::sleep(delay);
+            crate::progress::say(&format!("ply: test hook: {}", what()));
+        }
+    }
+}
+
+/// The temporary file's writer: at most [`WRITE_CHUNK`] bytes a write, a sync every
+/// [`SYNC_EVERY`] bytes, each a [`step`] an interrupt stops before.
+struct Chunked<'a> {
+    file: &'a std::fs::File,
+    /// Bytes written so far.
+    written: u64,
+    /// Bytes synced so far.
+    synced: u64,
+    hooks: Hooks<'a>,
+}
+
+impl Chunked<'_> {
+    /// Syncs what was written since the last sync (everything, metadata included, when `last`).
+    fn sync(&mut self, last: bool) -> io::Result<()> {
+        step(|| {
+            match last {
+                true => self.file.sync_all()?,
+                false => self.file.sync_data()?,
+            }
+            self.hooks
+                .within_step(|| format!("synced {} bytes", self.written));
+            Ok(())
+        })?;
+        self.synced = self.written;
+        Ok(())
+    }
+}
+
+impl Write for Chunked<'_> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        let written = self.file.write(bytes)?;
-        if let Some(path) = self.pause {
+        let chunk = &bytes[..bytes.len().min(WRITE_CHUNK)];
+        let written = step(|| {
+            let written = self.file.write(chunk)?;
+            self.hooks
+                .within_step(|| format!("{} bytes written", self.written + written as u64));
+            Ok(written)
+        })?;
+        self.written += written as u64;
+        if let Some(path) = self.hooks.pause {
             crate::progress::say(&format!(
                 "ply: test hook: saving paused after {written} bytes in {}",
                 path.display()
@@ -153,11 +248,14 @@ impl Write for PauseAfterFirstWrite<'_> {
                 std::thread::park();
             }
         }
+        if self.written - self.synced >= SYNC_EVERY {
+            self.sync(false)?;
+        }
         Ok(written)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        Ok(())
     }
 }
 

@@ -678,3 +678,55 @@ fn ply_dots_book_keeps_a_proved_position_with_24_free_edges() {
         "{\"boards\":[]}\n"
     );
 }
+
+/// A proof's time that no proof took (found by the `book_file` fuzz target: a row whose seconds are
+/// -inf opened, and its export, `"seconds":null`, was refused by import): refused in one line, in a
+/// book file and in an imported line.
+#[test]
+fn a_time_no_proof_took_is_refused() {
+    let dir = scratch();
+    let dir = dir.path();
+    let crash = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/crashes/book_file/row-seconds-infinite");
+    std::fs::copy(crash, dir.join("inf.book")).unwrap();
+    refused_in(
+        dir,
+        &["dots", "book", "stats", "inf.book"],
+        "ply: `inf.book`: damaged book: position triangles-2 0x0: -inf seconds is no time a proof took",
+    );
+    let line = r#"{"board":"triangles-2","key":0,"free":9,"lower":-2,"upper":-2,"best":"1-2","nodes":0,"seconds":-1.0,"proved_by":"ply 0.1.0 children","checked_by":null,"position":""}"#;
+    let (code, out, err) = run_in(
+        dir,
+        &["dots", "book", "import", "new.book", "-"],
+        Some(&format!("{line}\n")),
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "ply: line 1: position triangles-2 0x0: -1 seconds is no time a proof took\n"
+        )
+    );
+}
+
+/// A field named with control characters (found by the `book_import` fuzz target: serde_json's
+/// message echoed the name as written, line breaks and escapes included): named escaped, on one line.
+#[test]
+fn an_imported_line_is_quoted_escaped() {
+    let dir = scratch();
+    let line = r#"{"board":"triangles-2","key":0,"free":9,"lower":-2,"upper":-2,"best":"1-2","nodes":0,"seconds":0.0,"proved_by":"p","checked_by":null,"position":"","x\u001b[31my\nz":1}"#;
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["dots", "book", "import", "new.book", "-"],
+        Some(&format!("{line}\n")),
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "ply: line 1: not a book entry (unknown field `x\\x1b[31my\\nz` at line 1 column 167)\n"
+        )
+    );
+}

@@ -1391,6 +1391,54 @@ fn interrupted_saves_leave_nothing_behind() {
     }
 }
 
+/// Ctrl-C while a save writes or syncs (a slow disk, by the test hook: each step 150 ms more): the
+/// step under way ends, none starts after it — no sync at all — and the temporary file goes; the old
+/// table stays.
+#[test]
+fn an_interrupted_save_stops_after_the_step_under_way_and_syncs_nothing() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.plytable");
+    std::fs::write(&file, "an older table").unwrap();
+    // 3×3 boxes: a table of 2^24 values, 16 chunks of 1 MiB and a sync every 8 MiB.
+    let mut child = ply_process(cache.path())
+        .env("PLY_TEST_SLOW_SAVE", "150")
+        .args([
+            "dots", "solve", "boxes", "--rows", "3", "--cols", "3", "--save",
+        ])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    // The header, then the first chunk of values.
+    for _ in 0..2 {
+        line.clear();
+        stderr.read_line(&mut line).unwrap();
+        assert!(line.ends_with(" bytes written\n"), "{line}");
+    }
+    assert!(line.starts_with("ply: test hook: 10"), "{line}");
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(rest.ends_with("ply: interrupted\n"), "{rest}");
+    // The step under way when the handler runs ends; one more may have begun between the signal
+    // and the handler's thread waking (a loaded machine); the rest and the syncs never.
+    assert!(rest.matches(" bytes written\n").count() <= 2, "{rest}");
+    assert!(!rest.contains("synced"), "{rest}");
+    assert_eq!(files_in(dir.path()), ["t.plytable"]);
+    assert_eq!(std::fs::read(&file).unwrap(), b"an older table");
+}
+
 #[test]
 fn a_killed_save_leaves_a_partial_file_that_the_next_save_removes() {
     let dir = tempfile::tempdir().unwrap();

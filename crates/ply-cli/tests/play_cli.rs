@@ -263,3 +263,97 @@ fn the_opening_of_a_board_in_the_shipped_book_is_exact_at_once() {
     assert!(out.contains("> A (you) plays 3-8: best (0)\n"));
     assert!(out.contains("B (ply) plays 14-19 (value 0, proved best)\n"));
 }
+
+/// The hint after a heaps line that cannot be a move or a command.
+fn heaps_hint(hint: &str) -> String {
+    format!(
+        "> {hint} (type a number of counters to take (or all), or hint, undo, redo, lines, line N, \
+         help, quit)\n"
+    )
+}
+
+#[test]
+fn lines_too_long_not_utf8_or_with_control_bytes_get_a_hint_and_the_game_goes_on() {
+    // A line of 5 000 bytes (the bound is 4 096), one not UTF-8, one with an escape (an arrow key),
+    // one with a NUL, each ended differently; then a move.
+    let mut input = vec![b'1'; 5000];
+    input.extend_from_slice(b"\r\n\xff\xfe1\r\x1b[A\n1\x002\n1\n");
+    let output = common::ply()
+        .args(["play", "heaps", "2", "3", "--seed", "1"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stderr("")
+        .get_output()
+        .clone();
+    let out = String::from_utf8(output.stdout).unwrap();
+    let expected = [
+        heaps_hint("that line is longer than 4096 bytes, which no move or command is"),
+        heaps_hint("that line is not UTF-8 text (`\\xff` is no character)"),
+        heaps_hint("that line holds `\\x1b`, which no move or command holds"),
+        heaps_hint("that line holds `\\0`, which no move or command holds"),
+        "> A (you) takes 1 from heap 1\n".to_string(),
+    ]
+    .concat();
+    assert!(out.contains(&expected), "{out}");
+    assert!(
+        out.ends_with("> \nEnd of input: the game is left unfinished.\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_endless_line_costs_no_memory_and_the_move_after_it_is_played() {
+    // 256 MiB without a line end, then a move, under a 256 MiB address space: a line read whole
+    // could not even be held; ply reads it within 4 KiB and the game goes on.
+    use std::io::Write;
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 262144; exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("ply"))
+        .args(["play", "heaps", "2", "3", "--seed", "1"])
+        .env_remove("PLY_PROGRESS")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'7'; 1 << 16];
+        for _ in 0..(256 << 20) / chunk.len() {
+            stdin.write_all(&chunk)?;
+        }
+        stdin.write_all(b"\n1\nquit\n")
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
+    assert_eq!(output.status.code(), Some(0));
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        out.contains(&format!(
+            "{}> A (you) takes 1 from heap 1\n",
+            heaps_hint("that line is longer than 4096 bytes, which no move or command is")
+        )),
+        "{out}"
+    );
+    assert!(out.ends_with("> You left the game.\n"), "{out}");
+}
+
+#[test]
+fn dice_race_a_line_that_is_not_text_gets_a_hint() {
+    let output = common::ply()
+        .args(["play", "dice-race", "5,6,7", "7,8", "--seed", "10"])
+        .write_stdin(&b"\xc3(\n\nquit\n"[..])
+        .assert()
+        .success()
+        .stderr("")
+        .get_output()
+        .clone();
+    let out = String::from_utf8(output.stdout).unwrap();
+    assert!(out.contains(
+        "> that line is not UTF-8 text (`\\xc3` is no character): press Enter to roll, or type quit\n> roll 1: 7"
+    ), "{out}");
+    assert!(out.ends_with("> You left the race.\n"), "{out}");
+}

@@ -11,21 +11,25 @@
 
 use std::borrow::Cow;
 
+mod book;
 mod dice_race;
 mod door;
 mod dots;
 mod heaps;
 mod magic_board;
 mod memory_size;
+mod move_lists;
 mod solitaire;
 mod table_file;
 
+pub use book::{check_book_file, check_book_import};
 pub use dice_race::check_dice_race;
 pub use door::check_door;
 pub use dots::{check_dots_moves, check_triangle_war};
 pub use heaps::{check_heaps_args, check_heaps_batch};
 pub use magic_board::check_magic_board;
 pub use memory_size::check_memory_size;
+pub use move_lists::check_move_lists;
 pub use solitaire::check_solitaire;
 pub use table_file::check_table_file;
 
@@ -45,6 +49,9 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("table_file", check_table_file),
     ("memory_size", check_memory_size),
     ("door", check_door),
+    ("book_file", check_book_file),
+    ("book_import", check_book_import),
+    ("move_lists", check_move_lists),
 ];
 
 /// The input as the text readers see it: the text parsers take `&str`, so invalid UTF-8 is replaced

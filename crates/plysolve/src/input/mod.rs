@@ -44,6 +44,12 @@ pub fn quote_bytes(bytes: &[u8]) -> String {
 /// escape counts as the characters it shows, so a line of invisible characters is no longer than a
 /// line of letters), then `…` if there were more.
 pub fn excerpt(bytes: &[u8]) -> String {
+    excerpt_within(bytes, QUOTED_CHARS)
+}
+
+/// Like [`excerpt`], at most `chars` characters: for a message of another library that may echo
+/// input in it (serde_json's, naming a field as written), shown escaped and bounded.
+pub fn excerpt_within(bytes: &[u8], chars: usize) -> String {
     let mut out = String::new();
     let mut shown = 0;
     let mut escaped = String::new();
@@ -59,7 +65,7 @@ pub fn excerpt(bytes: &[u8]) -> String {
                 }
             }
             let width = escaped.chars().count();
-            if shown + width > QUOTED_CHARS {
+            if shown + width > chars {
                 out.push('…');
                 return out;
             }
@@ -154,6 +160,9 @@ pub struct Lines<R> {
     after_cr: bool,
     /// The input has ended.
     done: bool,
+    /// The last line read stopped at a fault before its ending: [`Lines::skip_line`] passes over the
+    /// rest.
+    unfinished: bool,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -166,6 +175,7 @@ impl<R: BufRead> Lines<R> {
             offset: 0,
             after_cr: false,
             done: false,
+            unfinished: false,
         }
     }
 
@@ -187,6 +197,7 @@ impl<R: BufRead> Lines<R> {
         }
         self.line.clear();
         self.number += 1;
+        self.unfinished = true;
         let start = self.offset;
         // Where the line's bytes start: past a `\n` left over from a `\r\n`, if any.
         let mut line_start = start;
@@ -201,6 +212,7 @@ impl<R: BufRead> Lines<R> {
             };
             if buf.is_empty() {
                 self.done = true;
+                self.unfinished = false;
                 if self.line.is_empty() && self.offset == start {
                     return Ok(None);
                 }
@@ -221,21 +233,24 @@ impl<R: BufRead> Lines<R> {
             let body_offset = self.offset + skip as u64;
             if let Some(at) = bad.filter(|&at| at <= room) {
                 let (byte, offset) = (body[at], body_offset + at as u64);
+                // The reader stands at the bad byte (for skip_line).
+                self.consume(skip + at);
                 // Invalid UTF-8 before the bad byte comes first (a sequence it cuts short included).
                 self.check_utf8(checked, line_start, true)?;
                 return Err(self.error(ReadFault::Byte { offset, byte }));
             }
             if take < body.len() {
+                self.consume(skip + take);
                 return Err(self.error(ReadFault::LineTooLong { limit }));
             }
             let mut used = skip + take;
             if let Some(end) = end {
                 ended = true;
+                self.unfinished = false;
                 self.after_cr = rest[end] == b'\r';
                 used += 1;
             }
-            self.source.consume(used);
-            self.offset += used as u64;
+            self.consume(used);
             checked = self.check_utf8(checked, line_start, ended || self.done)?;
         }
         self.check_utf8(checked, line_start, true)?;
@@ -253,6 +268,47 @@ impl<R: BufRead> Lines<R> {
                 },
             }),
         }
+    }
+
+    /// After a fault in a line, passes over the rest of it and its ending without keeping a byte, so
+    /// the next [`next_line`](Self::next_line) reads the line after: a reader that answers a bad line
+    /// and goes on (`ply play`) stays in bounded memory however long the line is. Does nothing when
+    /// the last line was read to its ending.
+    pub fn skip_line(&mut self) -> Result<(), ReadError> {
+        if !self.unfinished {
+            return Ok(());
+        }
+        while !self.done {
+            let buf = match self.source.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(self.error(ReadFault::Io(e.to_string()))),
+            };
+            if buf.is_empty() {
+                self.done = true;
+                break;
+            }
+            // next_line has passed over a `\n` ending the line before (after_cr) already.
+            match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(end) => {
+                    self.after_cr = buf[end] == b'\r';
+                    self.consume(end + 1);
+                    break;
+                }
+                None => {
+                    let all = buf.len();
+                    self.consume(all);
+                }
+            }
+        }
+        self.unfinished = false;
+        Ok(())
+    }
+
+    /// Marks `count` bytes of the source's buffer read.
+    fn consume(&mut self, count: usize) {
+        self.source.consume(count);
+        self.offset += count as u64;
     }
 
     /// Checks the UTF-8 of `self.line` from `checked` on; an incomplete sequence at its end is an
@@ -401,6 +457,40 @@ mod tests {
         assert_eq!(reader.next_line(10).unwrap(), Some("é 1"));
         assert_eq!(reader.next_line(10).unwrap(), Some("€"));
         assert_eq!(reader.next_line(10).unwrap(), None);
+    }
+
+    #[test]
+    fn a_bad_line_is_skipped_and_the_next_one_read() {
+        // A line too long, one with a control byte, one not UTF-8, each followed by a good line, with
+        // every line ending; a reader of one byte at a time and one of the whole input.
+        let input: &[u8] = b"123456789012345\r\n7\n1\x1b2\r\n8\r\xff\xfe\r9\n\n10";
+        for capacity in [1, 3, 64] {
+            let mut reader = Lines::new(std::io::BufReader::with_capacity(capacity, input));
+            let mut seen = Vec::new();
+            loop {
+                match reader.next_line(10) {
+                    Ok(Some(line)) => seen.push(line.to_string()),
+                    Ok(None) => break,
+                    Err(e) => {
+                        seen.push(format!("fault {}", e.line));
+                        reader.skip_line().unwrap();
+                    }
+                }
+            }
+            assert_eq!(
+                seen,
+                ["fault 1", "7", "fault 3", "8", "fault 5", "9", "", "10"],
+                "{capacity}"
+            );
+        }
+        // An endless line is passed over in bounded memory, and the end of the input ends it.
+        let endless = io::Read::chain(io::Read::take(io::repeat(b'1'), 10 << 20), &b"\n2"[..]);
+        let mut reader = Lines::new(std::io::BufReader::new(endless));
+        assert!(reader.next_line(4096).is_err());
+        reader.skip_line().unwrap();
+        assert_eq!(reader.next_line(4096).unwrap(), Some("2"));
+        reader.skip_line().unwrap();
+        assert_eq!(reader.next_line(4096).unwrap(), None);
     }
 
     #[test]

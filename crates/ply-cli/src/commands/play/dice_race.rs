@@ -2,7 +2,7 @@
 //! outcome from the current state after every roll; the rolls and the rules are the home's
 //! [`RaceGame`], this module only reads commands and prints.
 
-use super::session::{cut, read_command, say};
+use super::session::{cut, say, Typed, Typing};
 use crate::failure::Failure;
 use plysolve::engine::util::cost::WorkLimit;
 use plysolve::engine::util::halt::NEVER;
@@ -104,7 +104,7 @@ fn play(
     .validate()
     .map_err(Failure::bad)?;
     let mut game = RaceGame::new(&race, seed);
-    let mut input = std::io::stdin().lock();
+    let mut input = Typing::new(std::io::stdin().lock());
     say(&format!(
         "Dice race with {count} dice of {sides} sides (seed {seed}). {}\n{}{}",
         if auto {
@@ -118,13 +118,17 @@ fn play(
     loop {
         if !auto {
             say("> ")?;
-            match read_command(&mut input)? {
+            match input.next()? {
                 None => return say("\nEnd of input: the race is left unfinished.\n"),
-                Some(c) if c.is_empty() || c == "roll" || c == "r" => {}
-                Some(c) if c == "quit" || c == "q" || c == "exit" => {
+                Some(Typed::Line(c)) if c.is_empty() || c == "roll" || c == "r" => {}
+                Some(Typed::Line(c)) if c == "quit" || c == "q" || c == "exit" => {
                     return say("You left the race.\n")
                 }
-                Some(c) => {
+                Some(Typed::Unreadable(hint)) => {
+                    say(&format!("{hint}: press Enter to roll, or type quit\n"))?;
+                    continue;
+                }
+                Some(Typed::Line(c)) => {
                     say(&format!(
                         "`{}` is not a command: press Enter to roll, or type quit\n",
                         cut(&c)

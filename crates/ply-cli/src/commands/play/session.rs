@@ -8,6 +8,7 @@
 
 use super::Players;
 use crate::failure::Failure;
+use plysolve::input::{quote_bytes, Lines, ReadFault};
 use std::io::{BufRead, Write};
 
 /// A turn-based game as `ply play` drives it.
@@ -57,13 +58,56 @@ pub fn say(text: &str) -> Result<(), Failure> {
     }
 }
 
-/// The next line of input without its line ending, or `None` at the end of the input.
-pub fn read_command(input: &mut impl BufRead) -> Result<Option<String>, Failure> {
-    let mut line = String::new();
-    match input.read_line(&mut line) {
-        Ok(0) => Ok(None),
-        Ok(_) => Ok(Some(line.trim().to_string())),
-        Err(e) => Err(Failure::BadInput(format!("cannot read the input: {e}"))),
+/// The most bytes a line of `ply play`'s input may hold: far more than any move or command (the
+/// longest is a few dozen bytes), and little enough that a line without end costs no memory.
+pub const MAX_LINE_BYTES: usize = 4096;
+
+/// A line the user typed: a line of text, or the one-line hint for a line that cannot be a move or
+/// a command (too long, not UTF-8, a control byte).
+pub enum Typed {
+    /// The line without its ending, trimmed.
+    Line(String),
+    /// Why the line was passed over, for the user (the game goes on).
+    Unreadable(String),
+}
+
+/// The user's lines, read with [`plysolve::input::Lines`] within [`MAX_LINE_BYTES`]: a bad line is
+/// passed over in bounded memory and answered with a hint, never the end of the game.
+pub struct Typing<R> {
+    lines: Lines<R>,
+}
+
+impl<R: BufRead> Typing<R> {
+    /// The lines of `source`.
+    pub fn new(source: R) -> Self {
+        Typing {
+            lines: Lines::new(source),
+        }
+    }
+
+    /// The next line, or `None` at the end of the input; a failing read is the only failure.
+    pub fn next(&mut self) -> Result<Option<Typed>, Failure> {
+        let fault = match self.lines.next_line(MAX_LINE_BYTES) {
+            Ok(line) => return Ok(line.map(|l| Typed::Line(l.trim().to_string()))),
+            Err(e) => e.fault,
+        };
+        let hint = match fault {
+            ReadFault::Io(_) => return Err(Failure::bad(fault)),
+            ReadFault::Utf8 { bytes, .. } => format!(
+                "that line is not UTF-8 text ({} is no character)",
+                quote_bytes(&bytes)
+            ),
+            ReadFault::Byte { byte, .. } => format!(
+                "that line holds {}, which no move or command holds",
+                quote_bytes(&[byte])
+            ),
+            ReadFault::LineTooLong { .. } | ReadFault::InputTooLong { .. } => format!(
+                "that line is longer than {MAX_LINE_BYTES} bytes, which no move or command is"
+            ),
+        };
+        // Only a failing read fails here ("cannot read the input: …").
+        self.lines.skip_line().map_err(|e| Failure::bad(e.fault))?;
+        Ok(Some(Typed::Unreadable(hint)))
     }
 }
 
@@ -87,7 +131,7 @@ struct KeptLine {
 
 /// The game's line through the user's moves, with the lines kept beside it.
 #[derive(Default)]
-struct Lines {
+struct Variations {
     /// Positions before each of the user's moves played (for undo).
     played: Vec<Turn>,
     /// Positions undone, the next to redo last.
@@ -111,7 +155,7 @@ fn step(from: &mut Vec<Turn>, to: &mut Vec<Turn>, game: &mut dyn Match) -> bool 
     true
 }
 
-impl Lines {
+impl Variations {
     /// The ids of the user's moves along the line: those played, then those undone in order.
     fn ids(&self) -> Vec<u64> {
         self.played
@@ -207,8 +251,8 @@ pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Fai
         game.title(players.watch),
         game.move_example()
     ))?;
-    let mut input = std::io::stdin().lock();
-    let mut lines = Lines::default();
+    let mut input = Typing::new(std::io::stdin().lock());
+    let mut lines = Variations::default();
     let mut shown = false;
     loop {
         if !shown {
@@ -226,8 +270,16 @@ pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Fai
         }
         game.user_turn_begins();
         say("> ")?;
-        let Some(command) = read_command(&mut input)? else {
-            return say("\nEnd of input: the game is left unfinished.\n");
+        let command = match input.next()? {
+            None => return say("\nEnd of input: the game is left unfinished.\n"),
+            Some(Typed::Line(command)) => command,
+            Some(Typed::Unreadable(hint)) => {
+                say(&format!(
+                    "{hint} (type {}, or {COMMANDS})\n",
+                    game.move_example()
+                ))?;
+                continue;
+            }
         };
         match command.to_ascii_lowercase().as_str() {
             "quit" | "q" | "exit" => return say("You left the game.\n"),

@@ -121,6 +121,9 @@ pub struct ImportError {
     pub why: String,
 }
 
+/// The most characters of serde_json's message an import fault shows.
+const MESSAGE_CHARS: usize = 160;
+
 /// The entries of `text` (JSON lines as [`export`] gives them; blank lines skipped), each with its
 /// line and board, every one checked as an entry of its board.
 pub fn parse_lines(text: &str) -> Result<Vec<(usize, BuiltBoard, BookEntry)>, ImportError> {
@@ -130,8 +133,11 @@ pub fn parse_lines(text: &str) -> Result<Vec<(usize, BuiltBoard, BookEntry)>, Im
             continue;
         }
         let fault = |why: String| ImportError { line: i + 1, why };
-        let line: ExportLine =
-            serde_json::from_str(line).map_err(|e| fault(format!("not a book entry ({e})")))?;
+        // serde_json's message names a field as written: escaped and bounded, on one line.
+        let line: ExportLine = serde_json::from_str(line).map_err(|e| {
+            let message = crate::input::excerpt_within(e.to_string().as_bytes(), MESSAGE_CHARS);
+            fault(format!("not a book entry ({message})"))
+        })?;
         let built = built_of(&line.entry.board).map_err(|why| {
             fault(format!(
                 "board {}: {why}",

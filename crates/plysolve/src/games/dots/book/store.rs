@@ -271,9 +271,10 @@ impl BookFile {
             Ok((id, tables))
         };
         // A file another process is laying out may show its tables before its id for a moment
-        // (while it turns to WAL): looked at again, for a while.
+        // (while it turns to WAL): looked at again, for a while (bytes in memory: never).
         let mut looked = looks();
-        for _ in 0..100 {
+        let looks_again = if self.path.is_some() { 100 } else { 0 };
+        for _ in 0..looks_again {
             match looked {
                 Ok((0, tables)) if tables > 0 => {
                     std::thread::sleep(std::time::Duration::from_millis(20));
@@ -642,6 +643,13 @@ fn check_with(built: &BuiltBoard, scheme: &KeyScheme<'_>, entry: &BookEntry) -> 
         return Err(bad(format!(
             "bounds {}..{} (at most ±{cells} here)",
             r.lower, r.upper
+        )));
+    }
+    // A time no proof took would be exported as JSON's `null`, which no import reads.
+    if !(entry.seconds.is_finite() && entry.seconds >= 0.0) {
+        return Err(bad(format!(
+            "{} seconds is no time a proof took",
+            entry.seconds
         )));
     }
     if let Some(best) = &entry.best {
