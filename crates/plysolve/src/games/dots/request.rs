@@ -449,7 +449,10 @@ mod tests {
             "{e}"
         );
         let e = from_json(r#"{"game":"boxes","time":true}"#).unwrap_err();
-        assert!(e.starts_with("seconds (2.5) or a text with units"), "{e}");
+        assert!(
+            e.starts_with("invalid type: boolean `true`, expected seconds (2.5) or a text with units"),
+            "{e}"
+        );
         let r = from_json(r#"{"game":"boxes","strategy":"free-table","tie_order":"high-first","detail":"value","time":"2s"}"#)
             .unwrap()
             .validate()
