@@ -720,10 +720,10 @@ fn dots_combine(cells: u32, children: Vec<(u32, Option<(i32, i32)>)>) -> PyResul
 /// more than nothing, not more than this machine has.
 #[pyfunction]
 fn memory_bytes(memory: &str) -> PyResult<u64> {
-    let bytes = parse_memory_size(memory).map_err(bad)?;
+    let bytes = parse_memory_size(memory).map_err(|e| bad(format!("memory {e}")))?;
     if bytes == 0 {
         return Err(bad(format!(
-            "memory {}: no memory at all; give a size like 1G",
+            "memory {} is no memory at all: give a size like 1G",
             quote(memory)
         )));
     }

@@ -76,25 +76,21 @@ def check_options(memory: Optional[str], address: Optional[str]) -> None:
     ``CONNECT_TIMEOUT`` seconds (``auto`` is left to Ray, which finds the cluster of this host or
     says there is none)."""
     if memory is not None:
-        try:
-            _ply.memory_bytes(memory)
-        except ValueError as e:
-            raise ValueError(f"memory: {e}") from None
+        _ply.memory_bytes(memory)
     if address is None or address == "auto":
         return
     if address == "":
         raise ValueError("address '' names no cluster: give host:port, ray://host:port or auto")
-    where = address
-    if address.startswith("ray://"):
-        where = address[len("ray://"):]
+    client = address.startswith("ray://")
+    host, colon, port = address[len("ray://") if client else 0:].rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"address {address!r} is not host:port, ray://host:port or auto")
+    if client:
         try:
             import grpc  # noqa: F401  (what Ray's client needs, from ray[client])
         except ImportError:
             raise ValueError(f"address {address!r}: Ray's client is not installed "
                              "(pip install \"ray[client]\", or \"plysolve[distributed]\")") from None
-    host, colon, port = where.rpartition(":")
-    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"address {address!r} is not host:port, ray://host:port or auto")
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
             pass
@@ -646,6 +642,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         store = Store(args.store)
     except ValueError as e:
         _fail(str(e))
+    # The one line of a failure comes after Ray has stopped, and so after its last lines.
+    failure: Optional[Tuple[str, int]] = None  # (the line, the exit status)
     with _stdout_kept() as stdout:
         try:
             report = solve(
@@ -654,16 +652,18 @@ def main(argv: Optional[List[str]] = None) -> int:
                 address=args.address, max_jobs=args.max_jobs, window=args.window, log=log,
             )
         except (ValueError, RuntimeError) as e:
-            _fail(str(e))
+            failure = (str(e), 2)
         except KeyboardInterrupt:
-            print("plysolve.distributed: interrupted (every job proved so far is in the store)",
-                  file=sys.stderr, flush=True)
-            return 130
+            failure = ("interrupted (every job proved so far is in the store)", 130)
         finally:
             store.close()
             _stop_ray()
-        print(json.dumps(report), file=stdout, flush=True)
-    return 0
+        if failure is None:
+            print(json.dumps(report), file=stdout, flush=True)
+    if failure is None:
+        return 0
+    print(f"plysolve.distributed: {failure[0]}", file=sys.stderr, flush=True)
+    return failure[1]
 
 
 def _stop_ray() -> None:
