@@ -184,6 +184,19 @@ struct Watch {
     threads: Option<usize>,
 }
 
+/// `threads` as the cores a solve runs on, checked: 1 to this machine's cores (more would only
+/// take memory and time to start, and a huge number would not start at all).
+fn cores(threads: usize) -> PyResult<usize> {
+    let most = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match threads {
+        0 => Err(bad("threads=0: a solve needs at least 1 thread")),
+        n if n > most => Err(bad(format!(
+            "threads={n} is more than this machine's {most} cores"
+        ))),
+        n => Ok(n),
+    }
+}
+
 /// Runs `work` on a thread of its own (in a pool of `watch.threads` threads when given, else on
 /// the global pool's cores) while this thread, the GIL released, waits; see the module's docs for
 /// signals, progress and `stop`.
@@ -203,7 +216,7 @@ fn run<T: Send>(
     let pool = match threads {
         Some(n) => Some(
             rayon::ThreadPoolBuilder::new()
-                .num_threads(n.max(1))
+                .num_threads(cores(n)?)
                 .build()
                 .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
         ),

@@ -104,6 +104,15 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     store.close()
 
 
+def test_a_job_no_node_has_the_cores_for_is_refused(small_ray, tmp_path):
+    # (Ray would keep such an actor waiting for ever.) The session's Ray has 2 CPUs.
+    store = distributed.Store(str(tmp_path / "cores.sqlite"))
+    with pytest.raises(RuntimeError) as e:
+        distributed.solve(FOUR, BOXES_24.split(), store, workers=1, threads=3, address="auto")
+    store.close()
+    assert str(e.value) == "no Ray node has 3 CPUs for a job of 3 threads (the most: 2)"
+
+
 def test_a_window_is_answered_by_a_bound(small_ray, tmp_path):
     moves = BOXES_24.split()
     store = distributed.Store(str(tmp_path / "window.sqlite"))
@@ -321,6 +330,8 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
      "memory `lots` is not a memory size like 8G or 512M"),
     (["boxes", "--memory", "999T", "--store", "s"], "memory 999.0 TiB (1098412116148224 bytes) is "
      "more than this machine's"),
+    (["boxes", "--threads", "100000", "--store", "s"],
+     "threads 100000 is more than this machine's"),
     (["boxes", "--store", ""],
      "store '' names no file: give the path of a SQLite file (created if missing)"),
     (["boxes", "--store", ":memory:"], "store ':memory:' names no file"),
@@ -402,6 +413,10 @@ def test_the_split_searchs_helpers_refuse_bounds_no_search_proves():
          "worth"),
         (lambda: _ply.dots_combine(2**31, [(0, None)]),
          "cells 2147483648 is more than 127, the most cells a board has"),
+        (lambda: _ply.dots_job(json.dumps(FOUR), "1G", 0),
+         "threads=0: a solve needs at least 1 thread"),
+        (lambda: _ply.dots_job(json.dumps(FOUR), "1G", 2**40),
+         f"threads=1099511627776 is more than this machine's {os.cpu_count()} cores"),
     ]
     for call, message in faults:
         with pytest.raises(ValueError) as e:

@@ -68,15 +68,19 @@ Range = Tuple[int, int]
 CONNECT_TIMEOUT = 5.0
 
 
-def check_options(memory: Optional[str], address: Optional[str]) -> None:
+def check_options(memory: Optional[str], address: Optional[str], threads: int = 1) -> None:
     """Refuses, with a ``ValueError`` of one line, a ``memory`` no worker can take (not a size,
-    nothing, more than this machine has) and an ``address`` that cannot be joined: a ``ray://``
+    nothing, more than this machine has), more ``threads`` than this machine has cores when no
+    ``address`` names a cluster, and an ``address`` that cannot be joined: a ``ray://``
     address without Ray's client installed (``pip install "ray[client]"``, or
     ``plysolve[distributed]``), or one whose host and port do not accept a connection within
     ``CONNECT_TIMEOUT`` seconds (``auto`` is left to Ray, which finds the cluster of this host or
     says there is none)."""
     if memory is not None:
         _ply.memory_bytes(memory)
+    cores = os.cpu_count() or 1
+    if address is None and threads > cores:
+        raise ValueError(f"threads {threads} is more than this machine's {cores} cores")
     if address is None or address == "auto":
         return
     if address == "":
@@ -322,6 +326,12 @@ class _Pool:
             except Exception as e:  # Ray's own faults, many lines long: the first says it
                 where = f"join the Ray cluster at {address!r}" if address else "start Ray"
                 raise RuntimeError(f"cannot {where}: {_first_line(e)}") from None
+        # An actor asking for more CPUs than any node has would wait for one for ever.
+        most = max((node["Resources"].get("CPU", 0) for node in ray.nodes() if node["Alive"]),
+                   default=0)
+        if most < threads:
+            raise RuntimeError(f"no Ray node has {threads} CPUs for a job of {threads} threads "
+                               f"(the most: {most:g})")
         self.ray = ray
         self.threads = threads
         actor = ray.remote(num_cpus=threads, max_restarts=2, max_task_retries=0)(_Worker)
@@ -443,7 +453,7 @@ def solve(
         raise ValueError("workers and threads must be at least 1")
     if max_jobs is not None and max_jobs < 0:
         raise ValueError("max_jobs must be at least 0")
-    check_options(memory, address)
+    check_options(memory, address, threads)
     started = time.perf_counter()
     target = jobs if jobs is not None else 2 * workers
     say = log or (lambda _msg: None)
@@ -638,7 +648,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         # The position, the window, the memory and the address checked before a store is made.
         _ply.dots_expand(_request(board, moves, args.window))
-        check_options(args.memory, args.address)
+        check_options(args.memory, args.address, args.threads)
         store = Store(args.store)
     except ValueError as e:
         _fail(str(e))
