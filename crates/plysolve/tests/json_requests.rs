@@ -132,7 +132,10 @@ fn numbers_are_quoted_as_the_caller_wrote_them() {
     );
     // A time in seconds, however it is written.
     for (written, why) in [
-        ("18446744073709551616", "is over the longest time accepted, 24 h"),
+        (
+            "18446744073709551616",
+            "is over the longest time accepted, 24 h",
+        ),
         ("1E+5", "is over the longest time accepted, 24 h"),
         ("1e-300", "is no time at all; give more than 0 s"),
         ("-0.0", "is no time at all; give more than 0 s"),
@@ -140,7 +143,10 @@ fn numbers_are_quoted_as_the_caller_wrote_them() {
         let json = format!(r#"{{"game":"boxes","time":{written}}}"#);
         let request: DotsRequest = read(json.as_bytes()).unwrap();
         let e = request.validate().unwrap_err();
-        assert_eq!(e.worded(Surface::Python), format!("time: `{written}` {why}"));
+        assert_eq!(
+            e.worded(Surface::Python),
+            format!("time: `{written}` {why}")
+        );
     }
     let two_and_a_half: DotsRequest = read(br#"{"game":"boxes","time":2.5}"#).unwrap();
     let time = two_and_a_half.validate().unwrap().time;
@@ -190,7 +196,10 @@ fn one_key_given_under_two_names_is_refused_naming_both() {
         "\"played\" is given twice"
     );
     // Either name alone is read.
-    for one in [r#"{"game":"boxes","played":["1-2"]}"#, r#"{"game":"boxes","moves":"1-2"}"#] {
+    for one in [
+        r#"{"game":"boxes","played":["1-2"]}"#,
+        r#"{"game":"boxes","moves":"1-2"}"#,
+    ] {
         let request: DotsRequest = read(one.as_bytes()).unwrap();
         assert_eq!(request.moves.text(), "1-2");
     }

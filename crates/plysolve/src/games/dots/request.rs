@@ -139,7 +139,9 @@ impl<'de> Deserialize<'de> for TimeText {
             }
 
             fn visit_bytes<E: serde::de::Error>(self, text: &[u8]) -> Result<TimeText, E> {
-                Ok(TimeText::Seconds(String::from_utf8_lossy(text).into_owned()))
+                Ok(TimeText::Seconds(
+                    String::from_utf8_lossy(text).into_owned(),
+                ))
             }
 
             fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<TimeText, E> {
@@ -152,7 +154,8 @@ impl<'de> Deserialize<'de> for TimeText {
 
             fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<TimeText, E> {
                 Ok(TimeText::Seconds(
-                    serde_json::Number::from_f64(n).map_or_else(|| n.to_string(), |n| n.to_string()),
+                    serde_json::Number::from_f64(n)
+                        .map_or_else(|| n.to_string(), |n| n.to_string()),
                 ))
             }
 
@@ -450,7 +453,9 @@ mod tests {
         );
         let e = from_json(r#"{"game":"boxes","time":true}"#).unwrap_err();
         assert!(
-            e.starts_with("invalid type: boolean `true`, expected seconds (2.5) or a text with units"),
+            e.starts_with(
+                "invalid type: boolean `true`, expected seconds (2.5) or a text with units"
+            ),
             "{e}"
         );
         let r = from_json(r#"{"game":"boxes","strategy":"free-table","tie_order":"high-first","detail":"value","time":"2s"}"#)
