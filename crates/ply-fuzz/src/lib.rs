@@ -14,6 +14,7 @@ use std::borrow::Cow;
 mod dice_race;
 mod dots;
 mod heaps;
+mod json_request;
 mod magic_board;
 mod memory_size;
 mod solitaire;
@@ -22,6 +23,7 @@ mod table_file;
 pub use dice_race::check_dice_race;
 pub use dots::{check_dots_moves, check_triangle_war};
 pub use heaps::{check_heaps_args, check_heaps_batch};
+pub use json_request::check_json_request;
 pub use magic_board::check_magic_board;
 pub use memory_size::check_memory_size;
 pub use solitaire::check_solitaire;
@@ -42,6 +44,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("dice_race", check_dice_race),
     ("table_file", check_table_file),
     ("memory_size", check_memory_size),
+    ("json_request", check_json_request),
 ];
 
 /// The input as the text readers see it: the text parsers take `&str`, so invalid UTF-8 is replaced
