@@ -224,6 +224,7 @@ impl Json {
         out
     }
 
+    /// Appends [`Self::written`]'s text to `out`.
     fn write(&self, surface: Surface, out: &mut String) {
         let python = surface == Surface::Python;
         let (comma, colon) = if python { (", ", ": ") } else { (",", ":") };
