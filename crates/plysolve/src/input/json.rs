@@ -54,8 +54,10 @@ fn names_of_one_key<T: DeserializeOwned>(mut fault: JsonFault, tree: &Json) -> J
     let first = if *key != second && given(key) == 1 {
         Some(key.clone())
     } else {
+        // The second name's value is never read (serde refuses the key before it): null stands
+        // for it, so a large value is not copied once per key tried.
         entries[..last].iter().find_map(|(k, v)| {
-            let pair = Json::Object(vec![(k.clone(), v.clone()), entries[last].clone()]);
+            let pair = Json::Object(vec![(k.clone(), v.clone()), (second.clone(), Json::Null)]);
             let refused = T::deserialize(Node(&pair)).err()?;
             matches!(refused.kind, Kind::RepeatedKey(_)).then(|| k.clone())
         })
