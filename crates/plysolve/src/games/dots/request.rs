@@ -106,12 +106,15 @@ impl TimeText {
 }
 
 impl Serialize for TimeText {
-    /// Seconds as a JSON number (a text no JSON number has as a string), a text as a string.
+    /// Seconds as a JSON number — a whole one as written, another as the float it rounds to
+    /// (Rust's exact reading: serde_json's own may miss by a unit in the last place, and the time
+    /// would change each time it is written back) — and a text as a string.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            TimeText::Seconds(text) => match text.parse::<serde_json::Number>() {
-                Ok(number) => number.serialize(serializer),
-                Err(_) => serializer.serialize_str(text),
+            TimeText::Seconds(text) => match (text.parse::<u64>(), text.parse::<f64>()) {
+                (Ok(whole), _) => serializer.serialize_u64(whole),
+                (_, Ok(seconds)) if seconds.is_finite() => serializer.serialize_f64(seconds),
+                _ => serializer.serialize_str(text),
             },
             TimeText::Text(text) => serializer.serialize_str(text),
         }
