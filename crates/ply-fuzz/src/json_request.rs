@@ -12,7 +12,7 @@ const MOST_MESSAGE_CHARS: usize = 1024;
 
 /// Checks a dots request read from JSON: a request read is written back as JSON that reads to a
 /// request written back the same (numbers keep their text); a fault is, for the API and for
-/// Python, one non-empty line of at most [`MOST_MESSAGE_CHARS`] characters with no control
+/// Python, one non-empty line of at most 1 024 characters with no control
 /// character (what the caller wrote is quoted cut and escaped).
 pub fn check_json_request(data: &[u8]) {
     match read::<DotsRequest>(data) {
