@@ -16,6 +16,7 @@ mod dice_race;
 mod door;
 mod dots;
 mod heaps;
+mod json_request;
 mod magic_board;
 mod memory_size;
 mod move_lists;
@@ -27,6 +28,7 @@ pub use dice_race::check_dice_race;
 pub use door::check_door;
 pub use dots::{check_dots_moves, check_triangle_war};
 pub use heaps::{check_heaps_args, check_heaps_batch};
+pub use json_request::check_json_request;
 pub use magic_board::check_magic_board;
 pub use memory_size::check_memory_size;
 pub use move_lists::check_move_lists;
@@ -52,6 +54,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("book_file", check_book_file),
     ("book_import", check_book_import),
     ("move_lists", check_move_lists),
+    ("json_request", check_json_request),
 ];
 
 /// The input as the text readers see it: the text parsers take `&str`, so invalid UTF-8 is replaced

@@ -23,6 +23,7 @@ use plysolve::engine::util::halt::Halt;
 use plysolve::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
 use plysolve::games::door::{About, Context, FaultKind, Grants};
 use plysolve::games::dots::answer::{answer, fault, Hooks};
+use plysolve::games::dots::board::MAX_CELLS;
 use plysolve::games::dots::book::build::{build, verify, BuildEvent, BuildOptions};
 use plysolve::games::dots::book::{ops, BookFile, Books};
 use plysolve::games::dots::jobs::{combine, expand};
@@ -34,6 +35,7 @@ use plysolve::games::dots::request::TieOrder;
 use plysolve::games::dots::request::{DotsQuery, DotsRequest};
 use plysolve::games::registry;
 use plysolve::input::memory_size::parse_memory_size;
+use plysolve::input::quote;
 use plysolve::input::surface::{Surface, Worded};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -63,11 +65,12 @@ fn tables() -> &'static Kept {
 }
 
 /// What the player ([`dots_move`]) and the registry's questions ([`ask`]) keep between calls, as
-/// a server keeps it: small tables, and search memories of [`KEPT_MEMORY`] for
-/// [`KEPT_BOARDS`] boards.
+/// a server keeps it: small tables, search memories of [`KEPT_MEMORY`] for [`KEPT_BOARDS`]
+/// boards, and the shipped books (a position they hold answered at once, as `ply serve` and
+/// `ply play` answer it).
 fn kept() -> &'static Arc<Kept> {
     static KEPT: OnceLock<Arc<Kept>> = OnceLock::new();
-    KEPT.get_or_init(|| Arc::new(Kept::new(KEPT_MEMORY, KEPT_BOARDS)))
+    KEPT.get_or_init(|| Arc::new(Kept::new(KEPT_MEMORY, KEPT_BOARDS).with_books(Books::shipped())))
 }
 
 /// What the jobs a process runs keep between them: small tables, and one board's search memory
@@ -182,6 +185,19 @@ struct Watch {
     threads: Option<usize>,
 }
 
+/// `threads` as the cores a solve runs on, checked: 1 to this machine's cores (more would only
+/// take memory and time to start, and a huge number would not start at all).
+fn cores(threads: usize) -> PyResult<usize> {
+    let most = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match threads {
+        0 => Err(bad("threads=0: a solve needs at least 1 thread")),
+        n if n > most => Err(bad(format!(
+            "threads={n} is more than this machine's {most} cores"
+        ))),
+        n => Ok(n),
+    }
+}
+
 /// Runs `work` on a thread of its own (in a pool of `watch.threads` threads when given, else on
 /// the global pool's cores) while this thread, the GIL released, waits; see the module's docs for
 /// signals, progress and `stop`.
@@ -201,7 +217,7 @@ fn run<T: Send>(
     let pool = match threads {
         Some(n) => Some(
             rayon::ThreadPoolBuilder::new()
-                .num_threads(n.max(1))
+                .num_threads(cores(n)?)
                 .build()
                 .map_err(|e| PyRuntimeError::new_err(e.to_string()))?,
         ),
@@ -616,34 +632,77 @@ fn dots_job(
     answer_json(py, &query, &policy, &kept, watch)
 }
 
+/// The most a value, a bound or a move's points of a dots position can be (its open cells at most).
+const MOST_CELLS: i32 = MAX_CELLS as i32;
+
+/// `range` (lower, upper) as proved bounds on a value, checked: whole numbers within ±
+/// [`MOST_CELLS`], the lower at most the upper, both of one parity (a value has the parity of the
+/// cells left open, and so has every bound the search proves). `what` names it in the fault.
+fn bounds(what: &str, range: (i32, i32)) -> PyResult<ValueRange> {
+    let (lower, upper) = range;
+    if lower.unsigned_abs() > MOST_CELLS as u32 || upper.unsigned_abs() > MOST_CELLS as u32 {
+        return Err(bad(format!(
+            "{what} ({lower}, {upper}) lies beyond ±{MOST_CELLS}, the most any position is worth"
+        )));
+    }
+    if lower > upper {
+        return Err(bad(format!(
+            "{what} ({lower}, {upper}): its lower bound is above its upper bound"
+        )));
+    }
+    if (upper - lower) % 2 != 0 {
+        return Err(bad(format!(
+            "{what} ({lower}, {upper}): bounds of one value have one parity (that of the cells left open)"
+        )));
+    }
+    Ok(ValueRange { lower, upper })
+}
+
+/// `window` (lower, upper) as a window a value is asked about in, checked: the lower end below
+/// the upper.
+fn window(window: (i32, i32)) -> PyResult<ValueRange> {
+    let (lower, upper) = window;
+    if lower >= upper {
+        return Err(bad(format!(
+            "window ({lower}, {upper}): its lower end must be below its upper end"
+        )));
+    }
+    Ok(ValueRange { lower, upper })
+}
+
+/// `n`, the `what` of a position (its open cells, a move's points), checked: at most
+/// [`MOST_CELLS`].
+fn cells(what: &str, n: u32) -> PyResult<u32> {
+    if n > MOST_CELLS as u32 {
+        return Err(bad(format!(
+            "{what} {n} is more than {MOST_CELLS}, the most cells a board has"
+        )));
+    }
+    Ok(n)
+}
+
 /// The next null-window test to make on a value proved to lie in `range` (lower, upper), asked
 /// about in `window` (`None`: exactly), `guess` brought into what is still asked
 /// (`ValueRange::next_test`): the value to test "does it reach this?", or `None` when nothing is
-/// left to ask.
+/// left to ask. Bounds that no search proves (beyond the most cells, crossed, of mixed parity)
+/// and an empty window raise ValueError.
 #[pyfunction]
 #[pyo3(signature = (range, window, guess))]
-fn dots_next_test(range: (i32, i32), window: Option<(i32, i32)>, guess: i32) -> Option<i32> {
-    let window = window.map_or(ValueRange::FULL, |(lower, upper)| ValueRange {
-        lower,
-        upper,
-    });
-    ValueRange {
-        lower: range.0,
-        upper: range.1,
-    }
-    .next_test(window, guess)
+fn dots_next_test(
+    range: (i32, i32),
+    window: Option<(i32, i32)>,
+    guess: i32,
+) -> PyResult<Option<i32>> {
+    let asked = window.map_or(Ok(ValueRange::FULL), self::window)?;
+    Ok(bounds("range", range)?.next_test(asked, guess))
 }
 
 /// The window (lower, upper) a child's value is asked about in when its parent's is asked about
 /// in `window` and the move to it scores `points` (`ValueRange::before_move`, Wilson's rule).
 #[pyfunction]
-fn dots_child_window(points: u32, window: (i32, i32)) -> (i32, i32) {
-    let child = ValueRange {
-        lower: window.0,
-        upper: window.1,
-    }
-    .before_move(points);
-    (child.lower, child.upper)
+fn dots_child_window(points: u32, window: (i32, i32)) -> PyResult<(i32, i32)> {
+    let child = self::window(window)?.before_move(cells("points", points)?);
+    Ok((child.lower, child.upper))
 }
 
 /// The position of a JSON `DotsRequest` as a split search sees it: its key, free edges, open
@@ -655,15 +714,35 @@ fn dots_expand(request: &str) -> PyResult<String> {
 }
 
 /// What is proved of a position with `cells` open cells from its distinct children's (points,
-/// (lower, upper) or `None`): `plysolve::games::dots::jobs::combine`.
+/// (lower, upper) or `None`): `plysolve::games::dots::jobs::combine`. Cells, points or bounds no
+/// position has raise ValueError.
 #[pyfunction]
-fn dots_combine(cells: u32, children: Vec<(u32, Option<(i32, i32)>)>) -> (i32, i32) {
-    let children: Vec<(u32, Option<ValueRange>)> = children
+fn dots_combine(cells: u32, children: Vec<(u32, Option<(i32, i32)>)>) -> PyResult<(i32, i32)> {
+    let cells = self::cells("cells", cells)?;
+    let children = children
         .into_iter()
-        .map(|(points, r)| (points, r.map(|(lower, upper)| ValueRange { lower, upper })))
-        .collect();
+        .map(|(points, range)| {
+            let range = range.map(|r| bounds("a child's range", r)).transpose()?;
+            Ok((self::cells("points", points)?, range))
+        })
+        .collect::<PyResult<Vec<(u32, Option<ValueRange>)>>>()?;
     let r = combine(cells, &children);
-    (r.lower, r.upper)
+    Ok((r.lower, r.upper))
+}
+
+/// The bytes of `memory` (`"4G"`), checked as a job's `--memory` is before any job runs: a size,
+/// more than nothing, not more than this machine has.
+#[pyfunction]
+fn memory_bytes(memory: &str) -> PyResult<u64> {
+    let bytes = parse_memory_size(memory).map_err(|e| bad(format!("memory {e}")))?;
+    if bytes == 0 {
+        return Err(bad(format!(
+            "memory {} is no memory at all: give a size like 1G",
+            quote(memory)
+        )));
+    }
+    budget(Some(memory))?;
+    Ok(bytes)
 }
 
 /// Every question of the registry (`plysolve::games::registry`), as a JSON list of what each is
@@ -720,6 +799,7 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dots_combine, m)?)?;
     m.add_function(wrap_pyfunction!(dots_next_test, m)?)?;
     m.add_function(wrap_pyfunction!(dots_child_window, m)?)?;
+    m.add_function(wrap_pyfunction!(memory_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(questions, m)?)?;
     m.add_function(wrap_pyfunction!(ask, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -199,7 +199,7 @@ PYTHON_FAULTS = [
     (lambda: plysolve.dots("boxes", moves=42),
      'moves must be one text ("2-4 4-5") or a list of texts (["2-4", "4-5"]), not `42`', None, None),
     (lambda: plysolve.dots("boxes", moves=[1, 2]),
-     'moves must be one text ("2-4 4-5") or a list of texts (["2-4", "4-5"]), not `[1,2]`', None, None),
+     'moves must be one text ("2-4 4-5") or a list of texts (["2-4", "4-5"]), not `[1, 2]`', None, None),
     (lambda: plysolve.dots("boxes", rows="x", cols=3), 'rows must be a whole number, not `"x"`', None, None),
     (lambda: plysolve.dots("boxes", rows=2**70, cols=3),
      "rows=1180591620717411303424 is too large (at most 4294967295)", None, None),

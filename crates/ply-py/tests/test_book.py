@@ -31,6 +31,18 @@ def test_a_build_is_what_the_cli_exports(cli, tmp_path):
     assert stats["boards"][0]["positions"] == 5 and stats["boards"][0]["exact"] == 5
 
 
+def test_a_depth_past_the_last_edge_builds_every_position(tmp_path):
+    # 1×1 boxes: 4 edges, so the largest depth there is (2^32 - 1) ends after 4 levels.
+    deep = plysolve.book_build(str(tmp_path / "deep.plybook"), "boxes", rows=1, cols=1,
+                               depth=2**32 - 1)
+    four = plysolve.book_build(str(tmp_path / "four.plybook"), "boxes", rows=1, cols=1, depth=4)
+    proved = [[(e["key"], e["free"], e["lower"], e["upper"], e["best"]) for e in entries]
+              for entries in (deep, four)]
+    assert proved[0] == proved[1]
+    assert sorted({e["free"] for e in deep}) == [0, 1, 2, 3, 4]
+    assert (deep[0]["free"], deep[0]["lower"], deep[0]["upper"]) == (4, -1, -1)
+
+
 def test_python_sqlite3_reads_the_documented_format(tmp_path):
     path = tmp_path / "t.plybook"
     build(path)

@@ -1,8 +1,9 @@
 """The distributed solve (`plysolve.distributed`) on one local Ray of 2 CPUs for the whole session: the
 value of the single-machine search, every question in the store answered by bounds that hold, a
 window asked, a run stopped by its job budget and a run SIGKILLed mid-way both resumed without
-running a stored job again, a job stopped when no longer wanted, and the faults of the store and
-the command line as one line."""
+running a stored job again, a job stopped when no longer wanted, a worker SIGKILLed mid-run (the
+JSON alone on stdout) and workers that keep dying, and the faults of the store (a row no search
+proves among them), the command line and the split search's helpers as one line."""
 
 import json
 import os
@@ -103,6 +104,15 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     store.close()
 
 
+def test_a_job_no_node_has_the_cores_for_is_refused(small_ray, tmp_path):
+    # (Ray would keep such an actor waiting for ever.) The session's Ray has 2 CPUs.
+    store = distributed.Store(str(tmp_path / "cores.sqlite"))
+    with pytest.raises(RuntimeError) as e:
+        distributed.solve(FOUR, BOXES_24.split(), store, workers=1, threads=3, address="auto")
+    store.close()
+    assert str(e.value) == "no Ray node has 3 CPUs for a job of 3 threads (the most: 2)"
+
+
 def test_a_window_is_answered_by_a_bound(small_ray, tmp_path):
     moves = BOXES_24.split()
     store = distributed.Store(str(tmp_path / "window.sqlite"))
@@ -188,6 +198,74 @@ def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
     assert again["best_move"] == report["best_move"] and done.stderr == ""
 
 
+def descendants(pid):
+    """(pid, command line) of every process below `pid` (from /proc)."""
+    below = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                command = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, ValueError, IndexError):
+            continue
+        below.setdefault(parent, []).append((int(entry), command))
+    found, todo = [], [pid]
+    while todo:
+        for child in below.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child[0])
+    return found
+
+
+def run_killing_workers(path, kills, running_only):
+    """The command line on a Ray of its own (one worker), the worker's process SIGKILLed as soon
+    as it shows (`running_only`: once it runs a job), `kills` times at most: its exit status,
+    stdout and stderr."""
+    child = subprocess.Popen(
+        [sys.executable, "-m", "plysolve.distributed", "boxes", "--rows", "4", "--cols", "4",
+         "--moves", BOXES_30, *TWO_PLIES, "--workers", "1", "--store", path, "--quiet"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    killed = set()
+    try:
+        deadline = time.monotonic() + 180
+        while child.poll() is None and len(killed) < kills:
+            assert time.monotonic() < deadline, "no worker to kill in time"
+            prefix = "ray::_Worker.run" if running_only else "ray::_Worker"
+            for pid, command in descendants(child.pid):
+                if command.startswith(prefix) and pid not in killed:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.add(pid)
+            time.sleep(0.02)
+        out, err = child.communicate(timeout=180)
+    finally:
+        child.kill()
+    assert len(killed) == kills, "the run ended before its workers were killed"
+    return child.returncode, out, err
+
+
+def test_a_worker_killed_mid_run_leaves_the_json_alone_on_stdout(tmp_path):
+    status, out, err = run_killing_workers(str(tmp_path / "killed.sqlite"), kills=1,
+                                           running_only=True)
+    assert status == 0, err
+    # Ray's line about the worker went to stderr; stdout is the report alone.
+    assert "(raylet)" in err and "A worker died or was killed" in err
+    report = json.loads(out)
+    assert report["value"] == 4 and report["exact"] and report["bounds"] == [4, 4]
+
+
+def test_workers_that_keep_dying_end_the_run_in_one_line(tmp_path):
+    status, out, err = run_killing_workers(str(tmp_path / "dying.sqlite"), kills=3,
+                                           running_only=False)
+    # Ray restarts the worker twice, then gives it up: every job after is lost at once.
+    assert (status, out) == (2, "")
+    last = err.rstrip("\n").splitlines()[-1]
+    assert last.startswith("plysolve.distributed: the Ray workers keep dying (out of memory?): "
+                           "4 jobs lost, the last: "), last
+
+
 def foreign_files(tmp_path):
     text = tmp_path / "notes.sqlite"
     text.write_text("not a database\n" * 100)
@@ -246,6 +324,24 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
      "argument --window: '1' is not two integers LOWER,UPPER (such as -1,0)"),
     (["boxes", "--window", "2,2", "--store", "s"],
      "window=[2, 2]: its lower end must be below its upper end"),
+    (["boxes", "--memory", "0", "--store", "s"],
+     "memory `0` is no memory at all: give a size like 1G"),
+    (["boxes", "--memory", "lots", "--store", "s"],
+     "memory `lots` is not a memory size like 8G or 512M"),
+    (["boxes", "--memory", "999T", "--store", "s"], "memory 999.0 TiB (1098412116148224 bytes) is "
+     "more than this machine's"),
+    (["boxes", "--threads", "100000", "--store", "s"],
+     "threads 100000 is more than this machine's"),
+    (["boxes", "--store", ""],
+     "store '' names no file: give the path of a SQLite file (created if missing)"),
+    (["boxes", "--store", ":memory:"], "store ':memory:' names no file"),
+    # Nothing listens on port 1: refused at once (an address that never answers: in 5 s).
+    (["boxes", "--address", "127.0.0.1:1", "--store", "s"],
+     "address '127.0.0.1:1' cannot be reached: Connection refused (within 5 s)"),
+    (["boxes", "--address", "head", "--store", "s"],
+     "address 'head' is not host:port, ray://host:port or auto"),
+    (["boxes", "--address", "ray://head:99999", "--store", "s"],
+     "address 'ray://head:99999' is not host:port, ray://host:port or auto"),
 ])
 def test_bad_arguments_exit_2_with_one_line(tmp_path, args, message):
     done = subprocess.run([sys.executable, "-m", "plysolve.distributed", *args], capture_output=True,
@@ -253,6 +349,84 @@ def test_bad_arguments_exit_2_with_one_line(tmp_path, args, message):
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith(f"plysolve.distributed: {message}") and done.stderr.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_ray_address_needs_rays_client(monkeypatch):
+    # As without `pip install "ray[client]"`: no grpc to import.
+    monkeypatch.setitem(sys.modules, "grpc", None)
+    with pytest.raises(ValueError) as e:
+        distributed.check_options("1G", "ray://127.0.0.1:10001")
+    assert str(e.value) == ("address 'ray://127.0.0.1:10001': Ray's client is not installed (pip "
+                            "install \"ray[client]\", or \"plysolve[distributed]\")")
+
+
+# The root of BOXES_24 (16 cells open) in a store, with these bounds: each row refused, named.
+DAMAGED_ROWS = [
+    ((4, 3), "its bounds [4, 3] are crossed (the lower above the upper)"),
+    ((6, -6), "its bounds [6, -6] are crossed (the lower above the upper)"),
+    ((3, 5), "its bounds [3, 5] are not of the parity of the position's 16 open cells"),
+    ((-18, 4), "its bounds [-18, 4] lie beyond ±16, the cells open in the position"),
+    (("x", 4), "its bounds hold 'x', not a whole number"),
+    ((2, 4.5), "its bounds hold 4.5, not a whole number"),
+]
+
+
+@pytest.mark.parametrize("bounds, fault", DAMAGED_ROWS)
+def test_a_store_row_no_search_proves_is_refused_naming_it(tmp_path, bounds, fault):
+    path = str(tmp_path / "edited.sqlite")
+    root = json.loads(_ply.dots_expand(json.dumps(dict(FOUR, moves=BOXES_24.split()))))
+    store = distributed.Store(path)
+    store.put("other", (-1, 0), (2, 2), None, [], 1, 0.1, "job")
+    store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO proved VALUES (?, -1, 0, ?, ?, NULL, '', 5, 0.5, 'job', 0)",
+                   (root["key"], *bounds))
+    message = f"store {path!r} is damaged: row 2 (position {root['key']!r}): {fault}"
+    store = distributed.Store(path)
+    with pytest.raises(ValueError) as e:
+        distributed.solve(FOUR, BOXES_24.split(), store)
+    store.close()
+    assert str(e.value) == message
+    done = subprocess.run(
+        [sys.executable, "-m", "plysolve.distributed", "boxes", "--rows", "4", "--cols", "4",
+         "--moves", BOXES_24, "--store", path, "--quiet"], capture_output=True, text=True,
+        timeout=120)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"plysolve.distributed: {message}\n"
+
+
+def test_the_split_searchs_helpers_refuse_bounds_no_search_proves():
+    """`_ply`'s helpers of the split search raise ValueError, never a PanicException."""
+    faults = [
+        (lambda: _ply.dots_next_test((3, 4), None, 0),
+         "range (3, 4): bounds of one value have one parity (that of the cells left open)"),
+        (lambda: _ply.dots_next_test((4, 2), None, 0),
+         "range (4, 2): its lower bound is above its upper bound"),
+        (lambda: _ply.dots_next_test((-2**31, 4), None, 0),
+         "range (-2147483648, 4) lies beyond ±127, the most any position is worth"),
+        (lambda: _ply.dots_next_test((2, 4), (3, 3), 0),
+         "window (3, 3): its lower end must be below its upper end"),
+        (lambda: _ply.dots_child_window(2**32 - 1, (0, 1)),
+         "points 4294967295 is more than 127, the most cells a board has"),
+        (lambda: _ply.dots_combine(5, [(0, (-2**31, 2**31 - 1))]),
+         "a child's range (-2147483648, 2147483647) lies beyond ±127, the most any position is "
+         "worth"),
+        (lambda: _ply.dots_combine(2**31, [(0, None)]),
+         "cells 2147483648 is more than 127, the most cells a board has"),
+        (lambda: _ply.dots_job(json.dumps(FOUR), "1G", 0),
+         "threads=0: a solve needs at least 1 thread"),
+        (lambda: _ply.dots_job(json.dumps(FOUR), "1G", 2**40),
+         f"threads=1099511627776 is more than this machine's {os.cpu_count()} cores"),
+    ]
+    for call, message in faults:
+        with pytest.raises(ValueError) as e:
+            call()
+        assert str(e.value) == message
+    # What they answer of bounds a search proves.
+    assert _ply.dots_next_test((2, 6), None, 0) == 4
+    assert _ply.dots_next_test((4, 4), None, 0) is None
+    assert _ply.dots_child_window(1, (3, 4)) == (2, 3)
+    assert _ply.dots_combine(4, [(0, (-2, 2)), (1, (1, 3))]) == (2, 4)
 
 
 def test_bad_input_to_solve_is_a_value_error(tmp_path):

@@ -112,3 +112,95 @@ fn a_front_ends_own_keys_beside_a_request() {
         .unwrap_err();
     assert_eq!(e.to_string(), "\"seed\": -7 is too small (at least 0)");
 }
+
+#[test]
+fn numbers_are_quoted_as_the_caller_wrote_them() {
+    let api = |json| fault(json, Surface::Api);
+    let python = |json| fault(json, Surface::Python);
+    // Inside a list or an object, not re-printed as a float (`1.8446744073709552e+19`).
+    assert_eq!(
+        api(r#"{"game":"boxes","window":[18446744073709551616,1,2]}"#),
+        "\"window\" must be a list of 2, not `[18446744073709551616,1,2]`"
+    );
+    assert_eq!(
+        python(r#"{"game":"boxes","moves":[18446744073709551616, true, null]}"#),
+        "moves must be one text (\"2-4 4-5\") or a list of texts ([\"2-4\", \"4-5\"]), not `[18446744073709551616, True, None]`"
+    );
+    assert_eq!(
+        api(r#"{"game":"boxes","moves":{"a":1180591620717411303424}}"#),
+        "\"moves\" must be one text (\"2-4 4-5\") or a list of texts ([\"2-4\", \"4-5\"]), not `{\"a\":1180591620717411303424}`"
+    );
+    // A time in seconds, however it is written.
+    for (written, why) in [
+        (
+            "18446744073709551616",
+            "is over the longest time accepted, 24 h",
+        ),
+        ("1E+5", "is over the longest time accepted, 24 h"),
+        ("1e-300", "is no time at all; give more than 0 s"),
+        ("-0.0", "is no time at all; give more than 0 s"),
+    ] {
+        let json = format!(r#"{{"game":"boxes","time":{written}}}"#);
+        let request: DotsRequest = read(json.as_bytes()).unwrap();
+        let e = request.validate().unwrap_err();
+        assert_eq!(
+            e.worded(Surface::Python),
+            format!("time: `{written}` {why}")
+        );
+    }
+    let two_and_a_half: DotsRequest = read(br#"{"game":"boxes","time":2.5}"#).unwrap();
+    let time = two_and_a_half.validate().unwrap().time;
+    assert_eq!(time, Some(std::time::Duration::from_millis(2500)));
+    // Written back as the number it was.
+    let json = serde_json::to_string(&two_and_a_half).unwrap();
+    assert!(json.contains(r#""time":2.5"#), "{json}");
+}
+
+#[test]
+fn a_key_the_caller_wrote_is_quoted_cut_and_escaped() {
+    let key = format!("{}\\n\\u202e", "x".repeat(60));
+    let json = format!(r#"{{"game":"boxes","{key}":1}}"#);
+    let cut = format!("{}…", "x".repeat(40));
+    assert_eq!(
+        fault(&json, Surface::Python),
+        format!("unknown argument {cut} (the arguments are game, size, rows, cols, moves, played, detail, strategy, tie_order, time, window, lines)")
+    );
+    let short = r#"{"game":"boxes","a\tb":1}"#;
+    assert!(
+        fault(short, Surface::Api).starts_with(r#"unknown key "a\tb" (the keys are"#),
+        "{}",
+        fault(short, Surface::Api)
+    );
+}
+
+#[test]
+fn one_key_given_under_two_names_is_refused_naming_both() {
+    // `played` (a report's name for the moves) is another name for `moves`.
+    let both = r#"{"game":"boxes","moves":"1-2","played":["2-3"]}"#;
+    assert_eq!(
+        fault(both, Surface::Api),
+        "\"played\" is another name for \"moves\", which is given too: give one of them"
+    );
+    assert_eq!(
+        fault(both, Surface::Python),
+        "played is another name for moves, which is given too: give one of them"
+    );
+    let other_order = r#"{"game":"boxes","played":["2-3"],"rows":2,"cols":2,"moves":"1-2"}"#;
+    assert_eq!(
+        fault(other_order, Surface::Api),
+        "\"moves\" is another name for \"played\", which is given too: give one of them"
+    );
+    // The same name twice is said so, under the name written.
+    assert_eq!(
+        fault(r#"{"game":"boxes","played":[],"played":[]}"#, Surface::Api),
+        "\"played\" is given twice"
+    );
+    // Either name alone is read.
+    for one in [
+        r#"{"game":"boxes","played":["1-2"]}"#,
+        r#"{"game":"boxes","moves":"1-2"}"#,
+    ] {
+        let request: DotsRequest = read(one.as_bytes()).unwrap();
+        assert_eq!(request.moves.text(), "1-2");
+    }
+}

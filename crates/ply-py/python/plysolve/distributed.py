@@ -34,21 +34,27 @@ tests: each one's answer, time, jobs, their summed and longest time and the node
 with one worker, which runs only the jobs a test needs, the longest over the tests added up is
 about the most any number of workers would take at this expansion), ``jobs: {"run",
 "from_store", "cancelled", "leaves"}``, each job run (key, window, free edges, bounds, nodes,
-seconds, CPU seconds, the test it served) and their sums. Bad input exits 2 with one line on
-stderr.
+seconds, CPU seconds, the test it served) and their sums, on stdout and nothing else there: what
+Ray writes to this process's stdout (its "(raylet) A worker died …" lines) goes to stderr. Every
+failure exits 2 with one line on stderr: bad input (arguments, position, a memory size no worker
+can take, an address that does not answer within ``CONNECT_TIMEOUT`` seconds, a store that is
+not one or holds a row no search proves) as well as workers that keep dying.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
+import os
 import resource
+import socket
 import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, NoReturn, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional, Set, TextIO, Tuple
 
 from . import _ply
 # The store is part of this module's API (``plysolve.distributed.Store``), kept in a module of its own.
@@ -57,6 +63,46 @@ from .store import APPLICATION_ID, VERSION, Store  # noqa: F401
 __all__ = ["Store", "solve", "main"]
 
 Range = Tuple[int, int]
+
+#: Seconds to wait for a Ray cluster's address to answer before giving up on it.
+CONNECT_TIMEOUT = 5.0
+
+
+def check_options(memory: Optional[str], address: Optional[str], threads: int = 1) -> None:
+    """Refuses, with a ``ValueError`` of one line, a ``memory`` no worker can take (not a size,
+    nothing, more than this machine has), more ``threads`` than this machine has cores when no
+    ``address`` names a cluster, and an ``address`` that cannot be joined: a ``ray://``
+    address without Ray's client installed (``pip install "ray[client]"``, or
+    ``plysolve[distributed]``), or one whose host and port do not accept a connection within
+    ``CONNECT_TIMEOUT`` seconds (``auto`` is left to Ray, which finds the cluster of this host or
+    says there is none)."""
+    if memory is not None:
+        _ply.memory_bytes(memory)
+    cores = os.cpu_count() or 1
+    if address is None and threads > cores:
+        raise ValueError(f"threads {threads} is more than this machine's {cores} cores")
+    if address is None or address == "auto":
+        return
+    if address == "":
+        raise ValueError("address '' names no cluster: give host:port, ray://host:port or auto")
+    client = address.startswith("ray://")
+    host, colon, port = address[len("ray://") if client else 0:].rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"address {address!r} is not host:port, ray://host:port or auto")
+    if client:
+        try:
+            import grpc  # noqa: F401  (what Ray's client needs, from ray[client])
+        except ImportError:
+            raise ValueError(f"address {address!r}: Ray's client is not installed "
+                             "(pip install \"ray[client]\", or \"plysolve[distributed]\")") from None
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except OSError as e:
+        reason = "no answer" if isinstance(e, socket.timeout) else (e.strerror or str(e))
+        raise ValueError(f"address {address!r} cannot be reached: {reason} "
+                         f"(within {CONNECT_TIMEOUT:g} s)") from None
+
 
 class _Worker:
     """A Ray actor running jobs one at a time in one process, whose search table stays between
@@ -79,6 +125,12 @@ class _Worker:
             "seconds": time.perf_counter() - started,
             "cpu": _cpu_seconds() - cpu,
         }
+
+
+def _first_line(e: BaseException) -> str:
+    """The first line of what ``e`` says (Ray's errors run to many lines), or its type's name."""
+    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+    return lines[0] if lines else type(e).__name__
 
 
 def _cpu_seconds() -> float:
@@ -159,9 +211,9 @@ class _Tree:
         if key in self.nodes:
             return self.nodes[key], False
         node = Node(key, moves, free, cells, (-cells, cells))
-        row = self.store.get(key)
+        row = self.store.get(key, cells)
         if row is not None:
-            node.range = (max(-cells, row["lower"]), min(cells, row["upper"]))
+            node.range = (row["lower"], row["upper"])
             node.nodes, node.seconds = row["nodes"], row["seconds"]
             self.from_store += 1
         self.nodes[key] = node
@@ -261,15 +313,25 @@ class _Pool:
         import ray
 
         if not ray.is_initialized():
-            if address:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(
-                    num_cpus=workers * threads,
-                    object_store_memory=80 * 1024 * 1024,
-                    include_dashboard=False,
-                    log_to_driver=False,
-                )
+            try:
+                if address:
+                    ray.init(address=address, include_dashboard=False, log_to_driver=False)
+                else:
+                    ray.init(
+                        num_cpus=workers * threads,
+                        object_store_memory=80 * 1024 * 1024,
+                        include_dashboard=False,
+                        log_to_driver=False,
+                    )
+            except Exception as e:  # Ray's own faults, many lines long: the first says it
+                where = f"join the Ray cluster at {address!r}" if address else "start Ray"
+                raise RuntimeError(f"cannot {where}: {_first_line(e)}") from None
+        # An actor asking for more CPUs than any node has would wait for one for ever.
+        most = max((node["Resources"].get("CPU", 0) for node in ray.nodes() if node["Alive"]),
+                   default=0)
+        if most < threads:
+            raise RuntimeError(f"no Ray node has {threads} CPUs for a job of {threads} threads "
+                               f"(the most: {most:g})")
         self.ray = ray
         self.threads = threads
         actor = ray.remote(num_cpus=threads, max_restarts=2, max_task_retries=0)(_Worker)
@@ -329,19 +391,21 @@ class _Pool:
         self.idle.append(actor)
         try:
             return job, ray.get(ref)
-        except ray.exceptions.RayActorError:
-            # The actor's process died (Ray restarts it): the question will be asked again.
-            self.failures += 1
-            if self.failures > 3 * len(self.actors):
-                raise RuntimeError("the Ray workers keep dying (out of memory?)") from None
-            if self.left is not None:
-                self.left += 1
-            return None
         except ray.exceptions.RayTaskError as e:
             # A fault of the request (the memory asked for, on that worker): one line.
             if isinstance(e.cause, ValueError):
                 raise ValueError(str(e.cause)) from None
-            raise
+            raise RuntimeError(f"a job failed: {_first_line(e.cause or e)}") from None
+        except ray.exceptions.RayError as e:
+            # The actor's process died (Ray restarts it a few times), or Ray lost the job: the
+            # question will be asked again.
+            self.failures += 1
+            if self.failures > 3 * len(self.actors):
+                raise RuntimeError(f"the Ray workers keep dying (out of memory?): {self.failures} "
+                                   f"jobs lost, the last: {_first_line(e)}") from None
+            if self.left is not None:
+                self.left += 1
+            return None
 
     def close(self) -> None:
         """Cancels what still runs and lets the actors go."""
@@ -381,12 +445,15 @@ def solve(
     strictly inside; ``(t - 1, t)``: does it reach ``t``?). ``max_jobs`` stops the run after that
     many jobs (what they proved is in the store, the rest for a later run): the report's ``value``
     is then ``None`` unless the position was proved, and ``bounds`` say what is. Bad input (the
-    board, the moves, the memory, the window) raises ``ValueError`` with one line. Returns the
-    report ``main`` prints."""
+    board, the moves, the memory, the window, an address that cannot be joined:
+    ``check_options``) and a store row no search proves raise ``ValueError`` with one line;
+    workers that keep dying, or a Ray that cannot start, ``RuntimeError`` with one line. Returns
+    the report ``main`` prints."""
     if workers < 1 or threads < 1:
         raise ValueError("workers and threads must be at least 1")
     if max_jobs is not None and max_jobs < 0:
         raise ValueError("max_jobs must be at least 0")
+    check_options(memory, address, threads)
     started = time.perf_counter()
     target = jobs if jobs is not None else 2 * workers
     say = log or (lambda _msg: None)
@@ -480,7 +547,7 @@ def solve(
             "exact": exact,
             "bounds": list(root.range),
             "best_move": tree.best_move(root) if root.children is not None
-            else (store.get(root.key) or {}).get("best_move"),
+            else (store.get(root.key, root.cells) or {}).get("best_move"),
             "tests": tests,
             "jobs": {"run": len(sizes), "from_store": tree.from_store,
                      "cancelled": pool.cancelled if pool else 0, "leaves": leaves},
@@ -579,27 +646,59 @@ def main(argv: Optional[List[str]] = None) -> int:
     moves = args.moves.replace(",", " ").split()
     log = None if args.quiet else (lambda msg: print(f"plysolve.distributed: {msg}", file=sys.stderr, flush=True))
     try:
-        # The position and the window checked before a store is made.
+        # The position, the window, the memory and the address checked before a store is made.
         _ply.dots_expand(_request(board, moves, args.window))
+        check_options(args.memory, args.address, args.threads)
         store = Store(args.store)
     except ValueError as e:
         _fail(str(e))
+    # The one line of a failure comes after Ray has stopped, and so after its last lines.
+    failure: Optional[Tuple[str, int]] = None  # (the line, the exit status)
+    with _stdout_kept() as stdout:
+        try:
+            report = solve(
+                board, moves, store, workers=args.workers, threads=args.threads, jobs=args.jobs,
+                depth=args.depth, min_free=args.min_free, memory=args.memory,
+                address=args.address, max_jobs=args.max_jobs, window=args.window, log=log,
+            )
+        except (ValueError, RuntimeError) as e:
+            failure = (str(e), 2)
+        except KeyboardInterrupt:
+            failure = ("interrupted (every job proved so far is in the store)", 130)
+        finally:
+            store.close()
+            _stop_ray()
+        if failure is None:
+            print(json.dumps(report), file=stdout, flush=True)
+    if failure is None:
+        return 0
+    print(f"plysolve.distributed: {failure[0]}", file=sys.stderr, flush=True)
+    return failure[1]
+
+
+def _stop_ray() -> None:
+    """Stops the Ray this process started or joined, if it did, while its lines still go to
+    stderr (a late "(raylet) …" line would otherwise reach stdout at exit)."""
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():
+        ray.shutdown()
+
+
+@contextlib.contextmanager
+def _stdout_kept() -> Iterator[TextIO]:
+    """Sends what this process and the ones it starts (Ray's) write to stdout to stderr while it
+    lasts, at the descriptor (Ray prints a dying worker's lines to ``sys.stdout``, its C++ core to
+    descriptor 1); yields the real stdout, for the report alone."""
+    sys.stdout.flush()
+    kept = os.dup(1)
+    os.dup2(2, 1)
     try:
-        report = solve(
-            board, moves, store, workers=args.workers, threads=args.threads, jobs=args.jobs,
-            depth=args.depth, min_free=args.min_free, memory=args.memory,
-            address=args.address, max_jobs=args.max_jobs, window=args.window, log=log,
-        )
-    except ValueError as e:
-        _fail(str(e))
-    except KeyboardInterrupt:
-        print("plysolve.distributed: interrupted (every job proved so far is in the store)",
-              file=sys.stderr, flush=True)
-        return 130
+        with open(kept, "w", closefd=False) as stdout:
+            yield stdout
     finally:
-        store.close()
-    print(json.dumps(report))
-    return 0
+        sys.stdout.flush()
+        os.dup2(kept, 1)
+        os.close(kept)
 
 
 if __name__ == "__main__":

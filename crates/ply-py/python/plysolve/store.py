@@ -1,7 +1,9 @@
 """The SQLite record of a distributed solve (``plysolve.distributed``): one row per question answered —
 a position's key, the window its value was asked about in, the bounds proved, the best move of an
 expanded position, nodes and seconds — written as it is answered, so a killed run resumes from it
-and two runs may share it. A file that is not such a store is refused with one line."""
+and two runs may share it. A file that is not such a store is refused with one line, and so is a
+row no search proves (bounds out of range, crossed, of the wrong parity, not whole numbers), naming
+it, when it is read."""
 
 from __future__ import annotations
 
@@ -42,6 +44,13 @@ COLUMNS = ["key", "window_lower", "window_upper", "lower", "upper", "best_move",
            "seconds", "kind", "written"]
 
 
+def _shown(value: Any) -> str:
+    """``value`` as a message quotes what a file holds: its ``repr`` (escaped), at most 40
+    characters, then ``…``."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 class Store:
     """The SQLite record of a solve: one row per question answered (a position and the window its
     value was asked about in), written as it is answered.
@@ -52,6 +61,10 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        if path in ("", ":memory:"):
+            # SQLite's names of a database in memory: the record would be lost with the process.
+            raise ValueError(f"store {path!r} names no file: give the path of a SQLite file "
+                             "(created if missing)")
         if os.path.isdir(path):
             raise ValueError(f"store {path!r} is a directory, not a SQLite file")
         try:
@@ -105,26 +118,67 @@ class Store:
         except sqlite3.DatabaseError as e:
             raise ValueError(f"store {self.path!r}: {e}") from None
 
-    def get(self, key: str) -> Optional[Dict[str, Any]]:
-        """What the store proves of ``key``: every row's bounds met (``lower``, ``upper``), a best
-        move proving the lower bound if one is recorded, and the nodes and seconds of its jobs;
-        ``None`` when it holds nothing of it."""
+    def get(self, key: str, cells: int) -> Optional[Dict[str, Any]]:
+        """What the store proves of ``key``, a position of ``cells`` open cells: every row's bounds
+        met (``lower``, ``upper``), a best move proving the lower bound if one is recorded, and the
+        nodes and seconds of its jobs; ``None`` when it holds nothing of it. A row no search
+        proves raises ``ValueError`` naming it (``_checked``)."""
         rows = self._run(
-            "SELECT lower, upper, best_move, nodes, seconds, kind FROM proved WHERE key = ? "
-            "ORDER BY upper - lower, written DESC",
+            "SELECT rowid, window_lower, window_upper, lower, upper, best_move, nodes, seconds, "
+            "kind FROM proved WHERE key = ? ORDER BY upper - lower, written DESC",
             (key,),
         ).fetchall()
         if not rows:
             return None
-        lower = max(r[0] for r in rows)
-        jobs = [r for r in rows if r[5] == "job"] or rows
+        rows = [self._checked(key, cells, row) for row in rows]
+        lower = max(r["lower"] for r in rows)
+        jobs = [r for r in rows if r["kind"] == "job"] or rows
         return {
             "lower": lower,
-            "upper": min(r[1] for r in rows),
-            "best_move": next((r[2] for r in rows if r[0] == lower and r[2]), None),
-            "nodes": sum(r[3] for r in jobs),
-            "seconds": sum(r[4] for r in jobs),
+            "upper": min(r["upper"] for r in rows),
+            "best_move": next((r["best_move"] for r in rows
+                               if r["lower"] == lower and r["best_move"]), None),
+            "nodes": sum(r["nodes"] for r in jobs),
+            "seconds": sum(r["seconds"] for r in jobs),
         }
+
+    def _checked(self, key: str, cells: int, row: Tuple[Any, ...]) -> Dict[str, Any]:
+        """A row of ``key`` (``get``'s columns) as a search could have written it: a window of
+        two whole numbers, the lower end below the upper; bounds whole numbers within ±``cells``,
+        the lower at most the upper, both of the parity of ``cells`` (a value is the cells one
+        player takes less the other's); a best move of text or none; nodes and seconds at least
+        0; kind ``job`` or ``expanded``. Else ``ValueError``: the store, the row and its fault."""
+        rowid, w_lower, w_upper, lower, upper, best_move, nodes, seconds, kind = row
+        fault = None
+        whole = [(name, v) for name, v in (("window", w_lower), ("window", w_upper),
+                                             ("bounds", lower), ("bounds", upper))
+                 if type(v) is not int]
+        if whole:
+            name, value = whole[0]
+            fault = f"its {name} hold {_shown(value)}, not a whole number"
+        elif w_lower >= w_upper:
+            fault = f"its window [{w_lower}, {w_upper}] holds no value"
+        elif not -cells <= lower <= cells or not -cells <= upper <= cells:
+            fault = (f"its bounds [{lower}, {upper}] lie beyond ±{cells}, the cells open in the "
+                     "position")
+        elif lower > upper:
+            fault = f"its bounds [{lower}, {upper}] are crossed (the lower above the upper)"
+        elif (lower - cells) % 2 or (upper - cells) % 2:
+            fault = (f"its bounds [{lower}, {upper}] are not of the parity of the position's "
+                     f"{cells} open cells")
+        elif best_move is not None and type(best_move) is not str:
+            fault = f"its best move {_shown(best_move)} is not text"
+        elif type(nodes) is not int or nodes < 0:
+            fault = f"its nodes {_shown(nodes)} are not a count"
+        elif type(seconds) not in (int, float) or not seconds >= 0:
+            fault = f"its seconds {_shown(seconds)} are not a time"
+        elif kind not in ("job", "expanded"):
+            fault = f"its kind {_shown(kind)} is neither 'job' nor 'expanded'"
+        if fault is not None:
+            raise ValueError(f"store {self.path!r} is damaged: row {rowid} (position "
+                             f"{_shown(key)}): {fault}")
+        return {"lower": lower, "upper": upper, "best_move": best_move, "nodes": nodes,
+                "seconds": float(seconds), "kind": kind}
 
     def put(
         self,

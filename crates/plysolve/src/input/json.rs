@@ -24,7 +24,52 @@ pub const NUMBER_TEXT: &str = "$plysolve::input::json::NumberText";
 /// Reads `json` as a `T` (a request: a JSON object).
 pub fn read<T: DeserializeOwned>(json: &[u8]) -> Result<T, JsonFault> {
     let tree = parse(json)?;
-    T::deserialize(Node(&tree)).map_err(|f| f.at(None, &tree))
+    deserialize(&tree)
+}
+
+/// A `T` from the values of `tree`, its faults placed; a key given under two of its names (serde's
+/// `alias`: `"moves"` and `"played"`) is refused naming both, not as one key given twice.
+fn deserialize<T: DeserializeOwned>(tree: &Json) -> Result<T, JsonFault> {
+    T::deserialize(Node(tree)).map_err(|f| names_of_one_key::<T>(f, tree).at(None, tree))
+}
+
+/// `fault`, a key of the object `tree` given again, restated with the names it was given under:
+/// the same name twice, or two names of one key — the key's own when the caller wrote it, else
+/// the earlier key that a `T` of those two keys alone refuses as given twice.
+fn names_of_one_key<T: DeserializeOwned>(mut fault: JsonFault, tree: &Json) -> JsonFault {
+    let (Kind::RepeatedKey(second), [Step::Key(key)], Json::Object(entries)) =
+        (&fault.kind, &fault.path[..], tree)
+    else {
+        return fault;
+    };
+    let given = |name: &str| entries.iter().filter(|(k, _)| k == name).count();
+    let second = second.clone();
+    if given(&second) > 1 {
+        fault.path = vec![Step::Key(second)];
+        return fault;
+    }
+    let Some(last) = entries.iter().position(|(k, _)| *k == second) else {
+        return fault;
+    };
+    let first = if *key != second && given(key) == 1 {
+        Some(key.clone())
+    } else {
+        // The second name's value is never read (serde refuses the key before it): null stands
+        // for it, so a large value is not copied once per key tried.
+        entries[..last].iter().find_map(|(k, v)| {
+            let pair = Json::Object(vec![(k.clone(), v.clone()), (second.clone(), Json::Null)]);
+            let refused = T::deserialize(Node(&pair)).err()?;
+            matches!(refused.kind, Kind::RepeatedKey(_)).then(|| k.clone())
+        })
+    };
+    match first {
+        Some(first) => JsonFault {
+            kind: Kind::OtherName(second),
+            path: vec![Step::Key(first)],
+            found: None,
+        },
+        None => fault,
+    }
 }
 
 /// Reads `json` as a `T` and, from the keys named in `extra`, an `E` beside it: a front end's own
@@ -42,13 +87,13 @@ pub fn read_beside<T: DeserializeOwned, E: DeserializeOwned>(
         .cloned()
         .partition(|(key, _)| extra.contains(&key.as_str()));
     let (ours, theirs) = (Json::Object(ours), Json::Object(theirs));
-    let request = T::deserialize(Node(&ours)).map_err(|mut f| {
+    let request = deserialize::<T>(&ours).map_err(|mut f| {
         if let Kind::UnknownKey(keys) = &mut f.kind {
             keys.extend(extra.iter().copied());
         }
-        f.at(None, &ours)
+        f
     })?;
-    let beside = E::deserialize(Node(&theirs)).map_err(|f| f.at(None, &theirs))?;
+    let beside = deserialize::<E>(&theirs)?;
     Ok((request, beside))
 }
 
@@ -172,33 +217,56 @@ impl<'de> Deserialize<'de> for Json {
 }
 
 impl Json {
-    /// The value as `surface`'s caller wrote it: JSON text, or a Python literal (`True`, `None`).
+    /// The value as `surface`'s caller wrote it: JSON text (numbers as written, never re-printed
+    /// from a float), or for Python a literal of its own (`True`, `None`, `[1, 2]`). Whole: the
+    /// message that shows it cuts it to [`QUOTED_CHARS`](super::QUOTED_CHARS).
     fn written(&self, surface: Surface) -> String {
-        match (self, surface) {
-            (Json::Null, Surface::Python) => "None".to_string(),
-            (Json::Bool(true), Surface::Python) => "True".to_string(),
-            (Json::Bool(false), Surface::Python) => "False".to_string(),
-            (Json::Number(text), _) => text.clone(),
-            _ => serde_json::to_string(&self.to_value()).unwrap_or_default(),
-        }
+        let mut out = String::new();
+        self.write(surface, &mut out);
+        out
     }
 
-    fn to_value(&self) -> serde_json::Value {
+    /// Appends [`Self::written`]'s text to `out`.
+    fn write(&self, surface: Surface, out: &mut String) {
+        let python = surface == Surface::Python;
+        let (comma, colon) = if python { (", ", ": ") } else { (",", ":") };
         match self {
-            Json::Null => serde_json::Value::Null,
-            Json::Bool(b) => serde_json::Value::Bool(*b),
-            Json::Number(text) => text
-                .parse::<serde_json::Number>()
-                .map_or(serde_json::Value::Null, serde_json::Value::Number),
-            Json::Text(text) => serde_json::Value::String(text.clone()),
-            Json::List(items) => items.iter().map(Json::to_value).collect(),
-            Json::Object(entries) => entries
-                .iter()
-                .map(|(k, v)| (k.clone(), v.to_value()))
-                .collect::<serde_json::Map<_, _>>()
-                .into(),
+            Json::Null if python => out.push_str("None"),
+            Json::Bool(true) if python => out.push_str("True"),
+            Json::Bool(false) if python => out.push_str("False"),
+            Json::Null => out.push_str("null"),
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Number(text) => out.push_str(text),
+            Json::Text(text) => out.push_str(&string_literal(text)),
+            Json::List(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(comma);
+                    }
+                    item.write(surface, out);
+                }
+                out.push(']');
+            }
+            Json::Object(entries) => {
+                out.push('{');
+                for (i, (key, value)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(comma);
+                    }
+                    out.push_str(&string_literal(key));
+                    out.push_str(colon);
+                    value.write(surface, out);
+                }
+                out.push('}');
+            }
         }
     }
+}
+
+/// `text` as a JSON string literal (also a Python one).
+fn string_literal(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_default()
 }
 
 /// What a value must be.
@@ -271,8 +339,11 @@ enum Kind {
     UnknownKey(Vec<&'static str>),
     /// A key the request must have.
     MissingKey(&'static str),
-    /// A key given twice.
-    RepeatedKey,
+    /// A key given twice (the name it was given under the second time, once known).
+    RepeatedKey(String),
+    /// The key at fault given under another name too (`"played"` beside `"moves"`): the name
+    /// written second.
+    OtherName(String),
 }
 
 /// A JSON request that cannot be read: what is wrong, where (the key, the item of a list) and what
@@ -315,13 +386,13 @@ impl JsonFault {
         self
     }
 
-    /// Where the fault is, as `surface` names it: `"moves" item 2`, `heaps item 1`; `None` for the
-    /// request itself.
+    /// Where the fault is, as `surface` names it (a key as the caller wrote it, cut and escaped):
+    /// `"moves" item 2`, `heaps item 1`; `None` for the request itself.
     fn place(&self, surface: Surface) -> Option<String> {
         let mut place: Option<String> = None;
         for step in &self.path {
             place = Some(match (step, place) {
-                (Step::Key(key), None) => surface.name(key),
+                (Step::Key(key), None) => named(surface, key),
                 (Step::Key(key), Some(p)) => format!("{p} key {}", quote(key)),
                 (Step::Item(i), None) => format!("item {}", i + 1),
                 (Step::Item(i), Some(p)) => format!("{p} item {}", i + 1),
@@ -383,9 +454,19 @@ impl Worded for JsonFault {
                 }
             }
             Kind::MissingKey(key) => format!("{} is missing", surface.name(key)),
-            Kind::RepeatedKey => format!("{subject} is given twice"),
+            Kind::RepeatedKey(_) => format!("{subject} is given twice"),
+            Kind::OtherName(other) => format!(
+                "{} is another name for {subject}, which is given too: give one of them",
+                named(surface, other)
+            ),
         }
     }
+}
+
+/// A key as `surface` names it, cut and escaped as written input is: the caller may have written any
+/// text as a key.
+fn named(surface: Surface, key: &str) -> String {
+    surface.name(&excerpt(key.as_bytes()))
 }
 
 impl fmt::Display for JsonFault {
@@ -435,7 +516,7 @@ impl de::Error for JsonFault {
     fn duplicate_field(field: &'static str) -> Self {
         JsonFault {
             path: vec![Step::Key(field.to_string())],
-            ..JsonFault::new(Kind::RepeatedKey)
+            ..JsonFault::new(Kind::RepeatedKey(String::new()))
         }
     }
 }
@@ -560,7 +641,7 @@ impl<'de, 'a> Deserializer<'de> for Node<'a> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, JsonFault> {
         match self.0 {
-            Json::Object(entries) => visitor.visit_map(Entries::new(entries)),
+            Json::Object(entries) => Entries::new(entries).visit(visitor),
             _ => self.expected(Expected::Object),
         }
     }
@@ -681,6 +762,8 @@ impl<'de, 'a> SeqAccess<'de> for Items<'a> {
 struct Entries<'a> {
     entries: std::slice::Iter<'a, (String, Json)>,
     value: Option<&'a (String, Json)>,
+    /// The keys read so far, as written.
+    read: Vec<&'a str>,
 }
 
 impl<'a> Entries<'a> {
@@ -688,7 +771,19 @@ impl<'a> Entries<'a> {
         Entries {
             entries: entries.iter(),
             value: None,
+            read: Vec::new(),
         }
+    }
+
+    /// The entries given to `visitor`; a key given again names, besides the key (the first name
+    /// the request knows it by), the name it was given under the second time.
+    fn visit<'de, V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, JsonFault> {
+        visitor.visit_map(&mut self).map_err(|mut fault| {
+            if let Kind::RepeatedKey(second) = &mut fault.kind {
+                *second = self.read.last().copied().unwrap_or_default().to_string();
+            }
+            fault
+        })
     }
 }
 
@@ -703,6 +798,7 @@ impl<'de, 'a> MapAccess<'de> for Entries<'a> {
             return Ok(None);
         };
         self.value = Some(entry);
+        self.read.push(&entry.0);
         let key: de::value::StrDeserializer<JsonFault> = entry.0.as_str().into_deserializer();
         seed.deserialize(key).map(Some)
     }

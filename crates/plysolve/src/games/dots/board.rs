@@ -37,6 +37,10 @@ impl EdgeSet {
     }
 }
 
+/// The most cells a board has: what a one-byte value can count (a position's value, and every
+/// bound on it, lies within ± its open cells).
+pub const MAX_CELLS: usize = 127;
+
 /// A board whose incidence breaks the rules every solver relies on.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum BoardError {
@@ -47,7 +51,7 @@ pub enum BoardError {
         edges: usize,
     },
     /// More cells than a one-byte value can count.
-    #[error("the board has {cells} cells; at most 127 fit a value")]
+    #[error("the board has {cells} cells; at most {MAX_CELLS} fit a value")]
     TooManyCells {
         /// Cells asked for.
         cells: usize,
@@ -124,7 +128,7 @@ impl DotsBoard {
         if edges.len() > 63 {
             return Err(BoardError::TooManyEdges { edges: edges.len() });
         }
-        if cells.len() > 127 {
+        if cells.len() > MAX_CELLS {
             return Err(BoardError::TooManyCells { cells: cells.len() });
         }
         let mut seen = std::collections::HashSet::new();

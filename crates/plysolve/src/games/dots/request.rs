@@ -83,14 +83,11 @@ impl MoveList {
 }
 
 /// A time: seconds as a number (`2.5`), or a text with units (`"30s"`, `"500ms"`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    untagged,
-    expecting = "seconds (2.5) or a text with units (\"30s\", \"500ms\")"
-)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum TimeText {
-    /// Seconds.
-    Seconds(f64),
+    /// Seconds, as the caller wrote the number (`2.5`, `1E+5`): a fault quotes it so, never as a
+    /// float re-prints it.
+    Seconds(String),
     /// With units, as `--time` takes it.
     Text(String),
 }
@@ -99,9 +96,78 @@ impl TimeText {
     /// The time, checked.
     pub fn duration(&self) -> Result<Duration, TimeError> {
         match self {
-            TimeText::Seconds(s) => seconds_to_duration(*s, &s.to_string()),
+            TimeText::Seconds(text) => match text.parse::<f64>() {
+                Ok(seconds) => seconds_to_duration(seconds, text),
+                Err(_) => Err(TimeError::NotATime(text.clone())),
+            },
             TimeText::Text(text) => parse_time(text),
         }
+    }
+}
+
+impl Serialize for TimeText {
+    /// Seconds as a JSON number — a whole one as written, another as the float it rounds to
+    /// (Rust's exact reading: serde_json's own may miss by a unit in the last place, and the time
+    /// would change each time it is written back) — and a text as a string.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            TimeText::Seconds(text) => match (text.parse::<u64>(), text.parse::<f64>()) {
+                (Ok(whole), _) => serializer.serialize_u64(whole),
+                (_, Ok(seconds)) if seconds.is_finite() => serializer.serialize_f64(seconds),
+                _ => serializer.serialize_str(text),
+            },
+            TimeText::Text(text) => serializer.serialize_str(text),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TimeText {
+    /// A number (its text as written from the library's JSON reader,
+    /// [`NUMBER_TEXT`](crate::input::json::NUMBER_TEXT); from another, the value's text) or a text.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TimeVisitor;
+
+        impl<'de> serde::de::Visitor<'de> for TimeVisitor {
+            type Value = TimeText;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("seconds (2.5) or a text with units (\"30s\", \"500ms\")")
+            }
+
+            fn visit_newtype_struct<D: serde::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<TimeText, D::Error> {
+                d.deserialize_any(self)
+            }
+
+            fn visit_bytes<E: serde::de::Error>(self, text: &[u8]) -> Result<TimeText, E> {
+                Ok(TimeText::Seconds(
+                    String::from_utf8_lossy(text).into_owned(),
+                ))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<TimeText, E> {
+                Ok(TimeText::Seconds(n.to_string()))
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<TimeText, E> {
+                Ok(TimeText::Seconds(n.to_string()))
+            }
+
+            fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<TimeText, E> {
+                Ok(TimeText::Seconds(
+                    serde_json::Number::from_f64(n)
+                        .map_or_else(|| n.to_string(), |n| n.to_string()),
+                ))
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<TimeText, E> {
+                Ok(TimeText::Text(text.to_string()))
+            }
+        }
+
+        deserializer.deserialize_newtype_struct(crate::input::json::NUMBER_TEXT, TimeVisitor)
     }
 }
 
@@ -389,7 +455,12 @@ mod tests {
             "{e}"
         );
         let e = from_json(r#"{"game":"boxes","time":true}"#).unwrap_err();
-        assert!(e.starts_with("seconds (2.5) or a text with units"), "{e}");
+        assert!(
+            e.starts_with(
+                "invalid type: boolean `true`, expected seconds (2.5) or a text with units"
+            ),
+            "{e}"
+        );
         let r = from_json(r#"{"game":"boxes","strategy":"free-table","tie_order":"high-first","detail":"value","time":"2s"}"#)
             .unwrap()
             .validate()

@@ -110,6 +110,10 @@ fn levels(
         }
     }
     for _ in 0..depth {
+        // Past the last edge nothing is left to expand (a depth of 2^32 - 1 ends here at once).
+        if frontier.is_empty() {
+            break;
+        }
         let mut next = Vec::new();
         let mut level = Vec::new();
         for drawn in frontier {
