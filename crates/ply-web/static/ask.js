@@ -13,6 +13,10 @@ const ASK_LINK_BODY = 2000;
 // the answer in flight.
 function askPage(params, games) {
   const questions = games.flatMap((game) => game.questions);
+  if (!questions.length) {
+    showError("the server lists no questions");
+    return null;
+  }
   const choice = el("select", { id: "ask-question", "data-testid": "ask-question" },
     ...games.filter((game) => game.questions.length).map((game) => el("optgroup", { label: `${game.name} — ${game.title}` },
       ...game.questions.map((q) => new Option(`${q.game} ${q.name}`, q.path)))));
