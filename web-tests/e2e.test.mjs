@@ -629,10 +629,11 @@ test("dots: a pasted move list with a variation loads; its record exports and im
   await page.close();
 });
 
-test("the game menu is the registry's: every page of every game, each opening", async () => {
+test("the game menu is the registry's: every page of every game, each opening, then any question", async () => {
   const games = await (await fetch(base + "/api/games")).json();
-  const pages = games.flatMap((g) => g.pages.map((p) => [p.id, p.title]));
-  assert.deepEqual(pages.map(([id]) => id), ["triangles", "boxes", "solitaire", "dice-race", "magic-board", "heaps"]);
+  // After the games, the page of every question (not a game: the page adds it itself).
+  const pages = [...games.flatMap((g) => g.pages.map((p) => [p.id, p.title])), ["ask", "Any question (JSON)"]];
+  assert.deepEqual(pages.map(([id]) => id), ["triangles", "boxes", "solitaire", "dice-race", "magic-board", "heaps", "ask"]);
   const { page, errors } = await open("game=heaps&heaps=3,4");
   const picker = page.getByTestId("game");
   await picker.locator("option").nth(pages.length - 1).waitFor({ state: "attached" });
@@ -719,4 +720,134 @@ test("dots: the board picker offers only the boards the server answers", async (
   await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// The keys of an answer that are wall times: they differ from one asking to the next.
+const WALL_TIMES = new Set(["seconds", "simulation_seconds", "exact_seconds", "boards_per_second"]);
+
+function withoutWallTimes(value) {
+  if (Array.isArray(value)) return value.map(withoutWallTimes);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !WALL_TIMES.has(k)).map(([k, v]) => [k, withoutWallTimes(v)]));
+}
+
+// What `POST question.path body` answers, asked directly: its JSON, or for a question that streams,
+// its `report` event's data.
+async function askDirect(question, body) {
+  const response = await fetch(base + question.path, { method: "POST", headers: { "content-type": "application/json" }, body });
+  const text = await response.text();
+  if (!question.streams) return JSON.parse(text);
+  const report = /^event: report\ndata: (.*)$/m.exec(text);
+  assert.ok(report, text);
+  return JSON.parse(report[1]);
+}
+
+// The shell word the page writes for `text` (in single quotes).
+const quoted = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+
+test("any question: every question of the registry asked from the page, answered as the API answers", async () => {
+  const games = await (await fetch(base + "/api/games")).json();
+  const questions = games.flatMap((g) => g.questions);
+  // The registry's 19 questions: an empty or shrunk list fails here rather than passing vacuously.
+  assert.equal(questions.length, 19);
+  const { page, errors } = await open("game=ask");
+  const choice = page.getByLabel("Question", { exact: true });
+  await choice.locator("option").nth(questions.length - 1).waitFor({ state: "attached" });
+  assert.deepEqual(await choice.locator("option").evaluateAll((os) => os.map((o) => o.value)), questions.map((q) => q.path));
+  assert.deepEqual(await choice.locator("optgroup").evaluateAll((gs) => gs.map((g) => g.children.length)), games.map((g) => g.questions.length));
+  const body = page.getByLabel("Request (JSON; Ctrl+Enter asks)");
+  const status = page.getByTestId("ask-status");
+  for (const q of questions) {
+    const what = `${q.game} ${q.name}`;
+    await choice.selectOption(q.path);
+    assert.equal(await body.inputValue(), q.example, what);
+    assert.ok((await page.getByTestId("ask-summary").textContent()).startsWith(`${q.summary} — POST ${q.path}`), what);
+    assert.equal(await page.getByTestId("ask-cli").textContent(), `ply ask ${q.game} ${q.name} ${quoted(q.example)}`);
+    assert.equal(await page.getByTestId("ask-curl").textContent(),
+      `curl ${q.streams ? "-N " : ""}-X POST '${base}${q.path}' -H 'content-type: application/json' -d ${quoted(q.example)}`);
+    await page.getByTestId("ask").click();
+    await status.filter({ hasText: /^HTTP 200: answered in \d+ ms/ }).waitFor();
+    const shown = await page.getByTestId("ask-answer").textContent();
+    const direct = await askDirect(q, q.example);
+    assert.equal(shown, JSON.stringify(JSON.parse(shown), null, 2), what);
+    assert.deepEqual(withoutWallTimes(JSON.parse(shown)), withoutWallTimes(direct), what);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("any question: a bad body shows the server's fault and status; the address asks it again", async () => {
+  const heaps = (await (await fetch(base + "/api/games")).json()).flatMap((g) => g.questions).find((q) => q.path === "/api/heaps");
+  const { page, errors } = await open("game=ask");
+  const choice = page.getByLabel("Question", { exact: true });
+  await choice.selectOption("/api/heaps");
+  const body = page.getByLabel("Request (JSON; Ctrl+Enter asks)");
+  const status = page.getByTestId("ask-status");
+  // Ctrl+Enter in the request asks.
+  await body.fill('{"x":1}');
+  await body.press("Control+Enter");
+  const fault = await fetch(base + "/api/heaps", { method: "POST", headers: { "content-type": "application/json" }, body: '{"x":1}' });
+  assert.equal(fault.status, 400);
+  const message = (await fault.json()).error;
+  assert.equal(message, 'unknown key "x" (the keys are "heaps", "misere", "grundy")');
+  await status.filter({ hasText: `HTTP 400: ${message}` }).waitFor();
+  assert.equal(await status.getAttribute("class"), "ask-status fault");
+  assert.equal(await page.getByTestId("ask-answer").isVisible(), false);
+  // The question and a short body are in the address; the link asks them again.
+  const request = '{"heaps": [2, 5], "misere": true}';
+  await body.fill(request);
+  const link = new URL(await page.evaluate(() => location.href));
+  assert.equal(link.searchParams.get("game"), "ask");
+  assert.equal(link.searchParams.get("q"), "/api/heaps");
+  assert.equal(link.searchParams.get("body"), request);
+  assert.equal(new URL(await page.getByTestId("share").getAttribute("href"), base).search, link.search);
+  const again = await open(link.search.slice(1));
+  await again.page.getByTestId("ask-status").filter({ hasText: /^HTTP 200: answered in \d+ ms$/ }).waitFor();
+  assert.equal(await again.page.getByLabel("Question", { exact: true }).inputValue(), "/api/heaps");
+  assert.equal(await again.page.getByLabel("Request (JSON; Ctrl+Enter asks)").inputValue(), request);
+  const shown = JSON.parse(await again.page.getByTestId("ask-answer").textContent());
+  assert.deepEqual(shown, await askDirect(heaps, request));
+  assert.equal(shown.convention, "misere");
+  assert.deepEqual(again.errors, []);
+  await again.page.close();
+  // A body of 2 000 characters or more is left out of the address.
+  await body.fill(`{"heaps": [${"1, ".repeat(700)}1]}`);
+  const long = new URL(await page.evaluate(() => location.href));
+  assert.equal(long.searchParams.get("body"), null);
+  assert.equal(long.searchParams.get("q"), "/api/heaps");
+  // The keyboard: the question, the request, then Ask.
+  await choice.focus();
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.id), "ask-body");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute("data-testid")), "ask");
+  // The browser reports the refused request (400) itself; nothing else may go wrong.
+  assert.deepEqual(errors.filter((e) => !e.includes("status of 400")), []);
+  await page.close();
+});
+
+test("any question: a streamed answer on a 390-pixel phone, no horizontal scroll; the screenshots", async () => {
+  const phone = await browser.newPage({ viewport: { width: 390, height: 900 }, isMobile: true, hasTouch: true });
+  phone.setDefaultTimeout(WAIT);
+  const errors = [];
+  phone.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  phone.on("pageerror", (e) => errors.push(String(e)));
+  await phone.goto(`${base}/?game=ask&q=/api/dots/analyse`);
+  await phone.getByTestId("ask-status").filter({ hasText: /^HTTP 200: answered in \d+ ms, after \d+ status events$/ }).waitFor();
+  assert.equal(JSON.parse(await phone.getByTestId("ask-answer").textContent()).best_move, "1-3");
+  assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth) <= 390);
+  const outside = await phone.evaluate(() => [...document.querySelectorAll("main button, main select, main textarea, main pre")]
+    .map((e) => [e.getAttribute("data-testid") || e.tagName, e.getBoundingClientRect()])
+    .filter(([, r]) => r.left < 0 || r.right > 390.5)
+    .map(([name, r]) => `${name}: ${Math.round(r.left)}..${Math.round(r.right)}`));
+  assert.deepEqual(outside, []);
+  await phone.screenshot({ path: join(shots, "ask-phone.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  await phone.close();
+  const wide = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  wide.setDefaultTimeout(WAIT);
+  await wide.goto(`${base}/?game=ask&q=/api/triangle-war`);
+  await wide.getByTestId("ask-status").filter({ hasText: /^HTTP 200: answered in \d+ ms$/ }).waitFor();
+  await wide.screenshot({ path: join(shots, "ask.png"), fullPage: true });
+  await wide.close();
 });

@@ -2,7 +2,8 @@
 // reports as `ply … --json`). The position is kept in the address so that any position can be shared.
 // This file builds the game menu from the library's registry (GET /api/games: every game's pages,
 // each with its scripts and the function that opens it), loads the scripts and opens the game
-// picked; each game is in its own file, the helpers in common.js.
+// picked; each game is in its own file, the helpers in common.js. After the games, the menu offers
+// "Any question (JSON)" (ask.js), every question of the registry asked as JSON.
 "use strict";
 
 // Page id → the function that opens it, as the registry names it.
@@ -23,21 +24,25 @@ function loadScripts(paths) {
   })));
 }
 
-// The menu and the scripts of every page the registry lists, the first page the default.
+// The menu and the scripts of every page the registry lists, the first page the default, and the
+// page of every question.
 async function loadPages() {
   const response = await fetch("/api/games");
   if (!response.ok) throw new Error(`the list of games did not come (${response.status})`);
   const scripts = [];
   const entries = [];
-  for (const game of await response.json()) {
+  const games = await response.json();
+  for (const game of games) {
     for (const page of game.pages) {
       for (const script of page.scripts) if (!scripts.includes(script)) scripts.push(script);
       entries.push(page);
       picker.append(new Option(page.title, page.id));
     }
   }
+  picker.append(new Option("Any question (JSON)", "ask"));
   await loadScripts(scripts);
   for (const page of entries) PAGES[page.id] = window[page.entry];
+  PAGES.ask = (params) => askPage(params, games);
 }
 
 function open(params) {

@@ -39,21 +39,30 @@ function clearError() {
   errorBox.hidden = true;
 }
 
-// POSTs a request; returns {body, ms} (ms: the server's solve time) or throws an Error with the
-// server's one-line message and its status. `signal` aborts it (the server then stops the solve).
-async function api(path, request, signal) {
+// POSTs `text`, a request written as JSON, to `path`: the server's response when it took the
+// request, else throws an Error with the server's one-line message and its `status`. `signal` aborts
+// it (the server then stops the solve). api() and apiStream() send through it, and so does the "Any
+// question" page, which sends the text as typed.
+async function post(path, text, signal) {
   const response = await fetch(path, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(request),
+    body: text,
     signal,
   });
-  const body = await response.json();
   if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
     const e = new Error(body.error || response.statusText);
     e.status = response.status;
     throw e;
   }
+  return response;
+}
+
+// POSTs a request; returns {body, ms} (ms: the server's solve time) or throws as post() does.
+async function api(path, request, signal) {
+  const response = await post(path, JSON.stringify(request), signal);
+  const body = await response.json();
   const timing = response.headers.get("server-timing") || "";
   const solve = /solve;dur=([0-9.]+)/.exec(timing);
   return { body, ms: solve ? Number(solve[1]) : null };
@@ -61,21 +70,15 @@ async function api(path, request, signal) {
 
 // POSTs a request to an endpoint that answers in server-sent events (/api/dots/analyse): calls
 // `onEvent(name, data)` for each event before the last as it comes, and returns the last one's data
-// (its `report`); throws as api() does on a refusal, or with the server's message on an `error`
-// event. `signal` aborts it (the server then stops the solve).
+// (its `report`); throws as post() does on a refusal, or as readEvents() does.
 async function apiStream(path, request, signal, onEvent) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(request),
-    signal,
-  });
-  if (!response.ok) {
-    const body = await response.json();
-    const e = new Error(body.error || response.statusText);
-    e.status = response.status;
-    throw e;
-  }
+  return readEvents(await post(path, JSON.stringify(request), signal), onEvent);
+}
+
+// Reads a response of server-sent events: calls `onEvent(name, data)` for each event before the
+// last as it comes, and returns the `report` event's data; throws with the server's message on an
+// `error` event, or when the stream ends with neither.
+async function readEvents(response, onEvent) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
