@@ -111,6 +111,44 @@ fn a_position_the_book_holds_keeps_its_value_when_its_moves_are_not_all_proved()
 }
 
 #[test]
+fn the_player_moves_where_the_book_knows_the_position_but_not_its_moves() {
+    use plysolve::games::door::{Context, Grants};
+    use plysolve::games::registry;
+    use plysolve::input::surface::Surface;
+    // The book knows the position after 1-2 (0 for B) and 5 of its 39 replies; the player has
+    // 200 ms: it plays one of the moves the proof allows (those proved 0 keep the tie).
+    let grants = Grants {
+        kept: Some(std::sync::Arc::new(
+            Kept::new(64 << 20, 1).with_books(Books::shipped()),
+        )),
+        ..Grants::new(MemoryBudget::new(1 << 30))
+    };
+    let play = |moves: &str| {
+        let body = format!(
+            r#"{{"game":"boxes","rows":4,"cols":4,"moves":"{moves}","seed":1,"time":0.2}}"#
+        );
+        let answer = registry::ask(
+            "/api/play/dots",
+            body.as_bytes(),
+            Surface::Api,
+            &Context::new(grants.clone(), None),
+        )
+        .unwrap_or_else(|f| panic!("{moves}: {}", f.message));
+        let played: serde_json::Value = serde_json::from_str(&answer.text).unwrap();
+        played["move"].as_str().unwrap().to_string()
+    };
+    let mv = play("1-2");
+    assert!(
+        ["1-6", "2-3", "2-7", "6-7", "6-11"].contains(&mv.as_str()),
+        "{mv}"
+    );
+    // After 3-8 the book knows the position and none of its replies: the estimate picks among
+    // them all (this once panicked: no move proved the position's value).
+    let mv = play("3-8");
+    assert_ne!(mv, "3-8");
+}
+
+#[test]
 fn the_shipped_21_dot_book_gives_the_empty_board_and_every_first_move_at_once() {
     let built = Geometry::Triangles { size: 5 }.build().unwrap();
     let policy = Policy::new(MemoryBudget::new(1 << 30), None);

@@ -314,10 +314,16 @@ fn book_fault(e: BookError) -> SolveError {
     SolveError::Book(e.to_string())
 }
 
-/// The moves of `report` the proof allows: when the position is proved not lost, those keeping its
-/// lower bound; otherwise those not proved worse than the best proved lower bound.
+/// The moves of `report` the proof allows: when the best lower bound proved of a move is not a
+/// loss, the moves keeping it; otherwise those not proved worse than it. (The bound is the moves'
+/// own, not the position's: a book may know the position's value while its moves are unproved.)
 pub fn allowed(report: &DotsReport) -> Vec<&MoveReport> {
-    let floor = report.range().lower;
+    let floor = report
+        .moves
+        .iter()
+        .map(|m| m.range().lower)
+        .max()
+        .unwrap_or(report.range().lower);
     report
         .moves
         .iter()
