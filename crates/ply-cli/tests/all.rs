@@ -31,18 +31,8 @@ mod solitaire_cli;
 #[test]
 fn every_test_file_is_a_module_of_this_binary() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-    let listed = include_str!("all.rs");
-    for entry in std::fs::read_dir(&dir).expect("tests/ reads") {
-        let name = entry
-            .expect("an entry")
-            .file_name()
-            .into_string()
-            .expect("UTF-8");
-        if let Some(stem) = name.strip_suffix(".rs").filter(|s| *s != "all") {
-            assert!(
-                listed.contains(&format!("\nmod {stem};\n")),
-                "tests/{name} is not a module of tests/all.rs"
-            );
-        }
-    }
+    assert_eq!(
+        uses::files_not_declared(&dir, include_str!("all.rs")),
+        Vec::<String>::new()
+    );
 }

@@ -399,3 +399,26 @@ fn tree_at(
         }
     }
 }
+
+/// The `*.rs` files of `dir` (a crate's `tests/`) other than `all.rs` that the text `listed` (that
+/// folder's `all.rs`) does not declare as a module (`mod name;` on a line of its own): the test
+/// files a crate's one test binary would leave out.
+pub fn files_not_declared(dir: &Path, listed: &str) -> Vec<String> {
+    let mut missing: Vec<String> = std::fs::read_dir(dir)
+        .expect("tests/ reads")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name != "all.rs")
+        .filter(|name| {
+            name.strip_suffix(".rs")
+                .is_some_and(|stem| !listed.contains(&format!("\nmod {stem};\n")))
+        })
+        .collect();
+    missing.sort();
+    missing
+}
