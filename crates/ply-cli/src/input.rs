@@ -34,6 +34,11 @@ pub fn read_text(path: Option<&Path>, limit: usize) -> Result<String, Failure> {
     plysolve::input::read_bounded(open_input(path)?, limit).map_err(Failure::bad)
 }
 
+/// Parses a time such as `3s`, `500ms` or `2m` (`--time`, `--think`, `--time-limit`).
+pub fn parse_time(text: &str) -> Result<std::time::Duration, String> {
+    plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
+}
+
 /// Parses a memory size such as `8G`, `512M`, `1.5GiB` or `1000000` (bytes); K, M, G, T are binary.
 pub fn parse_memory(text: &str) -> Result<u64, String> {
     parse_memory_size(text).map_err(|e| e.to_string())

@@ -7,26 +7,38 @@ use plysolve::engine::scored::Strategy;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
 use plysolve::games::dots::book::Books;
+use plysolve::games::dots::geometry::BuiltBoard;
 use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::notation::position_from_moves;
 use plysolve::games::dots::policy::Policy;
+use plysolve::games::dots::report::DotsReport;
 use plysolve::games::dots::request::{Detail, DotsQuery};
 use plysolve::games::dots::{Geometry, Position};
+
+/// The dots home's answer for the position after `moves` on `built`, with `kept`'s books.
+fn report(
+    built: &BuiltBoard,
+    moves: &str,
+    detail: Detail,
+    policy: &Policy,
+    kept: &Kept,
+) -> DotsReport {
+    let position: Position = position_from_moves(&built.board, moves).unwrap();
+    answer(
+        &DotsQuery::at(built, position, detail),
+        policy,
+        Some(kept),
+        Hooks::default(),
+    )
+    .unwrap()
+}
 
 #[test]
 fn the_shipped_books_answer_their_positions_at_once() {
     let built = Geometry::Triangles { size: 4 }.build().unwrap();
     let policy = Policy::new(MemoryBudget::new(1 << 30), None);
-    let ask = |moves: &str, detail: Detail, kept: &Kept| {
-        let position: Position = position_from_moves(&built.board, moves).unwrap();
-        answer(
-            &DotsQuery::at(&built, position, detail),
-            &policy,
-            Some(kept),
-            Hooks::default(),
-        )
-        .unwrap()
-    };
+    let ask =
+        |moves: &str, detail: Detail, kept: &Kept| report(&built, moves, detail, &policy, kept);
     let shipped = Kept::books_only(Books::shipped());
     let none = Kept::books_only(std::sync::Arc::new(Books::none()));
     // The empty board: -2 (B wins 9-7), every first move valued from the book.
@@ -61,14 +73,7 @@ fn the_shipped_4x4_book_gives_the_first_moves_it_holds_at_once() {
     for moves in [
         "1-2", "1-6", "20-25", "2-3", "3-4", "22-23", "10-15", "2-7", "19-24",
     ] {
-        let position = position_from_moves(&built.board, moves).unwrap();
-        let report = answer(
-            &DotsQuery::at(&built, position, Detail::Value),
-            &policy,
-            Some(&kept),
-            Hooks::default(),
-        )
-        .unwrap();
+        let report = report(&built, moves, Detail::Value, &policy, &kept);
         assert_eq!(report.strategy, Strategy::Book, "{moves}");
         assert_eq!(report.value, Some(0), "{moves}");
         assert_eq!(report.states_visited, 0);
@@ -85,14 +90,7 @@ fn a_position_the_book_holds_keeps_its_value_when_its_moves_are_not_all_proved()
         Some(std::time::Duration::from_millis(200)),
     );
     let kept = Kept::books_only(Books::shipped());
-    let position = position_from_moves(&built.board, "1-2").unwrap();
-    let report = answer(
-        &DotsQuery::at(&built, position, Detail::Moves),
-        &policy,
-        Some(&kept),
-        Hooks::default(),
-    )
-    .unwrap();
+    let report = report(&built, "1-2", Detail::Moves, &policy, &kept);
     // The position's own value is the book's (0 for B), though the search stopped.
     assert_eq!(report.value, Some(0));
     assert_eq!(report.strategy, Strategy::Book);
@@ -153,14 +151,7 @@ fn the_shipped_21_dot_book_gives_the_empty_board_and_every_first_move_at_once() 
     let built = Geometry::Triangles { size: 5 }.build().unwrap();
     let policy = Policy::new(MemoryBudget::new(1 << 30), None);
     let kept = Kept::books_only(Books::shipped());
-    let position = position_from_moves(&built.board, "").unwrap();
-    let report = answer(
-        &DotsQuery::at(&built, position, Detail::Moves),
-        &policy,
-        Some(&kept),
-        Hooks::default(),
-    )
-    .unwrap();
+    let report = report(&built, "", Detail::Moves, &policy, &kept);
     // The empty board is +1 for A (13-12), and 1-2 — a corner's edge — and its images are the
     // only first moves that keep it: every other loses by 1.
     assert_eq!(report.strategy, Strategy::Book);

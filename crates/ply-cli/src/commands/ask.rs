@@ -35,7 +35,7 @@ pub struct AskArgs {
     memory: MemoryArg,
     /// The longest the answer may take, e.g. 10s or 2m: a dots report then gives what it proved in
     /// that time, other questions stop with the limit named (default: no limit).
-    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    #[arg(long, value_name = "TIME", value_parser = crate::input::parse_time)]
     time: Option<Duration>,
     /// The dots books answered from (the shipped ones unless --no-book).
     #[command(flatten)]
@@ -139,9 +139,4 @@ fn listing(game: Option<&str>) -> String {
         );
     }
     out
-}
-
-/// Reads `--time`.
-fn parse_time(text: &str) -> Result<Duration, String> {
-    plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
 }

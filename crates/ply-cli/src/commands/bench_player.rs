@@ -40,7 +40,7 @@ pub struct BenchPlayerArgs {
     #[arg(long, default_value_t = 8, value_parser = parse_level)]
     opponent_level: u8,
     /// The most time ply thinks per move (e.g. 200ms, 1s).
-    #[arg(long, value_name = "TIME", default_value = "200ms", value_parser = parse_think)]
+    #[arg(long, value_name = "TIME", default_value = "200ms", value_parser = crate::input::parse_time)]
     think: Duration,
     /// Seed of the first game (game i uses seed + i).
     #[arg(long, default_value_t = 1)]
@@ -68,10 +68,6 @@ fn parse_level(text: &str) -> Result<u8, String> {
         .parse()
         .map_err(|_| format!("{text:?} is not a level (1 to 8)"))?;
     Level::new(n).map(Level::number).map_err(|e| e.to_string())
-}
-
-fn parse_think(text: &str) -> Result<Duration, String> {
-    plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
 }
 
 /// What ply did against one opponent.

@@ -27,27 +27,27 @@ pub struct ServeArgs {
     bind: IpAddr,
     /// The most time one request may take, queueing included (default 10s); a dots answer cut
     /// short by it says what was proved.
-    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    #[arg(long, value_name = "TIME", value_parser = crate::input::parse_time)]
     time_limit: Option<Duration>,
     /// How long the player thinks per move unless a request says less (default 3s).
-    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    #[arg(long, value_name = "TIME", value_parser = crate::input::parse_time)]
     think: Option<Duration>,
     /// The most connections open at once (default 1024); past it a new one takes the place of an
     /// idle one, or one still sending its body, of the client address holding the most.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     max_connections: Option<u64>,
     /// The most time to send a request's headers, and to stay idle between requests (default 10s).
-    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    #[arg(long, value_name = "TIME", value_parser = crate::input::parse_time)]
     header_timeout: Option<Duration>,
     /// The most time between two pieces of a request's body (default 10s).
-    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    #[arg(long, value_name = "TIME", value_parser = crate::input::parse_time)]
     body_timeout: Option<Duration>,
     /// The least rate of a request body, bytes a second, e.g. 4K (default), counted from a second
     /// after it starts; a body slower than that is cut (408).
     #[arg(long, value_name = "SIZE", value_parser = parse_rate)]
     body_rate: Option<u64>,
     /// The most time for a whole request body (default 20s); past it, 408.
-    #[arg(long, value_name = "TIME", value_parser = parse_time)]
+    #[arg(long, value_name = "TIME", value_parser = crate::input::parse_time)]
     body_deadline: Option<Duration>,
     /// The most bytes of request bodies in flight at once, e.g. 32M (default); past it, 503.
     #[arg(long, value_name = "SIZE", value_parser = crate::input::parse_memory)]
@@ -63,11 +63,6 @@ pub struct ServeArgs {
     memory: MemoryArg,
     #[command(flatten)]
     book: crate::commands::dots::BookArg,
-}
-
-/// Reads a time as `--time-limit` and `--think` take it.
-fn parse_time(text: &str) -> Result<Duration, String> {
-    plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
 }
 
 /// Reads a rate as `--body-rate` takes it: a size, bytes a second, at least one.

@@ -73,7 +73,7 @@ pub struct DotsPlay {
     moves: String,
     /// The most time ply thinks per move, e.g. 3s or 500ms: it plays exactly when it proves the
     /// position in that time, and its best estimate otherwise.
-    #[arg(long, value_name = "TIME", default_value = "3s", value_parser = parse_think)]
+    #[arg(long, value_name = "TIME", default_value = "3s", value_parser = crate::input::parse_time)]
     think: Duration,
     /// How well ply plays, 1 (weakest: often at random or greedily) to 8 (perfect, the default);
     /// levels in between make mistakes of a few cells by design.
@@ -89,11 +89,6 @@ fn parse_level(text: &str) -> Result<Level, String> {
         .parse()
         .map_err(|_| format!("{text:?} is not a level (1 to 8)"))?;
     Level::new(n).map_err(|e| e.to_string())
-}
-
-/// Reads `--think`.
-fn parse_think(text: &str) -> Result<Duration, String> {
-    plysolve::input::duration::parse_time(text).map_err(|e| e.to_string())
 }
 
 /// Runs `ply play triangles|boxes`.
