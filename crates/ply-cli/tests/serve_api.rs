@@ -954,7 +954,8 @@ fn events_of(text: &str) -> Vec<(String, serde_json::Value)> {
 
 #[test]
 fn an_analysis_streams_each_move_as_it_is_proved_then_the_answer() {
-    let server = Server::start();
+    // A limit far past the second or two this takes, so that a loaded machine proves it too.
+    let server = Server::start_with(&["--time-limit", "300s"]);
     // The empty 3×3 board by the search: every move's value comes in a status event as it is
     // proved, and the last event is the report /api/dots gives.
     let body = r#"{"game":"boxes","rows":3,"cols":3,"strategy":"search"}"#;

@@ -198,7 +198,8 @@ fn sent_then_left(server: &Server, path: &str, bodies: &[impl AsRef<str>]) {
 
 /// Two long solves of 4×5 boxes on `path` (`extra` keys added), their clients gone after half a
 /// second; then a third long question: the solver permits come free, so it is answered in its own
-/// time, not after theirs. The server's limit is 20 s.
+/// time (a second of search), not after theirs. The server's limit is 60 s: held permits would make
+/// the third wait about that long, and half of it leaves room for a machine under heavy load.
 fn long_solves_left_stop(server: &Server, path: &str, extra: &str) {
     let bodies = ["low-first", "high-first"].map(|order| {
         format!(r#"{{"game":"boxes","rows":4,"cols":5,{extra}"tie_order":"{order}"}}"#)
@@ -211,7 +212,7 @@ fn long_solves_left_stop(server: &Server, path: &str, extra: &str) {
     );
     assert_eq!(status, 200, "{text}");
     assert!(
-        started.elapsed() < Duration::from_secs(15),
+        started.elapsed() < Duration::from_secs(30),
         "{:?}",
         started.elapsed()
     );
@@ -219,7 +220,7 @@ fn long_solves_left_stop(server: &Server, path: &str, extra: &str) {
 
 #[test]
 fn a_solve_whose_client_left_stops_and_a_finished_one_is_kept() {
-    let server = Server::start_with(&["--time-limit", "20s"]);
+    let server = Server::start_with(&["--time-limit", "60s"]);
     long_solves_left_stop(&server, "/api/dots", r#""detail":"moves","#);
     // A solve that finishes is kept: asked again, the same answer comes from the cache.
     let body = r#"{"game":"boxes","rows":3,"cols":3,"moves":"1-2"}"#;
@@ -233,7 +234,7 @@ fn a_solve_whose_client_left_stops_and_a_finished_one_is_kept() {
 /// free, so the next long question is answered in its own time.
 #[test]
 fn an_analysis_whose_client_left_stops() {
-    let server = Server::start_with(&["--time-limit", "20s"]);
+    let server = Server::start_with(&["--time-limit", "60s"]);
     long_solves_left_stop(&server, "/api/dots/analyse", "");
 }
 
