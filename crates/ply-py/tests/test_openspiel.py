@@ -117,7 +117,8 @@ def test_plybot_never_finishes_below_the_exact_value(rows, cols, games, think, v
     seat: the bot ends at least the empty board's exact value ahead from its seat. On 3×3 (its
     whole table kept) every move is exact and keeps the value; on 3×4 (value 0 for the player to
     move: plysolve.dots, 11 s) it thinks 0.1 s a move, estimating where nothing is proved, and every
-    move from 18 free lines on is exact (the table of the free lines)."""
+    move from 12 free lines on is exact (the table of the free lines: 4 096 states, well inside
+    0.1 s even on a machine loaded many times over — from 18 on it is exact on a quiet one)."""
     g = game(rows, cols)
     below = []
     moves = 0
@@ -137,7 +138,7 @@ def test_plybot_never_finishes_below_the_exact_value(rows, cols, games, think, v
             proved = bridge.analyse(state)["value"] if think is None else None
             action = ours.step(state)
             moves += 1
-            if think is None or len(state.legal_actions()) <= 18:
+            if think is None or len(state.legal_actions()) <= 12:
                 assert ours.last["choice"] == "exact"
             if proved is not None:
                 assert ours.last["value"] == proved
