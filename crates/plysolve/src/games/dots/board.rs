@@ -405,6 +405,26 @@ impl SubsetIndexed for DotsBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::dots::theory::{estimate::estimate, learned::learned_estimate};
+
+    #[test]
+    fn the_leaf_names_the_estimate_the_theory_values_positions_by() {
+        let board = crate::games::dots::Geometry::Boxes { rows: 5, cols: 5 }
+            .build()
+            .unwrap()
+            .board;
+        let rules = board.completion().unwrap();
+        // Three edges drawn on the empty 5×5 board: nothing proved, nothing simple.
+        let drawn = 0b1011;
+        let free = ((1u64 << board.edge_count()) - 1) & !drawn;
+        let valued = |board: &DotsBoard| board.theory().unwrap().estimate(rules, drawn, free);
+        let learned = valued(&board);
+        let hand_made = valued(&board.clone().with_leaf(Leaf::HandMade));
+        assert_eq!(learned, learned_estimate(rules, drawn, free));
+        assert_eq!(hand_made, estimate(rules, drawn, free));
+        assert_eq!((learned, hand_made), (0, 0));
+        assert_eq!(valued(&board.with_leaf(Leaf::Learned)), learned);
+    }
 
     /// One triangle: dots 0,1,2; edges 0-1, 0-2, 1-2.
     fn triangle() -> DotsBoard {
