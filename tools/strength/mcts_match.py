@@ -1,19 +1,30 @@
-"""ply against OpenSpiel's MCTSBot (random rollouts), on OpenSpiel's own ``dots_and_boxes``: an
-opponent no one here wrote. Seats alternate; each game is appended to ``--out`` as a JSON line as
-soon as it ends, so a stopped run resumes where it stopped (the games already there are counted).
+"""ply against OpenSpiel's MCTSBot (random rollouts): an opponent no one here wrote, on OpenSpiel's
+own ``dots_and_boxes`` (``--game boxes --rows R --cols C``) or on Dots and Triangles
+(``--game triangles --size S``: ``plysolve.openspiel_triangles``, ply's boards as an OpenSpiel
+game). Seats alternate (ply first in even games); each game is appended to the results file as a
+JSON line as soon as it ends, so a stopped run resumes where it stopped (the games already there
+are counted). One file per setting: by default ``results/<board>-mcts<sims>[-python]-think<t>s
+[-level<L>].jsonl`` beside this script.
 
-    target/py-venv/bin/python tools/strength/mcts_match.py --rows 5 --cols 5 --sims 1000 \\
-        --games 200 --think 1 --out tools/strength/results/boxes-5x5-mcts1000.jsonl
+The MCTS is OpenSpiel's C++ ``pyspiel.MCTSBot`` by default (``--mcts cpp``; about 0.5 s a move
+at 10 000 simulations on the empty 5×5 board), or the same algorithm in OpenSpiel's Python
+(``--mcts python``: ``open_spiel.python.algorithms.mcts.MCTSBot``, several seconds a move at 1 000
+simulations). Both with the same parameters: UCT constant 2, one random rollout a leaf, solving
+proved subtrees (``solve=True``), seeded by the game's seed; the C++ one within
+``--max-memory-mb`` of tree. Its game returns +1/0/−1 (OpenSpiel's default, no margin), which the
+MCTS maximises.
+
+    python tools/strength/mcts_match.py --game boxes --rows 5 --cols 5 --sims 10000 --games 200
+    python tools/strength/mcts_match.py --game triangles --size 5 --sims 1000 --games 200
 
 Prints the record — wins, draws, losses for ply, and its score (a win 1, a draw ½) with a 95 %
-Wilson interval. OpenSpiel has no Dots and Triangles, so the triangle boards are not matched here.
-Needs the ``ply`` package and ``open-spiel`` in the same environment (``.ci/run`` makes one)."""
+Wilson interval. Needs ``plysolve`` and ``open-spiel`` in the same environment; ply thinks
+``--think`` seconds a move of wall time, so a loaded machine weakens it (each record keeps the
+load average)."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import pathlib
 import time
 
@@ -21,68 +32,73 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
+from match import RESULTS, Results, add_board_arguments, board_of, play, record_line
 from plysolve.openspiel import PlyBot
 
-
-def wilson(score: float, n: int, z: float = 1.96):
-    """The 95 % Wilson interval of a proportion `score` over `n` games."""
-    if n == 0:
-        return (0.0, 1.0)
-    centre = (score + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(score * (1 - score) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+#: OpenSpiel's MCTS as this match sets it: UCT constant, rollouts a leaf.
+UCT_C = 2.0
+ROLLOUTS = 1
 
 
-def play(game, bots):
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        player = state.current_player()
-        state.apply_action(bots[player].step(state))
-    return state.returns()
+class HoldingTheGil:
+    """OpenSpiel's C++ MCTSBot, stepped through the base class's ``pyspiel.Bot.step``: its own
+    ``step`` lets go of Python's lock (the GIL) while it searches, and on a game written in Python
+    (Dots and Triangles) the search's first clone of a state then calls into Python without it and
+    crashes (a segmentation fault, open-spiel 2.0.2); the base class's ``step`` runs the same search
+    holding the lock."""
+
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    def step(self, state) -> int:
+        return pyspiel.Bot.step(self.bot, state)
 
 
-def main():
+def mcts_bot(kind: str, game, sims: int, seed: int, max_memory_mb: int):
+    """OpenSpiel's MCTSBot, C++ (``cpp``) or Python (``python``), with random rollouts."""
+    if kind == "cpp":
+        evaluator = pyspiel.RandomRolloutEvaluator(ROLLOUTS, seed)
+        return HoldingTheGil(
+            pyspiel.MCTSBot(game, evaluator, UCT_C, sims, max_memory_mb, True, seed, False))
+    rng = np.random.RandomState(seed)
+    return mcts.MCTSBot(game, uct_c=UCT_C, max_simulations=sims,
+                        evaluator=mcts.RandomRolloutEvaluator(ROLLOUTS, rng), random_state=rng,
+                        solve=True, verbose=False)
+
+
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rows", type=int, default=5)
-    parser.add_argument("--cols", type=int, default=5)
+    add_board_arguments(parser)
+    parser.add_argument("--mcts", choices=["cpp", "python"], default="cpp",
+                        help="OpenSpiel's MCTSBot in C++ (default) or in Python")
     parser.add_argument("--sims", type=int, default=1000, help="MCTS simulations a move")
+    parser.add_argument("--max-memory-mb", type=int, default=1000, help="the C++ MCTS's tree")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--think", type=float, default=1.0, help="ply's seconds a move")
     parser.add_argument("--level", type=int, default=8, help="ply's level, 1 to 8")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", required=True, help="JSON lines, one a game (resumed)")
+    parser.add_argument("--out", help="the results file (JSON lines, resumed)")
     args = parser.parse_args()
-    game = pyspiel.load_game("dots_and_boxes", {"num_rows": args.rows, "num_cols": args.cols})
-    out = pathlib.Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    done = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
-    for g in range(len(done), args.games):
+    game, board = board_of(args)
+    name = (f"{board}-mcts{args.sims}{'-python' if args.mcts == 'python' else ''}"
+            f"-think{args.think:g}s{'' if args.level == 8 else f'-level{args.level}'}")
+    setting = {"board": board, "mcts": args.mcts, "sims": args.sims, "think": args.think,
+               "level": args.level}
+    results = Results(pathlib.Path(args.out or RESULTS / f"{name}.jsonl"), setting)
+    for g in range(len(results.games), args.games):
         seed = args.seed + g
         ply_seat = g % 2
-        rng = np.random.RandomState(seed)
-        mcts_bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=args.sims,
-                                evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng,
-                                solve=True, verbose=False)
         ply_bot = PlyBot(game, ply_seat, think=args.think, seed=seed, level=args.level)
-        bots = [ply_bot, mcts_bot] if ply_seat == 0 else [mcts_bot, ply_bot]
+        opponent = mcts_bot(args.mcts, game, args.sims, seed, args.max_memory_mb)
+        bots = [ply_bot, opponent] if ply_seat == 0 else [opponent, ply_bot]
         started = time.time()
-        returns = play(game, bots)
-        record = {"game": g, "seed": seed, "ply_first": ply_seat == 0, "ply_return": returns[ply_seat],
-                  "seconds": round(time.time() - started, 1), "sims": args.sims, "think": args.think,
-                  "level": args.level, "rows": args.rows, "cols": args.cols}
-        with out.open("a") as f:
-            f.write(json.dumps(record) + "\n")
-        done.append(record)
-        print(json.dumps(record), flush=True)
-    wins = sum(r["ply_return"] > 0 for r in done)
-    draws = sum(r["ply_return"] == 0 for r in done)
-    losses = sum(r["ply_return"] < 0 for r in done)
-    n = len(done)
-    score = (wins + draws / 2) / n if n else 0.0
-    low, high = wilson(score, n)
-    print(f"ply (level {args.level}, {args.think} s a move) against MCTS-{args.sims} on "
-          f"{args.rows}x{args.cols} boxes: {n} games, {wins} wins, {draws} draws, {losses} losses; "
-          f"score {score:.1%} (95 % interval {low:.1%}–{high:.1%})")
+        returns, choices = play(game, bots)
+        results.add({"game": g, "seed": seed, "ply_first": ply_seat == 0,
+                     "ply_return": returns[ply_seat], "ply_choices": choices[ply_seat],
+                     "seconds": round(time.time() - started, 1)})
+    print(record_line(results.games, "ply_return",
+                      f"ply (level {args.level}, {args.think:g} s a move) against "
+                      f"{args.mcts} MCTS-{args.sims} on {board}"))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ use plysolve::games::dots::player::think_at_level;
 use plysolve::games::dots::policy::Policy;
 use plysolve::games::dots::request::TieOrder;
 use plysolve::games::dots::request::{DotsQuery, DotsRequest};
+use plysolve::games::dots::theory::Leaf;
 use plysolve::games::registry;
 use plysolve::input::memory_size::parse_memory_size;
 use plysolve::input::quote;
@@ -117,6 +118,8 @@ struct Args {
     seed: Option<u64>,
     /// The player's level.
     level: Option<Level>,
+    /// The estimate at the leaves of the player's anytime search (`"learned"`, `"hand-made"`).
+    estimate: Option<Leaf>,
     /// A book's path.
     path: Option<String>,
     /// The book a merge reads.
@@ -574,12 +577,16 @@ fn dots_batch(
 
 /// The player's move (`POST /api/play/dots`, `ply play`'s reply): a JSON `DotsRequest` whose
 /// `time` is the time to think (none: prove everything); `args`: `seed` (ties; default 1), `level`
-/// (1 to 8, `--level`; default 8: the perfect player), `memory` ([`Args`]).
+/// (1 to 8, `--level`; default 8: the perfect player), `estimate` (the leaves' [`Leaf`]; default
+/// the learned one), `memory` ([`Args`]).
 #[pyfunction]
 #[pyo3(signature = (request, args="{}"))]
 fn dots_move(py: Python<'_>, request: &str, args: &str) -> PyResult<String> {
-    let query = dots_query(request)?;
+    let mut query = dots_query(request)?;
     let args = Args::read(args)?;
+    if let Some(leaf) = args.estimate {
+        query.built.board = query.built.board.clone().with_leaf(leaf);
+    }
     let seed = args.seed.unwrap_or(1);
     let level = args.level.unwrap_or(Level::PERFECT);
     let policy = Policy::new(budget(args.memory.as_deref())?, None);

@@ -96,6 +96,17 @@ def test_a_weaker_level_says_so_and_a_level_out_of_range_is_refused():
     assert str(raised.value) == "level must be a whole number from 1 (weakest) to 8 (perfect), not `9`"
 
 
+def test_the_estimate_at_the_leaves_is_the_learned_one_unless_the_hand_made_is_asked():
+    """The empty 5×5 board, nothing proved in 50 ms: both players estimate, and a name that is no
+    estimate is refused."""
+    for estimate in (None, "learned", "hand-made"):
+        played = plysolve.dots_move("boxes", rows=5, cols=5, think=0.05, estimate=estimate)
+        assert (played["choice"], played["lower"], played["upper"]) == ("estimated", -25, 25)
+    with pytest.raises(ValueError) as raised:
+        plysolve.dots_move("boxes", rows=2, cols=2, estimate="best")
+    assert str(raised.value) == 'estimate must be one of "learned", "hand-made", not `"best"`'
+
+
 def test_a_time_limited_answer_says_what_was_proved():
     # Two moves into 4×4 boxes: past the shipped book.
     report = plysolve.dots("boxes", rows=4, cols=4, moves="1-2 7-8", time=0.3)

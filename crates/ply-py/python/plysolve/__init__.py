@@ -24,8 +24,9 @@ Solves release the GIL, stop on Ctrl-C (``KeyboardInterrupt``) and can report pr
 callable (``progress=print``: it is called with the states visited so far, from the calling
 thread; an exception it raises stops the solve and propagates).
 
-Submodules: :mod:`plysolve.openspiel` (an exact bridge and bot for OpenSpiel's ``dots_and_boxes``) and
-:mod:`plysolve.distributed` (a job-level search on Ray, resumable from a SQLite store).
+Submodules: :mod:`plysolve.openspiel` (an exact bridge and bot for OpenSpiel's ``dots_and_boxes``
+and Dots and Triangles), :mod:`plysolve.openspiel_triangles` (Dots and Triangles as an OpenSpiel
+game, on ply's boards) and :mod:`plysolve.distributed` (a job-level search on Ray, resumable from a SQLite store).
 """
 
 from __future__ import annotations
@@ -315,6 +316,7 @@ def dots_move(
     think: Time = None,
     memory: Optional[str] = "4G",
     level: int = 8,
+    estimate: Optional[str] = None,
 ) -> Dict[str, Any]:
     """ply's move in a dots position: the reply of ``ply play`` and ``POST /api/play/dots``.
 
@@ -323,18 +325,21 @@ def dots_move(
     allows. The search memory is kept between calls, for two boards at a time. ``level`` (1 to
     8, as ``ply play --level``) makes a weaker player: below 8 it plays now and then at random or
     greedily, and otherwise by values with a few cells of noise (``"choice": "level"``).
+    ``estimate`` names the estimate at the leaves of its search where nothing is proved:
+    ``"learned"`` (the default, every front end's) or ``"hand-made"`` (the one it replaced, kept
+    for an A/B of the estimate alone: ``tools/strength/ab_match.py``).
 
     Returns:
         ``{"seed", "player", "move", "choice": "exact"|"estimated"|"level", "value", "points",
         "equal_moves", "seconds", …}`` (and ``"level"`` below 8).
 
     Raises:
-        ValueError: a bad argument (a position, seed, level, of the wrong kind too), or a game
-            already over.
+        ValueError: a bad argument (a position, seed, level, estimate, of the wrong kind too), or
+            a game already over.
         TypeError: only what Python refuses (an unknown keyword, an object with no JSON form).
     """
     request = _dots_request(game, rows, cols, size, moves, "moves", "auto", None, think)
-    return json.loads(_ply.dots_move(request, _request(seed=seed, level=level, memory=memory)))
+    return json.loads(_ply.dots_move(request, _request(seed=seed, level=level, estimate=estimate, memory=memory)))
 
 
 def solitaire(

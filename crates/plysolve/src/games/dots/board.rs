@@ -1,6 +1,6 @@
 //! The rules of every dots game, given as an incidence of edges and cells.
 
-use super::theory::DotsTheory;
+use super::theory::{DotsTheory, Leaf};
 use crate::engine::scored::symmetry::Symmetries;
 use crate::engine::scored::{Completion, ScoredGame, SubsetIndexed, Theory};
 use crate::engine::Capabilities;
@@ -113,6 +113,8 @@ pub struct DotsBoard {
     /// Whether the dots theory ([`DotsTheory`]) is known to hold on this board (the geometries'
     /// boards).
     theory: bool,
+    /// The estimate the theory values the anytime search's leaves by.
+    leaf: Leaf,
     /// Each edge's rank from the board's centre out (0 nearest), when the geometry placed the dots.
     centre_ranks: Option<Vec<u8>>,
 }
@@ -169,6 +171,7 @@ impl DotsBoard {
             others,
             symmetries: None,
             theory: false,
+            leaf: Leaf::default(),
             centre_ranks: None,
         })
     }
@@ -244,6 +247,13 @@ impl DotsBoard {
     /// board of up to 2^24 states in `tests/dots_chain_rules.rs`); not assumed of other incidences.
     pub fn with_theory(mut self) -> Self {
         self.theory = true;
+        self
+    }
+
+    /// The same board, the leaves of its anytime search valued by `leaf`'s estimate (the learned
+    /// one unless said otherwise): what an A/B of the estimate alone plays with.
+    pub fn with_leaf(mut self, leaf: Leaf) -> Self {
+        self.leaf = leaf;
         self
     }
 
@@ -385,15 +395,36 @@ impl SubsetIndexed for DotsBoard {
         self.centre_ranks.as_deref()
     }
 
-    /// The dots theory, when [`DotsBoard::with_theory`] declared it.
+    /// The dots theory, when [`DotsBoard::with_theory`] declared it, with the board's [`Leaf`].
     fn theory(&self) -> Option<&dyn Theory> {
-        self.theory.then_some(&DotsTheory as &dyn Theory)
+        self.theory
+            .then_some(DotsTheory::of(self.leaf) as &dyn Theory)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::dots::theory::{estimate::estimate, learned::learned_estimate};
+
+    #[test]
+    fn the_leaf_names_the_estimate_the_theory_values_positions_by() {
+        let board = crate::games::dots::Geometry::Boxes { rows: 5, cols: 5 }
+            .build()
+            .unwrap()
+            .board;
+        let rules = board.completion().unwrap();
+        // Three edges drawn (1-2, 1-7, 2-8: the first box one edge short) on the 5×5 board.
+        let drawn = 0b1011;
+        let free = ((1u64 << board.edge_count()) - 1) & !drawn;
+        let valued = |board: &DotsBoard| board.theory().unwrap().estimate(rules, drawn, free);
+        let learned = valued(&board);
+        let hand_made = valued(&board.clone().with_leaf(Leaf::HandMade));
+        assert_eq!(learned, learned_estimate(rules, drawn, free));
+        assert_eq!(hand_made, estimate(rules, drawn, free));
+        assert_eq!((learned, hand_made), (-3, -19));
+        assert_eq!(valued(&board.clone().with_leaf(Leaf::Learned)), learned);
+    }
 
     /// One triangle: dots 0,1,2; edges 0-1, 0-2, 1-2.
     fn triangle() -> DotsBoard {

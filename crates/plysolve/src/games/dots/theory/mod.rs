@@ -13,10 +13,45 @@ pub mod learned;
 pub mod loony;
 
 use crate::engine::scored::{Completion, Theory};
+use serde::Deserialize;
 
-/// The dots boards' theory: the capture rules and the simple loony endgames.
+/// Which estimate values the leaves of the anytime search: the [`learned`] one (every front end's),
+/// or the hand-made [`estimate`] it replaced, kept so that the two can be played against each other
+/// (`plysolve.openspiel.PlyBot(estimate="hand-made")`, `tools/strength/ab_match.py`): an A/B of the
+/// estimate alone, everything else in the player the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Leaf {
+    /// The learned estimate ([`learned::learned_estimate`]).
+    #[default]
+    Learned,
+    /// The hand-made estimate ([`estimate::estimate`]).
+    HandMade,
+}
+
+/// The dots boards' theory: the capture rules, the simple loony endgames, and the estimate its
+/// [`Leaf`] names.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct DotsTheory;
+pub struct DotsTheory {
+    /// The estimate at the anytime search's leaves.
+    pub leaf: Leaf,
+}
+
+impl DotsTheory {
+    /// The theory whose leaves are valued by `leaf`'s estimate.
+    pub fn of(leaf: Leaf) -> &'static DotsTheory {
+        const LEARNED: DotsTheory = DotsTheory {
+            leaf: Leaf::Learned,
+        };
+        const HAND_MADE: DotsTheory = DotsTheory {
+            leaf: Leaf::HandMade,
+        };
+        match leaf {
+            Leaf::Learned => &LEARNED,
+            Leaf::HandMade => &HAND_MADE,
+        }
+    }
+}
 
 impl Theory for DotsTheory {
     #[inline]
@@ -30,6 +65,9 @@ impl Theory for DotsTheory {
     }
 
     fn estimate(&self, rules: Completion<'_>, drawn: u64, free: u64) -> i32 {
-        learned::learned_estimate(rules, drawn, free)
+        match self.leaf {
+            Leaf::Learned => learned::learned_estimate(rules, drawn, free),
+            Leaf::HandMade => estimate::estimate(rules, drawn, free),
+        }
     }
 }
