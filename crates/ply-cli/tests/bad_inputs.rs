@@ -354,17 +354,35 @@ fn reliability_md() -> PathBuf {
 #[test]
 fn every_bad_input_of_the_table_fails_as_it_says() {
     let scratch = tempfile::tempdir().expect("a temp dir");
-    let failures: Vec<String> = CASES
-        .iter()
-        .enumerate()
-        .filter_map(|(i, case)| {
-            let dir = scratch.path().join(format!("case{}", i + 1));
-            std::fs::create_dir_all(&dir).expect("a case dir");
-            run(case, &dir)
-                .err()
-                .map(|e| format!("row {} ({:?}): {e}", i + 1, case.args))
-        })
-        .collect();
+    // The cases are separate processes in directories of their own: a few run at once, since
+    // each waits on its process more than it computes (the longest test of the binary else).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut failures: Vec<(usize, String)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failed = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(case) = CASES.get(i) else {
+                            return failed;
+                        };
+                        let dir = scratch.path().join(format!("case{}", i + 1));
+                        std::fs::create_dir_all(&dir).expect("a case dir");
+                        if let Err(e) = run(case, &dir) {
+                            failed.push((i, format!("row {} ({:?}): {e}", i + 1, case.args)));
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a case runner"))
+            .collect()
+    });
+    failures.sort();
+    let failures: Vec<String> = failures.into_iter().map(|(_, f)| f).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
