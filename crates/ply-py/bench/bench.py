@@ -279,7 +279,10 @@ def workers_bench(args):
     counts = [int(w) for w in args.workers.split(",")]
     start_ray(max(counts))
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
-    shares = [False, True] if args.share else [False]
+    # (share, share_free) of each run of a count.
+    frees = [None] if args.share_free is None else [int(f) for f in args.share_free.split(",")]
+    shares = ([] if args.share_only else [(False, None)]) + (
+        [(True, f) for f in frees] if args.share or args.share_only else [])
     for free, seed in positions(args.positions):
         moves = position(free, seed)
         base = single(FOUR, moves, 1)
@@ -287,9 +290,9 @@ def workers_bench(args):
         line = [f"# 4×4 {free} free seed {seed}, depth {args.depth or 'as the command line'}, "
                 f"nodes against one core's {base['nodes']:.3g}:"]
         for count in counts:
-            for share in shares:
+            for share, share_free in shares:
                 record = split(FOUR, moves, count, args.depth, share=share,
-                               share_free=args.share_free, shards=args.shards)
+                               share_free=share_free, shards=args.shards)
                 assert record["value"] == base["value"]
                 what = f"{count} workers" + (" sharing" if share else "")
                 say(dict(record, free=free, seed=seed, what=what, load=os.getloadavg()[0]))
@@ -334,9 +337,11 @@ def main():
                         "command line expands)")
     parser.add_argument("--share", action="store_true",
                         help="workers: each count also with the workers sharing their bounds")
-    parser.add_argument("--share-free", type=int,
-                        help="workers --share: share positions of at least this many free edges "
-                        "(default: as the command line)")
+    parser.add_argument("--share-free",
+                        help="workers --share: share positions of at least this many free edges, "
+                        "each of a comma-separated list in turn (default: as the command line)")
+    parser.add_argument("--share-only", action="store_true",
+                        help="workers: only the runs sharing their bounds")
     parser.add_argument("--shards", type=int, default=1,
                         help="workers --share: Ray actors holding the shared table")
     args = parser.parse_args()

@@ -66,6 +66,7 @@ import statistics
 import sys
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional, Set, TextIO, Tuple
 
@@ -158,7 +159,7 @@ class _Worker:
     search meets and adds to, exchanged with the table by a thread every ``SHARE_EVERY``
     seconds. The table gone, the worker goes on without it (one line on stderr)."""
 
-    def __init__(self, index: int = 0, tables: Optional[List[Any]] = None,
+    def __init__(self, index: int = 0, tables: Optional[List[str]] = None,
                  from_free: int = 0) -> None:
         self.index = index
         self.shared = _ply.SharedTable(from_free, SHARE_MEMORY) if tables else None
@@ -166,20 +167,24 @@ class _Worker:
         if tables:
             threading.Thread(target=self._exchange, args=(tables,), daemon=True).start()
 
-    def _exchange(self, tables: List[Any]) -> None:
+    def _exchange(self, names: List[str]) -> None:
         """Every ``SHARE_EVERY`` seconds: pushes the entries this worker's searches proved
-        since the last time to their shard (by key), and absorbs the other workers' new ones."""
+        since the last time to their shard (by key), and absorbs the other workers' new ones.
+        The shards are named actors (names, not handles, are the actor's arguments: Ray can
+        restart a worker from them)."""
         import ray
 
         assert self.shared is not None
-        offsets = [0] * len(tables)
+        offsets = [0] * len(names)
+        tables: List[Any] = []
         while True:
             time.sleep(SHARE_EVERY)
             entries = self.shared.drain()
-            parts: List[List[Tuple[int, int, int]]] = [[] for _ in tables]
+            parts: List[List[Tuple[int, int, int]]] = [[] for _ in names]
             for entry in entries:
-                parts[entry[0] % len(tables)].append(entry)
+                parts[entry[0] % len(names)].append(entry)
             try:
+                tables = tables or [ray.get_actor(name) for name in names]
                 replies = ray.get([table.exchange.remote(self.index, part, offset)
                                    for table, part, offset in zip(tables, parts, offsets)],
                                   timeout=SHARE_TIMEOUT)
@@ -423,10 +428,12 @@ class _Pool:
         self.ray = ray
         self.threads = threads
         #: The shards of the shared table (none: nothing shared).
-        self.tables = [] if share_free is None else [
-            ray.remote(num_cpus=0, max_restarts=0)(_Table).remote() for _ in range(shards)]
+        run = uuid.uuid4().hex
+        names = [] if share_free is None else [f"plysolve-table-{run}-{i}" for i in range(shards)]
+        table = ray.remote(num_cpus=0, max_restarts=0)(_Table)
+        self.tables = [table.options(name=name).remote() for name in names]
         actor = ray.remote(num_cpus=threads, max_restarts=2, max_task_retries=0)(_Worker)
-        self.actors = [actor.remote(i, self.tables, share_free or 0) for i in range(workers)]
+        self.actors = [actor.remote(i, names, share_free or 0) for i in range(workers)]
         #: Each actor's latest counts of its shared bounds.
         self.traffic: Dict[int, Dict[str, int]] = {}
         self.idle: List[int] = list(range(workers))
