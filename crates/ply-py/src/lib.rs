@@ -664,8 +664,8 @@ impl SharedTable {
     }
 
     /// The fewest free edges of a position whose bounds are shared.
-    #[getter]
-    fn from_free(&self) -> u32 {
+    #[getter(from_free)]
+    fn fewest_free(&self) -> u32 {
         self.bounds.from_free()
     }
 

@@ -91,7 +91,10 @@ fn searches_meeting_shared_bounds_give_the_values_of_a_search_alone() {
         all.absorb(&entries);
         let (repeat, repeat_visited) = value(&board, drawn, Some(&all));
         assert_eq!(repeat, alone, "{drawn:#x}");
-        assert!(repeat_visited <= nodes, "{drawn:#x}: {repeat_visited} > {nodes}");
+        assert!(
+            repeat_visited <= nodes,
+            "{drawn:#x}: {repeat_visited} > {nodes}"
+        );
         alone_nodes += nodes;
         repeat_nodes += repeat_visited;
         // What the repeat proved agrees with what it met.
@@ -124,7 +127,10 @@ fn searches_meeting_shared_bounds_give_the_values_of_a_search_alone() {
     }
     assert!(sent > POSITIONS * 10, "{sent}");
     // Meeting every bound the first search proved cuts most of the repeat's work.
-    assert!(repeat_nodes * 2 < alone_nodes, "{repeat_nodes} of {alone_nodes}");
+    assert!(
+        repeat_nodes * 2 < alone_nodes,
+        "{repeat_nodes} of {alone_nodes}"
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! never only costs the search that lacks it time, never a wrong value. Entries are met
 //! ([`ValueRange::meet`]): a store only ever narrows what it holds. Two proved bounds of one state
 //! cannot be disjoint; if they ever are, something upstream is wrong: the store counts it
-//! ([`SharedBounds::contradictions`]) and keeps the newer, never panics.
+//! ([`SharedCounts::contradictions`]) and keeps the newer, never panics.
 //!
 //! The store is a fixed-size table (its memory is known up front) of two 64-bit words an entry —
 //! the key XOR the data, and the data — read and written without locks as the search's own

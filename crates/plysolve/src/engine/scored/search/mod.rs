@@ -38,8 +38,8 @@ pub use memory::SearchMemory;
 
 use super::bounds::ENTRY_BYTES;
 use super::known::KnownValues;
-use super::shared::SharedBounds;
 use super::restrict::FreeElements;
+use super::shared::SharedBounds;
 use super::{check_values_fit, require_acyclic_deterministic, SolveError, Solver, ValueRange};
 use super::{ScoredGame, SubsetIndexed};
 use crate::engine::util::halt::{Halt, Halted};
