@@ -669,25 +669,34 @@ impl SharedTable {
         self.bounds.from_free()
     }
 
-    /// The entries proved here since the last drain: (key, lower, upper) each.
-    fn drain(&self) -> Vec<(u64, i32, i32)> {
+    /// The entries proved here since the last drain: (key, lower, upper, best move or None)
+    /// each.
+    fn drain(&self) -> Vec<(u64, i32, i32, Option<u32>)> {
         self.bounds
             .drain()
             .into_iter()
-            .map(|e| (e.key, e.range.lower, e.range.upper))
+            .map(|e| (e.key, e.range.lower, e.range.upper, e.best))
             .collect()
     }
 
-    /// Entries (key, lower, upper) drained from other workers' stores, met into this one; bounds
-    /// no search proves (beyond the most cells, crossed, of mixed parity) raise ValueError and
-    /// none of the entries is taken.
-    fn absorb(&self, entries: Vec<(u64, i32, i32)>) -> PyResult<()> {
+    /// Entries (key, lower, upper, best move or None) drained from other workers' stores, met
+    /// into this one; bounds no search proves (beyond the most cells, crossed, of mixed parity)
+    /// and a best move past the most edges of a board raise ValueError, and none of the entries
+    /// is taken.
+    fn absorb(&self, entries: Vec<(u64, i32, i32, Option<u32>)>) -> PyResult<()> {
         let checked = entries
             .into_iter()
-            .map(|(key, lower, upper)| {
+            .map(|(key, lower, upper, best)| {
+                if let Some(m) = best.filter(|&m| m >= MOST_EDGES) {
+                    return Err(bad(format!(
+                        "shared best move {m} is no edge of any board (edges are 0 to {})",
+                        MOST_EDGES - 1
+                    )));
+                }
                 Ok(SharedEntry {
                     key,
                     range: bounds("shared bounds", (lower, upper))?,
+                    best,
                 })
             })
             .collect::<PyResult<Vec<_>>>()?;
@@ -711,6 +720,9 @@ impl SharedTable {
         .collect()
     }
 }
+
+/// The most edges of a board (elements of a state's bitmask).
+const MOST_EDGES: u32 = 64;
 
 /// The most a value, a bound or a move's points of a dots position can be (its open cells at most).
 const MOST_CELLS: i32 = MAX_CELLS as i32;

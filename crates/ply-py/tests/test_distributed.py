@@ -525,6 +525,7 @@ def test_stale_or_lost_shared_entries_cost_nodes_never_the_value(tmp_path):
     assert alone["value"] == 4
     entries = alone["drained"]
     assert len(entries) > 100 and alone["counts"]["contradictions"] == 0
+    assert any(best is not None for _, _, _, best in entries)
     # Every entry: the same value, far fewer nodes (the search met them).
     every = job_with_entries(tmp_path, BOXES_30, entries, from_free)
     assert every["value"] == 4 and every["nodes"] * 2 < alone["nodes"]
@@ -535,7 +536,7 @@ def test_stale_or_lost_shared_entries_cost_nodes_never_the_value(tmp_path):
     assert 0 < len(half) < len(entries)
     assert job_with_entries(tmp_path, BOXES_30, half, from_free)["value"] == 4
     # Stale: every bound two points weaker, still true.
-    stale = [(k, lower - 2, upper + 2) for k, lower, upper in entries]
+    stale = [(k, lower - 2, upper + 2, best) for k, lower, upper, best in entries]
     found = job_with_entries(tmp_path, BOXES_30, stale, from_free)
     assert found["value"] == 4 and found["counts"]["contradictions"] == 0
 
@@ -543,11 +544,12 @@ def test_stale_or_lost_shared_entries_cost_nodes_never_the_value(tmp_path):
 def test_the_shared_tables_refuse_bounds_no_search_proves():
     shared = _ply.SharedTable(20)
     assert shared.from_free == 20
-    for entry, fault in [((5, 3, 1), "its lower bound is above its upper bound"),
-                         ((5, -1, 2), "have one parity"),
-                         ((5, -200, 200), "lies beyond")]:
+    for entry, fault in [((5, 3, 1, None), "its lower bound is above its upper bound"),
+                         ((5, -1, 2, None), "have one parity"),
+                         ((5, -200, 200, None), "lies beyond"),
+                         ((5, 0, 2, 64), "no edge of any board")]:
         with pytest.raises(ValueError, match=fault):
-            shared.absorb([(7, 0, 2), entry])
+            shared.absorb([(7, 0, 2, 3), entry])
     # None of a refused batch was taken.
     assert shared.counts()["absorbed"] == 0
     with pytest.raises(ValueError, match="memory"):

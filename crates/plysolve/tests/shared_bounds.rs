@@ -1,6 +1,7 @@
 //! Bounds shared between searches (`engine::scored::shared`): a search that meets another search's
-//! bounds — all of them, a random half of them (the exchange is lossy), or each widened (stale
-//! bounds, weaker but true) — gives the value the search alone gives, on random 3×4 positions of
+//! bounds — all of them, a random half of them (the exchange is lossy), each widened (stale
+//! bounds, weaker but true), or with best moves at random (drawn edges, edges past the board) —
+//! gives the value the search alone gives, on random 3×4 positions of
 //! 20–24 free edges; with all of them it searches no more nodes than alone; and a store keyed for
 //! another board is refused.
 
@@ -74,6 +75,7 @@ fn searches_meeting_shared_bounds_give_the_values_of_a_search_alone() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
     let (mut alone_nodes, mut repeat_nodes) = (0, 0);
     let mut sent = 0;
+    let mut with_best = 0;
     for drawn in positions(&board) {
         let free = board.edge_count() as u32 - drawn.count_ones();
         let (alone, nodes) = value(&board, drawn, None);
@@ -85,6 +87,7 @@ fn searches_meeting_shared_bounds_give_the_values_of_a_search_alone() {
         assert!(entries.iter().all(|e| e.range.lower <= e.range.upper));
         assert_eq!(first.counts().contradictions, 0);
         sent += entries.len();
+        with_best += entries.iter().filter(|e| e.best.is_some()).count();
 
         // Every entry, absorbed elsewhere: the same value, no more nodes.
         let all = store(free - BELOW_ROOT);
@@ -115,17 +118,37 @@ fn searches_meeting_shared_bounds_give_the_values_of_a_search_alone() {
         let widened: Vec<SharedEntry> = entries
             .iter()
             .map(|e| SharedEntry {
-                key: e.key,
                 range: ValueRange {
                     lower: e.range.lower - 2,
                     upper: e.range.upper + 2,
                 },
+                ..*e
             })
             .collect();
         stale.absorb(&widened);
         assert_eq!(value(&board, drawn, Some(&stale)).0, alone, "{drawn:#x}");
+
+        // Best moves from anywhere (drawn edges, beyond the board): hints only.
+        let scrambled = store(free - BELOW_ROOT);
+        let moved: Vec<SharedEntry> = entries
+            .iter()
+            .map(|e| SharedEntry {
+                best: Some(rng.random_range(0..70)),
+                ..*e
+            })
+            .collect();
+        scrambled.absorb(&moved);
+        assert_eq!(
+            value(&board, drawn, Some(&scrambled)).0,
+            alone,
+            "{drawn:#x}"
+        );
     }
     assert!(sent > POSITIONS * 10, "{sent}");
+    assert!(
+        with_best * 4 > sent,
+        "{with_best} of {sent} with a best move"
+    );
     // Meeting every bound the first search proved cuts most of the repeat's work.
     assert!(
         repeat_nodes * 2 < alone_nodes,

@@ -77,6 +77,8 @@ from .store import APPLICATION_ID, VERSION, Store  # noqa: F401
 __all__ = ["Store", "solve", "main"]
 
 Range = Tuple[int, int]
+#: A shared bound: the position's key in the search's table, lower, upper, best move (or None).
+Entry = Tuple[int, int, int, Optional[int]]
 
 #: Seconds to wait for a Ray cluster's address to answer before giving up on it.
 CONNECT_TIMEOUT = 5.0
@@ -134,16 +136,16 @@ SHARE_TIMEOUT = 10.0
 
 class _Table:
     """A Ray actor holding one shard of the table of bounds shared by the workers: the entries
-    (key, lower, upper) each worker pushed, in the order they came, which each worker pulls from
+    (key, lower, upper, best move) each worker pushed, in the order they came, which each worker pulls from
     the offset it last reached (its own entries left out). Lossy by design: a worker that dies
     loses what it had not pushed, one that starts again pulls everything."""
 
     def __init__(self) -> None:
         #: (worker, entries) in the order pushed.
-        self.log: List[Tuple[int, List[Tuple[int, int, int]]]] = []
+        self.log: List[Tuple[int, List[Entry]]] = []
 
-    def exchange(self, worker: int, entries: List[Tuple[int, int, int]],
-                 offset: int) -> Tuple[List[Tuple[int, int, int]], int]:
+    def exchange(self, worker: int, entries: List[Entry],
+                 offset: int) -> Tuple[List[Entry], int]:
         """Keeps ``worker``'s new ``entries``; gives the other workers' entries pushed since
         ``offset``, and the offset to ask from next."""
         if entries:
@@ -180,7 +182,7 @@ class _Worker:
         while True:
             time.sleep(SHARE_EVERY)
             entries = self.shared.drain()
-            parts: List[List[Tuple[int, int, int]]] = [[] for _ in names]
+            parts: List[List[Entry]] = [[] for _ in names]
             for entry in entries:
                 parts[entry[0] % len(names)].append(entry)
             try:

@@ -9,6 +9,9 @@
 //! cannot be disjoint; if they ever are, something upstream is wrong: the store counts it
 //! ([`SharedCounts::contradictions`]) and keeps the newer, never panics.
 //!
+//! An entry also keeps the best move found (in the key's frame), which a search that must still
+//! search the state tries first, as it tries its own table's.
+//!
 //! The store is a fixed-size table (its memory is known up front) of two 64-bit words an entry —
 //! the key XOR the data, and the data — read and written without locks as the search's own
 //! [`BoundsTable`](super::bounds::BoundsTable) is: an entry torn by two writers reads as absent,
@@ -38,14 +41,19 @@ pub const SHARED_ENTRY_BYTES: u64 = 16;
 pub const OUTBOX_ENTRIES: usize = 1 << 16;
 
 const VALID: u64 = 1 << 40;
+const NO_MOVE: u64 = 0xFF;
 
-/// One bound proved of one state: the state's key (the search's table key) and its range.
+/// One bound proved of one state: the state's key (the search's table key), its range, and the
+/// best move found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SharedEntry {
     /// The state's key in the search's table.
     pub key: u64,
     /// What is proved of its value.
     pub range: ValueRange,
+    /// The element of the best move found, in the key's frame (a hint: the search checks it is a
+    /// move before it tries it first).
+    pub best: Option<u32>,
 }
 
 /// What a store has counted since it was made.
@@ -80,18 +88,26 @@ pub struct SharedBounds {
     scheme: OnceLock<u64>,
 }
 
-fn pack(range: ValueRange, drawn: u32) -> u64 {
+fn pack(range: ValueRange, best: Option<u32>, drawn: u32) -> u64 {
     (range.lower as i8 as u8 as u64)
         | (range.upper as i8 as u8 as u64) << 8
         | (drawn.min(255) as u64) << 16
+        | best
+            .filter(|&b| (b as u64) < NO_MOVE)
+            .map_or(NO_MOVE, |b| b as u64)
+            << 24
         | VALID
 }
 
-fn unpack(data: u64) -> ValueRange {
-    ValueRange {
-        lower: data as u8 as i8 as i32,
-        upper: (data >> 8) as u8 as i8 as i32,
-    }
+fn unpack(data: u64) -> (ValueRange, Option<u32>) {
+    let best = (data >> 24) & 0xFF;
+    (
+        ValueRange {
+            lower: data as u8 as i8 as i32,
+            upper: (data >> 8) as u8 as i8 as i32,
+        },
+        (best != NO_MOVE).then_some(best as u32),
+    )
 }
 
 /// Drawn elements an entry's data stands for (fewer: more work below it).
@@ -157,52 +173,61 @@ impl SharedBounds {
     }
 
     /// What the store holds of `key`, if anything.
-    pub fn get(&self, key: u64) -> Option<ValueRange> {
+    pub fn get(&self, key: u64) -> Option<SharedEntry> {
         let bucket = self.bucket(key);
         [bucket, bucket + 2].into_iter().find_map(|slot| {
             let (stored, data) = self.read(slot);
-            (stored == key && data & VALID != 0).then(|| unpack(data))
+            (stored == key && data & VALID != 0).then(|| {
+                let (range, best) = unpack(data);
+                SharedEntry { key, range, best }
+            })
         })
     }
 
-    /// Meets `range` into the entry of `key`: the range the store now holds when that narrowed
-    /// it (or made it), `None` when it held as much already.
-    fn merge(&self, key: u64, range: ValueRange) -> Option<ValueRange> {
+    /// Meets `entry` into the store (its best move kept unless it has none): the entry the store
+    /// now holds when that told it more (or made it), `None` when it held as much already.
+    fn merge(&self, entry: SharedEntry) -> Option<SharedEntry> {
+        let SharedEntry { key, range, best } = entry;
         let bucket = self.bucket(key);
         let drawn = key.count_ones();
         for slot in [bucket, bucket + 2] {
             let (stored, data) = self.read(slot);
             if stored == key && data & VALID != 0 {
-                let old = unpack(data);
+                let (old, old_best) = unpack(data);
                 let mut met = old.meet(range);
                 if met.lower > met.upper {
                     self.contradictions.fetch_add(1, Ordering::Relaxed);
                     met = range;
                 }
-                if met == old {
+                let best = best.or(old_best);
+                if met == old && best == old_best {
                     return None;
                 }
-                self.write(slot, key, pack(met, drawn));
-                return Some(met);
+                self.write(slot, key, pack(met, best, drawn));
+                return Some(SharedEntry {
+                    key,
+                    range: met,
+                    best,
+                });
             }
         }
         let (_, first) = self.read(bucket);
         let keeps_first = first & VALID != 0 && drawn_of(first) < drawn;
         let slot = if keeps_first { bucket + 2 } else { bucket };
-        self.write(slot, key, pack(range, drawn));
-        Some(range)
+        self.write(slot, key, pack(range, best, drawn));
+        Some(entry)
     }
 
-    /// A bound a search proved of the state `key` (of at least [`Self::from_free`] free elements):
-    /// kept, and queued in the outbox when it narrows what the store held.
-    pub fn offer(&self, key: u64, range: ValueRange) {
-        let Some(met) = self.merge(key, range) else {
+    /// A bound a search proved of the state `key` (of at least [`Self::from_free`] free elements),
+    /// with the best move it found: kept, and queued in the outbox when it tells the store more.
+    pub fn offer(&self, entry: SharedEntry) {
+        let Some(met) = self.merge(entry) else {
             return;
         };
         self.offered.fetch_add(1, Ordering::Relaxed);
         let mut outbox = self.outbox.lock().unwrap_or_else(|e| e.into_inner());
         if outbox.len() < OUTBOX_ENTRIES {
-            outbox.push(SharedEntry { key, range: met });
+            outbox.push(met);
         } else {
             self.dropped.fetch_add(1, Ordering::Relaxed);
         }
@@ -218,8 +243,8 @@ impl SharedBounds {
 
     /// Bounds proved elsewhere (drained from other stores), met into the table; not queued.
     pub fn absorb(&self, entries: &[SharedEntry]) {
-        for e in entries {
-            self.merge(e.key, e.range);
+        for &e in entries {
+            self.merge(e);
         }
         self.absorbed
             .fetch_add(entries.len() as u64, Ordering::Relaxed);
@@ -243,7 +268,7 @@ impl SharedBounds {
 /// normal form, never a wrong one.
 impl KnownValues for SharedBounds {
     fn range(&self, mask: u64) -> Option<ValueRange> {
-        self.get(mask)
+        self.get(mask).map(|e| e.range)
     }
 
     fn fewest_free(&self) -> u32 {
@@ -259,6 +284,20 @@ mod tests {
         ValueRange { lower, upper }
     }
 
+    /// An entry of `key` with bounds `lower..=upper` and no best move.
+    fn entry(key: u64, lower: i32, upper: i32) -> SharedEntry {
+        SharedEntry {
+            key,
+            range: range(lower, upper),
+            best: None,
+        }
+    }
+
+    /// The bounds the store holds of `key`.
+    fn bounds(shared: &SharedBounds, key: u64) -> Option<ValueRange> {
+        shared.get(key).map(|e| e.range)
+    }
+
     fn store() -> SharedBounds {
         SharedBounds::new(1 << 12, 20, MemoryBudget::new(1 << 20)).unwrap()
     }
@@ -267,42 +306,35 @@ mod tests {
     fn offers_meet_and_only_narrowing_ones_are_sent() {
         let shared = store();
         assert_eq!(shared.bytes(), 1 << 12);
-        assert_eq!(shared.get(0b1011), None);
-        shared.offer(0b1011, range(-3, 5));
-        shared.offer(0b1011, range(-7, 3));
-        shared.offer(0b1011, range(-9, 9));
-        assert_eq!(shared.get(0b1011), Some(range(-3, 3)));
+        assert_eq!(bounds(&shared, 0b1011), None);
+        shared.offer(entry(0b1011, -3, 5));
+        shared.offer(entry(0b1011, -7, 3));
+        shared.offer(entry(0b1011, -9, 9));
+        assert_eq!(bounds(&shared, 0b1011), Some(range(-3, 3)));
         let sent = shared.drain();
-        assert_eq!(
-            sent,
-            vec![
-                SharedEntry {
-                    key: 0b1011,
-                    range: range(-3, 5)
-                },
-                SharedEntry {
-                    key: 0b1011,
-                    range: range(-3, 3)
-                }
-            ]
-        );
+        assert_eq!(sent, vec![entry(0b1011, -3, 5), entry(0b1011, -3, 3)]);
+        // A best move where there was none is news; the one kept is then the newest.
+        shared.offer(SharedEntry {
+            best: Some(4),
+            ..entry(0b1011, -3, 3)
+        });
+        shared.offer(entry(0b1011, -3, 3));
+        assert_eq!(shared.get(0b1011).unwrap().best, Some(4));
+        assert_eq!(shared.drain().len(), 1);
         assert_eq!(shared.drain(), vec![]);
         let counts = shared.counts();
-        assert_eq!((counts.offered, counts.drained), (2, 2));
+        assert_eq!((counts.offered, counts.drained), (3, 3));
     }
 
     #[test]
     fn absorbed_entries_are_kept_not_sent_and_contradictions_counted() {
         let shared = store();
-        shared.absorb(&[SharedEntry {
-            key: 6,
-            range: range(1, 5),
-        }]);
-        assert_eq!(shared.get(6), Some(range(1, 5)));
+        shared.absorb(&[entry(6, 1, 5)]);
+        assert_eq!(bounds(&shared, 6), Some(range(1, 5)));
         assert_eq!(shared.drain(), vec![]);
         // Disjoint: counted, the newer kept.
-        shared.offer(6, range(-4, -2));
-        assert_eq!(shared.get(6), Some(range(-4, -2)));
+        shared.offer(entry(6, -4, -2));
+        assert_eq!(bounds(&shared, 6), Some(range(-4, -2)));
         let counts = shared.counts();
         assert_eq!((counts.absorbed, counts.contradictions), (1, 1));
     }
@@ -311,7 +343,7 @@ mod tests {
     fn a_full_outbox_drops_and_counts() {
         let shared = SharedBounds::new(1 << 22, 20, MemoryBudget::new(1 << 30)).unwrap();
         for key in 0..OUTBOX_ENTRIES as u64 + 10 {
-            shared.offer(key, range(0, 2));
+            shared.offer(entry(key, 0, 2));
         }
         assert_eq!(shared.drain().len(), OUTBOX_ENTRIES);
         assert_eq!(shared.counts().dropped, 10);
@@ -321,13 +353,13 @@ mod tests {
     fn the_state_with_more_work_keeps_its_slot() {
         // One bucket: every key lands in it.
         let shared = SharedBounds::new(32, 20, MemoryBudget::new(1 << 20)).unwrap();
-        shared.offer(0b1, range(0, 2));
-        shared.offer(0b111, range(1, 3));
-        shared.offer(0b11, range(-2, 0));
+        shared.offer(entry(0b1, 0, 2));
+        shared.offer(entry(0b111, 1, 3));
+        shared.offer(entry(0b11, -2, 0));
         // The fewest drawn elements stays; the second slot takes the last.
-        assert_eq!(shared.get(0b1), Some(range(0, 2)));
-        assert_eq!(shared.get(0b111), None);
-        assert_eq!(shared.get(0b11), Some(range(-2, 0)));
+        assert_eq!(bounds(&shared, 0b1), Some(range(0, 2)));
+        assert_eq!(bounds(&shared, 0b111), None);
+        assert_eq!(bounds(&shared, 0b11), Some(range(-2, 0)));
         assert_eq!(shared.fewest_free(), 20);
     }
 

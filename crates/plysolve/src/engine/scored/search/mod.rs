@@ -39,7 +39,7 @@ pub use memory::SearchMemory;
 use super::bounds::ENTRY_BYTES;
 use super::known::KnownValues;
 use super::restrict::FreeElements;
-use super::shared::SharedBounds;
+use super::shared::{SharedBounds, SharedEntry};
 use super::{check_values_fit, require_acyclic_deterministic, SolveError, Solver, ValueRange};
 use super::{ScoredGame, SubsetIndexed};
 use crate::engine::util::halt::{Halt, Halted};
@@ -334,7 +334,11 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         if let Some(shared) = self.shared {
             let narrowed = range.lower > -cells || range.upper < cells;
             if narrowed && (self.rules.full & !key).count_ones() >= shared.from_free() {
-                shared.offer(key, range);
+                shared.offer(SharedEntry {
+                    key,
+                    range,
+                    best: None,
+                });
             }
         }
         range

@@ -8,7 +8,7 @@ use super::TieOrder;
 use crate::engine::scored::bounds::{Bounds, BoundsTable};
 use crate::engine::scored::known::KnownValues;
 use crate::engine::scored::restrict::FreeElements;
-use crate::engine::scored::shared::SharedBounds;
+use crate::engine::scored::shared::{SharedBounds, SharedEntry};
 use crate::engine::scored::ValueRange;
 use crate::engine::util::halt::{Halt, Halted};
 use crate::engine::util::progress::{Progress, PROGRESS_EVERY};
@@ -221,13 +221,21 @@ impl<'a> Worker<'a> {
         }
         if let Some(shared) = self.shared.shared {
             // Keyed as the table is: the key is a state of the same value.
-            if let Some(b) = (free_count >= shared.from_free())
+            if let Some(e) = (free_count >= shared.from_free())
                 .then(|| shared.get(key))
                 .flatten()
             {
-                match cut(b.lower, b.upper, alpha, beta) {
+                match cut(e.range.lower, e.range.upper, alpha, beta) {
                     Ok(value) => return value,
                     Err(window) => (alpha, beta) = window,
+                }
+                // Its best move when the table has none (one of the board's elements: the
+                // store's entries may come from anywhere).
+                if hint.is_none() {
+                    hint = e
+                        .best
+                        .filter(|&m| m < rules.items)
+                        .map(|m| rules.move_from_key_frame(m, perm, drawn));
                 }
             }
         }
@@ -299,13 +307,14 @@ impl<'a> Worker<'a> {
     fn keep(&self, key: u64, bounds: Bounds, free: u32) {
         self.shared.table.store(key, bounds, free, self.shared.halt);
         if let Some(shared) = self.shared.shared.filter(|s| free >= s.from_free()) {
-            shared.offer(
+            shared.offer(SharedEntry {
                 key,
-                ValueRange {
+                range: ValueRange {
                     lower: bounds.lower,
                     upper: bounds.upper,
                 },
-            );
+                best: bounds.best,
+            });
         }
     }
 
