@@ -320,6 +320,10 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
     (["triangles", "--rows", "4", "--store", "s"], "--rows and --cols are for boxes; triangles take --size"),
     (["boxes", "--workers", "0", "--store", "s"], "--workers must be at least 1"),
     (["boxes", "--max-jobs", "-1", "--store", "s"], "--max-jobs must be at least 0"),
+    (["boxes", "--share-free", "-1", "--store", "s"], "--share-free must be at least 0"),
+    (["boxes", "--share-free", "20", "--no-share", "--store", "s"],
+     "--share-free and --no-share: give one"),
+    (["boxes", "--share-shards", "0", "--store", "s"], "--share-shards must be at least 1"),
     (["boxes", "--window", "1", "--store", "s"],
      "argument --window: '1' is not two integers LOWER,UPPER (such as -1,0)"),
     (["boxes", "--window", "2,2", "--store", "s"],
@@ -437,6 +441,10 @@ def test_bad_input_to_solve_is_a_value_error(tmp_path):
         distributed.solve(FOUR, [], store, window=(3, 1))
     with pytest.raises(ValueError, match="^workers and threads must be at least 1$"):
         distributed.solve(FOUR, [], store, workers=0)
+    with pytest.raises(ValueError, match="^shards must be at least 1$"):
+        distributed.solve(FOUR, [], store, shards=0)
+    with pytest.raises(ValueError, match="^share_free must be at least 0$"):
+        distributed.solve(FOUR, [], store, share_free=-1)
     store.close()
 
 
