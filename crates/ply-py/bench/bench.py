@@ -4,6 +4,7 @@
     python crates/ply-py/bench/bench.py distributed --positions 34:1,34:2,35:1,36:1 --runs 3
     python crates/ply-py/bench/bench.py depths --positions 34:1,34:2 --depths 1,2,3
     python crates/ply-py/bench/bench.py workers --positions 34:1,34:2 --workers 1,2,4,8,16
+    python crates/ply-py/bench/bench.py workers --positions 34:1,36:1 --depth 2 --share
     python crates/ply-py/bench/bench.py correct
     python crates/ply-py/bench/bench.py labels
 
@@ -22,7 +23,8 @@ per job); and the parallelism one worker's tests allow (its jobs' time over the 
 each test, added up). `depths`: the same with 1 worker for each expansion depth: the work a deeper
 split asks and the parallelism it allows. `workers`: the nodes 1, 2, 4, 8, 16 workers search, each
 with a table of its own (a Ray of that many CPUs on this machine's cores: times meaningless, nodes
-not), expanded as the command line does or to `--depth` plies. `correct`: the distributed value (2 workers) against
+not), expanded as the command line does or to `--depth` plies; with `--share`, each count also
+with the workers sharing their bounds (`--share-free`, `--shards`), and the traffic. `correct`: the distributed value (2 workers) against
 `plysolve.dots` on 4×4 positions of 30–36 free edges and the empty 3×4 board. `labels`: exact labels
 (value and every action's value) for random OpenSpiel 4×4 states of 20, 25 and 30 free edges
 (uniformly random play from the empty board, seeded), by `plysolve.openspiel.label` on the whole batch,
@@ -153,17 +155,19 @@ def single(board, moves, threads):
             "cpu": cpu_seconds() - cpu, "nodes": report["states_visited"]}
 
 
-def split(board, moves, workers, depth=None, threads=1):
+def split(board, moves, workers, depth=None, threads=1, share=True, share_free=None, shards=1):
     """The distributed solve on `workers` workers of `threads` cores, with a new store; expanded
     as the command line does by default, or to `depth` plies. `parallelism` is what the root's tests
     allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
     for one worker, whose jobs are only those the tests need), `node_parallelism` the same by
-    nodes (load-independent)."""
+    nodes (load-independent). `share`: the workers share their bounds (`share_free`, `shards`:
+    as `plysolve.distributed.solve` takes them); `shared` is the traffic."""
     expansion = {} if depth is None else {"depth": depth, "jobs": 10 ** 6}
     with tempfile.TemporaryDirectory() as d:
         store = distributed.Store(os.path.join(d, "run.sqlite"))
         cpu, started = cpu_seconds(), time.perf_counter()
         report = distributed.solve(board, moves, store, workers=workers, threads=threads,
+                                   share=share, share_free=share_free, shards=shards,
                                    **expansion)
         wall = time.perf_counter() - started
         store.close()
@@ -176,7 +180,8 @@ def split(board, moves, workers, depth=None, threads=1):
             "job_seconds": [round(j["seconds"], 4) for j in jobs],
             "overhead": (wall - report["job_seconds"]["sum"]) / max(1, len(jobs)),
             "parallelism": report["job_seconds"]["sum"] / longest if longest else None,
-            "node_parallelism": report["nodes"] / largest if largest else None}
+            "node_parallelism": report["nodes"] / largest if largest else None,
+            "shared": report["shared"]}
 
 
 def start_ray(cpus=2):
@@ -266,12 +271,18 @@ def depths(args):
 
 
 def workers_bench(args):
-    """The work `--workers` workers ask, each with a search table of its own, on a Ray of as
-    many CPUs sharing this machine's cores: nodes against one core's search (the time is
-    meaningless here, the nodes are not)."""
+    """The work `--workers` workers ask, each with a search table of its own (and, with
+    `--share`, sharing the bounds of positions of at least `--share-free` free edges — default
+    as the command line's — through one table), on a Ray of as many CPUs sharing this machine's
+    cores: nodes against one core's search (the time is meaningless here, the nodes are not), and
+    the shared table's traffic (entries sent and received, summed over the workers)."""
     counts = [int(w) for w in args.workers.split(",")]
     start_ray(max(counts))
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
+    # (share, share_free) of each run of a count.
+    frees = [None] if args.share_free is None else [int(f) for f in args.share_free.split(",")]
+    shares = ([] if args.share_only else [(False, None)]) + (
+        [(True, f) for f in frees] if args.share or args.share_only else [])
     for free, seed in positions(args.positions):
         moves = position(free, seed)
         base = single(FOUR, moves, 1)
@@ -279,12 +290,18 @@ def workers_bench(args):
         line = [f"# 4×4 {free} free seed {seed}, depth {args.depth or 'as the command line'}, "
                 f"nodes against one core's {base['nodes']:.3g}:"]
         for count in counts:
-            record = split(FOUR, moves, count, args.depth)
-            assert record["value"] == base["value"]
-            say(dict(record, free=free, seed=seed, what=f"{count} workers"))
-            line.append(f"{count} workers {record['nodes'] / base['nodes']:.2f} "
-                        f"({record['jobs']} jobs, {record['cancelled']} cancelled, parallelism "
-                        f"by nodes {record['node_parallelism']:.1f})")
+            for share, share_free in shares:
+                record = split(FOUR, moves, count, args.depth, share=share,
+                               share_free=share_free, shards=args.shards)
+                assert record["value"] == base["value"]
+                what = f"{count} workers" + (" sharing" if share else "")
+                say(dict(record, free=free, seed=seed, what=what, load=os.getloadavg()[0]))
+                traffic = record["shared"]
+                sent = (f", from {traffic['from_free']} free: {traffic.get('sent', 0)} sent, "
+                        f"{traffic.get('received', 0)} received" if traffic else "")
+                line.append(f"{what} {record['nodes'] / base['nodes']:.2f} "
+                            f"({record['jobs']} jobs, {record['cancelled']} cancelled, parallelism "
+                            f"by nodes {record['node_parallelism']:.1f}{sent})")
         print(" ".join(line), flush=True)
 
 
@@ -318,6 +335,15 @@ def main():
     parser.add_argument("--workers", default="1,2,4,8,16", help="worker counts for workers")
     parser.add_argument("--depth", type=int, help="expansion depth for workers (default: as the "
                         "command line expands)")
+    parser.add_argument("--share", action="store_true",
+                        help="workers: each count also with the workers sharing their bounds")
+    parser.add_argument("--share-free",
+                        help="workers --share: share positions of at least this many free edges, "
+                        "each of a comma-separated list in turn (default: as the command line)")
+    parser.add_argument("--share-only", action="store_true",
+                        help="workers: only the runs sharing their bounds")
+    parser.add_argument("--shards", type=int, default=1,
+                        help="workers --share: Ray actors holding the shared table")
     args = parser.parse_args()
     {"binding": binding, "distributed": distributed_bench, "depths": depths,
      "workers": workers_bench, "correct": correct, "labels": labels}[args.what](args)

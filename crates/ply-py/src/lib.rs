@@ -17,6 +17,7 @@
 //! the distributed search, to ask its `stop` callable whether the job is still wanted (when not,
 //! the solve stops and reports what it proved).
 
+use plysolve::engine::scored::shared::{SharedBounds, SharedEntry};
 use plysolve::engine::scored::ValueRange;
 use plysolve::engine::util::chooser::Chooser;
 use plysolve::engine::util::halt::Halt;
@@ -323,13 +324,14 @@ fn dots(
         threads,
     };
     match (&args.book, args.no_book) {
-        (None, false) => answer_json(py, &query, &policy, tables(), watch),
+        (None, false) => answer_json(py, &query, &policy, tables(), watch, None),
         (book, no_book) => answer_json(
             py,
             &query,
             &policy,
             kept_with(book.as_deref(), no_book)?.as_ref(),
             watch,
+            None,
         ),
     }
 }
@@ -501,6 +503,7 @@ fn answer_json(
     policy: &Policy,
     kept: &Kept,
     watch: Watch,
+    shared: Option<&SharedBounds>,
 ) -> PyResult<String> {
     let strategy = policy.strategy(query, Some(kept));
     let report = run(py, watch, |cancel, progress| {
@@ -508,6 +511,7 @@ fn answer_json(
             progress,
             status: None,
             cancel: Some(cancel),
+            shared,
             ..Hooks::default()
         };
         answer(query, policy, Some(kept), hooks)
@@ -618,15 +622,17 @@ fn dots_move(py: Python<'_>, request: &str, args: &str) -> PyResult<String> {
 /// the board is kept for the process's later jobs (sized for the largest position asked so far),
 /// so a job starts from what earlier jobs here proved — as one search shares its table between
 /// the moves of its root. `stop`, called every 50 ms, returns true when the job is no longer
-/// wanted: the search then stops and the report says what it proved.
+/// wanted: the search then stops and the report says what it proved. `shared`: bounds shared
+/// with the other workers' jobs ([`SharedTable`]), which the search meets and adds to.
 #[pyfunction]
-#[pyo3(signature = (request, memory=None, threads=None, stop=None))]
+#[pyo3(signature = (request, memory=None, threads=None, stop=None, shared=None))]
 fn dots_job(
     py: Python<'_>,
     request: &str,
     memory: Option<&str>,
     threads: Option<usize>,
     stop: Option<PyObject>,
+    shared: Option<PyRef<'_, SharedTable>>,
 ) -> PyResult<String> {
     let query = dots_query(request)?;
     let policy = Policy::new(budget(memory)?, None);
@@ -636,8 +642,94 @@ fn dots_job(
         stop,
         threads,
     };
-    answer_json(py, &query, &policy, &kept, watch)
+    let shared = shared.map(|s| s.bounds.clone());
+    answer_json(py, &query, &policy, &kept, watch, shared.as_deref())
 }
+
+/// Bounds shared by the jobs of a distributed solve's workers (`plysolve.distributed`), one store
+/// per worker process (`plysolve::engine::scored::shared::SharedBounds`): each job's search meets
+/// its entries at positions of at least `from_free` free edges and adds what it proves of them;
+/// `drain` gives the entries new since the last drain, to send to the other workers, and `absorb`
+/// takes theirs. A stale or missing entry costs time, never a wrong value. The store takes
+/// `memory` (`"64M"`) whatever it holds, and serves one board: a job of another board raises
+/// ValueError.
+#[pyclass(module = "plysolve._ply", frozen)]
+struct SharedTable {
+    bounds: Arc<SharedBounds>,
+}
+
+#[pymethods]
+impl SharedTable {
+    #[new]
+    #[pyo3(signature = (from_free, memory="64M"))]
+    fn new(from_free: u32, memory: &str) -> PyResult<Self> {
+        let bytes = memory_bytes(memory)?;
+        let bounds = SharedBounds::new(bytes, from_free, budget(Some(memory))?).map_err(bad)?;
+        Ok(SharedTable {
+            bounds: Arc::new(bounds),
+        })
+    }
+
+    /// The fewest free edges of a position whose bounds are shared.
+    #[getter(from_free)]
+    fn fewest_free(&self) -> u32 {
+        self.bounds.from_free()
+    }
+
+    /// The entries proved here since the last drain: (key, lower, upper, best move or None)
+    /// each.
+    fn drain(&self) -> Vec<(u64, i32, i32, Option<u32>)> {
+        self.bounds
+            .drain()
+            .into_iter()
+            .map(|e| (e.key, e.range.lower, e.range.upper, e.best))
+            .collect()
+    }
+
+    /// Entries (key, lower, upper, best move or None) drained from other workers' stores, met
+    /// into this one; bounds no search proves (beyond the most cells, crossed, of mixed parity)
+    /// and a best move past the most edges of a board raise ValueError, and none of the entries
+    /// is taken.
+    fn absorb(&self, entries: Vec<(u64, i32, i32, Option<u32>)>) -> PyResult<()> {
+        let checked = entries
+            .into_iter()
+            .map(|(key, lower, upper, best)| {
+                if let Some(m) = best.filter(|&m| m >= MOST_EDGES) {
+                    return Err(bad(format!(
+                        "shared best move {m} is no edge of any board (edges are 0 to {})",
+                        MOST_EDGES - 1
+                    )));
+                }
+                Ok(SharedEntry {
+                    key,
+                    range: bounds("shared bounds", (lower, upper))?,
+                    best,
+                })
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        self.bounds.absorb(&checked);
+        Ok(())
+    }
+
+    /// What the store counted: `offered` (bounds the searches here proved that narrowed it),
+    /// `drained`, `absorbed`, `dropped` (offers a full outbox lost), `contradictions` (bounds
+    /// disjoint from what it held: a bug, the newer kept).
+    fn counts(&self) -> std::collections::HashMap<&'static str, u64> {
+        let c = self.bounds.counts();
+        [
+            ("offered", c.offered),
+            ("drained", c.drained),
+            ("absorbed", c.absorbed),
+            ("dropped", c.dropped),
+            ("contradictions", c.contradictions),
+        ]
+        .into_iter()
+        .collect()
+    }
+}
+
+/// The most edges of a board (elements of a state's bitmask).
+const MOST_EDGES: u32 = 64;
 
 /// The most a value, a bound or a move's points of a dots position can be (its open cells at most).
 const MOST_CELLS: i32 = MAX_CELLS as i32;
@@ -802,6 +894,7 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book_verify, m)?)?;
     m.add_function(wrap_pyfunction!(dots_move, m)?)?;
     m.add_function(wrap_pyfunction!(dots_job, m)?)?;
+    m.add_class::<SharedTable>()?;
     m.add_function(wrap_pyfunction!(dots_expand, m)?)?;
     m.add_function(wrap_pyfunction!(dots_combine, m)?)?;
     m.add_function(wrap_pyfunction!(dots_next_test, m)?)?;

@@ -320,6 +320,10 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
     (["triangles", "--rows", "4", "--store", "s"], "--rows and --cols are for boxes; triangles take --size"),
     (["boxes", "--workers", "0", "--store", "s"], "--workers must be at least 1"),
     (["boxes", "--max-jobs", "-1", "--store", "s"], "--max-jobs must be at least 0"),
+    (["boxes", "--share-free", "-1", "--store", "s"], "--share-free must be at least 0"),
+    (["boxes", "--share-free", "20", "--no-share", "--store", "s"],
+     "--share-free and --no-share: give one"),
+    (["boxes", "--share-shards", "0", "--store", "s"], "--share-shards must be at least 1"),
     (["boxes", "--window", "1", "--store", "s"],
      "argument --window: '1' is not two integers LOWER,UPPER (such as -1,0)"),
     (["boxes", "--window", "2,2", "--store", "s"],
@@ -437,6 +441,10 @@ def test_bad_input_to_solve_is_a_value_error(tmp_path):
         distributed.solve(FOUR, [], store, window=(3, 1))
     with pytest.raises(ValueError, match="^workers and threads must be at least 1$"):
         distributed.solve(FOUR, [], store, workers=0)
+    with pytest.raises(ValueError, match="^shards must be at least 1$"):
+        distributed.solve(FOUR, [], store, shards=0)
+    with pytest.raises(ValueError, match="^share_free must be at least 0$"):
+        distributed.solve(FOUR, [], store, share_free=-1)
     store.close()
 
 
@@ -454,3 +462,128 @@ def test_a_job_keeps_its_search_table_and_stops_when_no_longer_wanted():
     stopped = json.loads(_ply.dots_job(wide, "1G", 1, lambda: asked.append(1) or True))
     assert time.monotonic() - started < 10 and asked
     assert stopped["exact"] is False and stopped["reason"] == "the solve was cancelled"
+
+
+# Shared bounds (issue 35): one table of bounds of the positions with many free edges across the
+# workers, exchanged asynchronously and lossy — never a wrong value.
+
+# A 4×4 position of 32 free edges (baselines/generators/dots_boxes_position.py 4 4 8 1), its value
+# by `plysolve.dots` (27 million nodes). Positions of 34–36 free edges are checked by `bench.py
+# workers --share`, which asserts every value against the single search's: here they would take
+# minutes.
+BOXES_32 = "5-10 17-18 8-9 12-17 2-3 20-25 8-13 1-2"
+SHARED_CASES = [
+    (FOUR, BOXES_30, 4),
+    (FOUR, BOXES_32, 2),
+    (dict(game="boxes", rows=3, cols=4), "", 0),
+]
+
+
+@pytest.mark.parametrize("board, moves, value", SHARED_CASES)
+def test_workers_sharing_bounds_give_the_single_search_value(small_ray, tmp_path, board, moves,
+                                                             value):
+    store = distributed.Store(str(tmp_path / "shared.sqlite"))
+    report = distributed.solve(board, moves.split(), store, workers=2, jobs=200, depth=2)
+    store.close()
+    assert report["value"] == value and report["exact"]
+    shared = report["shared"]
+    # Shared: the bounds of positions of at least the jobs' fewest free edges less 4.
+    fewest = min(s["free"] for s in report["job_sizes"])
+    assert shared["from_free"] <= fewest - distributed.SHARE_BELOW and shared["shards"] == 1
+    assert shared["contradictions"] == 0 and shared["dropped"] == 0
+    # The 4×4 jobs are searched (the 3×4 board's answered by its whole table: nothing to share).
+    assert (shared["offered"] > 0 and shared["sent"] > 0) == (board == FOUR)
+
+
+def test_no_share_shares_nothing(small_ray, tmp_path):
+    store = distributed.Store(str(tmp_path / "alone.sqlite"))
+    report = distributed.solve(FOUR, BOXES_24.split(), store, workers=2, share=False)
+    store.close()
+    assert report["value"] == 4 and report["shared"] is None
+
+
+# A job in a process of its own (a new search memory), its search meeting a store that absorbed
+# the entries in the file argv[2] (a JSON list): the value, the nodes and what it drained.
+JOB_WITH_ENTRIES = """
+import json, sys
+from plysolve import _ply
+shared = _ply.SharedTable(int(sys.argv[3]))
+shared.absorb([tuple(e) for e in json.load(open(sys.argv[2]))])
+report = json.loads(_ply.dots_job(sys.argv[1], "1G", 1, None, shared))
+print(json.dumps({"value": report["value"], "nodes": report["states_visited"],
+                  "drained": shared.drain(), "counts": shared.counts()}))
+"""
+
+
+def job_with_entries(tmp_path, moves, entries, from_free):
+    path = tmp_path / "entries.json"
+    path.write_text(json.dumps(entries))
+    request = json.dumps(dict(FOUR, moves=moves.split(), detail="value", strategy="search"))
+    done = subprocess.run([sys.executable, "-c", JOB_WITH_ENTRIES, request, str(path),
+                           str(from_free)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_stale_or_lost_shared_entries_cost_nodes_never_the_value(tmp_path):
+    import random
+
+    from_free = 24
+    alone = job_with_entries(tmp_path, BOXES_30, [], from_free)
+    assert alone["value"] == 4
+    entries = alone["drained"]
+    assert len(entries) > 100 and alone["counts"]["contradictions"] == 0
+    assert any(best is not None for _, _, _, best in entries)
+    # Every entry: the same value, far fewer nodes (the search met them).
+    every = job_with_entries(tmp_path, BOXES_30, entries, from_free)
+    assert every["value"] == 4 and every["nodes"] * 2 < alone["nodes"]
+    assert every["counts"]["absorbed"] == len(entries)
+    # Lossy: a random half of them.
+    rng = random.Random(35)
+    half = [e for e in entries if rng.random() < 0.5]
+    assert 0 < len(half) < len(entries)
+    assert job_with_entries(tmp_path, BOXES_30, half, from_free)["value"] == 4
+    # Stale: every bound two points weaker, still true.
+    stale = [(k, lower - 2, upper + 2, best) for k, lower, upper, best in entries]
+    found = job_with_entries(tmp_path, BOXES_30, stale, from_free)
+    assert found["value"] == 4 and found["counts"]["contradictions"] == 0
+
+
+def test_the_shared_tables_refuse_bounds_no_search_proves():
+    shared = _ply.SharedTable(20)
+    assert shared.from_free == 20
+    for entry, fault in [((5, 3, 1, None), "its lower bound is above its upper bound"),
+                         ((5, -1, 2, None), "have one parity"),
+                         ((5, -200, 200, None), "lies beyond"),
+                         ((5, 0, 2, 64), "no edge of any board")]:
+        with pytest.raises(ValueError, match=fault):
+            shared.absorb([(7, 0, 2, 3), entry])
+    # None of a refused batch was taken.
+    assert shared.counts()["absorbed"] == 0
+    with pytest.raises(ValueError, match="memory"):
+        _ply.SharedTable(20, "lots")
+
+
+def test_the_table_killed_mid_run_leaves_the_value_right(small_ray, tmp_path, monkeypatch):
+    pools = []
+
+    class Watched(distributed._Pool):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            pools.append(self)
+
+    monkeypatch.setattr(distributed, "_Pool", Watched)
+    killed = []
+
+    def log(message):
+        # After the third job, the table goes.
+        if message.startswith("job 3:") and not killed:
+            small_ray.kill(pools[0].tables[0])
+            killed.append(message)
+
+    store = distributed.Store(str(tmp_path / "killed-table.sqlite"))
+    report = distributed.solve(FOUR, BOXES_30.split(), store, workers=2, jobs=200, depth=2,
+                               log=log)
+    store.close()
+    assert killed and report["value"] == 4 and report["exact"]
+    assert report["jobs"]["run"] > 3 and report["shared"]["contradictions"] == 0

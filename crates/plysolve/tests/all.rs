@@ -29,6 +29,7 @@ mod heaps;
 mod json_requests;
 mod layering;
 mod magic_board;
+mod shared_bounds;
 mod solitaire;
 mod table_file;
 

@@ -1237,6 +1237,7 @@ fn search<'a>(
             halt: &NEVER,
             node_limit: None,
             known: known.map(|k| k as &dyn plysolve::engine::scored::known::KnownValues),
+            shared: None,
         },
     )
     .unwrap()

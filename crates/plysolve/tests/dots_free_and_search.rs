@@ -84,6 +84,7 @@ fn search_with(
             halt: &NEVER,
             node_limit: None,
             known: None,
+            shared: None,
             tie_order: TieOrder::default(),
         },
     )
@@ -321,6 +322,7 @@ fn a_search_that_gives_way_answers_from_the_free_table() {
                     halt: &NEVER,
                     node_limit: limit,
                     known: None,
+                    shared: None,
                     tie_order: TieOrder::default(),
                 },
             )

@@ -158,6 +158,7 @@ fn search(board: &DotsBoard) -> SearchSolver<'_, DotsBoard> {
             halt: &NEVER,
             node_limit: None,
             known: None,
+            shared: None,
         },
     )
     .unwrap()

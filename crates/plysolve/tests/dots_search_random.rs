@@ -55,6 +55,7 @@ fn check_random_positions(
                 halt: &NEVER,
                 node_limit: None,
                 known: None,
+                shared: None,
                 tie_order,
             },
         )

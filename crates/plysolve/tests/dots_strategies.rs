@@ -541,6 +541,7 @@ fn free_tables_and_search_agree_with_brute_force() {
                 halt: &NEVER,
                 node_limit: None,
                 known: None,
+                shared: None,
                 tie_order: TieOrder::default(),
             },
         )

@@ -2,7 +2,7 @@
 ``POST /api/…`` takes them and ``ply … --json`` prints them; ``args`` is a function's own arguments
 as JSON (``{"memory": "4G"}``). Use the functions of :mod:`plysolve`."""
 
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 __version__: str
 
@@ -43,7 +43,19 @@ def dots_job(
     memory: Optional[str] = None,
     threads: Optional[int] = None,
     stop: Optional[Callable[[], bool]] = None,
+    shared: Optional["SharedTable"] = None,
 ) -> str: ...
+
+class SharedTable:
+    """Bounds shared by a distributed solve's workers (one store per worker process)."""
+
+    def __init__(self, from_free: int, memory: str = "64M") -> None: ...
+    @property
+    def from_free(self) -> int: ...
+    def drain(self) -> List[Tuple[int, int, int, Optional[int]]]: ...
+    def absorb(self, entries: List[Tuple[int, int, int, Optional[int]]]) -> None: ...
+    def counts(self) -> Dict[str, int]: ...
+
 def dots_expand(request: str) -> str: ...
 def dots_combine(
     cells: int, children: Sequence[Tuple[int, Optional[Tuple[int, int]]]]

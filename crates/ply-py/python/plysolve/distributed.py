@@ -18,6 +18,16 @@ Wilson's rule on bounds (``plysolve._ply.dots_combine``); a test is settled as s
 reaches it, or every child's falls short, and the jobs it no longer needs are cancelled. This is
 how checkers was solved: a front-end manager over back-end alpha-beta solvers.
 
+The workers share one table of bounds of the positions with many free edges (``--share-free F``:
+at least F; default the jobs' fewest less ``SHARE_BELOW``), each worker's own search table below
+that (``--no-share``: nothing shared). Each worker keeps a store of them
+(``plysolve._ply.SharedTable``) that its jobs' searches meet wherever they reach such a position
+and add every bound they prove of one to; a thread of the worker pushes what is new to the table
+every ``SHARE_EVERY`` seconds and pulls what the others pushed since its last pull. The table is
+``--share-shards`` Ray actors (``_Table``), entries spread over them by key. The exchange is
+asynchronous and lossy — an entry late or lost costs time, never a wrong value — and the table's
+death stops no run: its workers go on without it, one line each on stderr.
+
 Every job is written at once to a SQLite store (position key, window asked, bounds proved, nodes,
 seconds), and so is every expanded position's bounds and best move as they are proved. A run
 killed at any point and started again with the same store runs no job whose question the stored
@@ -34,7 +44,9 @@ tests: each one's answer, time, jobs, their summed and longest time and the node
 with one worker, which runs only the jobs a test needs, the longest over the tests added up is
 about the most any number of workers would take at this expansion), ``jobs: {"run",
 "from_store", "cancelled", "leaves"}``, each job run (key, window, free edges, bounds, nodes,
-seconds, CPU seconds, the test it served) and their sums, on stdout and nothing else there: what
+seconds, CPU seconds, the test it served) and their sums, ``shared`` (the traffic of the shared
+bounds: entries ``sent`` and ``received`` by the workers, ``offered`` by their searches, lost to
+a full outbox — ``dropped`` — and ``contradictions``; ``null`` with ``--no-share``), on stdout and nothing else there: what
 Ray writes to this process's stdout (its "(raylet) A worker died …" lines) goes to stderr. Every
 failure exits 2 with one line on stderr: bad input (arguments, position, a memory size no worker
 can take, an address that does not answer within ``CONNECT_TIMEOUT`` seconds, a store that is
@@ -52,7 +64,9 @@ import resource
 import socket
 import statistics
 import sys
+import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional, Set, TextIO, Tuple
 
@@ -63,6 +77,8 @@ from .store import APPLICATION_ID, VERSION, Store  # noqa: F401
 __all__ = ["Store", "solve", "main"]
 
 Range = Tuple[int, int]
+#: A shared bound: the position's key in the search's table, lower, upper, best move (or None).
+Entry = Tuple[int, int, int, Optional[int]]
 
 #: Seconds to wait for a Ray cluster's address to answer before giving up on it.
 CONNECT_TIMEOUT = 5.0
@@ -104,9 +120,85 @@ def check_options(memory: Optional[str], address: Optional[str], threads: int = 
                          f"(within {CONNECT_TIMEOUT:g} s)") from None
 
 
+#: Seconds between two exchanges of a worker's shared bounds with the table.
+SHARE_EVERY = 0.3
+
+#: The shared bounds are those of positions with at least the jobs' fewest free edges less this
+#: many (``--share-free``'s default; chosen by measurement, docs/SCALE.md).
+SHARE_BELOW = 4
+
+#: Memory of each worker's store of shared bounds.
+SHARE_MEMORY = "64M"
+
+#: Seconds a worker waits for the table's answer before going on without it.
+SHARE_TIMEOUT = 10.0
+
+
+class _Table:
+    """A Ray actor holding one shard of the table of bounds shared by the workers: the entries
+    (key, lower, upper, best move) each worker pushed, in the order they came, which each worker pulls from
+    the offset it last reached (its own entries left out). Lossy by design: a worker that dies
+    loses what it had not pushed, one that starts again pulls everything."""
+
+    def __init__(self) -> None:
+        #: (worker, entries) in the order pushed.
+        self.log: List[Tuple[int, List[Entry]]] = []
+
+    def exchange(self, worker: int, entries: List[Entry],
+                 offset: int) -> Tuple[List[Entry], int]:
+        """Keeps ``worker``'s new ``entries``; gives the other workers' entries pushed since
+        ``offset``, and the offset to ask from next."""
+        if entries:
+            self.log.append((worker, entries))
+        news = [e for w, part in self.log[offset:] if w != worker for e in part]
+        return news, len(self.log)
+
+
 class _Worker:
     """A Ray actor running jobs one at a time in one process, whose search table stays between
-    them (``plysolve._ply.dots_job``)."""
+    them (``plysolve._ply.dots_job``); with ``tables`` (the shards of the shared table), also
+    a store of shared bounds of positions of at least ``from_free`` free edges that every job's
+    search meets and adds to, exchanged with the table by a thread every ``SHARE_EVERY``
+    seconds. The table gone, the worker goes on without it (one line on stderr)."""
+
+    def __init__(self, index: int = 0, tables: Optional[List[str]] = None,
+                 from_free: int = 0) -> None:
+        self.index = index
+        self.shared = _ply.SharedTable(from_free, SHARE_MEMORY) if tables else None
+        self.sent = self.received = 0
+        if tables:
+            threading.Thread(target=self._exchange, args=(tables,), daemon=True).start()
+
+    def _exchange(self, names: List[str]) -> None:
+        """Every ``SHARE_EVERY`` seconds: pushes the entries this worker's searches proved
+        since the last time to their shard (by key), and absorbs the other workers' new ones.
+        The shards are named actors (names, not handles, are the actor's arguments: Ray can
+        restart a worker from them)."""
+        import ray
+
+        assert self.shared is not None
+        offsets = [0] * len(names)
+        tables: List[Any] = []
+        while True:
+            time.sleep(SHARE_EVERY)
+            entries = self.shared.drain()
+            parts: List[List[Entry]] = [[] for _ in names]
+            for entry in entries:
+                parts[entry[0] % len(names)].append(entry)
+            try:
+                tables = tables or [ray.get_actor(name) for name in names]
+                replies = ray.get([table.exchange.remote(self.index, part, offset)
+                                   for table, part, offset in zip(tables, parts, offsets)],
+                                  timeout=SHARE_TIMEOUT)
+            except Exception as e:  # the table died or hangs: the run goes on without it
+                print(f"plysolve.distributed: worker {self.index}: the shared table is gone, "
+                      f"going on without it ({_first_line(e)})", file=sys.stderr, flush=True)
+                return
+            self.sent += len(entries)
+            for i, (news, offset) in enumerate(replies):
+                self.shared.absorb(news)
+                offsets[i] = offset
+                self.received += len(news)
 
     def run(self, request: str, memory: Optional[str], threads: int) -> Dict[str, Any]:
         """One job: ply's search of one position in its window; stops early, reporting what it
@@ -115,7 +207,8 @@ class _Worker:
 
         context = ray.get_runtime_context()
         started, cpu = time.perf_counter(), _cpu_seconds()
-        report = json.loads(_ply.dots_job(request, memory, threads, context.is_canceled))
+        report = json.loads(_ply.dots_job(request, memory, threads, context.is_canceled,
+                                          self.shared))
         exact = report["value"] is not None
         return {
             "lower": report["value"] if exact else report["lower"],
@@ -124,6 +217,8 @@ class _Worker:
             "strategy": report["strategy"],
             "seconds": time.perf_counter() - started,
             "cpu": _cpu_seconds() - cpu,
+            "shared": None if self.shared is None else dict(
+                self.shared.counts(), sent=self.sent, received=self.received),
         }
 
 
@@ -309,7 +404,7 @@ class _Pool:
     them, and how many more may start (``None``: no limit)."""
 
     def __init__(self, workers: int, threads: int, address: Optional[str],
-                 left: Optional[int]) -> None:
+                 left: Optional[int], share_free: Optional[int] = None, shards: int = 1) -> None:
         import ray
 
         if not ray.is_initialized():
@@ -334,8 +429,15 @@ class _Pool:
                                f"(the most: {most:g})")
         self.ray = ray
         self.threads = threads
+        #: The shards of the shared table (none: nothing shared).
+        run = uuid.uuid4().hex
+        names = [] if share_free is None else [f"plysolve-table-{run}-{i}" for i in range(shards)]
+        table = ray.remote(num_cpus=0, max_restarts=0)(_Table)
+        self.tables = [table.options(name=name).remote() for name in names]
         actor = ray.remote(num_cpus=threads, max_restarts=2, max_task_retries=0)(_Worker)
-        self.actors = [actor.remote() for _ in range(workers)]
+        self.actors = [actor.remote(i, names, share_free or 0) for i in range(workers)]
+        #: Each actor's latest counts of its shared bounds.
+        self.traffic: Dict[int, Dict[str, int]] = {}
         self.idle: List[int] = list(range(workers))
         #: ref → (actor, job) of each job running.
         self.running: Dict[Any, Tuple[int, Job]] = {}
@@ -390,7 +492,10 @@ class _Pool:
         actor, job = self.running.pop(ref)
         self.idle.append(actor)
         try:
-            return job, ray.get(ref)
+            result = ray.get(ref)
+            if result["shared"] is not None:
+                self.traffic[actor] = result["shared"]
+            return job, result
         except ray.exceptions.RayTaskError as e:
             # A fault of the request (the memory asked for, on that worker): one line.
             if isinstance(e.cause, ValueError):
@@ -410,8 +515,18 @@ class _Pool:
     def close(self) -> None:
         """Cancels what still runs and lets the actors go."""
         self.cancel_unless(lambda _job: False)
-        for actor in self.actors:
+        for actor in self.actors + self.tables:
             self.ray.kill(actor)
+
+    def shared(self) -> Dict[str, int]:
+        """The traffic of the shared bounds, summed over the workers (as each last reported it):
+        entries ``sent`` to the table and ``received`` from it, and what their stores counted
+        (``offered``, ``dropped``, ``contradictions``…)."""
+        total: Dict[str, int] = {}
+        for counts in self.traffic.values():
+            for name, n in counts.items():
+                total[name] = total.get(name, 0) + n
+        return total
 
 
 def solve(
@@ -428,6 +543,9 @@ def solve(
     max_jobs: Optional[int] = None,
     window: Optional[Range] = None,
     log: Any = None,
+    share: bool = True,
+    share_free: Optional[int] = None,
+    shards: int = 1,
 ) -> Dict[str, Any]:
     """Solves the position after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4,
     "cols": 4}``) with Ray; see the module's docs. Expands one ply, and more (breadth first, at
@@ -442,7 +560,10 @@ def solve(
     ``memory``.
 
     ``window`` = ``(lower, upper)`` asks only where the value lies against it (exactly when
-    strictly inside; ``(t - 1, t)``: does it reach ``t``?). ``max_jobs`` stops the run after that
+    strictly inside; ``(t - 1, t)``: does it reach ``t``?). With ``share`` (the default), the
+    workers share the bounds their searches prove of positions of at least ``share_free`` free
+    edges (default: the jobs' fewest less ``SHARE_BELOW``) through a table of ``shards`` Ray
+    actors, each worker's own table below that; the report's ``shared`` counts the traffic. ``max_jobs`` stops the run after that
     many jobs (what they proved is in the store, the rest for a later run): the report's ``value``
     is then ``None`` unless the position was proved, and ``bounds`` say what is. Bad input (the
     board, the moves, the memory, the window, an address that cannot be joined:
@@ -453,6 +574,10 @@ def solve(
         raise ValueError("workers and threads must be at least 1")
     if max_jobs is not None and max_jobs < 0:
         raise ValueError("max_jobs must be at least 0")
+    if shards < 1:
+        raise ValueError("shards must be at least 1")
+    if share_free is not None and share_free < 0:
+        raise ValueError("share_free must be at least 0")
     check_options(memory, address, threads)
     started = time.perf_counter()
     target = jobs if jobs is not None else 2 * workers
@@ -474,7 +599,10 @@ def solve(
             next_frontier += tree.expand(node, expanded if node is root else None)
         frontier = next_frontier
         level += 1
-    leaves = sum(1 for n in tree.nodes.values() if n.children is None and n is not root)
+    leaf_free = [n.free for n in tree.nodes.values() if n.children is None and n is not root]
+    leaves = len(leaf_free)
+    if share and share_free is None:
+        share_free = max(0, min(leaf_free, default=root.free) - SHARE_BELOW)
     say(f"expanded {level} plies: {len(tree.nodes)} positions, {leaves} left as jobs")
     for node in sorted(tree.nodes.values(), key=lambda n: n.free):
         tree.settle(node.key)
@@ -489,7 +617,8 @@ def solve(
             question = (beta - 1, beta)
             test_started, first_job = time.perf_counter(), len(sizes)
             if pool is None:
-                pool = _Pool(workers, threads, address, max_jobs)
+                pool = _Pool(workers, threads, address, max_jobs,
+                             share_free if share else None, shards)
             while not _decided(root.range, question):
                 pool.cancel_unless(tree.still_needed)
                 busy = pool.busy()
@@ -555,6 +684,8 @@ def solve(
             "positions": len(tree.nodes),
             "workers": workers,
             "threads": threads,
+            "shared": None if not share else dict(
+                pool.shared() if pool else {}, from_free=share_free, shards=shards),
             "nodes": sum(s["nodes"] for s in sizes),
             "job_cpu": sum(s["cpu"] for s in sizes),
             "job_seconds": {
@@ -622,6 +753,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="ask only where the value lies against this window: exactly when "
                              "strictly inside, else a bound (0,1: does it reach 1?); default: "
                              "the exact value")
+    parser.add_argument("--share-free", type=int, metavar="F",
+                        help="share the bounds of positions of at least F free edges between the "
+                             f"workers (default: the jobs' fewest less {SHARE_BELOW})")
+    parser.add_argument("--share-shards", type=int, default=1,
+                        help="Ray actors holding the shared table (default 1)")
+    parser.add_argument("--no-share", action="store_true",
+                        help="share nothing: each worker's search table is its own")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     board: Dict[str, Any] = {"game": args.game}
@@ -638,9 +776,13 @@ def main(argv: Optional[List[str]] = None) -> int:
             _fail("--rows and --cols are for boxes; triangles take --size")
         if args.size is not None:
             board["size"] = args.size
-    for name in ("workers", "threads", "jobs", "depth"):
+    if args.no_share and args.share_free is not None:
+        _fail("--share-free and --no-share: give one")
+    if args.share_free is not None and args.share_free < 0:
+        _fail("--share-free must be at least 0")
+    for name in ("workers", "threads", "jobs", "depth", "share_shards"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
-            _fail(f"--{name} must be at least 1")
+            _fail(f"--{name.replace('_', '-')} must be at least 1")
     if args.max_jobs is not None and args.max_jobs < 0:
         _fail("--max-jobs must be at least 0")
     moves = args.moves.replace(",", " ").split()
@@ -660,6 +802,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 board, moves, store, workers=args.workers, threads=args.threads, jobs=args.jobs,
                 depth=args.depth, min_free=args.min_free, memory=args.memory,
                 address=args.address, max_jobs=args.max_jobs, window=args.window, log=log,
+                share=not args.no_share, share_free=args.share_free, shards=args.share_shards,
             )
         except (ValueError, RuntimeError) as e:
             failure = (str(e), 2)

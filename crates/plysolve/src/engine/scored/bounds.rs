@@ -59,8 +59,8 @@ pub struct BoundsTable {
 const VALID: u64 = 1 << 40;
 const NO_MOVE: u64 = 0xFF;
 
-/// MurmurHash3's 64-bit finaliser: every input bit moves every output bit.
-fn mix(key: u64) -> u64 {
+/// MurmurHash3's 64-bit finaliser: every input bit moves every output bit (the tables' hash).
+pub(super) fn mix(key: u64) -> u64 {
     let mut h = key ^ (key >> 33);
     h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
     h ^= h >> 33;

@@ -7,6 +7,7 @@ use super::recursion::RecursionSolver;
 use super::restrict::FreeTable;
 use super::search::status::StatusHook;
 use super::search::{SearchMemory, SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME};
+use super::shared::SharedBounds;
 use super::table::SubsetTable;
 use super::{SolveError, Solver, Strategy, SubsetIndexed};
 use crate::engine::util::halt::{Halt, NEVER};
@@ -57,6 +58,9 @@ pub struct SolveOptions<'a> {
     pub search_gives_way: bool,
     /// What is proved already (a book): the search meets it wherever it reaches a known state.
     pub known: Option<&'a dyn KnownValues>,
+    /// Bounds shared with searches elsewhere ([`SearchOptions::shared`]; the search alone uses
+    /// them).
+    pub shared_bounds: Option<&'a SharedBounds>,
 }
 
 impl SolveOptions<'_> {
@@ -72,6 +76,7 @@ impl SolveOptions<'_> {
             search_table_bytes: None,
             search_gives_way: false,
             known: None,
+            shared_bounds: None,
         }
     }
 }
@@ -189,6 +194,7 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 halt: options.halt,
                 node_limit: gives_way.then(|| nodes_before_table(free)),
                 known: options.known,
+                shared: options.shared_bounds,
             };
             let solver = match options.search_memory {
                 Some(memory) => SearchSolver::with_memory(game, search, memory.clone())?,

@@ -20,6 +20,7 @@ pub mod memo;
 pub mod recursion;
 pub mod restrict;
 pub mod search;
+pub mod shared;
 pub mod symmetry;
 pub mod table;
 pub mod table_file;

@@ -16,6 +16,7 @@ use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::heuristic::best_estimate;
 use crate::engine::scored::known::{Informed, KnownValues, NothingKnown};
 pub use crate::engine::scored::search::status::{SearchStatus, StatusHook};
+use crate::engine::scored::shared::SharedBounds;
 use crate::engine::scored::ValueRange;
 use crate::engine::scored::{SolveError, Strategy};
 use crate::engine::util::halt::{GiveWay, Halt};
@@ -43,6 +44,9 @@ pub struct Hooks<'a> {
     /// The front end's deadline (a server request's, which may have waited for a solver): no part
     /// of the answer runs past it, while a halt's message still names the limit the user set.
     pub until: Option<Instant>,
+    /// Bounds shared with searches in other processes (the workers of a distributed solve): the
+    /// search meets them and adds what it proves of positions with many free edges.
+    pub shared: Option<&'a SharedBounds>,
 }
 
 /// A solve error with a hint at what could still work, naming the options as `surface` names them:
@@ -222,6 +226,7 @@ fn prove(
                 search_table_bytes: Some(policy.search_table_bytes(query)),
                 search_gives_way: query.strategy == Strategy::Auto,
                 known: book.as_deref().map(|b| b as &dyn KnownValues),
+                shared_bounds: hooks.shared,
                 ..SolveOptions::new(policy.budget)
             };
             with_solver(&built.board, strategy, options, &position.drawn(), report)

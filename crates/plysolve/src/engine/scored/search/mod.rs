@@ -18,6 +18,10 @@
 //! full window on a 30-free 4×4 position), kept in a small map of exact values beside the table so
 //! that later questions about it never search again.
 //!
+//! A search may be given bounds shared with searches in other processes
+//! ([`SearchOptions::shared`], [`SharedBounds`]): it meets them as it meets a book's, and offers
+//! them what it proves of states with many free elements.
+//!
 //! A search may be given a [`Halt`]: it then stops within a few milliseconds of it and gives what it
 //! proved — the bounds each state was narrowed to ([`Solver::ranges`]) — never a wrong value. What it
 //! learns lives in a [`SearchMemory`] that may outlive it and serve later searches of the same game.
@@ -35,6 +39,7 @@ pub use memory::SearchMemory;
 use super::bounds::ENTRY_BYTES;
 use super::known::KnownValues;
 use super::restrict::FreeElements;
+use super::shared::{SharedBounds, SharedEntry};
 use super::{check_values_fit, require_acyclic_deterministic, SolveError, Solver, ValueRange};
 use super::{ScoredGame, SubsetIndexed};
 use crate::engine::util::halt::{Halt, Halted};
@@ -127,6 +132,11 @@ pub struct SearchOptions<'a> {
     /// knows, wherever the search reaches it (looked up only at states with at least
     /// [`KnownValues::fewest_free`] free elements).
     pub known: Option<&'a dyn KnownValues>,
+    /// Bounds shared with searches elsewhere ([`SharedBounds`]): the search meets its entries
+    /// wherever it reaches a state with at least [`SharedBounds::from_free`] free elements (looked
+    /// up by the search's table key, as its own table is), and offers it every bound it proves of
+    /// such a state. `None`: nothing shared, nothing offered (no cost).
+    pub shared: Option<&'a SharedBounds>,
 }
 
 impl SearchOptions<'_> {
@@ -184,6 +194,8 @@ pub struct SearchSolver<'a, G> {
     gave_up: AtomicBool,
     /// What is proved already, and the fewest free elements of a state it knows.
     known: Option<(&'a dyn KnownValues, u32)>,
+    /// Bounds shared with searches elsewhere.
+    shared: Option<&'a SharedBounds>,
 }
 
 impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
@@ -210,10 +222,17 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         let symmetric = options.use_symmetries && game.symmetries().is_some();
         (game.items(), rules.rules.others, symmetric).hash(&mut scheme);
         (options.use_symmetries).hash(&mut scheme);
-        if !memory.claim(scheme.finish()) {
+        let scheme = scheme.finish();
+        if !memory.claim(scheme) {
             return Err(SolveError::Unsupported {
                 solver: "search",
                 feature: "a search memory kept for another game or key scheme",
+            });
+        }
+        if options.shared.is_some_and(|s| !s.claim(scheme)) {
+            return Err(SolveError::Unsupported {
+                solver: "search",
+                feature: "shared bounds kept for another game or key scheme",
             });
         }
         Ok(SearchSolver {
@@ -234,6 +253,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
                 .known
                 .map(|k| (k, k.fewest_free()))
                 .filter(|&(_, fewest)| fewest != u32::MAX),
+            shared: options.shared,
         })
     }
 
@@ -286,6 +306,7 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             node_limit: self.node_limit,
             gave_up: &self.gave_up,
             known: self.known,
+            shared: self.shared,
         }
     }
 
@@ -309,6 +330,16 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         }
         if let Some(v) = range.value() {
             self.memory.keep(key, v);
+        }
+        if let Some(shared) = self.shared {
+            let narrowed = range.lower > -cells || range.upper < cells;
+            if narrowed && (self.rules.full & !key).count_ones() >= shared.from_free() {
+                shared.offer(SharedEntry {
+                    key,
+                    range,
+                    best: None,
+                });
+            }
         }
         range
     }

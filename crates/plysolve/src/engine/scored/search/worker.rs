@@ -8,6 +8,7 @@ use super::TieOrder;
 use crate::engine::scored::bounds::{Bounds, BoundsTable};
 use crate::engine::scored::known::KnownValues;
 use crate::engine::scored::restrict::FreeElements;
+use crate::engine::scored::shared::{SharedBounds, SharedEntry};
 use crate::engine::scored::ValueRange;
 use crate::engine::util::halt::{Halt, Halted};
 use crate::engine::util::progress::{Progress, PROGRESS_EVERY};
@@ -89,6 +90,9 @@ pub(super) struct Shared<'a> {
     pub(super) gave_up: &'a AtomicBool,
     /// What is proved already (a book), and the fewest free elements of a state it knows.
     pub(super) known: Option<(&'a dyn KnownValues, u32)>,
+    /// Bounds shared with searches elsewhere: met at states with many free elements, and offered
+    /// what this search proves of them.
+    pub(super) shared: Option<&'a SharedBounds>,
 }
 
 /// One thread's view: the shared state, its own node count and room for endgame tables.
@@ -215,6 +219,26 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        if let Some(shared) = self.shared.shared {
+            // Keyed as the table is: the key is a state of the same value.
+            if let Some(e) = (free_count >= shared.from_free())
+                .then(|| shared.get(key))
+                .flatten()
+            {
+                match cut(e.range.lower, e.range.upper, alpha, beta) {
+                    Ok(value) => return value,
+                    Err(window) => (alpha, beta) = window,
+                }
+                // Its best move when the table has none (one of the board's elements: the
+                // store's entries may come from anywhere).
+                if hint.is_none() {
+                    hint = e
+                        .best
+                        .filter(|&m| m < rules.items)
+                        .map(|m| rules.move_from_key_frame(m, perm, drawn));
+                }
+            }
+        }
         let loony = rules
             .theory
             .and_then(|t| t.endgame_value(rules.rules, drawn, rules.full & !drawn));
@@ -225,9 +249,7 @@ impl<'a> Worker<'a> {
                 upper: value,
                 best: None,
             };
-            self.shared
-                .table
-                .store(key, exact, free_count, self.shared.halt);
+            self.keep(key, exact, free_count);
             return value;
         }
         let (alpha0, beta0) = (alpha, beta);
@@ -238,9 +260,7 @@ impl<'a> Worker<'a> {
                 upper: cells,
                 best: Some(rules.move_to_key_frame(e, perm, key)),
             };
-            self.shared
-                .table
-                .store(key, bounds, free_count, self.shared.halt);
+            self.keep(key, bounds, free_count);
             return value;
         }
         let mut best = i32::MIN;
@@ -278,10 +298,24 @@ impl<'a> Worker<'a> {
                 best: Some(rules.move_to_key_frame(best_move, perm, key)),
             }
         };
-        self.shared
-            .table
-            .store(key, bounds, free_count, self.shared.halt);
+        self.keep(key, bounds, free_count);
         best
+    }
+
+    /// Stores `bounds` proved of the state `key` (with `free` free elements) in the table, and
+    /// offers them to the shared bounds when the state has enough free elements.
+    fn keep(&self, key: u64, bounds: Bounds, free: u32) {
+        self.shared.table.store(key, bounds, free, self.shared.halt);
+        if let Some(shared) = self.shared.shared.filter(|s| free >= s.from_free()) {
+            shared.offer(SharedEntry {
+                key,
+                range: ValueRange {
+                    lower: bounds.lower,
+                    upper: bounds.upper,
+                },
+                best: bounds.best,
+            });
+        }
     }
 
     /// A move whose child's bounds in the table already reach `beta` (enhanced transposition
