@@ -41,6 +41,9 @@ CASES = [
 def small_ray():
     import ray
 
+    # Workers at the suite's niceness, as plysolve.distributed's own local Ray has them (Ray's
+    # default of 15 more starves them on a busy machine).
+    os.environ.setdefault("RAY_worker_niceness", "0")
     ray.init(num_cpus=2, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
              log_to_driver=False)
     yield ray

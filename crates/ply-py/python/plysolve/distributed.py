@@ -412,6 +412,9 @@ class _Pool:
                 if address:
                     ray.init(address=address, include_dashboard=False, log_to_driver=False)
                 else:
+                    # The workers are the solve: at this process's niceness, not Ray's default
+                    # of 15 more (under which any other work on the machine starves them).
+                    os.environ.setdefault("RAY_worker_niceness", "0")
                     ray.init(
                         num_cpus=workers * threads,
                         object_store_memory=80 * 1024 * 1024,

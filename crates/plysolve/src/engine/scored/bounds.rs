@@ -59,6 +59,25 @@ pub struct BoundsTable {
 const VALID: u64 = 1 << 40;
 const NO_MOVE: u64 = 0xFF;
 
+/// The key and data of the entry at `slot` of a lockless table of word pairs: the first word holds
+/// the key XOR the data, so a pair torn by two writers at once reads as another key and is never
+/// believed (the scheme of chess engines' shared tables). Shared by this table and
+/// [`SharedBounds`](super::shared::SharedBounds).
+#[inline]
+pub(super) fn read_slot(words: &[AtomicU64], slot: usize) -> (u64, u64) {
+    let check = words[slot].load(Ordering::Relaxed);
+    let data = words[slot + 1].load(Ordering::Relaxed);
+    (check ^ data, data)
+}
+
+/// Writes `key` and `data` to the entry at `slot` of a lockless table of word pairs (see
+/// [`read_slot`]).
+#[inline]
+pub(super) fn write_slot(words: &[AtomicU64], slot: usize, key: u64, data: u64) {
+    words[slot].store(key ^ data, Ordering::Relaxed);
+    words[slot + 1].store(data, Ordering::Relaxed);
+}
+
 /// MurmurHash3's 64-bit finaliser: every input bit moves every output bit (the tables' hash).
 pub(super) fn mix(key: u64) -> u64 {
     let mut h = key ^ (key >> 33);
@@ -174,14 +193,11 @@ impl BoundsTable {
     }
 
     fn read(&self, slot: usize) -> (u64, u64) {
-        let check = self.words[slot].load(Ordering::Relaxed);
-        let data = self.words[slot + 1].load(Ordering::Relaxed);
-        (check ^ data, data)
+        read_slot(&self.words, slot)
     }
 
     fn write(&self, slot: usize, key: u64, data: u64) {
-        self.words[slot].store(key ^ data, Ordering::Relaxed);
-        self.words[slot + 1].store(data, Ordering::Relaxed);
+        write_slot(&self.words, slot, key, data);
     }
 
     /// Asks the processor to start loading the bucket of `key` (a probe of a large table waits on

@@ -26,7 +26,7 @@
 //! bounds received from elsewhere ([`SharedBounds::absorb`]) are met into the table and not sent
 //! on. The outbox holds at most [`OUTBOX_ENTRIES`]: past them, offers are dropped (counted).
 
-use super::bounds::mix;
+use super::bounds::{mix, read_slot, write_slot};
 use super::known::KnownValues;
 use super::ValueRange;
 use crate::engine::util::memory::{zeroed_atomics, MemoryBudget, MemoryError};
@@ -162,14 +162,11 @@ impl SharedBounds {
     }
 
     fn read(&self, slot: usize) -> (u64, u64) {
-        let check = self.words[slot].load(Ordering::Relaxed);
-        let data = self.words[slot + 1].load(Ordering::Relaxed);
-        (check ^ data, data)
+        read_slot(&self.words, slot)
     }
 
     fn write(&self, slot: usize, key: u64, data: u64) {
-        self.words[slot].store(key ^ data, Ordering::Relaxed);
-        self.words[slot + 1].store(data, Ordering::Relaxed);
+        write_slot(&self.words, slot, key, data);
     }
 
     /// What the store holds of `key`, if anything.
