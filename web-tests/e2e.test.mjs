@@ -30,7 +30,10 @@ let base;
 let browser;
 
 before(async () => {
-  server = spawn(bin, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  // A request may take 30 s (10 by default): "Analyse longer" asks for all of it, and on a busy
+  // machine it may queue seconds behind another search of its board before its own starts. The
+  // page's other requests ask for less than 10 s, so nothing else changes.
+  server = spawn(bin, ["serve", "--port", "0", "--time-limit", "30s"], { stdio: ["ignore", "pipe", "inherit"] });
   base = await new Promise((ok, fail) => {
     const late = setTimeout(() => fail(new Error(`ply serve printed no address in ${WAIT} ms`)), WAIT);
     let seen = "";

@@ -108,7 +108,9 @@ pub struct SearchOptions<'a> {
     /// (which tells the nodes too).
     pub progress: Option<Progress<'a>>,
     /// Told the search's [`SearchStatus`](status::SearchStatus) every
-    /// [`PROGRESS_EVERY`](crate::engine::util::progress::PROGRESS_EVERY) nodes and whenever a move of the position being valued is proved.
+    /// [`PROGRESS_EVERY`](crate::engine::util::progress::PROGRESS_EVERY) nodes, at least every
+    /// [`STATUS_EVERY`](status::STATUS_EVERY) while it runs, and whenever a move of the position
+    /// being valued is proved.
     pub status: Option<StatusHook<'a>>,
     /// Whether to key the table by canonical forms under the game's symmetries.
     pub use_symmetries: bool,

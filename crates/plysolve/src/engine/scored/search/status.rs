@@ -4,7 +4,14 @@
 
 use crate::engine::scored::bounds::BoundsTable;
 use crate::engine::scored::move_value;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The most time between two statuses of a running search: the node count alone tells one every
+/// [`crate::engine::util::progress::PROGRESS_EVERY`] nodes, which is seconds apart on a busy
+/// machine, and a front end streaming the search would show nothing meanwhile.
+pub const STATUS_EVERY: Duration = Duration::from_millis(500);
 
 /// A search's state at one moment.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,8 +38,8 @@ pub struct SearchStatus {
     pub proved: Vec<(u32, i32)>,
 }
 
-/// Told a [`SearchStatus`] every [`crate::engine::util::progress::PROGRESS_EVERY`] nodes and whenever a
-/// move of the position is proved.
+/// Told a [`SearchStatus`] every [`crate::engine::util::progress::PROGRESS_EVERY`] nodes, at least
+/// every [`STATUS_EVERY`] while the search runs, and whenever a move of the position is proved.
 pub type StatusHook<'a> = &'a (dyn Fn(&SearchStatus) + Sync);
 
 /// One move of the position being valued.
@@ -53,6 +60,31 @@ struct RootMove {
 #[derive(Default)]
 pub(super) struct RootMoves {
     state: Mutex<Tracked>,
+    clock: StatusClock,
+}
+
+/// When the last status was told, for [`STATUS_EVERY`].
+#[derive(Default)]
+struct StatusClock {
+    /// The first time a status was considered.
+    start: OnceLock<Instant>,
+    /// Milliseconds from `start` to the last status the clock made due.
+    last: AtomicU64,
+}
+
+impl StatusClock {
+    /// Whether [`STATUS_EVERY`] has passed since the last status it made due (the first call
+    /// starts the clock); true for one of the threads asking at once.
+    fn due(&self) -> bool {
+        let start = *self.start.get_or_init(Instant::now);
+        let now = start.elapsed().as_millis() as u64;
+        let last = self.last.load(Ordering::Relaxed);
+        now >= last + STATUS_EVERY.as_millis() as u64
+            && self
+                .last
+                .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+    }
 }
 
 #[derive(Default)]
@@ -112,6 +144,11 @@ impl RootMoves {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Whether a status is due by the clock: [`STATUS_EVERY`] since the last one it made due.
+    pub(super) fn status_due(&self) -> bool {
+        self.clock.due()
+    }
+
     /// The status after `nodes` nodes, reading the table for the bounds of unproved moves.
     pub(super) fn status(&self, nodes: u64, table: &BoundsTable) -> SearchStatus {
         status_of(&self.lock().moves, nodes, table, Vec::new())
@@ -166,6 +203,25 @@ mod tests {
     use crate::engine::scored::bounds::Bounds;
     use crate::engine::util::halt::NEVER;
     use crate::engine::util::memory::MemoryBudget;
+
+    #[test]
+    fn the_clock_makes_a_status_due_once_each_interval() {
+        let clock = StatusClock::default();
+        // The first call starts it.
+        assert!(!clock.due());
+        std::thread::sleep(STATUS_EVERY + Duration::from_millis(50));
+        let due = std::thread::scope(|s| {
+            let asked: Vec<_> = (0..4).map(|_| s.spawn(|| clock.due())).collect();
+            asked
+                .into_iter()
+                .map(|h| h.join().unwrap())
+                .collect::<Vec<_>>()
+        });
+        // One of four threads asking at once is told a status is due (unless the asking took an
+        // interval: then at most one more).
+        let told = due.iter().filter(|&&d| d).count();
+        assert!((1..=2).contains(&told), "{due:?}");
+    }
 
     fn root_move(element: u32, points: u32, key: u64, cells: i32) -> RootMove {
         RootMove {

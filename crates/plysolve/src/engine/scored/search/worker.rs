@@ -137,17 +137,19 @@ impl<'a> Worker<'a> {
     /// Adds the nodes not yet counted to the shared count and gives the new total; tells progress
     /// each time the count passes a multiple of [`PROGRESS_EVERY`] (also when the nodes come from
     /// many searches too small to fill a batch, such as the moves of a position searched one by
-    /// one).
+    /// one), and the status also when [`STATUS_EVERY`](super::status::STATUS_EVERY) has passed
+    /// since the last.
     fn publish(&mut self) -> u64 {
         let added = std::mem::take(&mut self.nodes);
         let shared = self.shared;
         let before = shared.nodes.fetch_add(added, Ordering::Relaxed);
-        if (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY {
-            if let Some(status) = shared.status {
+        let passed = (before + added) / PROGRESS_EVERY != before / PROGRESS_EVERY;
+        if let Some(status) = shared.status {
+            if passed || shared.root.status_due() {
                 status(&shared.root.status(before + added, shared.table));
-            } else if let Some(progress) = shared.progress {
-                progress(before + added);
             }
+        } else if let Some(progress) = shared.progress.filter(|_| passed) {
+            progress(before + added);
         }
         before + added
     }
