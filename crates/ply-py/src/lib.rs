@@ -16,6 +16,11 @@
 //! latest count (an exception from the callback stops the solve the same way) and, for a job of
 //! the distributed search, to ask its `stop` callable whether the job is still wanted (when not,
 //! the solve stops and reports what it proved).
+//!
+//! `DotsGame` (module `dots_game`) is a game in progress played by the library's rules, for Python
+//! code that keeps its own game state (OpenSpiel's Dots and Triangles).
+
+mod dots_game;
 
 use plysolve::engine::scored::shared::{SharedBounds, SharedEntry};
 use plysolve::engine::scored::ValueRange;
@@ -895,6 +900,7 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dots_move, m)?)?;
     m.add_function(wrap_pyfunction!(dots_job, m)?)?;
     m.add_class::<SharedTable>()?;
+    m.add_class::<dots_game::DotsGame>()?;
     m.add_function(wrap_pyfunction!(dots_expand, m)?)?;
     m.add_function(wrap_pyfunction!(dots_combine, m)?)?;
     m.add_function(wrap_pyfunction!(dots_next_test, m)?)?;

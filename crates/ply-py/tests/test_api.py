@@ -107,6 +107,35 @@ def test_the_estimate_at_the_leaves_is_the_learned_one_unless_the_hand_made_is_a
     assert str(raised.value) == 'estimate must be one of "learned", "hand-made", not `"best"`'
 
 
+def test_a_dots_game_plays_by_the_librarys_rules():
+    """_ply.DotsGame: 2×2 boxes after "1-2 1-4 2-5" (B to move): drawing 4-5 takes cell 0 for B,
+    who moves again; 2-3 takes nothing and A is to move; a copy goes its own way; faults change
+    nothing."""
+    from plysolve import _ply
+    import copy
+
+    game = _ply.DotsGame(json.dumps({"game": "boxes", "rows": 2, "cols": 2,
+                                     "moves": ["1-2", "1-4", "2-5"]}))
+    assert (game.to_move, game.score, game.edges) == (1, (0, 0), 12)
+    names = [e["name"] for e in plysolve.dots_board(game="boxes", rows=2, cols=2)["edges"]]
+    assert game.play(names.index("4-5")) == [0]
+    assert (game.to_move, game.score, game.owners) == (1, (0, 1), [1, None, None, None])
+    before = copy.deepcopy(game)
+    assert game.play(names.index("2-3")) == [] and game.to_move == 0
+    assert (before.to_move, len(before.free_edges()), len(game.free_edges())) == (1, 8, 7)
+    with pytest.raises(ValueError, match=r"edge 4-5 is already drawn \(by move 4\)"):
+        game.play(names.index("4-5"))
+    with pytest.raises(ValueError, match="edge 12 is none of the board's 12 edges"):
+        game.play(12)
+    with pytest.raises(ValueError, match="edge 300 is none"):
+        game.play(300)
+    assert game.drawn == before.drawn | 1 << names.index("2-3")
+    with pytest.raises(ValueError, match="a board of 0×2 boxes has 2 edges"):
+        _ply.DotsGame(json.dumps({"game": "boxes", "rows": 0, "cols": 2}))
+    with pytest.raises(ValueError, match=r"move 2 `1-2`: edge 1-2 is already drawn \(by move 1\)"):
+        _ply.DotsGame(json.dumps({"game": "boxes", "rows": 2, "cols": 2, "moves": ["1-2", "1-2"]}))
+
+
 def test_a_time_limited_answer_says_what_was_proved():
     # Two moves into 4×4 boxes: past the shipped book.
     report = plysolve.dots("boxes", rows=4, cols=4, moves="1-2 7-8", time=0.3)

@@ -194,8 +194,12 @@ def test_the_triangles_game_refuses_what_is_no_move_or_no_board():
     clone = state.clone()
     clone.apply_action(1)
     assert (state.history(), clone.history()) == ([0], [0, 1])
-    with pytest.raises(ValueError, match="action 0 is not a free edge of the board"):
+    # The library's Position refuses it, in its words (no rule restated in Python).
+    with pytest.raises(ValueError, match=r"edge 1-2 is already drawn \(by move 1\)"):
         state.apply_action(0)
+    with pytest.raises(ValueError, match="edge 9 is none of the board's 9 edges"):
+        state.apply_action(9)
+    assert (state.history(), str(state)) == ([0], "1-2; cells 0-0")
     with pytest.raises(ValueError, match="triangle boards have size 1 to 6"):
         triangles_game(7)
     assert triangles_game(5).num_distinct_actions() == 45

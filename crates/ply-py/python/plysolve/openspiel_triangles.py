@@ -3,10 +3,10 @@ that OpenSpiel's players — its C++ ``pyspiel.MCTSBot`` among them — can play
 
 The board is ply's (:func:`plysolve.dots_board`, the registry's ``board`` question, asked once a
 size): its edges, in the board's edge order, are the actions (action ``i`` draws the edge ply names
-``edges[i]``, ``"2-5"``), and its cells, each with its edges, say which cells a drawn edge
-completes. The state only applies them: a drawn edge completes every cell of it whose other edges
-are drawn, the mover takes those cells and moves again, and otherwise the turn passes; the game
-ends when every edge is drawn. Player 0 moves first (ply's A).
+``edges[i]``, ``"2-5"``). The state is a game of the library's (``plysolve._ply.DotsGame``), which
+applies each move by ply's rules (the cells an edge completes are the mover's, who then moves
+again): nothing here restates them. The game ends when every edge is drawn. Player 0 moves first
+(ply's A).
 
 Parameters: ``size`` (rows of triangles, 1 to 6, as ``plysolve.dots(size=…)``; default 5, the
 21-dot board) and ``utility_margin`` (as OpenSpiel's ``dots_and_boxes``: the returns are the
@@ -21,12 +21,14 @@ or :func:`triangles_game`. :class:`plysolve.openspiel.PlyBot` plays it as it pla
 
 from __future__ import annotations
 
+import copy
 import functools
-from typing import Any, Dict, List, Tuple
+import json
+from typing import Any, Dict, List
 
 import pyspiel
 
-from . import dots_board
+from . import _ply, dots_board
 
 __all__ = ["SHORT_NAME", "DEFAULT_SIZE", "TrianglesBoard", "triangles_board", "triangles_game",
            "DotsAndTrianglesGame", "DotsAndTrianglesState"]
@@ -57,9 +59,10 @@ _GAME_TYPE = pyspiel.GameType(
 
 class TrianglesBoard:
     """A triangle board as ply builds it, read once: the edges' names in the board's order (the
-    actions) and, for each edge, the cells it borders, each as ``(cell, mask of its edges)``."""
+    actions), its cells, and its empty position as a library game that states copy."""
 
     def __init__(self, size: int) -> None:
+        request = json.dumps({"game": "triangles", "size": size})
         view = dots_board(game="triangles", size=size)
         #: The board's size (rows of triangles).
         self.size = size
@@ -67,14 +70,10 @@ class TrianglesBoard:
         self.names: List[str] = [edge["name"] for edge in view["edges"]]
         #: The action of each edge name.
         self.actions: Dict[str, int] = {name: i for i, name in enumerate(self.names)}
-        masks = [sum(1 << self.actions[name] for name in cell["edges"]) for cell in view["cells"]]
         #: How many cells the board has.
-        self.cells = len(masks)
-        #: Per edge, the cells it borders: ``(cell, mask of the cell's edges)``.
-        self.borders: List[Tuple[Tuple[int, int], ...]] = [
-            tuple((cell, mask) for cell, mask in enumerate(masks) if mask >> edge & 1)
-            for edge in range(len(self.names))
-        ]
+        self.cells = len(view["cells"])
+        #: The empty board, A to move: every state starts from a copy of it.
+        self.empty = _ply.DotsGame(request)
 
     def __deepcopy__(self, memo: Any) -> "TrianglesBoard":
         """The board itself: it never changes, and OpenSpiel deep-copies a state's attributes at
@@ -129,40 +128,36 @@ class DotsAndTrianglesState(pyspiel.State):
         super().__init__(game)
         self._board = game.board
         self._margin = game.utility_margin
-        self._drawn = 0
-        self._free = len(self._board.names)
-        self._mover = 0
-        #: The player who took each cell (``None``: open).
-        self.owners: List[Any] = [None] * self._board.cells
-        #: Cells taken by player 0 and by player 1.
-        self.scores = [0, 0]
+        #: The position, played by the library's rules.
+        self._game = copy.copy(self._board.empty)
+
+    @property
+    def owners(self) -> List[Any]:
+        """The player who took each cell (``None``: open)."""
+        return self._game.owners
+
+    @property
+    def scores(self) -> List[int]:
+        """Cells taken by player 0 and by player 1."""
+        return list(self._game.score)
 
     def current_player(self) -> int:
         """The player to move, or ``pyspiel.PlayerId.TERMINAL`` once every edge is drawn."""
-        return pyspiel.PlayerId.TERMINAL if self._free == 0 else self._mover
+        return pyspiel.PlayerId.TERMINAL if self._full() else self._game.to_move
+
+    def _full(self) -> bool:
+        """Whether every edge is drawn."""
+        return self._game.drawn == (1 << self._game.edges) - 1
 
     def _legal_actions(self, player: int) -> List[int]:
         """The free edges, in ascending order."""
-        drawn = self._drawn
-        return [a for a in range(len(self._board.names)) if not drawn >> a & 1]
+        return self._game.free_edges()
 
     def _apply_action(self, action: int) -> None:
-        """Draws edge ``action``: the mover takes the cells it completes and then moves again;
-        otherwise the turn passes. An edge already drawn, or none of the board's, is a
-        ValueError."""
-        if not 0 <= action < len(self._board.names) or self._drawn >> action & 1:
-            raise ValueError(f"action {action} is not a free edge of the board")
-        drawn = self._drawn | 1 << action
-        took = False
-        for cell, mask in self._board.borders[action]:
-            if drawn & mask == mask:
-                self.owners[cell] = self._mover
-                self.scores[self._mover] += 1
-                took = True
-        self._drawn = drawn
-        self._free -= 1
-        if not took:
-            self._mover = 1 - self._mover
+        """Draws edge ``action`` by ply's rules (the mover takes the cells it completes and then
+        moves again; otherwise the turn passes). An edge already drawn, or none of the board's,
+        is a ValueError."""
+        self._game.play(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         """``P1(2-5)``: the player (from 1, as OpenSpiel's ``dots_and_boxes``) and ply's edge."""
@@ -170,14 +165,15 @@ class DotsAndTrianglesState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """Whether every edge is drawn."""
-        return self._free == 0
+        return self._full()
 
     def returns(self) -> List[float]:
         """At the end, +1/0/−1 for a win, a draw, a loss (the margin in cells with
         ``utility_margin``); 0 for both before."""
-        if self._free:
+        if not self._full():
             return [0.0, 0.0]
-        margin = self.scores[0] - self.scores[1]
+        a, b = self._game.score
+        margin = a - b
         if not self._margin:
             margin = (margin > 0) - (margin < 0)
         return [float(margin), float(-margin)]
@@ -185,7 +181,8 @@ class DotsAndTrianglesState(pyspiel.State):
     def __str__(self) -> str:
         """The edges drawn, in order, and the cells each player has."""
         drawn = " ".join(self._board.names[a] for a in self.history())
-        return f"{drawn or '(no edge)'}; cells {self.scores[0]}-{self.scores[1]}"
+        a, b = self._game.score
+        return f"{drawn or '(no edge)'}; cells {a}-{b}"
 
 
 pyspiel.register_game(_GAME_TYPE, DotsAndTrianglesGame)
