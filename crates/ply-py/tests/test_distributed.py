@@ -90,6 +90,10 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     report = distributed.solve(board, moves, store, workers=2)
     assert report["value"] == value and report["exact"] and report["bounds"] == [value, value]
     assert report["jobs"]["run"] >= 2 and report["jobs"]["from_store"] == 0
+    # Every node searched is counted, the cancelled jobs' too (none without cancelled jobs).
+    wasted = report["jobs"]["cancelled_nodes"]
+    assert report["nodes"] == sum(s["nodes"] for s in report["job_sizes"]) + wasted
+    assert wasted >= 0 and (wasted == 0 or report["jobs"]["cancelled"] > 0)
     # MTD(f) at the root: the last test reached the value, or fell short of the next one.
     assert [t["reached"] for t in report["tests"]][-1] is False or report["tests"][-1]["beta"] == value
     assert all(t["reached"] == (t["beta"] <= value) for t in report["tests"])
@@ -101,7 +105,8 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     # Asked again, the store answers at once (no Ray call).
     again = distributed.solve(board, moves, store, workers=2)
     assert again["value"] == value and again["best_move"] == report["best_move"]
-    assert again["jobs"] == {"run": 0, "from_store": 1, "cancelled": 0, "leaves": 0}
+    assert again["jobs"] == {"run": 0, "from_store": 1, "cancelled": 0, "cancelled_nodes": 0,
+                             "leaves": 0}
     rows = check_rows(store.path, board)
     assert {r[0] for r in rows} == {"job", "expanded"}
     store.close()
@@ -197,7 +202,7 @@ def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
     assert done.returncode == 0, done.stderr
     again = json.loads(done.stdout)
     assert again["value"] == 4 and again["jobs"] == {
-        "run": 0, "from_store": 1, "cancelled": 0, "leaves": 0}
+        "run": 0, "from_store": 1, "cancelled": 0, "cancelled_nodes": 0, "leaves": 0}
     assert again["best_move"] == report["best_move"] and done.stderr == ""
 
 
@@ -494,8 +499,34 @@ def test_workers_sharing_bounds_give_the_single_search_value(small_ray, tmp_path
     fewest = min(s["free"] for s in report["job_sizes"])
     assert shared["from_free"] <= fewest - distributed.SHARE_BELOW and shared["shards"] == 1
     assert shared["contradictions"] == 0 and shared["dropped"] == 0
+    # The table's shards held every entry pushed (the workers' last reports may miss the last
+    # pushes), none forgotten.
+    assert shared["forgotten"] == 0 and shared["held"] >= shared["sent"]
+    # Every node searched is counted, the cancelled jobs' too.
+    wasted = report["jobs"]["cancelled_nodes"]
+    assert report["nodes"] == sum(s["nodes"] for s in report["job_sizes"]) + wasted
     # The 4×4 jobs are searched (the 3×4 board's answered by its whole table: nothing to share).
     assert (shared["offered"] > 0 and shared["sent"] > 0) == (board == FOUR)
+
+
+def test_the_tables_shard_keeps_its_newest_entries_within_its_bound():
+    """A shard of at most 4 entries: each worker pulls the others' pushes since its offset, never
+    its own; past the bound the oldest pushes are forgotten, and a worker behind them gets what
+    is left."""
+    shard = distributed._Table(most=4)
+    e = [(k, 0, 2, None) for k in range(8)]
+    assert shard.exchange(0, e[0:2], 0) == ([], 1)
+    assert shard.exchange(1, [e[2]], 0) == (e[0:2], 2)
+    assert shard.exchange(0, [], 1) == ([e[2]], 2)
+    # Three more: the first push (two entries) forgotten to keep four.
+    assert shard.exchange(1, e[3:6], 2) == ([], 3)
+    assert shard.counts() == {"held": 4, "forgotten": 2}
+    assert shard.exchange(2, [], 0) == ([e[2]] + e[3:6], 3)
+    # One push larger than the bound is kept whole (the newest is never forgotten); the two
+    # before it are forgotten, worker 0 never getting e[3:6].
+    assert shard.exchange(0, e[0:8], 2) == ([], 4)
+    assert shard.counts() == {"held": 8, "forgotten": 6}
+    assert shard.exchange(1, [], 0) == (e[0:8], 4)
 
 
 def test_no_share_shares_nothing(small_ray, tmp_path):

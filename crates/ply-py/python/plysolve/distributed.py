@@ -43,10 +43,12 @@ Prints one JSON object: ``value`` (``null`` when a job budget stopped the run fi
 tests: each one's answer, time, jobs, their summed and longest time and the nodes of the largest —
 with one worker, which runs only the jobs a test needs, the longest over the tests added up is
 about the most any number of workers would take at this expansion), ``jobs: {"run",
-"from_store", "cancelled", "leaves"}``, each job run (key, window, free edges, bounds, nodes,
-seconds, CPU seconds, the test it served) and their sums, ``shared`` (the traffic of the shared
-bounds: entries ``sent`` and ``received`` by the workers, ``offered`` by their searches, lost to
-a full outbox — ``dropped`` — and ``contradictions``; ``null`` with ``--no-share``), on stdout and nothing else there: what
+"from_store", "cancelled", "cancelled_nodes", "leaves"}``, each job run (key, window, free edges,
+bounds, nodes, seconds, CPU seconds, the test it served) and their sums (``nodes``: every node
+searched, the cancelled jobs' included), ``shared`` (the traffic of the shared bounds: entries
+``sent`` and ``received`` by the workers, ``offered`` by their searches, lost to a full outbox —
+``dropped`` — and ``contradictions``; entries the table's shards ``held`` at the end and
+``forgotten`` past ``SHARE_TABLE_ENTRIES``; ``null`` with ``--no-share``), on stdout and nothing else there: what
 Ray writes to this process's stdout (its "(raylet) A worker died …" lines) goes to stderr. Every
 failure exits 2 with one line on stderr: bad input (arguments, position, a memory size no worker
 can take, an address that does not answer within ``CONNECT_TIMEOUT`` seconds, a store that is
@@ -56,8 +58,10 @@ not one or holds a row no search proves) as well as workers that keep dying.
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
 import functools
+import itertools
 import json
 import os
 import resource
@@ -68,7 +72,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, NoReturn, Optional, Set, TextIO, Tuple
+from typing import Any, Callable, Deque, Dict, Iterator, List, NoReturn, Optional, Set, TextIO, Tuple
 
 from . import _ply
 # The store is part of this module's API (``plysolve.distributed.Store``), kept in a module of its own.
@@ -134,24 +138,49 @@ SHARE_MEMORY = "64M"
 SHARE_TIMEOUT = 10.0
 
 
+#: The most entries one shard of the shared table keeps (about 150 bytes each in Python: some
+#: 150 MB): past it the oldest pushes are forgotten, and a worker that had not pulled them yet
+#: goes without (lossy by design, like the rest of the exchange: it costs nodes, never a value).
+SHARE_TABLE_ENTRIES = 1_000_000
+
+
 class _Table:
     """A Ray actor holding one shard of the table of bounds shared by the workers: the entries
-    (key, lower, upper, best move) each worker pushed, in the order they came, which each worker pulls from
-    the offset it last reached (its own entries left out). Lossy by design: a worker that dies
-    loses what it had not pushed, one that starts again pulls everything."""
+    (key, lower, upper, best move) each worker pushed, in the order they came, which each worker
+    pulls from the offset it last reached (its own entries left out), the newest ``most`` of
+    them at most. Lossy by design: a worker that dies loses what it had not pushed, one that
+    starts again pulls everything the shard still holds."""
 
-    def __init__(self) -> None:
-        #: (worker, entries) in the order pushed.
-        self.log: List[Tuple[int, List[Entry]]] = []
+    def __init__(self, most: int = SHARE_TABLE_ENTRIES) -> None:
+        #: (worker, entries) in the order pushed, the oldest forgotten first.
+        self.log: Deque[Tuple[int, List[Entry]]] = collections.deque()
+        #: The offset of the first push ``log`` still holds (each push is one offset).
+        self.first = 0
+        #: Entries ``log`` holds, and the most it may.
+        self.held, self.most = 0, most
+        #: Entries forgotten to keep within ``most``.
+        self.forgotten = 0
 
     def exchange(self, worker: int, entries: List[Entry],
                  offset: int) -> Tuple[List[Entry], int]:
         """Keeps ``worker``'s new ``entries``; gives the other workers' entries pushed since
-        ``offset``, and the offset to ask from next."""
+        ``offset`` that the shard still holds, and the offset to ask from next."""
         if entries:
             self.log.append((worker, entries))
-        news = [e for w, part in self.log[offset:] if w != worker for e in part]
-        return news, len(self.log)
+            self.held += len(entries)
+            while self.held > self.most and len(self.log) > 1:
+                _, old = self.log.popleft()
+                self.first += 1
+                self.held -= len(old)
+                self.forgotten += len(old)
+        skip = max(0, offset - self.first)
+        news = [e for w, part in itertools.islice(self.log, skip, None) if w != worker
+                for e in part]
+        return news, self.first + len(self.log)
+
+    def counts(self) -> Dict[str, int]:
+        """Entries the shard ``held`` and ``forgotten``."""
+        return {"held": self.held, "forgotten": self.forgotten}
 
 
 class _Worker:
@@ -166,6 +195,8 @@ class _Worker:
         self.index = index
         self.shared = _ply.SharedTable(from_free, SHARE_MEMORY) if tables else None
         self.sent = self.received = 0
+        #: Nodes searched by the jobs that were cancelled (their work thrown away).
+        self.cancelled_nodes = 0
         if tables:
             threading.Thread(target=self._exchange, args=(tables,), daemon=True).start()
 
@@ -210,6 +241,8 @@ class _Worker:
         report = json.loads(_ply.dots_job(request, memory, threads, context.is_canceled,
                                           self.shared))
         exact = report["value"] is not None
+        if context.is_canceled():
+            self.cancelled_nodes += report["states_visited"]
         return {
             "lower": report["value"] if exact else report["lower"],
             "upper": report["value"] if exact else report["upper"],
@@ -220,6 +253,11 @@ class _Worker:
             "shared": None if self.shared is None else dict(
                 self.shared.counts(), sent=self.sent, received=self.received),
         }
+
+
+    def wasted(self) -> int:
+        """Nodes searched by this worker's jobs that were cancelled (since it last started)."""
+        return self.cancelled_nodes
 
 
 def _first_line(e: BaseException) -> str:
@@ -521,13 +559,33 @@ class _Pool:
         for actor in self.actors + self.tables:
             self.ray.kill(actor)
 
+    def _answers(self, refs: List[Any]) -> List[Any]:
+        """What the actors' calls ``refs`` answer within ``SHARE_TIMEOUT`` seconds, those of
+        actors gone or late left out."""
+        ready, _ = self.ray.wait(refs, num_returns=len(refs), timeout=SHARE_TIMEOUT)
+        answers = []
+        for ref in ready:
+            try:
+                answers.append(self.ray.get(ref))
+            except Exception:  # an actor gone: its counts with it
+                pass
+        return answers
+
+    def wasted(self) -> int:
+        """Nodes the cancelled jobs searched, summed over the workers that still answer: work
+        the run threw away (asked once the jobs are done)."""
+        return sum(self._answers([actor.wasted.remote() for actor in self.actors]))
+
     def shared(self) -> Dict[str, int]:
         """The traffic of the shared bounds, summed over the workers (as each last reported it):
         entries ``sent`` to the table and ``received`` from it, and what their stores counted
-        (``offered``, ``dropped``, ``contradictions``…)."""
-        total: Dict[str, int] = {}
-        for counts in self.traffic.values():
-            for name, n in counts.items():
+        (``offered``, ``dropped``, ``contradictions``…); and over the table's shards that still
+        answer, the entries they ``held`` at the end and ``forgotten``."""
+        total: Dict[str, int] = {"held": 0, "forgotten": 0}
+        counts = list(self.traffic.values())
+        counts += self._answers([table.counts.remote() for table in self.tables])
+        for each in counts:
+            for name, n in each.items():
                 total[name] = total.get(name, 0) + n
         return total
 
@@ -664,6 +722,10 @@ def solve(
             say(f"test: the value {'reaches' if reached else 'is below'} {beta} "
                 f"(bounds {root.range[0]}..{root.range[1]})")
             guess = root.range[0] if reached else root.range[1]
+        # Asked of the actors while they live (only when the run ends well: an interrupted run
+        # waits on nothing).
+        wasted = pool.wasted() if pool else 0
+        traffic = pool.shared() if pool and share else {}
     finally:
         if pool is not None:
             pool.close()
@@ -682,14 +744,15 @@ def solve(
             else (store.get(root.key, root.cells) or {}).get("best_move"),
             "tests": tests,
             "jobs": {"run": len(sizes), "from_store": tree.from_store,
-                     "cancelled": pool.cancelled if pool else 0, "leaves": leaves},
+                     "cancelled": pool.cancelled if pool else 0, "cancelled_nodes": wasted,
+                     "leaves": leaves},
             "plies": level,
             "positions": len(tree.nodes),
             "workers": workers,
             "threads": threads,
-            "shared": None if not share else dict(
-                pool.shared() if pool else {}, from_free=share_free, shards=shards),
-            "nodes": sum(s["nodes"] for s in sizes),
+            "shared": None if not share else dict(traffic, from_free=share_free, shards=shards),
+            # Every node searched, the cancelled jobs' included.
+            "nodes": sum(s["nodes"] for s in sizes) + wasted,
             "job_cpu": sum(s["cpu"] for s in sizes),
             "job_seconds": {
                 "sum": sum(seconds),
