@@ -372,6 +372,18 @@ def test_a_ray_address_needs_rays_client(monkeypatch):
                             "install \"ray[client]\", or \"plysolve[distributed]\")")
 
 
+def test_a_failed_join_says_what_a_cluster_with_tokens_needs(monkeypatch):
+    """`ray start --head` (Ray 2.5x on) asks for its token; a driver without RAY_AUTH_MODE=token
+    is told only that it failed to connect (tried: a head and a second node on this host, the
+    driver joining with and without it). The one line says what is needed, unless it is set."""
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    hint = " (a cluster asking for Ray's token needs RAY_AUTH_MODE=token and the head's token here)"
+    assert distributed._auth_hint("head:6379") == hint
+    assert distributed._auth_hint(None) == "" and distributed._auth_hint("ray://head:10001") == ""
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    assert distributed._auth_hint("head:6379") == ""
+
+
 # The root of BOXES_24 (16 cells open) in a store, with these bounds: each row refused, named.
 DAMAGED_ROWS = [
     ((4, 3), "its bounds [4, 3] are crossed (the lower above the upper)"),

@@ -260,6 +260,15 @@ class _Worker:
         return self.cancelled_nodes
 
 
+def _auth_hint(address: Optional[str]) -> str:
+    """What to add to a failure to join the cluster at ``address`` when this process does not
+    ask for Ray's token authentication: a cluster started by ``ray start --head`` (Ray 2.5x on)
+    asks for it, and Ray then says only that it failed to connect (the cause is in its log)."""
+    if not address or address.startswith("ray://") or os.environ.get("RAY_AUTH_MODE") == "token":
+        return ""
+    return " (a cluster asking for Ray's token needs RAY_AUTH_MODE=token and the head's token here)"
+
+
 def _first_line(e: BaseException) -> str:
     """The first line of what ``e`` says (Ray's errors run to many lines), or its type's name."""
     lines = [line.strip() for line in str(e).splitlines() if line.strip()]
@@ -461,7 +470,8 @@ class _Pool:
                     )
             except Exception as e:  # Ray's own faults, many lines long: the first says it
                 where = f"join the Ray cluster at {address!r}" if address else "start Ray"
-                raise RuntimeError(f"cannot {where}: {_first_line(e)}") from None
+                raise RuntimeError(f"cannot {where}: {_first_line(e)}{_auth_hint(address)}") \
+                    from None
         # An actor asking for more CPUs than any node has would wait for one for ever.
         most = max((node["Resources"].get("CPU", 0) for node in ray.nodes() if node["Alive"]),
                    default=0)
