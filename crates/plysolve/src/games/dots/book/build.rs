@@ -155,6 +155,47 @@ pub fn count(built: &BuiltBoard, starts: &[EdgeSet], depth: u32) -> usize {
     levels(built, starts, depth).0.iter().map(Vec::len).sum()
 }
 
+/// A position a build proves by the search ([`leaves`]), with what proving it apart takes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Leaf {
+    /// The board's slug (`boxes-4x4`): the book entry's `board`.
+    pub board: String,
+    /// Its key: the book entry's `key`.
+    pub key: u64,
+    /// Its free edges.
+    pub free: u32,
+    /// The edges drawn after the start, in edge order (`2-7`): played after the start's moves
+    /// they reach the very position the build searches (not only one of the same key), so a
+    /// build of depth 0 from there proves the entry the whole build would write.
+    pub moves: Vec<String>,
+}
+
+/// The positions a build of `depth` moves from `start` proves by the search: every distinct
+/// position (up to the board's symmetries and twins) `depth` moves after `start`, and any game
+/// over before, each once, in the build's order — its levels' leaves, not a second enumeration.
+/// Each can be proved apart (on other machines: `python -m plysolve.distributed book`) into the
+/// book, where the build finds them and proves every shallower position from its children.
+pub fn leaves(built: &BuiltBoard, start: EdgeSet, depth: u32) -> Vec<Leaf> {
+    let board = &built.board;
+    let (levels, nodes) = levels(built, &[start], depth);
+    levels
+        .iter()
+        .flatten()
+        .map(|key| (key, &nodes[key]))
+        .filter(|(_, node)| node.children.is_empty())
+        .map(|(&key, node)| Leaf {
+            board: built.geometry.slug(),
+            key,
+            free: board.edge_count() as u32 - node.drawn.len(),
+            moves: (0..board.edge_count() as u8)
+                .map(Edge)
+                .filter(|&e| node.drawn.contains(e) && !start.contains(e))
+                .map(|e| format_edge(board, e))
+                .collect(),
+        })
+        .collect()
+}
+
 /// Proves every position up to `options.depth` edges after each of `starts` into `book`, telling
 /// `on_event` each one settled; gives the entries written or found, shallowest first. A position the
 /// book already holds exactly is found, not proved again (with its best move, if it has one).
