@@ -206,6 +206,21 @@ pub fn build(
     options: BuildOptions<'_>,
     on_event: &mut dyn FnMut(&BuildEvent),
 ) -> Result<Vec<BookEntry>, BuildError> {
+    build_in(book, built, starts, options, None, on_event)
+}
+
+/// [`build`], its searches in `memory` when given: a search memory kept between builds, whose
+/// table's bounds (of positions of the board, whatever the root they were met under) the searches
+/// meet — so a worker proving one position after another (`python -m plysolve.distributed book`)
+/// keeps its table as one build keeps it across its positions. `None`: a memory of its own.
+pub fn build_in(
+    book: &BookFile,
+    built: &BuiltBoard,
+    starts: &[EdgeSet],
+    options: BuildOptions<'_>,
+    memory: Option<&Arc<SearchMemory>>,
+    on_event: &mut dyn FnMut(&BuildEvent),
+) -> Result<Vec<BookEntry>, BuildError> {
     book.add_board(built)?;
     let board = &built.board;
     let slug = built.geometry.slug();
@@ -217,10 +232,13 @@ pub fn build(
         .map(|k| board.edge_count() as u32 - nodes[k].drawn.len())
         .max()
         .unwrap_or(0);
-    let memory = Arc::new(SearchMemory::new(
-        SearchOptions::table_bytes_for(most_free, options.budget),
-        options.budget,
-    )?);
+    let memory = match memory {
+        Some(kept) => kept.clone(),
+        None => Arc::new(SearchMemory::new(
+            SearchOptions::table_bytes_for(most_free, options.budget),
+            options.budget,
+        )?),
+    };
     let mut done = 0;
     let mut searched = (0usize, Duration::ZERO);
     let mut to_search = levels
