@@ -81,8 +81,8 @@ fn kept() -> &'static Arc<Kept> {
 }
 
 /// What the jobs a process runs (the distributed solve's, and book builds that keep their table)
-/// keep between them: small tables, and one board's search memory
-/// of at least `bytes` (a larger one replaces a smaller: what it held is searched again).
+/// keep between them: small tables, and one board's search memory of at least `bytes` (a larger
+/// one replaces a smaller: what it held is searched again).
 fn job_kept(bytes: u64) -> Arc<Kept> {
     static KEPT: Mutex<Option<Arc<Kept>>> = Mutex::new(None);
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());

@@ -19,8 +19,8 @@ use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
 use plysolve::games::dots::book::build::{build, count, leaves, verify, BuildOptions};
-use plysolve::games::dots::book::ops;
 use plysolve::games::dots::book::key::KeyScheme;
+use plysolve::games::dots::book::ops;
 use plysolve::games::dots::book::store::{position_text, APPLICATION_ID, FORMAT};
 use plysolve::games::dots::book::{BoardBook, BookEntry, BookError, BookFile, Books};
 use plysolve::games::dots::geometry::BuiltBoard;
@@ -332,7 +332,10 @@ fn a_builds_leaves_are_its_deepest_positions_each_once_with_moves_reaching_them(
             .filter(|drawn| drawn.len() == depth)
             .map(|drawn| scheme.key(drawn).key)
             .collect();
-        assert_eq!(keys, every, "depth {depth}: every position {depth} moves on");
+        assert_eq!(
+            keys, every,
+            "depth {depth}: every position {depth} moves on"
+        );
         for leaf in &listed {
             assert_eq!((leaf.board.as_str(), leaf.free), ("boxes-3x3", 24 - depth));
             assert_eq!(leaf.moves.len(), depth as usize);
