@@ -378,14 +378,16 @@ fn book_file(path: &str, write: bool) -> PyResult<BookFile> {
 /// Builds a book (`ply dots book build`): every position up to `depth` moves after the position of
 /// the JSON `DotsRequest` (its board and moves), proved into the book at `path`; the entries as a
 /// JSON list, shallowest first. `args`: `path`, `depth`, `time`, `tie_order`, `memory`,
-/// `keep_table` ([`Args`]). `progress` is told the positions settled.
+/// `keep_table` ([`Args`]). `progress` is told the positions settled. `shared`: bounds the
+/// searches meet and add to, shared with other workers' (as a distributed solve's job's).
 #[pyfunction]
-#[pyo3(signature = (request, args, progress=None))]
+#[pyo3(signature = (request, args, progress=None, shared=None))]
 fn book_build(
     py: Python<'_>,
     request: &str,
     args: &str,
     progress: Option<PyObject>,
+    shared: Option<PyRef<'_, SharedTable>>,
 ) -> PyResult<String> {
     let query = dots_query(request)?;
     let args = Args::read(args)?;
@@ -401,6 +403,7 @@ fn book_build(
     } else {
         None
     };
+    let shared = shared.map(|s| s.bounds.clone());
     let watch = Watch {
         progress,
         ..Watch::default()
@@ -425,6 +428,7 @@ fn book_build(
             &[query.position.drawn()],
             options,
             kept.as_ref(),
+            shared.as_deref(),
             &mut tell,
         )
         .map_err(|e| e.to_string())

@@ -97,6 +97,10 @@ def test_a_book_built_on_two_workers_equals_the_one_machines(small_ray, one_mach
     listed = json.loads(_ply.book_positions(json.dumps(dict(board, moves=moves.split())),
                                             json.dumps({"depth": depth})))
     deepest = {leaf["key"] for leaf in listed}
+    # The workers shared the bounds of positions of at least the deepest ones' free edges less 4.
+    assert report["shared"]["from_free"] == listed[0]["free"] - 4 == {
+        "3x3-depth-2": 18, "4x4-26-free-depth-1": 21}[name]
+    assert report["shared"]["contradictions"] == 0
     for key, e in entries(path).items():
         assert e["proved_by"].endswith("search low-first" if key in deepest else "children"), e
     # Asked again: every position is in the book, no job runs (no Ray asked), nothing changes.
@@ -110,10 +114,12 @@ def test_a_run_stopped_by_its_job_budget_resumes_asking_only_the_rest(small_ray,
                                                                       tmp_path):
     board, moves, depth, value, leaves = CASES["3x3-depth-2"]
     path = str(tmp_path / "budget.plybook")
-    first = book_cluster.build(path, board, [], depth, workers=2, max_jobs=5)
+    # (Each worker's table its own here: the other tests share bounds, the default.)
+    first = book_cluster.build(path, board, [], depth, workers=2, max_jobs=5, share=False)
     assert (first["searched"], first["from_book"], first["left"]) == (5, 0, leaves - 5)
     assert (first["complete"], first["positions"], first["value"], first["open"]) == (
         False, 0, None, leaves - 5)
+    assert first["shared"] is None
     kept = entries(path)
     assert len(kept) == 5 and all(e["lower"] == e["upper"] for e in kept.values())
     second = book_cluster.build(path, board, [], depth, workers=2)
@@ -174,6 +180,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
         (["--size", "3"], "--size is for triangles; boxes take --rows and --cols"),
         (["--time", "later"], "time: `later` is not a time (write 30s, 500ms, 2m or a number of seconds)"),
         (["--moves", "1-9"], "move 1 `1-9`: dots 1 and 9 are not joined by an edge"),
+        (["--share-free", "3", "--no-share"], "--share-free and --no-share: give one"),
         (["--memory", "lots"],
          "memory `lots` is not a memory size like 8G or 512M (invalid digit found in string)"),
     ]:

@@ -32,6 +32,7 @@ def book_build(
     request: str,
     args: str,
     progress: Optional[Callable[[int], object]] = None,
+    shared: Optional["SharedTable"] = None,
 ) -> str: ...
 def book_positions(request: str, args: str) -> str:
     """The positions a book build of ``depth`` (in ``args``) moves after ``request``'s position

@@ -13,7 +13,10 @@ moves reaching it), leaves out those the book already holds exactly, and hands t
 jobs to ``--workers`` Ray actors (``_Prover``, one CPU each): a job is a build of depth 0 of its one
 position into a book of the worker's own (a temporary file), ``--time`` bounding its search as
 ``book build --time`` does (the bounds proved are kept), in the search table the worker keeps
-between its jobs, and gives back that book's export line.
+between its jobs, and gives back that book's export line. The workers share the bounds their
+searches prove of positions of at least ``--share-free F`` free edges (default: the deepest
+positions' less ``SHARE_BELOW``) through the distributed solve's table (``_Table`` actors, each
+worker a ``_Worker`` of it; lossy, never a wrong value); ``--no-share`` shares nothing.
 The driver writes each entry into the user's book as it comes (``plysolve._ply.book_import``: the
 driver is the book's only writer, so the workers need no shared file system), then builds the book
 locally at the full depth: the build finds the deep positions in the book and proves the shallower
@@ -33,7 +36,8 @@ positions still not exact: out of time, or left), ``complete`` (whether the loca
 ``positions`` (entries the local build settled: every position of the build that is proved),
 ``exact``, ``value`` and ``bounds`` of the start, ``nodes`` (the jobs' and the local build's
 search), ``job_nodes``, ``job_seconds``, ``seconds``, ``workers``, ``lost`` (jobs lost with their
-worker and asked again). Progress lines on stderr (``--quiet``: none); every failure one line on
+worker and asked again), ``shared`` (the shared bounds' traffic, as the solve's; ``null`` with
+``--no-share``). Progress lines on stderr (``--quiet``: none); every failure one line on
 stderr and exit 2, as the distributed solve's.
 """
 
@@ -49,7 +53,8 @@ import time
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from . import _ply
-from .distributed import _Parser, _fail, _first_line, _stdout_kept, _stop_ray, check_options, start_ray
+from .distributed import (SHARE_BELOW, _Parser, _Worker, _fail, _first_line, _stdout_kept, _stop_ray,
+                          check_options, start_ray, start_tables)
 
 __all__ = ["build", "main"]
 
@@ -57,30 +62,39 @@ __all__ = ["build", "main"]
 Leaf = Dict[str, Any]
 
 
-class _Prover:
+class _Prover(_Worker):
     """A Ray actor proving book positions one at a time, each into a book of its own, in one
-    search table kept between them (as one build keeps its table across its positions)."""
+    search table kept between them (as one build keeps its table across its positions); with
+    ``tables``, its searches meet and add to the bounds shared with the other workers, as a
+    distributed solve's worker's do (``_Worker``)."""
 
     def prove(self, request: str, args: Dict[str, Any]) -> Dict[str, Any]:
         """The entries (export lines, none when nothing was proved in time) of a build of depth 0
-        of the position of ``request`` (``args``: ``time``, ``tie_order``, ``memory``), and its
-        seconds."""
+        of the position of ``request`` (``args``: ``time``, ``tie_order``, ``memory``), its
+        seconds and the shared bounds' traffic so far (``None``: nothing shared)."""
         started = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="plysolve-book-") as scratch:
             path = os.path.join(scratch, "job.plybook")
-            _ply.book_build(request, json.dumps(dict(args, path=path, depth=0, keep_table=True)))
+            _ply.book_build(request, json.dumps(dict(args, path=path, depth=0, keep_table=True)),
+                            None, self.shared)
             entries = json.loads(_ply.book_export(json.dumps({"path": path})))
-        return {"entries": entries, "seconds": time.perf_counter() - started}
+        return {"entries": entries, "seconds": time.perf_counter() - started,
+                "shared": None if self.shared is None else dict(
+                    self.shared.counts(), sent=self.sent, received=self.received)}
 
 
 class _Provers:
     """``workers`` ``_Prover`` actors, the jobs running on them, and the jobs lost with a dead
     worker."""
 
-    def __init__(self, workers: int, address: Optional[str]) -> None:
+    def __init__(self, workers: int, address: Optional[str], share_free: Optional[int]) -> None:
         self.ray = start_ray(workers, 1, address)
+        #: The shared table's one shard (none: nothing shared).
+        names, self.tables = start_tables(self.ray, 0 if share_free is None else 1)
         actor = self.ray.remote(num_cpus=1, max_restarts=2, max_task_retries=0)(_Prover)
-        self.actors = [actor.remote() for _ in range(workers)]
+        self.actors = [actor.remote(i, names, share_free or 0) for i in range(workers)]
+        #: Each actor's latest counts of its shared bounds.
+        self.traffic: Dict[int, Dict[str, int]] = {}
         self.idle: List[int] = list(range(workers))
         #: ref → (actor, leaf) of each job running.
         self.running: Dict[Any, Tuple[int, Leaf]] = {}
@@ -99,7 +113,10 @@ class _Provers:
         actor, leaf = self.running.pop(done[0])
         self.idle.append(actor)
         try:
-            return leaf, ray.get(done[0])
+            result = ray.get(done[0])
+            if result["shared"] is not None:
+                self.traffic[actor] = result["shared"]
+            return leaf, result
         except ray.exceptions.RayTaskError as e:
             # A fault of the job (the memory asked for, on that worker): one line.
             if isinstance(e.cause, ValueError):
@@ -115,8 +132,16 @@ class _Provers:
 
     def close(self) -> None:
         """Lets the actors go (a job still running is cancelled with its actor)."""
-        for actor in self.actors:
+        for actor in self.actors + self.tables:
             self.ray.kill(actor)
+
+    def shared(self) -> Dict[str, int]:
+        """The shared bounds' traffic summed over the workers, as each last reported it."""
+        total: Dict[str, int] = {}
+        for counts in self.traffic.values():
+            for name, n in counts.items():
+                total[name] = total.get(name, 0) + n
+        return total
 
 
 def _ranged(lower: int, upper: int) -> str:
@@ -136,13 +161,18 @@ def build(
     address: Optional[str] = None,
     max_jobs: Optional[int] = None,
     log: Optional[Callable[[str], Any]] = None,
+    share: bool = True,
+    share_free: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Grows the book at ``path`` (made if missing) with every position up to ``depth`` moves
     after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4, "cols": 4}``), the deepest
     proved by jobs on ``workers`` Ray actors, the rest by a local build; see the module's docs.
     ``time_per_position`` (``"10m"``) bounds each position's search, ``tie_order`` the search's
     order among equal moves, ``memory`` each search's table (``None``: what the system allows);
-    ``max_jobs`` stops the run after that many jobs (no local build then). A local Ray of
+    ``max_jobs`` stops the run after that many jobs (no local build then). With ``share`` (the
+    default) the workers' searches share the bounds of positions of at least ``share_free`` free
+    edges (default: the deepest positions' less ``SHARE_BELOW``), as a distributed solve's
+    workers do; the report's ``shared`` counts the traffic. A local Ray of
     ``workers`` CPUs is started unless Ray runs in this process or ``address`` names a cluster.
     ``log`` is told a line per job. Bad input (the board, moves, depth, time, tie order, memory,
     address, book) and a job's entry that contradicts the book raise ``ValueError`` with one
@@ -154,6 +184,8 @@ def build(
         raise ValueError("depth must be at least 0")
     if max_jobs is not None and max_jobs < 0:
         raise ValueError("max_jobs must be at least 0")
+    if share_free is not None and share_free < 0:
+        raise ValueError("share_free must be at least 0")
     started = time.perf_counter()
     say = log or (lambda _msg: None)
     # The position, depth, time and tie order checked (ValueError) before anything is written.
@@ -174,7 +206,10 @@ def build(
     say(f"{len(leaves)} deepest positions, {from_book} in the book, {len(todo)} to prove")
     job_args = {k: v for k, v in (("time", time_per_position), ("tie_order", tie_order),
                                   ("memory", memory)) if v is not None}
+    if share and share_free is None:
+        share_free = max(0, max(leaf["free"] for leaf in leaves) - SHARE_BELOW)
     searched, job_nodes, job_seconds, lost = 0, 0, 0.0, 0
+    traffic: Dict[str, int] = {}
     pool: Optional[_Provers] = None
 
     def within_budget() -> bool:
@@ -184,7 +219,7 @@ def build(
     try:
         while todo and within_budget() or pool is not None and pool.running:
             if pool is None:
-                pool = _Provers(workers, address)
+                pool = _Provers(workers, address, share_free if share else None)
             # As many jobs as idle workers, within the budget.
             while todo and pool.idle and within_budget():
                 leaf = todo.popleft()
@@ -211,6 +246,7 @@ def build(
                 f"{' '.join(leaf['moves']) or 'the start'}: {proved}, {nodes} nodes, "
                 f"{result['seconds']:.2f} s")
         lost = pool.lost if pool else 0
+        traffic = pool.shared() if pool else {}
     finally:
         if pool is not None:
             pool.close()
@@ -249,6 +285,7 @@ def build(
         "seconds": time.perf_counter() - started,
         "workers": workers,
         "lost": lost,
+        "shared": dict(traffic, from_free=share_free) if share else None,
     }
 
 
@@ -279,6 +316,11 @@ def main(argv: List[str]) -> int:
                         help="join this Ray cluster (ray://host:10001, or auto) instead of starting one")
     parser.add_argument("--max-jobs", type=int,
                         help="stop after this many jobs (the rest for a later run on the same book)")
+    parser.add_argument("--share-free", type=int, metavar="F",
+                        help="share the bounds of positions of at least F free edges between the "
+                             f"workers (default: the deepest positions' less {SHARE_BELOW})")
+    parser.add_argument("--no-share", action="store_true",
+                        help="share nothing: each worker's search table is its own")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     board: Dict[str, Any] = {"game": args.game}
@@ -299,6 +341,10 @@ def main(argv: List[str]) -> int:
         _fail("--depth must be at least 0")
     if args.max_jobs is not None and args.max_jobs < 0:
         _fail("--max-jobs must be at least 0")
+    if args.no_share and args.share_free is not None:
+        _fail("--share-free and --no-share: give one")
+    if args.share_free is not None and args.share_free < 0:
+        _fail("--share-free must be at least 0")
     moves = args.moves.replace(",", " ").split()
     log = None if args.quiet else (
         lambda msg: print(f"plysolve.distributed: {msg}", file=sys.stderr, flush=True))
@@ -308,7 +354,7 @@ def main(argv: List[str]) -> int:
             report = build(args.path, board, moves, args.depth, workers=args.workers,
                            time_per_position=args.time, tie_order=args.tie_order,
                            memory=args.memory, address=args.address, max_jobs=args.max_jobs,
-                           log=log)
+                           log=log, share=not args.no_share, share_free=args.share_free)
         except (ValueError, RuntimeError) as e:
             failure = (str(e), 2)
         except KeyboardInterrupt:

@@ -296,6 +296,15 @@ class _Worker:
         return self.cancelled_nodes
 
 
+def start_tables(ray: Any, shards: int) -> Tuple[List[str], List[Any]]:
+    """``shards`` new ``_Table`` actors holding one shared table, named for this run: their names
+    (what workers are given: Ray can restart a worker from them) and handles."""
+    run = uuid.uuid4().hex
+    names = [f"plysolve-table-{run}-{i}" for i in range(shards)]
+    table = ray.remote(num_cpus=0, max_restarts=0)(_Table)
+    return names, [table.options(name=name).remote() for name in names]
+
+
 def _first_line(e: BaseException) -> str:
     """The first line of what ``e`` says (Ray's errors run to many lines), or its type's name."""
     lines = [line.strip() for line in str(e).splitlines() if line.strip()]
@@ -483,10 +492,7 @@ class _Pool:
         self.ray = ray
         self.threads = threads
         #: The shards of the shared table (none: nothing shared).
-        run = uuid.uuid4().hex
-        names = [] if share_free is None else [f"plysolve-table-{run}-{i}" for i in range(shards)]
-        table = ray.remote(num_cpus=0, max_restarts=0)(_Table)
-        self.tables = [table.options(name=name).remote() for name in names]
+        names, self.tables = start_tables(ray, 0 if share_free is None else shards)
         actor = ray.remote(num_cpus=threads, max_restarts=2, max_task_retries=0)(_Worker)
         self.actors = [actor.remote(i, names, share_free or 0) for i in range(workers)]
         #: Each actor's latest counts of its shared bounds.

@@ -10,6 +10,7 @@ use super::store::{position_text, BookEntry, BookError, BookFile};
 use super::{proved_by, BoardBook};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::known::Informed;
+use crate::engine::scored::shared::SharedBounds;
 use crate::engine::scored::search::{move_order, SearchMemory, SearchOptions, TieOrder};
 use crate::engine::scored::{Completion, Solver, SubsetIndexed};
 use crate::engine::scored::{SolveError, Strategy, ValueRange};
@@ -206,19 +207,21 @@ pub fn build(
     options: BuildOptions<'_>,
     on_event: &mut dyn FnMut(&BuildEvent),
 ) -> Result<Vec<BookEntry>, BuildError> {
-    build_in(book, built, starts, options, None, on_event)
+    build_in(book, built, starts, options, None, None, on_event)
 }
 
 /// [`build`], its searches in `memory` when given: a search memory kept between builds, whose
 /// table's bounds (of positions of the board, whatever the root they were met under) the searches
 /// meet — so a worker proving one position after another (`python -m plysolve.distributed book`)
-/// keeps its table as one build keeps it across its positions. `None`: a memory of its own.
+/// keeps its table as one build keeps it across its positions (`None`: a memory of its own); and
+/// meeting and adding to `shared`, bounds shared with the builds of other workers, when given.
 pub fn build_in(
     book: &BookFile,
     built: &BuiltBoard,
     starts: &[EdgeSet],
     options: BuildOptions<'_>,
     memory: Option<&Arc<SearchMemory>>,
+    shared: Option<&SharedBounds>,
     on_event: &mut dyn FnMut(&BuildEvent),
 ) -> Result<Vec<BookEntry>, BuildError> {
     book.add_board(built)?;
@@ -275,7 +278,7 @@ pub fn build_in(
                 Some(entry) => entry,
                 None => {
                     let started = Instant::now();
-                    let entry = prove(book, built, node.drawn, &memory, options)?;
+                    let entry = prove(book, built, node.drawn, &memory, shared, options)?;
                     searched = (searched.0 + 1, searched.1 + started.elapsed());
                     to_search = to_search.saturating_sub(usize::from(leaf));
                     entry
@@ -350,13 +353,15 @@ fn from_children(
     }))
 }
 
-/// Proves the position `drawn` by the search (within the time per position), and a best move when
-/// its value is proved: the first move, in the search's order, proved to keep it.
+/// Proves the position `drawn` by the search (within the time per position; in `memory`, meeting
+/// `shared`), and a best move when its value is proved: the first move, in the search's order,
+/// proved to keep it.
 fn prove(
     book: &BookFile,
     built: &BuiltBoard,
     drawn: EdgeSet,
     memory: &Arc<SearchMemory>,
+    shared: Option<&SharedBounds>,
     options: BuildOptions<'_>,
 ) -> Result<BookEntry, BuildError> {
     let board = &built.board;
@@ -371,6 +376,7 @@ fn prove(
         halt: &halt,
         search_memory: Some(memory),
         known: Some(&index),
+        shared_bounds: shared,
         ..SolveOptions::new(options.budget)
     };
     let (range, nodes, best) = with_solver(board, Strategy::Search, solve, &drawn, |inner| {
