@@ -30,7 +30,7 @@ use plysolve::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
 use plysolve::games::door::{About, Context, FaultKind, Grants};
 use plysolve::games::dots::answer::{answer, fault, Hooks};
 use plysolve::games::dots::board::MAX_CELLS;
-use plysolve::games::dots::book::build::{build, verify, BuildEvent, BuildOptions};
+use plysolve::games::dots::book::build::{build_in, leaves, verify, BuildEvent, BuildOptions};
 use plysolve::games::dots::book::{ops, BookFile, Books};
 use plysolve::games::dots::jobs::{combine, expand};
 use plysolve::games::dots::kept::Kept;
@@ -80,8 +80,9 @@ fn kept() -> &'static Arc<Kept> {
     KEPT.get_or_init(|| Arc::new(Kept::new(KEPT_MEMORY, KEPT_BOARDS).with_books(Books::shipped())))
 }
 
-/// What the jobs a process runs keep between them: small tables, and one board's search memory
-/// of at least `bytes` (a larger one replaces a smaller: what it held is searched again).
+/// What the jobs a process runs (the distributed solve's, and book builds that keep their table)
+/// keep between them: small tables, and one board's search memory of at least `bytes` (a larger
+/// one replaces a smaller: what it held is searched again).
 fn job_kept(bytes: u64) -> Arc<Kept> {
     static KEPT: Mutex<Option<Arc<Kept>>> = Mutex::new(None);
     let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
@@ -136,6 +137,10 @@ struct Args {
     time: Option<String>,
     /// The search's order among equal moves.
     tie_order: Option<TieOrder>,
+    /// A book build's search table kept for the process's later builds (a worker of the book on
+    /// Ray, proving one position after another, as the jobs of the distributed solve keep theirs).
+    #[serde(default)]
+    keep_table: bool,
 }
 
 impl Args {
@@ -372,15 +377,17 @@ fn book_file(path: &str, write: bool) -> PyResult<BookFile> {
 
 /// Builds a book (`ply dots book build`): every position up to `depth` moves after the position of
 /// the JSON `DotsRequest` (its board and moves), proved into the book at `path`; the entries as a
-/// JSON list, shallowest first. `args`: `path`, `depth`, `time`, `tie_order`, `memory` ([`Args`]).
-/// `progress` is told the positions settled.
+/// JSON list, shallowest first. `args`: `path`, `depth`, `time`, `tie_order`, `memory`,
+/// `keep_table` ([`Args`]). `progress` is told the positions settled. `shared`: bounds the
+/// searches meet and add to, shared with other workers' (as a distributed solve's job's).
 #[pyfunction]
-#[pyo3(signature = (request, args, progress=None))]
+#[pyo3(signature = (request, args, progress=None, shared=None))]
 fn book_build(
     py: Python<'_>,
     request: &str,
     args: &str,
     progress: Option<PyObject>,
+    shared: Option<PyRef<'_, SharedTable>>,
 ) -> PyResult<String> {
     let query = dots_query(request)?;
     let args = Args::read(args)?;
@@ -389,6 +396,14 @@ fn book_build(
     let budget = budget(args.memory.as_deref())?;
     let file = book_file(args.path()?, true)?;
     let depth = args.depth.unwrap_or(0);
+    let kept = if args.keep_table {
+        job_kept(Policy::new(budget, None).search_table_bytes(&query))
+            .search_memory(&query.built, budget)
+            .map_err(bad)?
+    } else {
+        None
+    };
+    let shared = shared.map(|s| s.bounds.clone());
     let watch = Watch {
         progress,
         ..Watch::default()
@@ -407,17 +422,31 @@ fn book_build(
                 tell(e.done as u64);
             }
         };
-        build(
+        build_in(
             &file,
             &query.built,
             &[query.position.drawn()],
             options,
+            kept.as_ref(),
+            shared.as_deref(),
             &mut tell,
         )
         .map_err(|e| e.to_string())
     })?
     .map_err(bad)?;
     to_json(&built)
+}
+
+/// The positions a book build of `depth` moves after the position of the JSON `DotsRequest` proves
+/// by the search (`build::leaves`): `[{"board", "key", "free", "moves"}]` as JSON, `moves` those
+/// after the request's. `args`: `depth` ([`Args`]). What a build spread over machines hands out
+/// (`plysolve.distributed book`).
+#[pyfunction]
+fn book_positions(request: &str, args: &str) -> PyResult<String> {
+    let query = dots_query(request)?;
+    let args = Args::read(args)?;
+    let depth = args.depth.unwrap_or(0);
+    to_json(&leaves(&query.built, query.position.drawn(), depth))
 }
 
 /// Every board of the book at `args`' `path` summed up (`ply dots book stats --json`).
@@ -892,6 +921,7 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dots, m)?)?;
     m.add_function(wrap_pyfunction!(dots_batch, m)?)?;
     m.add_function(wrap_pyfunction!(book_build, m)?)?;
+    m.add_function(wrap_pyfunction!(book_positions, m)?)?;
     m.add_function(wrap_pyfunction!(book_stats, m)?)?;
     m.add_function(wrap_pyfunction!(book_export, m)?)?;
     m.add_function(wrap_pyfunction!(book_merge, m)?)?;

@@ -18,8 +18,9 @@ use plysolve::engine::util::halt::{Halt, NEVER};
 use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
-use plysolve::games::dots::book::build::{build, count, verify, BuildOptions};
+use plysolve::games::dots::book::build::{build, count, leaves, verify, BuildOptions};
 use plysolve::games::dots::book::key::KeyScheme;
+use plysolve::games::dots::book::ops;
 use plysolve::games::dots::book::store::{position_text, APPLICATION_ID, FORMAT};
 use plysolve::games::dots::book::{BoardBook, BookEntry, BookError, BookFile, Books};
 use plysolve::games::dots::geometry::BuiltBoard;
@@ -42,6 +43,9 @@ const TRIANGLES_3: Geometry = Geometry::Triangles { size: 3 };
 const BOXES_2X2: Geometry = Geometry::Boxes { rows: 2, cols: 2 };
 const BOXES_2X3: Geometry = Geometry::Boxes { rows: 2, cols: 3 };
 const BOXES_3X3: Geometry = Geometry::Boxes { rows: 3, cols: 3 };
+/// Distinct positions (up to symmetry and twins) after 1 and 2 moves on 3×3 boxes.
+const LEAVES_3X3_1: usize = 4;
+const LEAVES_3X3_2: usize = 32;
 
 fn budget() -> MemoryBudget {
     MemoryBudget::new(1 << 30)
@@ -297,6 +301,111 @@ fn every_position_up_to_two_moves_is_exact_with_best_moves() {
     check_book(TRIANGLES_3, 2, -3);
     check_book(BOXES_2X3, 2, -2);
     check_book(BOXES_3X3, 2, -3);
+}
+
+/// The position `moves` (as [`leaves`] lists them) reach after `start`.
+fn played(board: &DotsBoard, start: EdgeSet, moves: &[String]) -> EdgeSet {
+    moves.iter().fold(start, |drawn, name| {
+        let e = edge_named(board, drawn, name);
+        EdgeSet(drawn.0 | 1 << e.0)
+    })
+}
+
+#[test]
+fn a_builds_leaves_are_its_deepest_positions_each_once_with_moves_reaching_them() {
+    let built = built(BOXES_3X3);
+    let board = &built.board;
+    let scheme = KeyScheme::new(board);
+    let start = EdgeSet(0);
+    // Positions up to symmetry and twins after 1 and 2 moves, as the build counts them.
+    for (depth, distinct) in [(1, LEAVES_3X3_1), (2, LEAVES_3X3_2)] {
+        let listed = leaves(&built, start, depth);
+        assert_eq!(listed.len(), distinct, "depth {depth}");
+        assert_eq!(
+            listed.len(),
+            count(&built, &[start], depth) - count(&built, &[start], depth - 1)
+        );
+        let keys: HashSet<u64> = listed.iter().map(|l| l.key).collect();
+        assert_eq!(keys.len(), listed.len(), "each position once");
+        let every: HashSet<u64> = positions_up_to(24, depth)
+            .into_iter()
+            .filter(|drawn| drawn.len() == depth)
+            .map(|drawn| scheme.key(drawn).key)
+            .collect();
+        assert_eq!(
+            keys, every,
+            "depth {depth}: every position {depth} moves on"
+        );
+        for leaf in &listed {
+            assert_eq!((leaf.board.as_str(), leaf.free), ("boxes-3x3", 24 - depth));
+            assert_eq!(leaf.moves.len(), depth as usize);
+            assert_eq!(scheme.key(played(board, start, &leaf.moves)).key, leaf.key);
+        }
+    }
+    // From a start with moves: the moves are those after it; a game over before the depth is a
+    // leaf too (the 2×2 board with one edge left: one leaf, the full board, at any depth).
+    let small = self::built(BOXES_2X2);
+    let last = Edge(5);
+    let start = EdgeSet(((1u64 << 12) - 1) & !(1 << last.0));
+    for depth in [1, 3] {
+        let listed = leaves(&small, start, depth);
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].moves, vec![format_edge(&small.board, last)]);
+        assert_eq!((listed[0].free, listed[0].key), (0, (1 << 12) - 1));
+    }
+    assert_eq!(leaves(&small, start, 0)[0].moves, Vec::<String>::new());
+}
+
+#[test]
+fn a_build_over_its_leaves_proved_apart_equals_the_build_and_searches_nothing() {
+    let scratch = Scratch::new();
+    let built = built(BOXES_3X3);
+    let whole = BookFile::open(&scratch.path("whole.book"), true, true).unwrap();
+    let expected = build_into(&whole, &built, 2, None, TieOrder::LowFirst);
+    // Each leaf proved by a build of depth 0 of its own, in a book of its own, merged in.
+    let apart = BookFile::open(&scratch.path("apart.book"), true, true).unwrap();
+    let listed = leaves(&built, EdgeSet(0), 2);
+    for (i, leaf) in listed.iter().enumerate() {
+        let own = BookFile::open(&scratch.path(&format!("leaf{i}.book")), true, true).unwrap();
+        let drawn = played(&built.board, EdgeSet(0), &leaf.moves);
+        let halt = Halt::never();
+        let options = BuildOptions {
+            depth: 0,
+            time_per_position: None,
+            tie_order: TieOrder::LowFirst,
+            budget: budget(),
+            halt: &halt,
+        };
+        let proved = build(&own, &built, &[drawn], options, &mut |_| {}).unwrap();
+        assert_eq!(proved.len(), 1);
+        assert_eq!(proved[0].key, leaf.key);
+        ops::merge(&apart, &own).unwrap();
+    }
+    let (mut found, mut searched) = (0, 0);
+    let halt = Halt::never();
+    let options = BuildOptions {
+        depth: 2,
+        time_per_position: None,
+        tie_order: TieOrder::LowFirst,
+        budget: budget(),
+        halt: &halt,
+    };
+    let got = build(&apart, &built, &[EdgeSet(0)], options, &mut |event| {
+        found += usize::from(event.found);
+        searched += usize::from(!event.found && event.entry.nodes > 0);
+    })
+    .unwrap();
+    assert_eq!((found, searched), (listed.len(), 0));
+    let same = |entries: &[BookEntry]| -> Vec<(u64, i32, i32, Option<String>)> {
+        let mut v: Vec<_> = entries
+            .iter()
+            .map(|e| (e.key, e.lower, e.upper, e.best.clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(same(&got), same(&expected));
+    assert_eq!(got.len(), count(&built, &[EdgeSet(0)], 2));
 }
 
 #[test]

@@ -4,6 +4,9 @@
     python -m plysolve.distributed triangles --size 4 --workers 64 --store /shared/run.sqlite \\
         --address ray://head:10001
 
+(``python -m plysolve.distributed book …`` grows a book on the same workers instead:
+:mod:`plysolve.book_cluster`.)
+
 The front end (this process) expands the position a few plies into distinct positions — the
 moves the search itself would try, in its order (capture rules, twins), one position per class
 under the board's symmetries, transpositions merged (``plysolve._ply.dots_expand``) — and asks
@@ -122,6 +125,39 @@ def check_options(memory: Optional[str], address: Optional[str], threads: int = 
         reason = "no answer" if isinstance(e, socket.timeout) else (e.strerror or str(e))
         raise ValueError(f"address {address!r} cannot be reached: {reason} "
                          f"(within {CONNECT_TIMEOUT:g} s)") from None
+
+
+def start_ray(workers: int, threads: int, address: Optional[str]) -> Any:
+    """Ray, ready for ``workers`` actors of ``threads`` CPUs each: the Ray of this process if one
+    runs, else the cluster at ``address`` joined, else a local Ray of ``workers × threads`` CPUs
+    started (its workers at this process's niceness). A Ray that cannot start or be joined, or
+    whose nodes have fewer than ``threads`` CPUs each, is a ``RuntimeError`` of one line."""
+    import ray
+
+    if not ray.is_initialized():
+        try:
+            if address:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            else:
+                # The workers are the solve: at this process's niceness, not Ray's default
+                # of 15 more (under which any other work on the machine starves them).
+                os.environ.setdefault("RAY_worker_niceness", "0")
+                ray.init(
+                    num_cpus=workers * threads,
+                    object_store_memory=80 * 1024 * 1024,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                )
+        except Exception as e:  # Ray's own faults, many lines long: the first says it
+            where = f"join the Ray cluster at {address!r}" if address else "start Ray"
+            raise RuntimeError(f"cannot {where}: {_first_line(e)}{_auth_hint(address)}") from None
+    # An actor asking for more CPUs than any node has would wait for one for ever.
+    most = max((node["Resources"].get("CPU", 0) for node in ray.nodes() if node["Alive"]),
+               default=0)
+    if most < threads:
+        raise RuntimeError(f"no Ray node has {threads} CPUs for a job of {threads} threads "
+                           f"(the most: {most:g})")
+    return ray
 
 
 #: Seconds between two exchanges of a worker's shared bounds with the table.
@@ -267,6 +303,15 @@ def _auth_hint(address: Optional[str]) -> str:
     if not address or address.startswith("ray://") or os.environ.get("RAY_AUTH_MODE") == "token":
         return ""
     return " (a cluster asking for Ray's token needs RAY_AUTH_MODE=token and the head's token here)"
+
+
+def start_tables(ray: Any, shards: int) -> Tuple[List[str], List[Any]]:
+    """``shards`` new ``_Table`` actors holding one shared table, named for this run: their names
+    (what workers are given: Ray can restart a worker from them) and handles."""
+    run = uuid.uuid4().hex
+    names = [f"plysolve-table-{run}-{i}" for i in range(shards)]
+    table = ray.remote(num_cpus=0, max_restarts=0)(_Table)
+    return names, [table.options(name=name).remote() for name in names]
 
 
 def _first_line(e: BaseException) -> str:
@@ -452,39 +497,11 @@ class _Pool:
 
     def __init__(self, workers: int, threads: int, address: Optional[str],
                  left: Optional[int], share_free: Optional[int] = None, shards: int = 1) -> None:
-        import ray
-
-        if not ray.is_initialized():
-            try:
-                if address:
-                    ray.init(address=address, include_dashboard=False, log_to_driver=False)
-                else:
-                    # The workers are the solve: at this process's niceness, not Ray's default
-                    # of 15 more (under which any other work on the machine starves them).
-                    os.environ.setdefault("RAY_worker_niceness", "0")
-                    ray.init(
-                        num_cpus=workers * threads,
-                        object_store_memory=80 * 1024 * 1024,
-                        include_dashboard=False,
-                        log_to_driver=False,
-                    )
-            except Exception as e:  # Ray's own faults, many lines long: the first says it
-                where = f"join the Ray cluster at {address!r}" if address else "start Ray"
-                raise RuntimeError(f"cannot {where}: {_first_line(e)}{_auth_hint(address)}") \
-                    from None
-        # An actor asking for more CPUs than any node has would wait for one for ever.
-        most = max((node["Resources"].get("CPU", 0) for node in ray.nodes() if node["Alive"]),
-                   default=0)
-        if most < threads:
-            raise RuntimeError(f"no Ray node has {threads} CPUs for a job of {threads} threads "
-                               f"(the most: {most:g})")
+        ray = start_ray(workers, threads, address)
         self.ray = ray
         self.threads = threads
         #: The shards of the shared table (none: nothing shared).
-        run = uuid.uuid4().hex
-        names = [] if share_free is None else [f"plysolve-table-{run}-{i}" for i in range(shards)]
-        table = ray.remote(num_cpus=0, max_restarts=0)(_Table)
-        self.tables = [table.options(name=name).remote() for name in names]
+        names, self.tables = start_tables(ray, 0 if share_free is None else shards)
         actor = ray.remote(num_cpus=threads, max_restarts=2, max_task_retries=0)(_Worker)
         self.actors = [actor.remote(i, names, share_free or 0) for i in range(workers)]
         #: Each actor's latest counts of its shared bounds.
@@ -802,10 +819,17 @@ def _window(text: str) -> Range:
 
 def main(argv: Optional[List[str]] = None) -> int:
     """The command line (``python -m plysolve.distributed --help``): prints the report as JSON, exits
-    2 with one line on stderr for bad input (arguments, position, store), 130 on Ctrl-C."""
+    2 with one line on stderr for bad input (arguments, position, store), 130 on Ctrl-C.
+    ``book …`` grows a book instead (:mod:`plysolve.book_cluster`)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["book"]:
+        from . import book_cluster
+
+        return book_cluster.main(argv[1:])
     parser = _Parser(
         prog="python -m plysolve.distributed",
         description="Solve a dots position with jobs on Ray, every proved job kept in a SQLite store.",
+        epilog="python -m plysolve.distributed book --help: grow a book of proved positions on Ray.",
     )
     parser.add_argument("game", choices=["boxes", "triangles"])
     parser.add_argument("--rows", type=int, help="rows of boxes (ply's default: 3)")

@@ -10,6 +10,7 @@ use super::store::{position_text, BookEntry, BookError, BookFile};
 use super::{proved_by, BoardBook};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::known::Informed;
+use crate::engine::scored::shared::SharedBounds;
 use crate::engine::scored::search::{move_order, SearchMemory, SearchOptions, TieOrder};
 use crate::engine::scored::{Completion, Solver, SubsetIndexed};
 use crate::engine::scored::{SolveError, Strategy, ValueRange};
@@ -155,6 +156,47 @@ pub fn count(built: &BuiltBoard, starts: &[EdgeSet], depth: u32) -> usize {
     levels(built, starts, depth).0.iter().map(Vec::len).sum()
 }
 
+/// A position a build proves by the search ([`leaves`]), with what proving it apart takes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Leaf {
+    /// The board's slug (`boxes-4x4`): the book entry's `board`.
+    pub board: String,
+    /// Its key: the book entry's `key`.
+    pub key: u64,
+    /// Its free edges.
+    pub free: u32,
+    /// The edges drawn after the start, in edge order (`2-7`): played after the start's moves
+    /// they reach the very position the build searches (not only one of the same key), so a
+    /// build of depth 0 from there proves the entry the whole build would write.
+    pub moves: Vec<String>,
+}
+
+/// The positions a build of `depth` moves from `start` proves by the search: every distinct
+/// position (up to the board's symmetries and twins) `depth` moves after `start`, and any game
+/// over before, each once, in the build's order — its levels' leaves, not a second enumeration.
+/// Each can be proved apart (on other machines: `python -m plysolve.distributed book`) into the
+/// book, where the build finds them and proves every shallower position from its children.
+pub fn leaves(built: &BuiltBoard, start: EdgeSet, depth: u32) -> Vec<Leaf> {
+    let board = &built.board;
+    let (levels, nodes) = levels(built, &[start], depth);
+    levels
+        .iter()
+        .flatten()
+        .map(|key| (key, &nodes[key]))
+        .filter(|(_, node)| node.children.is_empty())
+        .map(|(&key, node)| Leaf {
+            board: built.geometry.slug(),
+            key,
+            free: board.edge_count() as u32 - node.drawn.len(),
+            moves: (0..board.edge_count() as u8)
+                .map(Edge)
+                .filter(|&e| node.drawn.contains(e) && !start.contains(e))
+                .map(|e| format_edge(board, e))
+                .collect(),
+        })
+        .collect()
+}
+
 /// Proves every position up to `options.depth` edges after each of `starts` into `book`, telling
 /// `on_event` each one settled; gives the entries written or found, shallowest first. A position the
 /// book already holds exactly is found, not proved again (with its best move, if it has one).
@@ -163,6 +205,23 @@ pub fn build(
     built: &BuiltBoard,
     starts: &[EdgeSet],
     options: BuildOptions<'_>,
+    on_event: &mut dyn FnMut(&BuildEvent),
+) -> Result<Vec<BookEntry>, BuildError> {
+    build_in(book, built, starts, options, None, None, on_event)
+}
+
+/// [`build`], its searches in `memory` when given: a search memory kept between builds, whose
+/// table's bounds (of positions of the board, whatever the root they were met under) the searches
+/// meet — so a worker proving one position after another (`python -m plysolve.distributed book`)
+/// keeps its table as one build keeps it across its positions (`None`: a memory of its own); and
+/// meeting and adding to `shared`, bounds shared with the builds of other workers, when given.
+pub fn build_in(
+    book: &BookFile,
+    built: &BuiltBoard,
+    starts: &[EdgeSet],
+    options: BuildOptions<'_>,
+    memory: Option<&Arc<SearchMemory>>,
+    shared: Option<&SharedBounds>,
     on_event: &mut dyn FnMut(&BuildEvent),
 ) -> Result<Vec<BookEntry>, BuildError> {
     book.add_board(built)?;
@@ -176,10 +235,13 @@ pub fn build(
         .map(|k| board.edge_count() as u32 - nodes[k].drawn.len())
         .max()
         .unwrap_or(0);
-    let memory = Arc::new(SearchMemory::new(
-        SearchOptions::table_bytes_for(most_free, options.budget),
-        options.budget,
-    )?);
+    let memory = match memory {
+        Some(kept) => kept.clone(),
+        None => Arc::new(SearchMemory::new(
+            SearchOptions::table_bytes_for(most_free, options.budget),
+            options.budget,
+        )?),
+    };
     let mut done = 0;
     let mut searched = (0usize, Duration::ZERO);
     let mut to_search = levels
@@ -216,7 +278,7 @@ pub fn build(
                 Some(entry) => entry,
                 None => {
                     let started = Instant::now();
-                    let entry = prove(book, built, node.drawn, &memory, options)?;
+                    let entry = prove(book, built, node.drawn, &memory, shared, options)?;
                     searched = (searched.0 + 1, searched.1 + started.elapsed());
                     to_search = to_search.saturating_sub(usize::from(leaf));
                     entry
@@ -291,13 +353,15 @@ fn from_children(
     }))
 }
 
-/// Proves the position `drawn` by the search (within the time per position), and a best move when
-/// its value is proved: the first move, in the search's order, proved to keep it.
+/// Proves the position `drawn` by the search (within the time per position; in `memory`, meeting
+/// `shared`), and a best move when its value is proved: the first move, in the search's order,
+/// proved to keep it.
 fn prove(
     book: &BookFile,
     built: &BuiltBoard,
     drawn: EdgeSet,
     memory: &Arc<SearchMemory>,
+    shared: Option<&SharedBounds>,
     options: BuildOptions<'_>,
 ) -> Result<BookEntry, BuildError> {
     let board = &built.board;
@@ -312,6 +376,7 @@ fn prove(
         halt: &halt,
         search_memory: Some(memory),
         known: Some(&index),
+        shared_bounds: shared,
         ..SolveOptions::new(options.budget)
     };
     let (range, nodes, best) = with_solver(board, Strategy::Search, solve, &drawn, |inner| {
