@@ -98,3 +98,17 @@ def server(cli):
     s = Server(cli)
     yield s
     s.close()
+
+
+@pytest.fixture(scope="module")
+def small_ray():
+    """A local Ray of 2 CPUs for one test module (test_distributed, test_book_cluster), its
+    workers at the suite's niceness, as plysolve.distributed's own local Ray has them (Ray's
+    default of 15 more starves them on a busy machine)."""
+    import ray
+
+    os.environ.setdefault("RAY_worker_niceness", "0")
+    ray.init(num_cpus=2, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
+             log_to_driver=False)
+    yield ray
+    ray.shutdown()

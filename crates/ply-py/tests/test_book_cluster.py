@@ -26,18 +26,6 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def small_ray():
-    import ray
-
-    # Workers at the suite's niceness, as plysolve.distributed's own local Ray has them.
-    os.environ.setdefault("RAY_worker_niceness", "0")
-    ray.init(num_cpus=2, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
-             log_to_driver=False)
-    yield ray
-    ray.shutdown()
-
-
-@pytest.fixture(scope="module")
 def one_machine(tmp_path_factory):
     """Each case's book as `plysolve.book_build` makes it on one machine, by name: its path."""
     made = {}

@@ -37,19 +37,6 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def small_ray():
-    import ray
-
-    # Workers at the suite's niceness, as plysolve.distributed's own local Ray has them (Ray's
-    # default of 15 more starves them on a busy machine).
-    os.environ.setdefault("RAY_worker_niceness", "0")
-    ray.init(num_cpus=2, object_store_memory=80 * 1024 * 1024, include_dashboard=False,
-             log_to_driver=False)
-    yield ray
-    ray.shutdown()
-
-
 def job_rows(path):
     """(key, window) → written of the jobs in the store at `path`."""
     if not os.path.exists(path):

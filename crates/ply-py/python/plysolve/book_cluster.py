@@ -43,7 +43,6 @@ stderr and exit 2, as the distributed solve's.
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import os
@@ -53,8 +52,8 @@ import time
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from . import _ply
-from .distributed import (SHARE_BELOW, _Parser, _Worker, _fail, _first_line, _stdout_kept, _stop_ray,
-                          check_options, start_ray, start_tables)
+from .distributed import (SHARE_BELOW, _Parser, _Worker, _fail, board_of, check_options,
+                          job_result, run_reported, start_ray, start_tables)
 
 __all__ = ["build", "main"]
 
@@ -112,23 +111,10 @@ class _Provers:
         done, _ = ray.wait(list(self.running), num_returns=1)
         actor, leaf = self.running.pop(done[0])
         self.idle.append(actor)
-        try:
-            result = ray.get(done[0])
-            if result["shared"] is not None:
-                self.traffic[actor] = result["shared"]
-            return leaf, result
-        except ray.exceptions.RayTaskError as e:
-            # A fault of the job (the memory asked for, on that worker): one line.
-            if isinstance(e.cause, ValueError):
-                raise ValueError(str(e.cause)) from None
-            raise RuntimeError(f"a job failed: {_first_line(e.cause or e)}") from None
-        except ray.exceptions.RayError as e:
-            # The actor's process died (Ray restarts it a few times): asked again.
-            self.lost += 1
-            if self.lost > 3 * len(self.actors):
-                raise RuntimeError(f"the Ray workers keep dying (out of memory?): {self.lost} "
-                                   f"jobs lost, the last: {_first_line(e)}") from None
-            return leaf, None
+        result, self.lost = job_result(ray, done[0], self.lost, len(self.actors))
+        if result is not None and result["shared"] is not None:
+            self.traffic[actor] = result["shared"]
+        return leaf, result
 
     def close(self) -> None:
         """Lets the actors go (a job still running is cancelled with its actor)."""
@@ -323,18 +309,7 @@ def main(argv: List[str]) -> int:
                         help="share nothing: each worker's search table is its own")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
-    board: Dict[str, Any] = {"game": args.game}
-    if args.game == "boxes":
-        if args.size is not None:
-            _fail("--size is for triangles; boxes take --rows and --cols")
-        if args.rows is not None or args.cols is not None:
-            board.update(rows=3 if args.rows is None else args.rows,
-                         cols=3 if args.cols is None else args.cols)
-    else:
-        if args.rows is not None or args.cols is not None:
-            _fail("--rows and --cols are for boxes; triangles take --size")
-        if args.size is not None:
-            board["size"] = args.size
+    board = board_of(args)
     if args.workers < 1:
         _fail("--workers must be at least 1")
     if args.depth < 0:
@@ -348,22 +323,10 @@ def main(argv: List[str]) -> int:
     moves = args.moves.replace(",", " ").split()
     log = None if args.quiet else (
         lambda msg: print(f"plysolve.distributed: {msg}", file=sys.stderr, flush=True))
-    failure: Optional[Tuple[str, int]] = None  # (the line, the exit status)
-    with _stdout_kept() as stdout:
-        try:
-            report = build(args.path, board, moves, args.depth, workers=args.workers,
-                           time_per_position=args.time, tie_order=args.tie_order,
-                           memory=args.memory, address=args.address, max_jobs=args.max_jobs,
-                           log=log, share=not args.no_share, share_free=args.share_free)
-        except (ValueError, RuntimeError) as e:
-            failure = (str(e), 2)
-        except KeyboardInterrupt:
-            failure = ("interrupted (every position proved so far is in the book)", 130)
-        finally:
-            _stop_ray()
-        if failure is None:
-            print(json.dumps(report), file=stdout, flush=True)
-    if failure is None:
-        return 0
-    print(f"plysolve.distributed: {failure[0]}", file=sys.stderr, flush=True)
-    return failure[1]
+    return run_reported(
+        lambda: build(args.path, board, moves, args.depth, workers=args.workers,
+                      time_per_position=args.time, tie_order=args.tie_order, memory=args.memory,
+                      address=args.address, max_jobs=args.max_jobs, log=log,
+                      share=not args.no_share, share_free=args.share_free),
+        "interrupted (every position proved so far is in the book)",
+    )

@@ -296,6 +296,70 @@ class _Worker:
         return self.cancelled_nodes
 
 
+def job_result(ray: Any, ref: Any, lost: int, workers: int) -> Tuple[Optional[Dict[str, Any]], int]:
+    """The result of the job ``ref`` and the jobs lost so far, ``lost`` before it: ``None`` and
+    one more when the job's actor died or Ray lost the job (Ray restarts an actor a few times:
+    the job is to be asked again), a ``RuntimeError`` of one line past three lost a worker (the
+    workers keep dying); a fault of the job's request (the memory asked for, on that worker) a
+    ``ValueError`` of one line, any other failure of the job a ``RuntimeError``."""
+    try:
+        return ray.get(ref), lost
+    except ray.exceptions.RayTaskError as e:
+        if isinstance(e.cause, ValueError):
+            raise ValueError(str(e.cause)) from None
+        raise RuntimeError(f"a job failed: {_first_line(e.cause or e)}") from None
+    except ray.exceptions.RayError as e:
+        if lost + 1 > 3 * workers:
+            raise RuntimeError(f"the Ray workers keep dying (out of memory?): {lost + 1} "
+                               f"jobs lost, the last: {_first_line(e)}") from None
+        return None, lost + 1
+
+
+def run_reported(work: Callable[[], Dict[str, Any]], interrupted: str,
+                 close: Callable[[], None] = lambda: None) -> int:
+    """A command line's run of ``work``: its report printed as JSON, alone on stdout (Ray's lines
+    sent to stderr meanwhile), and 0; or one line on stderr — after ``close`` and Ray's stop, and
+    so after Ray's last lines — and 2 for a fault (``ValueError``, ``RuntimeError``), 130 with
+    ``interrupted`` on Ctrl-C."""
+    failure: Optional[Tuple[str, int]] = None  # (the line, the exit status)
+    with _stdout_kept() as stdout:
+        try:
+            report = work()
+        except (ValueError, RuntimeError) as e:
+            failure = (str(e), 2)
+        except KeyboardInterrupt:
+            failure = (interrupted, 130)
+        finally:
+            close()
+            _stop_ray()
+        if failure is None:
+            print(json.dumps(report), file=stdout, flush=True)
+    if failure is None:
+        return 0
+    print(f"plysolve.distributed: {failure[0]}", file=sys.stderr, flush=True)
+    return failure[1]
+
+
+def board_of(args: argparse.Namespace) -> Dict[str, Any]:
+    """The board of a command line's ``game``, ``--rows``, ``--cols`` and ``--size``, as a request
+    takes it; an option of the other game ends the run (one line, exit 2)."""
+    board: Dict[str, Any] = {"game": args.game}
+    if args.game == "boxes":
+        if args.size is not None:
+            _fail("--size is for triangles; boxes take --rows and --cols")
+        # As `ply dots boxes`: each of --rows and --cols is 3 unless given (a request takes both,
+        # or neither for 3×3).
+        if args.rows is not None or args.cols is not None:
+            board.update(rows=3 if args.rows is None else args.rows,
+                         cols=3 if args.cols is None else args.cols)
+    else:
+        if args.rows is not None or args.cols is not None:
+            _fail("--rows and --cols are for boxes; triangles take --size")
+        if args.size is not None:
+            board["size"] = args.size
+    return board
+
+
 def _auth_hint(address: Optional[str]) -> str:
     """What to add to a failure to join the cluster at ``address`` when this process does not
     ask for Ray's token authentication: a cluster started by ``ray start --head`` (Ray 2.5x on)
@@ -559,26 +623,14 @@ class _Pool:
             return None
         actor, job = self.running.pop(ref)
         self.idle.append(actor)
-        try:
-            result = ray.get(ref)
-            if result["shared"] is not None:
-                self.traffic[actor] = result["shared"]
-            return job, result
-        except ray.exceptions.RayTaskError as e:
-            # A fault of the request (the memory asked for, on that worker): one line.
-            if isinstance(e.cause, ValueError):
-                raise ValueError(str(e.cause)) from None
-            raise RuntimeError(f"a job failed: {_first_line(e.cause or e)}") from None
-        except ray.exceptions.RayError as e:
-            # The actor's process died (Ray restarts it a few times), or Ray lost the job: the
-            # question will be asked again.
-            self.failures += 1
-            if self.failures > 3 * len(self.actors):
-                raise RuntimeError(f"the Ray workers keep dying (out of memory?): {self.failures} "
-                                   f"jobs lost, the last: {_first_line(e)}") from None
+        result, self.failures = job_result(ray, ref, self.failures, len(self.actors))
+        if result is None:
             if self.left is not None:
                 self.left += 1
             return None
+        if result["shared"] is not None:
+            self.traffic[actor] = result["shared"]
+        return job, result
 
     def close(self) -> None:
         """Cancels what still runs and lets the actors go."""
@@ -862,20 +914,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="share nothing: each worker's search table is its own")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
-    board: Dict[str, Any] = {"game": args.game}
-    if args.game == "boxes":
-        if args.size is not None:
-            _fail("--size is for triangles; boxes take --rows and --cols")
-        # As `ply dots boxes`: each of --rows and --cols is 3 unless given (a request takes both,
-        # or neither for 3×3).
-        if args.rows is not None or args.cols is not None:
-            board.update(rows=3 if args.rows is None else args.rows,
-                         cols=3 if args.cols is None else args.cols)
-    else:
-        if args.rows is not None or args.cols is not None:
-            _fail("--rows and --cols are for boxes; triangles take --size")
-        if args.size is not None:
-            board["size"] = args.size
+    board = board_of(args)
     if args.no_share and args.share_free is not None:
         _fail("--share-free and --no-share: give one")
     if args.share_free is not None and args.share_free < 0:
@@ -894,29 +933,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         store = Store(args.store)
     except ValueError as e:
         _fail(str(e))
-    # The one line of a failure comes after Ray has stopped, and so after its last lines.
-    failure: Optional[Tuple[str, int]] = None  # (the line, the exit status)
-    with _stdout_kept() as stdout:
-        try:
-            report = solve(
-                board, moves, store, workers=args.workers, threads=args.threads, jobs=args.jobs,
-                depth=args.depth, min_free=args.min_free, memory=args.memory,
-                address=args.address, max_jobs=args.max_jobs, window=args.window, log=log,
-                share=not args.no_share, share_free=args.share_free, shards=args.share_shards,
-            )
-        except (ValueError, RuntimeError) as e:
-            failure = (str(e), 2)
-        except KeyboardInterrupt:
-            failure = ("interrupted (every job proved so far is in the store)", 130)
-        finally:
-            store.close()
-            _stop_ray()
-        if failure is None:
-            print(json.dumps(report), file=stdout, flush=True)
-    if failure is None:
-        return 0
-    print(f"plysolve.distributed: {failure[0]}", file=sys.stderr, flush=True)
-    return failure[1]
+    return run_reported(
+        lambda: solve(
+            board, moves, store, workers=args.workers, threads=args.threads, jobs=args.jobs,
+            depth=args.depth, min_free=args.min_free, memory=args.memory,
+            address=args.address, max_jobs=args.max_jobs, window=args.window, log=log,
+            share=not args.no_share, share_free=args.share_free, shards=args.share_shards,
+        ),
+        "interrupted (every job proved so far is in the store)",
+        store.close,
+    )
 
 
 def _stop_ray() -> None:
