@@ -16,7 +16,7 @@ position into a book of the worker's own (a temporary file), ``--time`` bounding
 between its jobs, and gives back that book's export line. The workers share the bounds their
 searches prove of positions of at least ``--share-free F`` free edges (default: the deepest
 positions' less ``SHARE_BELOW``) through the distributed solve's table (``_Table`` actors, each
-worker a ``_Worker`` of it; lossy, never a wrong value); ``--no-share`` shares nothing.
+worker a ``_Sharer`` of it; lossy, never a wrong value); ``--no-share`` shares nothing.
 The driver writes each entry into the user's book as it comes (``plysolve._ply.book_import``: the
 driver is the book's only writer, so the workers need no shared file system), then builds the book
 locally at the full depth: the build finds the deep positions in the book and proves the shallower
@@ -52,7 +52,7 @@ import time
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from . import _ply
-from .distributed import (SHARE_BELOW, _Parser, _Worker, _fail, board_of, check_options,
+from .distributed import (SHARE_BELOW, _Parser, _Sharer, _fail, board_of, check_options,
                           job_result, run_reported, start_ray, start_tables)
 
 __all__ = ["build", "main"]
@@ -61,11 +61,11 @@ __all__ = ["build", "main"]
 Leaf = Dict[str, Any]
 
 
-class _Prover(_Worker):
+class _Prover(_Sharer):
     """A Ray actor proving book positions one at a time, each into a book of its own, in one
-    search table kept between them (as one build keeps its table across its positions); with
-    ``tables``, its searches meet and add to the bounds shared with the other workers, as a
-    distributed solve's worker's do (``_Worker``)."""
+    search table kept between them (as one build keeps its table across its positions), its
+    searches sharing bounds with the other workers' (``_Sharer``), as a distributed solve's
+    workers' do."""
 
     def prove(self, request: str, args: Dict[str, Any]) -> Dict[str, Any]:
         """The entries (export lines, none when nothing was proved in time) of a build of depth 0
@@ -78,8 +78,7 @@ class _Prover(_Worker):
                             None, self.shared)
             entries = json.loads(_ply.book_export(json.dumps({"path": path})))
         return {"entries": entries, "seconds": time.perf_counter() - started,
-                "shared": None if self.shared is None else dict(
-                    self.shared.counts(), sent=self.sent, received=self.received)}
+                "shared": self.traffic()}
 
 
 class _Provers:

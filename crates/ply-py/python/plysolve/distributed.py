@@ -219,20 +219,18 @@ class _Table:
         return {"held": self.held, "forgotten": self.forgotten}
 
 
-class _Worker:
-    """A Ray actor running jobs one at a time in one process, whose search table stays between
-    them (``plysolve._ply.dots_job``); with ``tables`` (the shards of the shared table), also
-    a store of shared bounds of positions of at least ``from_free`` free edges that every job's
-    search meets and adds to, exchanged with the table by a thread every ``SHARE_EVERY``
-    seconds. The table gone, the worker goes on without it (one line on stderr)."""
+class _Sharer:
+    """What every Ray actor running jobs shares: its index, and with ``tables`` (the names of
+    the shared table's shards) a store of shared bounds of positions of at least ``from_free``
+    free edges that its searches meet and add to, exchanged with the table by a thread every
+    ``SHARE_EVERY`` seconds. The table gone, the actor goes on without it (one line on
+    stderr)."""
 
     def __init__(self, index: int = 0, tables: Optional[List[str]] = None,
                  from_free: int = 0) -> None:
         self.index = index
         self.shared = _ply.SharedTable(from_free, SHARE_MEMORY) if tables else None
         self.sent = self.received = 0
-        #: Nodes searched by the jobs that were cancelled (their work thrown away).
-        self.cancelled_nodes = 0
         if tables:
             threading.Thread(target=self._exchange, args=(tables,), daemon=True).start()
 
@@ -267,6 +265,24 @@ class _Worker:
                 offsets[i] = offset
                 self.received += len(news)
 
+    def traffic(self) -> Optional[Dict[str, int]]:
+        """What the store of shared bounds counted and the entries sent and received so far
+        (``None``: nothing shared)."""
+        if self.shared is None:
+            return None
+        return dict(self.shared.counts(), sent=self.sent, received=self.received)
+
+
+class _Worker(_Sharer):
+    """A Ray actor running jobs of the solve one at a time in one process, whose search table
+    stays between them (``plysolve._ply.dots_job``), its searches sharing bounds (``_Sharer``)."""
+
+    def __init__(self, index: int = 0, tables: Optional[List[str]] = None,
+                 from_free: int = 0) -> None:
+        super().__init__(index, tables, from_free)
+        #: Nodes searched by the jobs that were cancelled (their work thrown away).
+        self.cancelled_nodes = 0
+
     def run(self, request: str, memory: Optional[str], threads: int) -> Dict[str, Any]:
         """One job: ply's search of one position in its window; stops early, reporting what it
         proved, once Ray cancels it."""
@@ -286,10 +302,8 @@ class _Worker:
             "strategy": report["strategy"],
             "seconds": time.perf_counter() - started,
             "cpu": _cpu_seconds() - cpu,
-            "shared": None if self.shared is None else dict(
-                self.shared.counts(), sent=self.sent, received=self.received),
+            "shared": self.traffic(),
         }
-
 
     def wasted(self) -> int:
         """Nodes searched by this worker's jobs that were cancelled (since it last started)."""
