@@ -51,6 +51,17 @@ fn budget() -> MemoryBudget {
     MemoryBudget::new(1 << 30)
 }
 
+/// A build of `depth` moves, no time limit, the low-first tie order, stopped by `halt`.
+fn build_options(depth: u32, halt: &Halt) -> BuildOptions<'_> {
+    BuildOptions {
+        depth,
+        time_per_position: None,
+        tie_order: TieOrder::LowFirst,
+        budget: budget(),
+        halt,
+    }
+}
+
 /// A directory of its own in the temp directory (short, so messages quote paths whole), removed
 /// when dropped.
 struct Scratch(PathBuf);
@@ -369,13 +380,7 @@ fn a_build_over_its_leaves_proved_apart_equals_the_build_and_searches_nothing() 
         let own = BookFile::open(&scratch.path(&format!("leaf{i}.book")), true, true).unwrap();
         let drawn = played(&built.board, EdgeSet(0), &leaf.moves);
         let halt = Halt::never();
-        let options = BuildOptions {
-            depth: 0,
-            time_per_position: None,
-            tie_order: TieOrder::LowFirst,
-            budget: budget(),
-            halt: &halt,
-        };
+        let options = build_options(0, &halt);
         let proved = build(&own, &built, &[drawn], options, &mut |_| {}).unwrap();
         assert_eq!(proved.len(), 1);
         assert_eq!(proved[0].key, leaf.key);
@@ -383,13 +388,7 @@ fn a_build_over_its_leaves_proved_apart_equals_the_build_and_searches_nothing() 
     }
     let (mut found, mut searched) = (0, 0);
     let halt = Halt::never();
-    let options = BuildOptions {
-        depth: 2,
-        time_per_position: None,
-        tie_order: TieOrder::LowFirst,
-        budget: budget(),
-        halt: &halt,
-    };
+    let options = build_options(2, &halt);
     let got = build(&apart, &built, &[EdgeSet(0)], options, &mut |event| {
         found += usize::from(event.found);
         searched += usize::from(!event.found && event.entry.nodes > 0);
@@ -1067,13 +1066,7 @@ fn a_build_out_of_time_keeps_bounds_that_hold_and_resumes_to_the_values() {
     // Resumed without a limit: what was exact with a best move is found, the rest proved.
     let mut found = 0;
     let halt = Halt::never();
-    let options = BuildOptions {
-        depth: 1,
-        time_per_position: None,
-        tie_order: TieOrder::LowFirst,
-        budget: budget(),
-        halt: &halt,
-    };
+    let options = build_options(1, &halt);
     let resumed = build(&book, &built, &[EdgeSet(0)], options, &mut |event| {
         found += usize::from(event.found);
         assert!(event.done <= event.total);
