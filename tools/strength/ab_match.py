@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import argparse
 import pathlib
-import time
 
-from match import RESULTS, Results, add_board_arguments, board_of, play, record_line
+from match import RESULTS, Results, add_board_arguments, board_of, timed_play, record_line
 from plysolve.openspiel import PlyBot
 
 
@@ -42,12 +41,10 @@ def main() -> None:
         learned = PlyBot(game, seat, think=args.think, seed=seed)
         hand_made = PlyBot(game, 1 - seat, think=args.think, seed=seed, estimate="hand-made")
         bots = [learned, hand_made] if seat == 0 else [hand_made, learned]
-        started = time.time()
-        returns, choices = play(game, bots)
+        returns, choices, seconds = timed_play(game, bots)
         results.add({"game": g, "seed": seed, "learned_first": seat == 0,
                      "learned_return": returns[seat], "learned_choices": choices[seat],
-                     "hand_made_choices": choices[1 - seat],
-                     "seconds": round(time.time() - started, 1)})
+                     "hand_made_choices": choices[1 - seat], "seconds": seconds})
     print(record_line(results.games, "learned_return",
                       f"the learned estimate against the hand-made on {board}, "
                       f"{args.think:g} s a move"))

@@ -5,6 +5,7 @@ game, every game of one setting), and the record with its 95 % Wilson interval."
 from __future__ import annotations
 
 import argparse
+import time
 import collections
 import json
 import math
@@ -81,6 +82,13 @@ class Results:
             f.write(json.dumps(record) + "\n")
         self.games.append(record)
         print(json.dumps(record), flush=True)
+
+
+def timed_play(game: Any, bots: Sequence[Any]) -> Tuple[List[float], List[Dict[str, int]], float]:
+    """``play``, and the game's seconds (to a tenth) for its results line."""
+    started = time.time()
+    returns, choices = play(game, bots)
+    return returns, choices, round(time.time() - started, 1)
 
 
 def wilson(score: float, n: int, z: float = 1.96) -> Tuple[float, float]:

@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import argparse
 import pathlib
-import time
 
 import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
-from match import RESULTS, Results, add_board_arguments, board_of, play, record_line
+from match import RESULTS, Results, add_board_arguments, board_of, timed_play, record_line
 from plysolve.openspiel import PlyBot
 
 #: OpenSpiel's MCTS as this match sets it: UCT constant, rollouts a leaf.
@@ -91,11 +90,10 @@ def main() -> None:
         ply_bot = PlyBot(game, ply_seat, think=args.think, seed=seed, level=args.level)
         opponent = mcts_bot(args.mcts, game, args.sims, seed, args.max_memory_mb)
         bots = [ply_bot, opponent] if ply_seat == 0 else [opponent, ply_bot]
-        started = time.time()
-        returns, choices = play(game, bots)
+        returns, choices, seconds = timed_play(game, bots)
         results.add({"game": g, "seed": seed, "ply_first": ply_seat == 0,
                      "ply_return": returns[ply_seat], "ply_choices": choices[ply_seat],
-                     "seconds": round(time.time() - started, 1)})
+                     "seconds": seconds})
     print(record_line(results.games, "ply_return",
                       f"ply (level {args.level}, {args.think:g} s a move) against "
                       f"{args.mcts} MCTS-{args.sims} on {board}"))
