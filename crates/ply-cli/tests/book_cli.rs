@@ -405,24 +405,37 @@ fn verify_agrees_with_a_built_book_and_reports_forged_entries() {
     let lines = export(dir, "b.book");
     assert_eq!(
         ok_in(dir, &["dots", "book", "verify", "b.book"]),
-        "triangles-3: 5 verified, 5 agree, 0 not settled in the time, 0 disagree\n"
+        "triangles-3: 5 verified, 5 agree (1 from their checked children), 0 checked before, \
+         0 not settled in the time, 0 disagree\n"
     );
     let stats = ok_in(dir, &["dots", "book", "stats", "b.book"]);
     assert!(
         stats.starts_with("triangles-3: 5 positions (5 exact, 5 checked by a second proof)"),
         "{stats}"
     );
+    for line in export(dir, "b.book").lines() {
+        let entry: Value = serde_json::from_str(line).unwrap();
+        let by = if entry["position"] == "" {
+            "ply 0.1.0 children"
+        } else {
+            "ply 0.1.0 search high-first"
+        };
+        assert_eq!(entry["checked_by"], by, "{line}");
+    }
     assert_eq!(
         ok_in(
             dir,
             &["dots", "book", "verify", "b.book", "--sample", "2", "--seed", "3"]
         ),
-        "triangles-3: 2 verified, 2 agree, 0 not settled in the time, 0 disagree\n"
+        "triangles-3: 2 verified, 2 agree (0 from their checked children), 0 checked before, \
+         0 not settled in the time, 0 disagree\n"
     );
-    for line in export(dir, "b.book").lines() {
-        let entry: Value = serde_json::from_str(line).unwrap();
-        assert_eq!(entry["checked_by"], "ply 0.1.0 search high-first");
-    }
+    // Resumed, a verify proves nothing checked before.
+    assert_eq!(
+        ok_in(dir, &["dots", "book", "verify", "b.book", "--resume"]),
+        "triangles-3: 5 verified, 0 agree (0 from their checked children), 5 checked before, \
+         0 not settled in the time, 0 disagree\n"
+    );
     // Two forged values: the empty board (-3) said +1, the position after 1-2 (+3) said +1.
     forged(dir, "g.jsonl", &lines, &[("", 1), ("1-2", 1)]);
     ok_in(dir, &["dots", "book", "import", "g.book", "g.jsonl"]);
@@ -431,7 +444,8 @@ fn verify_agrees_with_a_built_book_and_reports_forged_entries() {
         (code, out.as_str(), err.as_str()),
         (
             1,
-            "triangles-3: 5 verified, 3 agree, 0 not settled in the time, 2 disagree\n  \
+            "triangles-3: 5 verified, 3 agree (0 from their checked children), 0 checked before, \
+             0 not settled in the time, 2 disagree\n  \
              disagreement: 1-2 (key 0x1): book +1, second proof +3\n  \
              disagreement: the empty board (key 0x0): book +1, second proof -3\n",
             "ply: 2 entries disagree with their second proofs\n"

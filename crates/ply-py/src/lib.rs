@@ -30,7 +30,9 @@ use plysolve::engine::util::memory::{Bytes, MemoryBudget, MemoryError};
 use plysolve::games::door::{About, Context, FaultKind, Grants};
 use plysolve::games::dots::answer::{answer, fault, Hooks};
 use plysolve::games::dots::board::MAX_CELLS;
-use plysolve::games::dots::book::build::{build_in, leaves, verify, BuildEvent, BuildOptions};
+use plysolve::games::dots::book::build::{
+    build_in, leaves, verify, BuildEvent, BuildOptions, VerifyOptions,
+};
 use plysolve::games::dots::book::{ops, BookFile, Books};
 use plysolve::games::dots::jobs::{combine, expand};
 use plysolve::games::dots::kept::Kept;
@@ -141,6 +143,9 @@ struct Args {
     /// Ray, proving one position after another, as the jobs of the distributed solve keep theirs).
     #[serde(default)]
     keep_table: bool,
+    /// A verification resuming: entries an earlier one checked are not proved again.
+    #[serde(default)]
+    resume: bool,
 }
 
 impl Args {
@@ -485,14 +490,15 @@ fn book_import(args: &str, lines: &str) -> PyResult<usize> {
     ops::import(&book_file(args.path()?, true)?, &parsed).map_err(bad)
 }
 
-/// Proves the exact entries of the book at `args`' `path` again in the other tie order (`ply dots
-/// book verify`; `args`: `time`, `memory` too): `{"board": {"agreed", "unsettled",
+/// Proves the exact entries of the book at `args`' `path` again (`ply dots book verify`; `args`:
+/// `time`, `memory`, `resume` too): `{"board": {"agreed", "from_children", "already", "unsettled",
 /// "disagreements": [...]}}` as JSON.
 #[pyfunction]
 fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
     let args = Args::read(args)?;
     let time = args.time()?;
     let budget = budget(args.memory.as_deref())?;
+    let resume = args.resume;
     let file = book_file(args.path()?, true)?;
     let boards = ops::boards_of(&file).map_err(bad)?;
     let found = run(py, Watch::default(), move |cancel, _| {
@@ -504,8 +510,14 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
                 .filter(|e| e.value().is_some())
                 .cloned()
                 .collect();
-            let v = verify(&file, built, &exact, time, budget, &halt, &mut |_, _| {})
-                .map_err(|e| e.to_string())?;
+            let options = VerifyOptions {
+                time,
+                budget,
+                resume,
+                halt: &halt,
+            };
+            let v =
+                verify(&file, built, &exact, options, &mut |_, _| {}).map_err(|e| e.to_string())?;
             let disagreements: Vec<_> = v
                 .disagreements
                 .iter()
@@ -520,7 +532,8 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
             out.insert(
                 built.geometry.slug(),
                 serde_json::json!({
-                    "agreed": v.agreed, "unsettled": v.unsettled, "disagreements": disagreements,
+                    "agreed": v.agreed, "from_children": v.from_children, "already": v.already,
+                    "unsettled": v.unsettled, "disagreements": disagreements,
                 }),
             );
         }

@@ -87,8 +87,13 @@ def test_verify_agrees_and_marks_entries_checked(tmp_path):
     path = str(tmp_path / "v.plybook")
     build(path)
     found = plysolve.book_verify(path, memory="1G")
-    assert found == {"triangles-3": {"agreed": 5, "unsettled": 0, "disagreements": []}}
-    assert all(e["checked_by"].endswith("search high-first") for e in plysolve.book_export(path))
+    assert found == {"triangles-3": {
+        "agreed": 5, "from_children": 1, "already": 0, "unsettled": 0, "disagreements": []}}
+    # The empty board, proved from its children, is checked from theirs.
+    assert sorted(e["checked_by"].split(" ", 2)[2] for e in plysolve.book_export(path)) == [
+        "children"] + ["search high-first"] * 4
+    resumed = plysolve.book_verify(path, memory="1G", resume=True)
+    assert resumed["triangles-3"]["already"] == 5 and resumed["triangles-3"]["agreed"] == 0
 
 
 def test_dots_answers_from_a_book_and_not_without(tmp_path):

@@ -18,7 +18,9 @@ use plysolve::engine::util::halt::{Halt, NEVER};
 use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
-use plysolve::games::dots::book::build::{build, count, leaves, verify, BuildOptions};
+use plysolve::games::dots::book::build::{
+    build, count, leaves, verify, BuildOptions, VerifyOptions,
+};
 use plysolve::games::dots::book::key::KeyScheme;
 use plysolve::games::dots::book::ops;
 use plysolve::games::dots::book::store::{position_text, APPLICATION_ID, FORMAT};
@@ -59,6 +61,16 @@ fn build_options(depth: u32, halt: &Halt) -> BuildOptions<'_> {
         tie_order: TieOrder::LowFirst,
         budget: budget(),
         halt,
+    }
+}
+
+/// A verification within `time` an entry, resuming one stopped if `resume`.
+fn verify_options(time: Option<Duration>, resume: bool) -> VerifyOptions<'static> {
+    VerifyOptions {
+        time,
+        budget: budget(),
+        resume,
+        halt: &NEVER,
     }
 }
 
@@ -1098,9 +1110,7 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
         &book,
         &built,
         &entries,
-        None,
-        budget(),
-        &NEVER,
+        verify_options(None, false),
         &mut |_, found| {
             seen += 1;
             assert!(found.is_some_and(|r| r.value().is_some()));
@@ -1108,18 +1118,110 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
     )
     .unwrap();
     assert_eq!(seen, entries.len());
+    // The positions of depth 0 and 1 were proved from their children: checked from theirs.
+    let by_children = entries
+        .iter()
+        .filter(|e| e.proved_by.ends_with("children"))
+        .count();
+    assert_eq!(by_children, count(&built, &[EdgeSet(0)], 1));
     assert_eq!(
         (
             verified.agreed,
+            verified.from_children,
+            verified.already,
             verified.unsettled,
             verified.disagreements.len()
         ),
-        (entries.len(), 0, 0)
+        (entries.len(), by_children, 0, 0, 0)
     );
-    let checked = format!("ply {} search high-first", env!("CARGO_PKG_VERSION"));
+    let version = env!("CARGO_PKG_VERSION");
     for entry in book.entries_of(&built).unwrap() {
+        let checked = if entry.proved_by.ends_with("children") {
+            format!("ply {version} children")
+        } else {
+            format!("ply {version} search high-first")
+        };
         assert_eq!(entry.checked_by.as_deref(), Some(checked.as_str()));
     }
+    // Resumed, a verification proves nothing again: every entry was checked.
+    let mut proved = 0;
+    let verified = verify(
+        &book,
+        &built,
+        &entries,
+        verify_options(None, true),
+        &mut |_, found| proved += usize::from(found.is_some()),
+    )
+    .unwrap();
+    assert_eq!(
+        (verified.already, verified.agreed, proved),
+        (entries.len(), 0, 0)
+    );
+    // The empty board with its children unchecked is proved by the search.
+    let fresh = scratch.path("fresh.book");
+    let fresh_entries = built_book(&fresh, TRIANGLES_3, 1);
+    let empty: Vec<BookEntry> = fresh_entries
+        .iter()
+        .filter(|e| e.key == 0)
+        .cloned()
+        .collect();
+    assert!(empty[0].proved_by.ends_with("children"));
+    let fresh_file = BookFile::open(&fresh, true, false).unwrap();
+    let verified = verify(
+        &fresh_file,
+        &built,
+        &empty,
+        verify_options(None, false),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!((verified.agreed, verified.from_children), (1, 0));
+    assert_eq!(
+        fresh_file
+            .get("triangles-3", 0)
+            .unwrap()
+            .unwrap()
+            .checked_by,
+        Some(format!("ply {version} search high-first"))
+    );
+    // Its children checked by one verification, a resumed one checks it from them.
+    let other = scratch.path("other.book");
+    let other_entries = built_book(&other, TRIANGLES_3, 1);
+    let other_file = BookFile::open(&other, true, false).unwrap();
+    let children: Vec<BookEntry> = other_entries
+        .iter()
+        .filter(|e| e.key != 0)
+        .cloned()
+        .collect();
+    let first = verify(
+        &other_file,
+        &built,
+        &children,
+        verify_options(None, false),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(first.agreed, children.len());
+    let resumed = verify(
+        &other_file,
+        &built,
+        &other_entries,
+        verify_options(None, true),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(
+        (resumed.already, resumed.agreed, resumed.from_children),
+        (children.len(), 1, 1)
+    );
+    assert_eq!(
+        other_file
+            .get("triangles-3", 0)
+            .unwrap()
+            .unwrap()
+            .checked_by,
+        Some(format!("ply {version} children"))
+    );
     // Entries proved by the high-first search are checked low-first.
     let high = scratch.path("high.book");
     let high_entries = {
@@ -1132,9 +1234,7 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
         &high_file,
         &built,
         &high_entries,
-        None,
-        budget(),
-        &NEVER,
+        verify_options(None, false),
         &mut |_, _| {},
     )
     .unwrap();
@@ -1146,7 +1246,9 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
             env!("CARGO_PKG_VERSION")
         ))
     );
-    // Two forged values: the empty board (-3) said to be +1, a one-edge position said otherwise.
+    // Two forged values: the empty board (-3) said to be +1, a one-edge position said otherwise;
+    // proved again, the one-edge position from its children, the empty board by the search (one
+    // of its children is found wrong).
     drop(book);
     let one = entries.iter().find(|e| e.free == 17).unwrap();
     let truth = table.value_of_mask(one.key);
@@ -1165,9 +1267,7 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
         &book,
         &built,
         &entries,
-        None,
-        budget(),
-        &NEVER,
+        verify_options(None, false),
         &mut |_, _| {},
     )
     .unwrap();
@@ -1191,9 +1291,7 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
         &file,
         &built_boxes_3x3(),
         &entries,
-        Some(Duration::from_micros(1)),
-        budget(),
-        &NEVER,
+        verify_options(Some(Duration::from_micros(1)), false),
         &mut |_, _| {},
     )
     .unwrap();
@@ -1444,6 +1542,66 @@ fn searches_meeting_a_book_give_the_tables_values() {
         );
         assert!(alone.value(&deep).is_err());
     }
+}
+
+/// A book's bound of the position searched spares the null-window tests it settles: on 24
+/// positions of 3×3 boxes after three moves, a fresh search from the bound "at most the value"
+/// (what a proved parent says of a child) gives the table's value, and in all visits at least a
+/// fifth fewer states than fresh searches knowing nothing (0.73× when written: the tests proving
+/// the value no higher are the costly ones).
+#[test]
+fn a_known_bound_of_the_position_searched_spares_its_tests() {
+    let scratch = Scratch::new();
+    let built = built(BOXES_3X3);
+    let board = &built.board;
+    let table = whole_table(board);
+    let scheme = KeyScheme::new(board);
+    let path = scratch.path("at-most.book");
+    let book = BookFile::open(&path, true, true).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let positions: Vec<EdgeSet> = (0..24)
+        .map(|_| random_position(&mut rng, board, 3))
+        .collect();
+    let mut bounded = Vec::new();
+    for &drawn in &positions {
+        let v = table.value_of_mask(drawn.0);
+        let cells = scheme.open_cells(drawn) as i32;
+        if v < cells {
+            let entry = BookEntry::of(
+                &built,
+                drawn,
+                ValueRange {
+                    lower: -cells,
+                    upper: v,
+                },
+                None,
+                0,
+                0.0,
+                "a test".into(),
+            );
+            book.put(&built, &entry).unwrap();
+            bounded.push(drawn);
+        }
+    }
+    assert!(bounded.len() > 16, "{} positions", bounded.len());
+    let known = Books::asked(false, Some(&path), false)
+        .unwrap()
+        .board(&built)
+        .unwrap();
+    let (mut plain, mut informed) = (0, 0);
+    for &drawn in &bounded {
+        let value = table.value_of_mask(drawn.0);
+        let mut without = search(board, None, TieOrder::LowFirst);
+        let mut with = search(board, Some(&known), TieOrder::LowFirst);
+        assert_eq!(without.range(&drawn).unwrap(), ValueRange::exact(value));
+        assert_eq!(with.range(&drawn).unwrap(), ValueRange::exact(value));
+        plain += without.states_visited();
+        informed += with.states_visited();
+    }
+    assert!(
+        informed * 5 < plain * 4,
+        "{informed} states knowing the bound, {plain} without"
+    );
 }
 
 #[test]

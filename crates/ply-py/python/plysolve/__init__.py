@@ -256,12 +256,17 @@ def book_import(path: str, entries: Sequence[Dict[str, Any]]) -> int:
     return _ply.book_import(_request(path=path), "\n".join(json.dumps(e) for e in entries))
 
 
-def book_verify(path: str, time: Optional[str] = None, memory: Optional[str] = None) -> Dict[str, Any]:
-    """Proves every exact entry of the book at ``path`` again, in the other tie order and without
-    any book (``ply dots book verify``); entries that agree are marked checked. Returns per board
-    ``{"agreed", "unsettled", "disagreements": [{"position", "key", "book", "found"}]}``. A bad
+def book_verify(
+    path: str, time: Optional[str] = None, memory: Optional[str] = None, resume: bool = False
+) -> Dict[str, Any]:
+    """Proves every exact entry of the book at ``path`` again (``ply dots book verify``): an entry
+    the search proved, by the search in the other tie order and without any book; an entry proved
+    from its children, from its children's entries when they are all confirmed. Entries that agree
+    are marked checked; with ``resume``, entries checked before are skipped (``already``), so a
+    verification stopped part way resumes. Returns per board ``{"agreed", "from_children",
+    "already", "unsettled", "disagreements": [{"position", "key", "book", "found"}]}``. A bad
     path, time or memory raises ValueError."""
-    return json.loads(_ply.book_verify(_request(path=path, time=time, memory=memory)))
+    return json.loads(_ply.book_verify(_request(path=path, time=time, memory=memory, resume=resume)))
 
 
 def dots_batch(

@@ -10,7 +10,9 @@ use crate::input::read_text;
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use plysolve::engine::util::halt::Halt;
-use plysolve::games::dots::book::build::{build, count, verify, BuildEvent, BuildOptions};
+use plysolve::games::dots::book::build::{
+    build, count, verify, BuildEvent, BuildOptions, VerifyOptions,
+};
 use plysolve::games::dots::book::key::KeyScheme;
 use plysolve::games::dots::book::store::{position_text, BookEntry, BookFile};
 use plysolve::games::dots::book::{ops, Books};
@@ -126,6 +128,10 @@ struct VerifyArgs {
     /// The most time one position's second proof may take.
     #[arg(long, value_name = "TIME", value_parser = super::parse_time_arg)]
     time: Option<String>,
+    /// Resume a verify stopped part way: entries an earlier one checked are not proved again (and
+    /// count as checked children). Without it every entry is proved again.
+    #[arg(long)]
+    resume: bool,
     #[command(flatten)]
     memory: MemoryArg,
 }
@@ -411,8 +417,6 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
                 exact.swap_remove(i);
             }
         }
-        // The smallest first: a long proof does not hold up the quick ones.
-        exact.sort_by_key(|e| (e.free, e.key));
         let progress = StatesProgress::with_total("positions verified", exact.len() as u64);
         let mut seen = 0;
         let mut on_entry = |e: &BookEntry, found: Option<plysolve::engine::scored::ValueRange>| {
@@ -428,15 +432,23 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
                 ));
             }
         };
-        let verified = verify(&file, &built, &exact, time, budget, &halt, &mut on_entry)
-            .map_err(Failure::bad)?;
+        let options = VerifyOptions {
+            time,
+            budget,
+            resume: a.resume,
+            halt: &halt,
+        };
+        let verified =
+            verify(&file, &built, &exact, options, &mut on_entry).map_err(Failure::bad)?;
         drop(progress);
         writeln!(
             out,
-            "{}: {} verified, {} agree, {} not settled in the time, {} disagree",
+            "{}: {} verified, {} agree ({} from their checked children), {} checked before, {} not settled in the time, {} disagree",
             built.geometry.slug(),
             exact.len(),
             verified.agreed,
+            verified.from_children,
+            verified.already,
             verified.unsettled,
             verified.disagreements.len()
         )

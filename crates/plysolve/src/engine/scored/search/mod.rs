@@ -317,6 +317,33 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
         FreeElements::new(self.rules.rules, self.game.items(), drawn).max_points() as i32
     }
 
+    /// What is proved of the state `drawn` (table key `key`) before it is searched: the bounds the
+    /// table holds (from earlier searches in a kept memory), the known values' (a book's) and the
+    /// shared store's, met — where a search starts its null-window tests.
+    fn known_bounds(&self, drawn: u64, key: u64) -> ValueRange {
+        let mut range = ValueRange::FULL;
+        if let Some(b) = self.memory.table().probe(key) {
+            range = range.meet(ValueRange {
+                lower: b.lower,
+                upper: b.upper,
+            });
+        }
+        let free = (self.rules.full & !drawn).count_ones();
+        if let Some((known, _)) = self.known.filter(|&(_, fewest)| free >= fewest) {
+            if let Some(r) = known.range(drawn) {
+                range = range.meet(r);
+            }
+        }
+        if let Some(e) = self
+            .shared
+            .filter(|s| free >= s.from_free())
+            .and_then(|s| s.get(key))
+        {
+            range = range.meet(e.range);
+        }
+        range
+    }
+
     /// What is proved of the state with table key `key` and `cells` open cells besides `found`:
     /// the table's bounds narrow it (they were proved by earlier searches); an exact value is kept.
     fn settle(&self, key: u64, cells: i32, found: ValueRange) -> ValueRange {
@@ -355,10 +382,11 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             return ValueRange::exact(v);
         }
         let cells = self.cells(drawn);
+        let known = self.known_bounds(drawn, key);
         let never = AtomicBool::new(false);
         let shared = self.shared(&never);
         let mut worker = Worker::new(&shared);
-        let found = worker.null_window_tests(drawn, cells, window);
+        let found = worker.null_window_tests(drawn, cells, known, window);
         worker.flush();
         self.settle(key, cells, found)
     }
@@ -405,7 +433,8 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
             let masks: Vec<u64> = moves.iter().map(|&(e, _)| drawn | 1 << e).collect();
             self.track_moves(&masks);
         }
-        let found = mtd(cells, window, |beta| {
+        let known = self.known_bounds(drawn, key);
+        let found = mtd(cells, known, window, |beta| {
             self.root_test(&moves, drawn, cells, beta)
         });
         self.root.finish();

@@ -24,20 +24,20 @@ const NODE_BATCH: u64 = 1 << 14;
 const HALT_EVERY: u64 = 1 << 11;
 
 /// What null-window tests prove of a state with `cells` cells open (MTD(f), Plaat et al.), asked
-/// about in `window` ([`ValueRange::next_test`]: [`ValueRange::FULL`] for the exact value):
+/// about in `window` ([`ValueRange::next_test`]: [`ValueRange::FULL`] for the exact value),
+/// starting from what is already `known` of it (a book's or the table's bounds: no test is spent
+/// on a side they settle — a position whose parent is proved is known on one side):
 /// `test(beta)` gives a bound on the value — at least `beta` when the value reaches it, below `beta`
 /// otherwise — or `None` when a halt interrupted it. A value has the parity of `cells`, so every
 /// bound tested has it too; the first test is at 0 (or 1). The range decides the window unless a
 /// test was interrupted.
 pub(super) fn mtd(
     cells: i32,
+    known: ValueRange,
     window: ValueRange,
     mut test: impl FnMut(i32) -> Option<i32>,
 ) -> ValueRange {
-    let mut range = ValueRange {
-        lower: -cells,
-        upper: cells,
-    };
+    let mut range = within_cells(cells, known);
     let mut guess = cells & 1;
     while let Some(beta) = range.next_test(window, guess) {
         let Some(value) = test(beta) else {
@@ -51,6 +51,24 @@ pub(super) fn mtd(
         guess = value;
     }
     range
+}
+
+/// `known` bounds of a state with `cells` cells open, narrowed to the values it can have (the
+/// parity of `cells`, within ±`cells`); all it allows when they leave none (bounds from elsewhere
+/// that contradict each other are not trusted).
+pub(super) fn within_cells(cells: i32, known: ValueRange) -> ValueRange {
+    let lower = known.lower.max(-cells);
+    let upper = known.upper.min(cells);
+    let lower = lower + ((lower + cells) & 1);
+    let upper = upper - ((cells - upper) & 1);
+    if lower <= upper {
+        ValueRange { lower, upper }
+    } else {
+        ValueRange {
+            lower: -cells,
+            upper: cells,
+        }
+    }
 }
 
 /// What bounds `lower..=upper` proved of a state make of the window `alpha..beta`: the value to
@@ -342,16 +360,17 @@ impl<'a> Worker<'a> {
     }
 
     /// What null-window searches prove of `drawn` (with `cells` cells open) on this thread, asked
-    /// about in `window` ([`mtd`]): its exact value, or a bound that decides the window, or bounds
-    /// when the halt interrupted them. Each test cuts more than a search with the full window does,
+    /// about in `window` ([`mtd`], from the bounds `known` of it): its exact value, or a bound that
+    /// decides the window, or bounds when the halt interrupted them. Each test cuts more than a search with the full window does,
     /// and the table keeps what every test proved for the next.
     pub(super) fn null_window_tests(
         &mut self,
         drawn: u64,
         cells: i32,
+        known: ValueRange,
         window: ValueRange,
     ) -> ValueRange {
-        mtd(cells, window, |beta| {
+        mtd(cells, known, window, |beta| {
             let value = self.alpha_beta(drawn, cells, beta - 1, beta);
             (!self.stopped).then_some(value)
         })
@@ -384,5 +403,67 @@ impl<'a> Worker<'a> {
         let value = game.value_by_serial_fill(&mut self.scratch);
         self.count(self.scratch.len() as u64 - 1);
         value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The null-window tests MTD(f) asks to find `value` of a state with `cells` cells open,
+    /// starting from `known`, and what they find.
+    fn tests_for(cells: i32, known: ValueRange, value: i32) -> (Vec<i32>, ValueRange) {
+        let mut asked = Vec::new();
+        let found = mtd(cells, known, ValueRange::FULL, |beta| {
+            asked.push(beta);
+            // Fail-soft at the bound itself: the least a test can say.
+            Some(if value >= beta { beta } else { beta - 2 })
+        });
+        (asked, found)
+    }
+
+    #[test]
+    fn known_bounds_spare_the_tests_they_settle() {
+        let full = ValueRange::FULL;
+        // Nothing known: a value of -2 takes a test at 0 (fails) and at -2 (holds).
+        assert_eq!(
+            tests_for(16, full, -2),
+            (vec![0, -2], ValueRange::exact(-2))
+        );
+        // Known at most -2 (a proved parent's bound): one test, at -2.
+        let at_most = ValueRange {
+            lower: -16,
+            upper: -2,
+        };
+        assert_eq!(
+            tests_for(16, at_most, -2),
+            (vec![-2], ValueRange::exact(-2))
+        );
+        // Known at least -2: the test at 0 settles it.
+        let at_least = ValueRange {
+            lower: -2,
+            upper: 16,
+        };
+        assert_eq!(
+            tests_for(16, at_least, -2),
+            (vec![0], ValueRange::exact(-2))
+        );
+        // Known exactly: no test at all.
+        assert_eq!(
+            tests_for(16, ValueRange::exact(4), 4),
+            (vec![], ValueRange::exact(4))
+        );
+    }
+
+    #[test]
+    fn known_bounds_are_narrowed_to_the_values_a_state_can_have() {
+        let r = |lower, upper| ValueRange { lower, upper };
+        // Parity of the cells, within them.
+        assert_eq!(within_cells(5, r(-2, 40)), r(-1, 5));
+        assert_eq!(within_cells(4, r(-3, 3)), r(-2, 2));
+        assert_eq!(within_cells(4, ValueRange::FULL), r(-4, 4));
+        // Bounds that leave no value of the right parity are not trusted.
+        assert_eq!(within_cells(4, r(1, 1)), r(-4, 4));
+        assert_eq!(within_cells(4, r(3, -3)), r(-4, 4));
     }
 }

@@ -445,63 +445,115 @@ pub struct Disagreement {
 pub struct Verified {
     /// Entries proved again and found right (now marked checked).
     pub agreed: usize,
+    /// Of those, entries proved from their children that were checked from their children's
+    /// checked entries (no search).
+    pub from_children: usize,
+    /// Entries checked by an earlier verification, not proved again (when resuming).
+    pub already: usize,
     /// Entries whose second proof ran out of time.
     pub unsettled: usize,
     /// Entries proved otherwise.
     pub disagreements: Vec<Disagreement>,
 }
 
-/// Proves `entries` (exact ones of `built`'s board) again by the search in the other tie order than
-/// the one each names (high-first for entries proved from their children), with no book and a
-/// table of its own, within `time` each; marks those that agree as checked in `book`.
+/// How a verification runs.
+#[derive(Clone, Copy)]
+pub struct VerifyOptions<'a> {
+    /// The most time one entry's second proof may take (`None`: as long as it needs).
+    pub time: Option<Duration>,
+    /// Memory the search's table may take.
+    pub budget: MemoryBudget,
+    /// Resumes a verification stopped part way: entries an earlier one checked are counted as
+    /// `already` and not proved again, and count as checked children. Otherwise every entry is
+    /// proved again and only what this verification confirms is trusted.
+    pub resume: bool,
+    /// Stops the verification between entries and within a proof (what was checked stays marked).
+    pub halt: &'a Halt,
+}
+
+/// Proves `entries` (exact ones of `built`'s board) again, fewest free edges first, and marks those
+/// that agree as checked in `book`: an entry proved by the search, by the search in the other tie
+/// order than the one it names, with no book and a table of its own, within `options.time` each;
+/// an entry proved from its children (Wilson's rule, no search), from its children's entries again
+/// when every one is exact and confirmed (earlier in this verification, or by an earlier one when
+/// resuming) — so the empty board of a book whose first moves are checked is checked at once —
+/// and otherwise by the high-first search. Each entry is taken as the book holds it when
+/// its turn comes. `on_entry` hears of each entry: what its second proof found, `None` for one
+/// checked before.
 pub fn verify(
     book: &BookFile,
     built: &BuiltBoard,
     entries: &[BookEntry],
-    time: Option<Duration>,
-    budget: MemoryBudget,
-    halt: &Halt,
+    options: VerifyOptions<'_>,
     on_entry: &mut dyn FnMut(&BookEntry, Option<ValueRange>),
 ) -> Result<Verified, BuildError> {
     let board = &built.board;
     let mut verified = Verified::default();
+    let mut entries: Vec<&BookEntry> = entries.iter().filter(|e| e.value().is_some()).collect();
+    entries.sort_by_key(|e| (e.free, e.key));
     let most_free = entries.iter().map(|e| e.free).max().unwrap_or(0);
     let memory = Arc::new(SearchMemory::new(
-        SearchOptions::table_bytes_for(most_free, budget),
-        budget,
+        SearchOptions::table_bytes_for(most_free, options.budget),
+        options.budget,
     )?);
-    for entry in entries {
+    // Entries this verification confirmed: parents are checked from them.
+    let mut confirmed = std::collections::HashSet::new();
+    let slug = built.geometry.slug();
+    for asked in entries {
+        // As the book holds it now (checked since the list was read, say).
+        let entry = &book.get(&slug, asked.key)?.unwrap_or_else(|| asked.clone());
         let Some(value) = entry.value() else {
             continue;
         };
-        let tie_order = if entry.proved_by.ends_with("high-first") {
-            TieOrder::LowFirst
-        } else {
-            TieOrder::HighFirst
-        };
+        if entry.checked_by.is_some() && options.resume {
+            verified.already += 1;
+            on_entry(entry, None);
+            continue;
+        }
         let drawn = EdgeSet(entry.key);
-        let halt = match time {
-            Some(t) => halt.within(t),
-            None => halt.clone(),
+        let from_children = if entry.proved_by.ends_with("children") {
+            let trusted = |child: u64, e: &BookEntry| {
+                confirmed.contains(&child) || (options.resume && e.checked_by.is_some())
+            };
+            from_checked_children(book, built, drawn, &trusted)?
+        } else {
+            None
         };
-        let options = SolveOptions {
-            tie_order,
-            halt: &halt,
-            search_memory: Some(&memory),
-            ..SolveOptions::new(budget)
+        let (found, how) = match from_children {
+            Some(found) => (found, "children".to_string()),
+            None => {
+                let tie_order = if entry.proved_by.ends_with("high-first") {
+                    TieOrder::LowFirst
+                } else {
+                    TieOrder::HighFirst
+                };
+                let halt = match options.time {
+                    Some(t) => options.halt.within(t),
+                    None => options.halt.clone(),
+                };
+                let solve = SolveOptions {
+                    tie_order,
+                    halt: &halt,
+                    search_memory: Some(&memory),
+                    ..SolveOptions::new(options.budget)
+                };
+                let found = with_solver(board, Strategy::Search, solve, &drawn, |s| {
+                    s.range(&drawn)
+                })?;
+                let tie = crate::games::dots::request::tie_name(tie_order);
+                (found, format!("search {tie}"))
+            }
         };
-        let found = with_solver(board, Strategy::Search, options, &drawn, |s| {
-            s.range(&drawn)
-        })?;
         on_entry(entry, Some(found));
         match found.value() {
             Some(v) if v == value => {
                 verified.agreed += 1;
-                let tie = crate::games::dots::request::tie_name(tie_order);
+                verified.from_children += usize::from(from_children.is_some());
+                confirmed.insert(entry.key);
                 book.put(
                     built,
                     &BookEntry {
-                        checked_by: Some(proved_by(&format!("search {tie}"))),
+                        checked_by: Some(proved_by(&how)),
                         ..entry.clone()
                     },
                 )?;
@@ -514,9 +566,35 @@ pub fn verify(
                 found,
             }),
         }
-        if halt.check().is_some() && time.is_none() {
+        if options.halt.check().is_some() {
             break;
         }
     }
     Ok(verified)
+}
+
+/// What the entries of the children of `drawn` say of it (Wilson's rule), when every child is in
+/// `book` exactly and `trusted` (by its key and entry); `None` otherwise.
+fn from_checked_children(
+    book: &BookFile,
+    built: &BuiltBoard,
+    drawn: EdgeSet,
+    trusted: &dyn Fn(u64, &BookEntry) -> bool,
+) -> Result<Option<ValueRange>, BookError> {
+    let (levels, nodes) = levels(built, &[drawn], 1);
+    let node = &nodes[&levels[0][0]];
+    if node.children.is_empty() {
+        return Ok(None);
+    }
+    let slug = built.geometry.slug();
+    let mut children = Vec::new();
+    for &(child, points, _) in &node.children {
+        match book.get(&slug, child)? {
+            Some(e) if e.value().is_some() && trusted(child, &e) => {
+                children.push((points, Some(e.range())));
+            }
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(combine(node.cells, &children)))
 }
