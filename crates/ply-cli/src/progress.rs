@@ -90,7 +90,12 @@ impl StatesProgress {
         let detail = detail.map_or(String::new(), |d| format!(", {d}"));
         match &self.display {
             Display::Live(bar) => match self.total {
-                Some(_) => bar.set_position(done),
+                Some(_) => {
+                    bar.set_position(done);
+                    if !detail.is_empty() {
+                        bar.set_message(format!("{}{detail}", self.what));
+                    }
+                }
                 None => bar.set_message(format!("{done} states {}{detail}", self.what)),
             },
             Display::Plain(last) => {

@@ -421,6 +421,7 @@ fn book_build(
             tie_order,
             budget,
             halt: &halt,
+            progress: None,
         };
         let mut tell = |e: &BuildEvent| {
             if let Some(tell) = progress {
@@ -515,6 +516,7 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
                 budget,
                 resume,
                 halt: &halt,
+                progress: None,
             };
             let v =
                 verify(&file, built, &exact, options, &mut |_, _| {}).map_err(|e| e.to_string())?;

@@ -61,6 +61,7 @@ fn build_options(depth: u32, halt: &Halt) -> BuildOptions<'_> {
         tie_order: TieOrder::LowFirst,
         budget: budget(),
         halt,
+        progress: None,
     }
 }
 
@@ -71,6 +72,7 @@ fn verify_options(time: Option<Duration>, resume: bool) -> VerifyOptions<'static
         budget: budget(),
         resume,
         halt: &NEVER,
+        progress: None,
     }
 }
 
@@ -164,6 +166,7 @@ fn build_into(
         tie_order,
         budget: budget(),
         halt: &halt,
+        progress: None,
     };
     build(book, built, &[EdgeSet(0)], options, &mut |_| {}).unwrap()
 }

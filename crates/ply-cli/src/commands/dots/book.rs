@@ -21,6 +21,7 @@ use plysolve::games::dots::notation::{max_moves_text, position_from_moves};
 use plysolve::games::dots::request::TieOrder;
 use std::fmt::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// `ply dots book …`
@@ -229,6 +230,10 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
         built.geometry.title()
     ));
     let halt = Halt::never();
+    // Between the positions' lines, the search under way (a position can take hours).
+    let done = AtomicU64::new(0);
+    let searching = |states: u64| progress.update_with(done.load(Ordering::Relaxed), Some(&in_proof(states)));
+    progress.update(0);
     let options = BuildOptions {
         depth: a.depth,
         time_per_position: time,
@@ -238,8 +243,10 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
         },
         budget,
         halt: &halt,
+        progress: Some(&searching),
     };
     let mut on_event = |e: &BuildEvent| {
+        done.store(e.done as u64, Ordering::Relaxed);
         progress.update(e.done as u64);
         let what = if e.found { "in the book" } else { "proved" };
         let eta = e
@@ -289,6 +296,11 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
         .expect("to a String");
     }
     Ok(out)
+}
+
+/// A progress line's word on the proof under way: the states its search has visited.
+fn in_proof(states: u64) -> String {
+    format!("{states} states searched in the position under proof")
 }
 
 /// The position a key stands for, for a progress line: its edges, or `the empty board`.
@@ -418,10 +430,13 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
             }
         }
         let progress = StatesProgress::with_total("positions verified", exact.len() as u64);
-        let mut seen = 0;
+        let seen = AtomicU64::new(0);
+        let searching =
+            |states: u64| progress.update_with(seen.load(Ordering::Relaxed), Some(&in_proof(states)));
+        progress.update(0);
         let mut on_entry = |e: &BookEntry, found: Option<plysolve::engine::scored::ValueRange>| {
-            seen += 1;
-            progress.update(seen);
+            let now = seen.fetch_add(1, Ordering::Relaxed) + 1;
+            progress.update(now);
             if let Some(f) = found {
                 progress.event(&format!(
                     "{} ({} free): book {}, again {}",
@@ -437,6 +452,7 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
             budget,
             resume: a.resume,
             halt: &halt,
+            progress: Some(&searching),
         };
         let verified =
             verify(&file, &built, &exact, options, &mut on_entry).map_err(Failure::bad)?;

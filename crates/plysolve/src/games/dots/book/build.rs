@@ -17,6 +17,7 @@ use crate::engine::scored::{SolveError, Strategy, ValueRange};
 use crate::engine::util::halt::Halt;
 use crate::engine::util::memory::MemoryBudget;
 use crate::engine::util::memory::MemoryError;
+use crate::engine::util::progress::Progress;
 use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::jobs::combine;
 use crate::games::dots::notation::format_edge;
@@ -39,6 +40,9 @@ pub struct BuildOptions<'a> {
     pub budget: MemoryBudget,
     /// Stops the build (Ctrl-C): the position in progress keeps its bounds.
     pub halt: &'a Halt,
+    /// Told the states a search has visited while it proves one position (a build's position can
+    /// take hours: a front end shows this between the positions' own lines).
+    pub progress: Option<Progress<'a>>,
 }
 
 /// What a build reports as it goes: one line per position proved or skipped.
@@ -377,6 +381,7 @@ fn prove(
         search_memory: Some(memory),
         known: Some(&index),
         shared_bounds: shared,
+        progress: options.progress,
         ..SolveOptions::new(options.budget)
     };
     let (range, nodes, best) = with_solver(board, Strategy::Search, solve, &drawn, |inner| {
@@ -469,6 +474,8 @@ pub struct VerifyOptions<'a> {
     pub resume: bool,
     /// Stops the verification between entries and within a proof (what was checked stays marked).
     pub halt: &'a Halt,
+    /// Told the states the search has visited while it proves one entry again.
+    pub progress: Option<Progress<'a>>,
 }
 
 /// Proves `entries` (exact ones of `built`'s board) again, fewest free edges first, and marks those
@@ -535,6 +542,7 @@ pub fn verify(
                     tie_order,
                     halt: &halt,
                     search_memory: Some(&memory),
+                    progress: options.progress,
                     ..SolveOptions::new(options.budget)
                 };
                 let found = with_solver(board, Strategy::Search, solve, &drawn, |s| {
