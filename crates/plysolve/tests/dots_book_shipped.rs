@@ -83,8 +83,8 @@ fn the_shipped_4x4_book_gives_the_first_moves_it_holds_at_once() {
 #[test]
 fn a_position_the_book_holds_keeps_its_value_when_its_moves_are_not_all_proved() {
     let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
-    // Every move's value is asked, in 200 ms: 5 of the 39 replies are in the book, the rest are
-    // searched and not proved in time.
+    // Every move's value is asked, in 200 ms: some of the 39 replies are in the book (1-6, 2-3,
+    // 2-7, 3-4 and their images), the rest are searched and not proved in time.
     let policy = Policy::new(
         MemoryBudget::new(1 << 30),
         Some(std::time::Duration::from_millis(200)),
