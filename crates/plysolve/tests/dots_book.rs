@@ -19,7 +19,7 @@ use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
 use plysolve::games::dots::book::build::{
-    build, count, leaves, verify, BuildOptions, VerifyOptions,
+    build, count, leaves, verify, BuildOptions, Verified, VerifyOptions,
 };
 use plysolve::games::dots::book::key::KeyScheme;
 use plysolve::games::dots::book::ops;
@@ -74,6 +74,28 @@ fn verify_options(time: Option<Duration>, resume: bool) -> VerifyOptions<'static
         halt: &NEVER,
         progress: None,
     }
+}
+
+/// What a verification of `entries` (no time limit, resuming if `resume`) found, told nothing.
+fn verify_all(
+    book: &BookFile,
+    built: &BuiltBoard,
+    entries: &[BookEntry],
+    resume: bool,
+) -> Verified {
+    verify(
+        book,
+        built,
+        entries,
+        verify_options(None, resume),
+        &mut |_, _| {},
+    )
+    .unwrap()
+}
+
+/// Who checked the entry of `key` on `board` in `file` (it must hold one).
+fn checked_by(file: &BookFile, board: &str, key: u64) -> Option<String> {
+    file.get(board, key).unwrap().unwrap().checked_by
 }
 
 /// A directory of its own in the temp directory (short, so messages quote paths whole), removed
@@ -1170,21 +1192,10 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
         .collect();
     assert!(empty[0].proved_by.ends_with("children"));
     let fresh_file = BookFile::open(&fresh, true, false).unwrap();
-    let verified = verify(
-        &fresh_file,
-        &built,
-        &empty,
-        verify_options(None, false),
-        &mut |_, _| {},
-    )
-    .unwrap();
+    let verified = verify_all(&fresh_file, &built, &empty, false);
     assert_eq!((verified.agreed, verified.from_children), (1, 0));
     assert_eq!(
-        fresh_file
-            .get("triangles-3", 0)
-            .unwrap()
-            .unwrap()
-            .checked_by,
+        checked_by(&fresh_file, "triangles-3", 0),
         Some(format!("ply {version} search high-first"))
     );
     // Its children checked by one verification, a resumed one checks it from them.
@@ -1196,33 +1207,15 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
         .filter(|e| e.key != 0)
         .cloned()
         .collect();
-    let first = verify(
-        &other_file,
-        &built,
-        &children,
-        verify_options(None, false),
-        &mut |_, _| {},
-    )
-    .unwrap();
+    let first = verify_all(&other_file, &built, &children, false);
     assert_eq!(first.agreed, children.len());
-    let resumed = verify(
-        &other_file,
-        &built,
-        &other_entries,
-        verify_options(None, true),
-        &mut |_, _| {},
-    )
-    .unwrap();
+    let resumed = verify_all(&other_file, &built, &other_entries, true);
     assert_eq!(
         (resumed.already, resumed.agreed, resumed.from_children),
         (children.len(), 1, 1)
     );
     assert_eq!(
-        other_file
-            .get("triangles-3", 0)
-            .unwrap()
-            .unwrap()
-            .checked_by,
+        checked_by(&other_file, "triangles-3", 0),
         Some(format!("ply {version} children"))
     );
     // Entries proved by the high-first search are checked low-first.
@@ -1233,17 +1226,10 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
     };
     assert!(high_entries[0].proved_by.ends_with("search high-first"));
     let high_file = BookFile::open(&high, true, false).unwrap();
-    let verified = verify(
-        &high_file,
-        &built,
-        &high_entries,
-        verify_options(None, false),
-        &mut |_, _| {},
-    )
-    .unwrap();
+    let verified = verify_all(&high_file, &built, &high_entries, false);
     assert_eq!(verified.agreed, 1);
     assert_eq!(
-        high_file.get("triangles-3", 0).unwrap().unwrap().checked_by,
+        checked_by(&high_file, "triangles-3", 0),
         Some(format!(
             "ply {} search low-first",
             env!("CARGO_PKG_VERSION")
@@ -1266,14 +1252,7 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
     );
     let book = BookFile::open(&path, true, false).unwrap();
     let entries = book.entries_of(&built).unwrap();
-    let verified = verify(
-        &book,
-        &built,
-        &entries,
-        verify_options(None, false),
-        &mut |_, _| {},
-    )
-    .unwrap();
+    let verified = verify_all(&book, &built, &entries, false);
     assert_eq!(verified.agreed, entries.len() - 2);
     let mut disagreements = verified.disagreements.clone();
     disagreements.sort_by_key(|d| d.key);
