@@ -617,7 +617,9 @@ class SimWorker:
         base = [(rng.getrandbits(32), -2 * rng.randrange(3), 2 * rng.randrange(3),
                  rng.choice([None, rng.randrange(64)])) for _ in range(batch)]
         stride = max(1, batch // 64)
-        time.sleep(max(0.0, start_at - time.time()) + rng.random() * distributed.SHARE_EVERY)
+        # Each run its own phases (as workers started at any time), the same entries.
+        phase = random.random() * distributed.SHARE_EVERY
+        time.sleep(max(0.0, start_at - time.time()) + phase)
         used = process_usage()
         rounds, pushed, arrived = [], {}, {}
         sent = received = 0
