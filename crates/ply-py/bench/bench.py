@@ -373,7 +373,13 @@ class MeasuredTable(distributed._Table):
         self.started = process_usage()
 
     def usage(self):
+        """CPU seconds and memory grown since the shard started."""
         return process_usage(self.started)
+
+
+# The engines' one interface: `client(worker)` (what the worker is sent: `push(entries)`, then
+# `pull()` → the other workers' entries since its last pull), `usage()` (the engine's CPU
+# seconds and memory grown, asked after the run) and `stop()`.
 
 
 class ActorEngine:
@@ -451,6 +457,7 @@ class Directory:
         return refs, self.first + len(self.log)
 
     def usage(self):
+        """CPU seconds and memory grown since it started, and the most bytes it held."""
         return dict(process_usage(self.started), store_bytes=self.peak_bytes)
 
 
@@ -509,6 +516,7 @@ def raylet_cpu():
 
 
 def free_port():
+    """A TCP port of 127.0.0.1 free a moment ago."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -595,6 +603,7 @@ class RedisClient:
         return news
 
 
+#: Each engine by its `--engines` name, made for a run of batches of `batch` entries.
 ENGINES = {
     "actor": lambda ray, batch: ActorEngine(ray, 1),
     "actor4": lambda ray, batch: ActorEngine(ray, 4),
