@@ -5,6 +5,7 @@
     python crates/ply-py/bench/bench.py depths --positions 34:1,34:2 --depths 1,2,3
     python crates/ply-py/bench/bench.py workers --positions 34:1,34:2 --workers 1,2,4,8,16
     python crates/ply-py/bench/bench.py workers --positions 34:1,36:1 --depth 2 --share
+    python crates/ply-py/bench/bench.py exchange --workers 2,4,8,16 --batches 100,1000,10000
     python crates/ply-py/bench/bench.py correct
     python crates/ply-py/bench/bench.py labels
 
@@ -24,7 +25,21 @@ each test, added up). `depths`: the same with 1 worker for each expansion depth:
 split asks and the parallelism it allows. `workers`: the nodes 1, 2, 4, 8, 16 workers search, each
 with a table of its own (a Ray of that many CPUs on this machine's cores: times meaningless, nodes
 not), expanded as the command line does or to `--depth` plies; with `--share`, each count also
-with the workers sharing their bounds (`--share-free`, `--shards`), and the traffic. `correct`: the distributed value (2 workers) against
+with the workers sharing their bounds (`--share-free`, `--shards`), and the traffic. `exchange`: the shared table's exchange alone, no search: W simulated workers (Ray actors of no CPU,
+`SimWorker`), each every `SHARE_EVERY` seconds (the solve's pace: a sleep, then a round) pushing a
+batch of `--batches` new entries (key, lower, upper, best move) and pulling what the others pushed
+since its offset, for `--seconds`, through each of `--engines` behind one interface (`push`, `pull`
+on a worker's client; `usage`, `stop` on the engine): `actor` and `actor4` — the solve's own
+`_Table`, 1 and 4 shards; `objects` — Ray's object store, a push one `ray.put` of the packed batch
+(`pack`: 11 bytes an entry) registered in a `Directory` actor, a pull the refs since its offset
+and one `ray.get`; `redis` — a `redis-server` this run starts on a free port (and stops), a push
+one `XADD` of the packed batch to one stream, a pull one `XRANGE` from the last id, pipelined in
+one round trip. Per engine, W and batch, the median of `--runs` runs (the engines interleaved in
+each round of runs): entries pushed and delivered a second, the round (push + pull) median and
+90th percentile, the delay from a push until another worker has it (median), the engine's own
+CPU seconds (its processes; the object store's raylet added for `objects`), the memory it grew
+by, and the ratios of entries delivered and of the round to `actor` in the same round.
+`correct`: the distributed value (2 workers) against
 `plysolve.dots` on 4×4 positions of 30–36 free edges and the empty 3×4 board. `labels`: exact labels
 (value and every action's value) for random OpenSpiel 4×4 states of 20, 25 and 30 free edges
 (uniformly random play from the empty board, seeded), by `plysolve.openspiel.label` on the whole batch,
@@ -34,10 +49,16 @@ Each line printed is JSON (one measurement), then a summary line starting with `
 """
 
 import argparse
+import array
+import collections
+import itertools
 import json
 import os
 import pathlib
+import random
 import resource
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -276,7 +297,7 @@ def workers_bench(args):
     as the command line's — through one table), on a Ray of as many CPUs sharing this machine's
     cores: nodes against one core's search (the time is meaningless here, the nodes are not), and
     the shared table's traffic (entries sent and received, summed over the workers)."""
-    counts = [int(w) for w in args.workers.split(",")]
+    counts = [int(w) for w in (args.workers or "1,2,4,8,16").split(",")]
     start_ray(max(counts))
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
     # (share, share_free) of each run of a count.
@@ -305,6 +326,398 @@ def workers_bench(args):
         print(" ".join(line), flush=True)
 
 
+# The exchange alone (`exchange`): engines behind one interface, simulated workers, figures.
+
+#: Bytes of one packed entry: key u64, lower i8, upper i8, best move u8 (255: none).
+ENTRY_BYTES = 11
+NO_MOVE = 255
+
+
+def pack(entries):
+    """A batch of entries (key, lower, upper, best or None) as bytes, column by column."""
+    keys = array.array("Q", [e[0] for e in entries])
+    lowers = array.array("b", [e[1] for e in entries])
+    uppers = array.array("b", [e[2] for e in entries])
+    best = bytes(NO_MOVE if e[3] is None else e[3] for e in entries)
+    return keys.tobytes() + lowers.tobytes() + uppers.tobytes() + best
+
+
+def unpack(data):
+    """The entries `pack` packed into `data`."""
+    n = len(data) // ENTRY_BYTES
+    keys, lowers, uppers = array.array("Q"), array.array("b"), array.array("b")
+    keys.frombytes(data[:8 * n])
+    lowers.frombytes(data[8 * n:9 * n])
+    uppers.frombytes(data[9 * n:10 * n])
+    return [(k, lo, up, None if b == NO_MOVE else b)
+            for k, lo, up, b in zip(keys, lowers, uppers, data[10 * n:])]
+
+
+def process_usage(started=None):
+    """This process's CPU seconds, its resident memory and its peak (bytes); with `started` (an
+    earlier answer), the CPU since and the memory grown since."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    with open("/proc/self/statm") as f:
+        rss = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    now = {"cpu": used.ru_utime + used.ru_stime, "rss": rss, "peak": used.ru_maxrss * 1024}
+    if started is None:
+        return now
+    return {"cpu": now["cpu"] - started["cpu"], "memory": max(0, now["peak"] - started["rss"])}
+
+
+class MeasuredTable(distributed._Table):
+    """The solve's `_Table` shard, telling its process's CPU and memory grown since it started."""
+
+    def __init__(self):
+        super().__init__()
+        self.started = process_usage()
+
+    def usage(self):
+        """CPU seconds and memory grown since the shard started."""
+        return process_usage(self.started)
+
+
+# The engines' one interface: `client(worker)` (what the worker is sent: `push(entries)`, then
+# `pull()` → the other workers' entries since its last pull), `usage()` (the engine's CPU
+# seconds and memory grown, asked after the run) and `stop()`.
+
+
+class ActorEngine:
+    """(a) The solve's table: `shards` `_Table` actors, entries spread by key; a worker's round is
+    one `exchange` call a shard (its push kept until its pull, as `_Sharer` does)."""
+
+    def __init__(self, ray, shards):
+        self.ray = ray
+        table = ray.remote(num_cpus=0, max_restarts=0)(MeasuredTable)
+        self.tables = [table.remote() for _ in range(shards)]
+        ray.get([t.usage.remote() for t in self.tables])
+
+    def client(self, worker):
+        return ActorClient(self.tables, worker)
+
+    def usage(self):
+        each = self.ray.get([t.usage.remote() for t in self.tables])
+        return {k: sum(u[k] for u in each) for k in ("cpu", "memory")}
+
+    def stop(self):
+        for t in self.tables:
+            self.ray.kill(t)
+
+
+class ActorClient:
+    """A worker's side of `ActorEngine`."""
+
+    def __init__(self, tables, worker):
+        self.tables, self.worker = tables, worker
+        self.offsets = [0] * len(tables)
+        self.parts = [[] for _ in tables]
+
+    def push(self, entries):
+        for e in entries:
+            self.parts[e[0] % len(self.tables)].append(e)
+
+    def pull(self):
+        import ray
+
+        replies = ray.get([t.exchange.remote(self.worker, part, offset)
+                           for t, part, offset in zip(self.tables, self.parts, self.offsets)])
+        self.parts = [[] for _ in self.tables]
+        news = []
+        for i, (got, offset) in enumerate(replies):
+            news += got
+            self.offsets[i] = offset
+        return news
+
+
+class Directory:
+    """(b) The object store's directory: the refs of the packed batches the workers put, in the
+    order registered, the newest `most` entries' worth kept (as `_Table` keeps entries); its
+    process's CPU and memory, and the most bytes of batches it held at once (in the store)."""
+
+    def __init__(self, most=distributed.SHARE_TABLE_ENTRIES):
+        self.log = collections.deque()
+        self.first, self.held, self.most = 0, 0, most
+        self.peak_bytes = 0
+        self.started = process_usage()
+
+    def register(self, worker, refs, entries):
+        """Keeps the ref (in a list: not resolved) of a batch of `entries` from `worker`."""
+        self.log.append((worker, refs[0], entries))
+        self.held += entries
+        while self.held > self.most and len(self.log) > 1:
+            self.held -= self.log.popleft()[2]
+            self.first += 1
+        self.peak_bytes = max(self.peak_bytes, self.held * ENTRY_BYTES)
+
+    def since(self, worker, offset):
+        """The refs of the other workers' batches from `offset` on (in a list: not resolved),
+        and the offset to ask from next."""
+        skip = max(0, offset - self.first)
+        refs = [ref for w, ref, _ in itertools.islice(self.log, skip, None) if w != worker]
+        return refs, self.first + len(self.log)
+
+    def usage(self):
+        """CPU seconds and memory grown since it started, and the most bytes it held."""
+        return dict(process_usage(self.started), store_bytes=self.peak_bytes)
+
+
+class ObjectsEngine:
+    """(b) Ray's object store: a push is `ray.put` of the packed batch, its ref registered in a
+    `Directory` actor (not waited for); a pull asks the directory for the refs since the
+    worker's offset and `ray.get`s them. Its CPU: the directory's and the raylet's (which holds
+    the object store) during the run."""
+
+    def __init__(self, ray):
+        self.ray = ray
+        self.directory = ray.remote(num_cpus=0, max_restarts=0)(Directory).remote()
+        ray.get(self.directory.usage.remote())
+        self.raylet = raylet_cpu()
+
+    def client(self, worker):
+        return ObjectsClient(self.directory, worker)
+
+    def usage(self):
+        used = self.ray.get(self.directory.usage.remote())
+        return {"cpu": used["cpu"] + raylet_cpu() - self.raylet,
+                "memory": used["memory"] + used["store_bytes"]}
+
+    def stop(self):
+        self.ray.kill(self.directory)
+
+
+class ObjectsClient:
+    """A worker's side of `ObjectsEngine`."""
+
+    def __init__(self, directory, worker):
+        self.directory, self.worker, self.offset = directory, worker, 0
+
+    def push(self, entries):
+        import ray
+
+        if entries:
+            self.directory.register.remote(self.worker, [ray.put(pack(entries))], len(entries))
+
+    def pull(self):
+        import ray
+
+        refs, self.offset = ray.get(self.directory.since.remote(self.worker, self.offset))
+        return [e for data in ray.get(refs) for e in unpack(data)]
+
+
+def raylet_cpu():
+    """CPU seconds of this Ray's raylet (its object store's process) so far."""
+    import ray
+
+    node = ray._private.worker._global_node
+    pid = node.all_processes["raylet"][0].process.pid
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 free a moment ago."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+#: The stream of the Redis engine.
+STREAM = "ply:shared"
+
+
+class RedisEngine:
+    """(c) A `redis-server` started for the run on a free port (no persistence), stopped after:
+    a push is one `XADD` of the packed batch to one stream (trimmed to about the newest
+    `SHARE_TABLE_ENTRIES` entries), a pull one `XRANGE` from the worker's last id, both in one
+    pipelined round trip. Its CPU and memory: the server's own (`INFO`)."""
+
+    def __init__(self, batch):
+        import redis
+
+        server = shutil.which("redis-server")
+        if server is None:
+            raise SystemExit("exchange: no redis-server on PATH (apt-get install redis-server)")
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [server, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--loglevel", "warning"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.redis = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                self.redis.ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.stop()
+                    raise
+                time.sleep(0.05)
+        self.most = max(1, distributed.SHARE_TABLE_ENTRIES // batch)
+        self.memory = self.redis.info("memory")["used_memory"]
+
+    def client(self, worker):
+        return RedisClient(self.port, worker, self.most)
+
+    def usage(self):
+        info = self.redis.info()
+        return {"cpu": info["used_cpu_user"] + info["used_cpu_sys"],
+                "memory": max(0, info["used_memory_peak"] - self.memory)}
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+class RedisClient:
+    """A worker's side of `RedisEngine`: sent to the worker as its port, it connects there."""
+
+    def __init__(self, port, worker, most):
+        self.__setstate__((port, worker, most))
+
+    def __getstate__(self):
+        return self.port, self.worker, self.most
+
+    def __setstate__(self, state):
+        import redis
+
+        self.port, self.worker, self.most = state
+        self.pipe = redis.Redis(port=self.port).pipeline(transaction=False)
+        self.last = "0-0"
+
+    def push(self, entries):
+        if entries:
+            self.pipe.xadd(STREAM, {"w": self.worker, "d": pack(entries)}, maxlen=self.most,
+                           approximate=True)
+
+    def pull(self):
+        self.pipe.xrange(STREAM, min="(" + self.last)
+        got = self.pipe.execute()[-1]
+        news = []
+        for mid, fields in got:
+            if int(fields[b"w"]) != self.worker:
+                news += unpack(fields[b"d"])
+        if got:
+            self.last = got[-1][0].decode()
+        return news
+
+
+#: Each engine by its `--engines` name, made for a run of batches of `batch` entries.
+ENGINES = {
+    "actor": lambda ray, batch: ActorEngine(ray, 1),
+    "actor4": lambda ray, batch: ActorEngine(ray, 4),
+    "objects": lambda ray, batch: ObjectsEngine(ray),
+    "redis": lambda ray, batch: RedisEngine(batch),
+}
+
+
+class SimWorker:
+    """A simulated worker of the solve (a Ray actor of no CPU): the exchange's side of `_Sharer`
+    without the search."""
+
+    def run(self, client, worker, batch, seconds, start_at):
+        """From `start_at` (plus a random part of the interval) for `seconds`: every
+        `SHARE_EVERY` seconds a round — a push of `batch` new entries, then a pull. Each entry's
+        key holds its worker and round (`worker << 56 | round << 32`), so the receiver can say
+        when it got whose push. Returns the rounds' seconds, when each push started, when each
+        other worker's push arrived, the entries sent and received and this process's CPU."""
+        rng = random.Random(worker)
+        base = [(rng.getrandbits(32), -2 * rng.randrange(3), 2 * rng.randrange(3),
+                 rng.choice([None, rng.randrange(64)])) for _ in range(batch)]
+        stride = max(1, batch // 64)
+        # Each run its own phases (as workers started at any time), the same entries.
+        phase = random.random() * distributed.SHARE_EVERY
+        time.sleep(max(0.0, start_at - time.time()) + phase)
+        used = process_usage()
+        rounds, pushed, arrived = [], {}, {}
+        sent = received = 0
+        for seq in itertools.count():
+            time.sleep(distributed.SHARE_EVERY)
+            if time.time() >= start_at + seconds:
+                break
+            head = worker << 56 | seq << 32
+            entries = [(head | k, lo, up, best) for k, lo, up, best in base]
+            began = time.time()
+            client.push(entries)
+            news = client.pull()
+            ended = time.time()
+            rounds.append(ended - began)
+            pushed[seq] = began
+            for key in {e[0] >> 32 for e in news[::stride]}:
+                arrived.setdefault(key, ended)
+            sent += len(entries)
+            received += len(news)
+        return {"rounds": rounds, "pushed": pushed, "arrived": arrived, "sent": sent,
+                "received": received, "cpu": process_usage(used)["cpu"], "ended": time.time()}
+
+
+def exchange_run(ray, workers, engine_name, count, batch, seconds):
+    """One run of `count` simulated workers through a new engine: its figures."""
+    engine = ENGINES[engine_name](ray, batch)
+    try:
+        start_at = time.time() + 1.0
+        results = ray.get([workers[i].run.remote(engine.client(i), i, batch, seconds, start_at)
+                           for i in range(count)])
+        usage = engine.usage()
+    finally:
+        engine.stop()
+    wall = max(r["ended"] for r in results) - start_at
+    rounds = sorted(t for r in results for t in r["rounds"])
+    delays = sorted(t - results[key >> 24]["pushed"][key & 0xFFFFFF]
+                    for r in results for key, t in r["arrived"].items())
+    pick = lambda xs, q: xs[min(len(xs) - 1, int(q * len(xs)))] if xs else None
+    return {"engine": engine_name, "workers": count, "batch": batch,
+            "pushed_per_s": sum(r["sent"] for r in results) / wall,
+            "delivered_per_s": sum(r["received"] for r in results) / wall,
+            "rounds": len(rounds), "round_median": pick(rounds, 0.5),
+            "round_p90": pick(rounds, 0.9), "delay_median": pick(delays, 0.5),
+            "engine_cpu": usage["cpu"], "engine_mb": usage["memory"] / 2 ** 20,
+            "workers_cpu": sum(r["cpu"] for r in results), "wall": wall}
+
+
+def exchange(args):
+    """The exchange alone: each engine, each worker count and batch size, `--runs` times (the
+    engines interleaved in each round of runs); a JSON line per run, then a summary table of
+    medians with ratios to `actor` (1 shard) in the same round."""
+    import ray
+
+    start_ray(2)
+    counts = [int(w) for w in (args.workers or "2,4,8,16").split(",")]
+    batches = [int(b) for b in args.batches.split(",")]
+    engines = args.engines.split(",")
+    if "actor" not in engines:
+        engines.insert(0, "actor")
+    workers = [ray.remote(num_cpus=0)(SimWorker).remote() for _ in range(max(counts))]
+    print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
+    rows = []
+    for count in counts:
+        for batch in batches:
+            found = collections.defaultdict(list)
+            for run in range(args.runs):
+                for name in engines:
+                    record = exchange_run(ray, workers, name, count, batch, args.seconds)
+                    record.update(run=run, load=os.getloadavg()[0])
+                    found[name].append(record)
+                    say(record)
+                for name in engines:
+                    mine, base = found[name][-1], found["actor"][-1]
+                    mine["delivered_ratio"] = mine["delivered_per_s"] / max(1.0, base["delivered_per_s"])
+                    mine["round_ratio"] = mine["round_median"] / base["round_median"]
+            for name in engines:
+                runs = found[name]
+                rows.append({k: statistics.median(r[k] for r in runs) if isinstance(runs[0][k], float)
+                             else runs[0][k] for k in runs[0] if k not in ("run", "load")})
+    print("# workers | batch | engine | pushed/s | delivered/s (× actor) | round median, p90 s "
+          "(× actor) | delay median s | engine CPU s | engine MB | workers' CPU s", flush=True)
+    for r in rows:
+        print(f"# {r['workers']} | {r['batch']} | {r['engine']} | {r['pushed_per_s']:.0f} | "
+              f"{r['delivered_per_s']:.0f} ({r['delivered_ratio']:.2f}) | "
+              f"{r['round_median']:.4f}, {r['round_p90']:.4f} ({r['round_ratio']:.2f}) | "
+              f"{r['delay_median']:.3f} | {r['engine_cpu']:.2f} | {r['engine_mb']:.1f} | "
+              f"{r['workers_cpu']:.2f}", flush=True)
+
+
 def correct(args):
     start_ray()
     cases = [(f"4×4 {free} free seed {seed}", FOUR, position(free, seed))
@@ -325,14 +738,15 @@ def correct(args):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["binding", "distributed", "depths", "workers", "correct",
-                                         "labels"])
+    parser.add_argument("what", choices=["binding", "distributed", "depths", "workers", "exchange",
+                                         "correct", "labels"])
     parser.add_argument("--ply", default="target/debug/ply", help="the ply binary of the same profile")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--positions", default="34:1,34:2,35:1,36:1",
                         help="4×4 positions FREE:SEED for distributed and depths")
     parser.add_argument("--depths", default="1,2,3", help="expansion depths for depths")
-    parser.add_argument("--workers", default="1,2,4,8,16", help="worker counts for workers")
+    parser.add_argument("--workers", help="worker counts for workers (default 1,2,4,8,16) and "
+                        "exchange (default 2,4,8,16)")
     parser.add_argument("--depth", type=int, help="expansion depth for workers (default: as the "
                         "command line expands)")
     parser.add_argument("--share", action="store_true",
@@ -344,9 +758,15 @@ def main():
                         help="workers: only the runs sharing their bounds")
     parser.add_argument("--shards", type=int, default=1,
                         help="workers --share: Ray actors holding the shared table")
+    parser.add_argument("--batches", default="100,1000,10000",
+                        help="exchange: entries a worker pushes a round, each in turn")
+    parser.add_argument("--engines", default="actor,actor4,objects,redis",
+                        help="exchange: the engines (actor: 1 shard, actor4: 4; objects; redis)")
+    parser.add_argument("--seconds", type=float, default=4.0,
+                        help="exchange: seconds each run of the workers pushes and pulls")
     args = parser.parse_args()
     {"binding": binding, "distributed": distributed_bench, "depths": depths,
-     "workers": workers_bench, "correct": correct, "labels": labels}[args.what](args)
+     "workers": workers_bench, "exchange": exchange, "correct": correct, "labels": labels}[args.what](args)
 
 
 if __name__ == "__main__":

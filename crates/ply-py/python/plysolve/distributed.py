@@ -185,7 +185,9 @@ class _Table:
     (key, lower, upper, best move) each worker pushed, in the order they came, which each worker
     pulls from the offset it last reached (its own entries left out), the newest ``most`` of
     them at most. Lossy by design: a worker that dies loses what it had not pushed, one that
-    starts again pulls everything the shard still holds."""
+    starts again pulls everything the shard still holds. The engine chosen by measurement
+    against Ray's object store and Redis (``bench.py exchange``, docs/SCALE.md): at the
+    workload's scale it carries as much, its round well under ``SHARE_EVERY``."""
 
     def __init__(self, most: int = SHARE_TABLE_ENTRIES) -> None:
         #: (worker, entries) in the order pushed, the oldest forgotten first.
