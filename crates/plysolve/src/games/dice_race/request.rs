@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use thiserror::Error;
 
-/// Most rolls one request for the page's race plays.
-pub const MAX_ROLLS: u64 = 10_000;
+/// Most rolls one request for the page's race plays: the rule of every replayed game.
+pub const MAX_ROLLS: u64 = crate::games::door::MAX_REPLAYED_MOVES;
 
 /// Dice rolled when a request names no number (`--dice`).
 pub const DEFAULT_DICE: u32 = 2;
@@ -218,7 +218,7 @@ impl WrittenList {
     pub fn read(list: &NumberList, dice: &Dice) -> Result<Self, RaceError> {
         let written = match list {
             NumberList::Text(text) => parse_sums(text, dice)?,
-            NumberList::Numbers(numbers) => checked_sums(numbers.iter().map(String::as_str), dice)?,
+            NumberList::Numbers(numbers) => checked_sums(numbers.iter().map(|n| Ok(n.as_str())), dice)?,
         };
         let list = PickList::new(written.clone(), dice)?;
         Ok(WrittenList { written, list })

@@ -14,6 +14,9 @@ pub enum MoveFault {
     /// A token that is not a dot number.
     #[error("{} is not a dot number", quote(.0))]
     NotANumber(String),
+    /// Two commas with nothing between them, or one first or last.
+    #[error("an empty item")]
+    EmptyItem,
     /// A lone number at the end of the list.
     #[error("a move needs two dots, this one has one")]
     MissingDot,
@@ -84,6 +87,7 @@ pub fn parse_moves(text: &str) -> Result<Vec<WrittenMove>, MoveError> {
     };
     for token in tokens {
         let number = moves.len() + 1;
+        let token = token.map_err(|_| fail(number, ",", MoveFault::EmptyItem))?;
         if token.contains('-') {
             if let Some((first, _)) = pending {
                 return Err(fail(number, first, MoveFault::MissingDot));

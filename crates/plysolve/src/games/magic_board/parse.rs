@@ -23,6 +23,14 @@ pub enum ParseBoardError {
     /// No numbers at all.
     #[error("the board is empty")]
     Empty,
+    /// Two commas with nothing between them, or one first or last.
+    #[error("row {row}, column {col} is empty")]
+    EmptyItem {
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+    },
     /// A token that is not a number.
     #[error("row {row}, column {col}: {} is not a whole number", quote(.token))]
     NotANumber {
@@ -175,7 +183,13 @@ impl Board {
         let (_, first) = lines
             .line(line_limit(*ANY_SIZES.end()))?
             .ok_or(ParseBoardError::Empty)?;
-        let d = items(first).count();
+        let d = items(first)
+            .enumerate()
+            .map(|(col, item)| {
+                item.map(|_| 1)
+                    .map_err(|_| ParseBoardError::EmptyItem { row: 0, col })
+            })
+            .sum::<Result<usize, _>>()?;
         rule.check(d)?;
         let shift = stride_shift(d);
         let squares = (d << shift) as u128;
@@ -233,6 +247,7 @@ impl Rows {
         let (d, row) = (self.d, self.values.len() >> self.shift);
         let mut col = 0;
         for token in items(line) {
+            let token = token.map_err(|_| ParseBoardError::EmptyItem { row, col })?;
             if col == d {
                 return Err(ParseBoardError::Ragged {
                     row,
