@@ -4,6 +4,7 @@ use crate::common;
 use common::*;
 use predicates::prelude::*;
 use serde_json::Value;
+use plysolve::input::quote;
 
 /// The sample input of UVa 751 (Triangle War), one item per line.
 const UVA_SAMPLE: &str =
@@ -1214,7 +1215,7 @@ fn directories_are_named_as_directories() {
     assert_bad_input(
         &["dots", "solve", "triangles", "--size", "2", "--save", path],
         None,
-        &format!("ply: cannot save the table to {path}: it is a directory"),
+        &format!("ply: --save: {} is a directory", quote(path)),
     );
     let missing = format!("{path}/missing/t.plytable");
     assert_bad_input(
@@ -1228,7 +1229,11 @@ fn directories_are_named_as_directories() {
             &missing,
         ],
         None,
-        &format!("ply: cannot save the table to {missing}: No such file or directory (os error 2)"),
+        &format!(
+            "ply: --save: {} is in {}, which does not exist",
+            quote(&missing),
+            quote(&format!("{path}/missing"))
+        ),
     );
     let file = dir.path().join("file");
     std::fs::write(&file, "x").unwrap();
@@ -1245,8 +1250,9 @@ fn directories_are_named_as_directories() {
         ],
         None,
         &format!(
-            "ply: cannot save the table to {under_file}: {} is not a directory",
-            file.display()
+            "ply: --save: {} is in {}, which is not a directory",
+            quote(&under_file),
+            quote(&file.display().to_string())
         ),
     );
     assert_eq!(files_in(dir.path()), ["file"], "nothing was left behind");
@@ -1322,7 +1328,10 @@ fn a_save_over_the_file_size_limit_fails_and_leaves_nothing() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        format!("ply: cannot save the table to {path}: File too large (os error 27)\n")
+        format!(
+            "ply: --save: cannot write {}: File too large (os error 27)\n",
+            quote(path)
+        )
     );
     assert_eq!(output.status.code(), Some(2), "{:?}", output.status);
     assert_eq!(output.stdout, b"");

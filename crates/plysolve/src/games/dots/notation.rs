@@ -53,7 +53,6 @@ pub enum MoveFault {
 
 /// A move list that does not parse or does not play: which move, as written, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("move {number} {}: {fault}", quote(.text))]
 pub struct MoveError {
     /// 1-based position of the move in the list.
     pub number: usize,
@@ -61,6 +60,20 @@ pub struct MoveError {
     pub text: String,
     /// What is wrong with it.
     pub fault: MoveFault,
+}
+
+impl std::fmt::Display for MoveError {
+    /// `move 2 `2-x`: `x` is not a dot number`; the move quoted once when the fault quotes it whole
+    /// (`move 1: `2--3` is not a move …`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let number = self.number;
+        match &self.fault {
+            MoveFault::NotANumber(token) | MoveFault::Malformed(token) if *token == self.text => {
+                write!(f, "move {number}: {}", self.fault)
+            }
+            fault => write!(f, "move {number} {}: {fault}", quote(&self.text)),
+        }
+    }
 }
 
 /// One move as written: its text and its two dot numbers (1-based, unchecked).
