@@ -152,7 +152,7 @@ const CASES: &[Case] = &[
     with_input("encoding", &["dots", "triangles", "--moves-file", "-"], Stdin(b"2-3 \xff-4\n"), Line("ply: line 1: byte 4 of the input starts invalid UTF-8 (`\\xff`)")),
     // Messages quote at most 40 characters, escaped.
     case("message", &["dots", "triangles", "--moves", "2-3\x1b[31m"], Line("ply: move 1 `2-3\\x1b[31m`: `3\\x1b[31m` is not a dot number")),
-    case("message", &["dots", "triangles", "--moves", "99999999999999999999999999999999999999999999999-2"], Line("ply: move 1 `9999999999999999999999999999999999999999…`: `9999999999999999999999999999999999999999…` is not a dot number")),
+    case("message", &["dots", "triangles", "--moves", "99999999999999999999999999999999999999999999999-2"], Line("ply: move 1: `9999999999999999999999999999999999999999…` is not a dot number")),
     case("message", &["heaps", "99999999999999999999999999999999999999999999999999999999"], Line("ply: heap 1 holds 9999999999999999999999999999999999999999…, more than the largest size (18446744073709551615)")),
     case("message", &["heaps", "1", "x\u{202e}y", "3"], Line("ply: heap 2: `x\\u{202e}y` is not a whole number")),
     case("message", &["dice-race", "compare", "7", "x\ty"], Line("ply: `x` is not a whole number")),

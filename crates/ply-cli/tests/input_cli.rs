@@ -250,7 +250,7 @@ fn long_and_binary_tokens_are_quoted_short_and_escaped() {
     bad(
         &["dots", "triangles", "--moves", &junk],
         b"",
-        &format!("ply: move 1 {cut}: {cut} is not a dot number"),
+        &format!("ply: move 1: {cut} is not a dot number"),
     );
     bad(
         &["dice-race", "compare", &format!("5,{junk}"), "7"],
@@ -307,10 +307,7 @@ fn long_and_binary_tokens_are_quoted_short_and_escaped() {
     bad(
         &["magic-board", "--start", &junk],
         b"",
-        &format!(
-            "ply: invalid value '{0}…' for '--start <ROW,COL>': {cut} is not ROW,COL",
-            "x".repeat(40)
-        ),
+        &format!("ply: --start: {cut} is not ROW,COL"),
     );
 }
 
@@ -331,15 +328,15 @@ fn negative_values_name_the_option_and_the_value() {
         ),
         (
             &["dots", "triangles", "--memory", "-1"],
-            "ply: invalid value '-1' for '--memory <SIZE>': `-1` is not a memory size like 8G or 512M (invalid digit found in string)",
+            "ply: --memory: `-1` is not a memory size like 8G or 512M (invalid digit found in string)",
         ),
         (
             &["dots", "triangles", "--moves", "-1-2"],
-            "ply: move 1 `-1-2`: `-1-2` is not a move (write two dots: 2-4, 2 4 or 2,4)",
+            "ply: move 1: `-1-2` is not a move (write two dots: 2-4, 2 4 or 2,4)",
         ),
         (
             &["dots", "solve", "--memory", "-1", "triangles"],
-            "ply: invalid value '-1' for '--memory <SIZE>': `-1` is not a memory size like 8G or 512M (invalid digit found in string)",
+            "ply: --memory: `-1` is not a memory size like 8G or 512M (invalid digit found in string)",
         ),
         (
             &["magic-board", "generate", "--size", "-1"],
@@ -351,7 +348,7 @@ fn negative_values_name_the_option_and_the_value() {
         ),
         (
             &["magic-board", "stats", "--sizes", "-5..20"],
-            "ply: invalid value '-5..20' for '--sizes <SIZES>': `-5..20` is not a range like 5..20",
+            "ply: --sizes: `-5..20` is not a range like 5..20",
         ),
         (
             &["dice-race", "simulate", "7", "7", "--games", "-10"],

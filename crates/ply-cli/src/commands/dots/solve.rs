@@ -61,11 +61,12 @@ fn too_big(e: SolveError) -> Failure {
             what,
             needed,
             budget,
-            ..
+            limit,
         }) => format!(
-            "{what} needs {:#}, over the memory budget of {:#}",
-            Bytes(*needed as u128),
-            Bytes(u128::from(*budget))
+            "{what} needs {:#}, over the memory budget of {:#}{}",
+            Bytes(*needed),
+            Bytes(u128::from(*budget)),
+            limit.explanation()
         ),
         _ => e.to_string(),
     };

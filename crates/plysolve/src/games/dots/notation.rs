@@ -63,12 +63,14 @@ pub struct MoveError {
 }
 
 impl std::fmt::Display for MoveError {
-    /// `move 2 `2-x`: `x` is not a dot number`; the move quoted once when the fault quotes it whole
-    /// (`move 1: `2--3` is not a move …`).
+    /// `move 2 `2-x`: `x` is not a dot number`; the move quoted once when the fault's quote of it
+    /// would be the same (`move 1: `2--3` is not a move …`, or the same first 40 characters).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let number = self.number;
         match &self.fault {
-            MoveFault::NotANumber(token) | MoveFault::Malformed(token) if *token == self.text => {
+            MoveFault::NotANumber(token) | MoveFault::Malformed(token)
+                if quote(token) == quote(&self.text) =>
+            {
                 write!(f, "move {number}: {}", self.fault)
             }
             fault => write!(f, "move {number} {}: {fault}", quote(&self.text)),
