@@ -106,7 +106,9 @@ const CASES: &[Case] = &[
     case("arguments", &["dice-race", "sums", "--sides", "0"], Line("ply: dice must have at least 1 side")),
     case("arguments", &["dice-race", "simulate", "7", "6", "--games", "0"], Line("ply: --games and --max-games must be at least 1")),
     // A negative number given to an option: the option and the value are named.
-    case("negative value", &["dots", "triangles", "--size", "-1"], Line("ply: invalid value '-1' for '--size <SIZE>': -1 is not in 0..=4294967295")),
+    case("negative value", &["dots", "triangles", "--size", "-1"], Line("ply: --size: `-1` is not in 1..=6")),
+    case("negative value", &["dots", "triangles", "--lines", "-1"], Line("ply: --lines: `-1` is not in 1..=64")),
+    case("negative value", &["play", "triangles", "--size", "-1"], Line("ply: --size: `-1` is not in 1..=6")),
     case("message", &["dots", "triangles", "--time", "18446744073709551615h"], Line("ply: --time: `18446744073709551615h` is over the longest time accepted, 24 h")),
     case("message", &["dots", "triangles", "--memory", "18446744073709551615"], Line("ply: --memory: `18446744073709551615` is not a memory size like 8G or 512M (more than 18 digits)")),
     case("negative value", &["dots", "boxes", "--rows", "-2", "--cols", "3"], Line("ply: invalid value '-2' for '--rows <ROWS>': -2 is not in 0..=4294967295")),

@@ -533,7 +533,7 @@ fn dots_bad_sizes() {
     assert_bad_input(
         &["dots", "triangles", "--size", "x"],
         None,
-        "ply: invalid value 'x' for '--size <SIZE>': invalid digit found in string",
+        "ply: --size: `x` is not a whole number",
     );
 }
 

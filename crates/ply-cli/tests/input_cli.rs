@@ -290,19 +290,21 @@ fn long_and_binary_tokens_are_quoted_short_and_escaped() {
         b"",
         &format!("ply: token 2 (line 1) {cut} is not an integer"),
     );
-    // Clap's own messages quote values the same way.
+    // Options' values are quoted the same way, by our parsers and by clap's own.
     bad(
         &["dots", "triangles", "--size", &"9".repeat(5000)],
         b"",
-        &format!(
-            "ply: invalid value '{}…' for '--size <SIZE>': number too large to fit in target type",
-            "9".repeat(40)
-        ),
+        &format!("ply: --size: `{}…` is not in 1..=6", "9".repeat(40)),
     );
     bad(
         &["dots", "triangles", "--size", "\u{1b}[31mred\u{7}"],
         b"",
-        "ply: invalid value '\\x1b[31mred\\x07' for '--size <SIZE>': invalid digit found in string",
+        "ply: --size: `\\x1b[31mred\\x07` is not a whole number",
+    );
+    bad(
+        &["dots", "boxes", "--rows", "\u{1b}[31mred\u{7}"],
+        b"",
+        "ply: invalid value '\\x1b[31mred\\x07' for '--rows <ROWS>': invalid digit found in string",
     );
     bad(
         &["magic-board", "--start", &junk],
@@ -316,7 +318,7 @@ fn negative_values_name_the_option_and_the_value() {
     let cases: [(&[&str], &str); 12] = [
         (
             &["dots", "triangles", "--size", "-1"],
-            "ply: invalid value '-1' for '--size <SIZE>': -1 is not in 0..=4294967295",
+            "ply: --size: `-1` is not in 1..=6",
         ),
         (
             &["dots", "boxes", "--rows", "-3"],
