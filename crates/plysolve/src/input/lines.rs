@@ -346,6 +346,14 @@ mod tests {
     }
 
     #[test]
+    fn an_empty_item_is_refused_before_the_count() {
+        let mut lines = NumberLines::new(&b"1,,2\n"[..]);
+        let fault = lines.numbers(3, "three", String::new).unwrap_err();
+        assert_eq!(fault, (Some(1), LineFault::EmptyItem(EmptyItem(2))));
+        assert_eq!(fault.1.to_string(), "item 2 is empty");
+    }
+
+    #[test]
     fn commas_and_every_line_ending() {
         let mut lines = NumberLines::new(&b"1,2\r\r3 ,4\r\n5"[..]);
         assert_eq!(lines.numbers(2, "two", String::new), Ok((1, vec![1, 2])));

@@ -455,5 +455,9 @@ mod tests {
             PickList::parse("5,x", &dice),
             Err(RaceError::NotANumber("x".into()))
         );
+        assert_eq!(
+            PickList::parse("7,,8", &dice).unwrap_err().to_string(),
+            "a list's item 2 is empty"
+        );
     }
 }

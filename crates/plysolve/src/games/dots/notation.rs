@@ -266,6 +266,16 @@ mod tests {
             "move 3 `4-2`: edge 2-4 is already drawn (by move 1)"
         );
         assert_eq!(err("2-4 x-5"), "move 2 `x-5`: `x` is not a dot number");
+        assert_eq!(err("2-4,,4-5"), "move 2 `,`: an empty item");
+        assert_eq!(err(",2-4"), "move 1 `,`: an empty item");
+        // The move quoted once when its fault quotes all of it (or the same first 40 characters).
+        assert_eq!(err("2 x"), "move 1: `x` is not a dot number");
+        assert_eq!(err("2--4"), "move 1: `2--4` is not a move (write two dots: 2-4, 2 4 or 2,4)");
+        let long = "7".repeat(50);
+        assert_eq!(
+            err(&format!("{long}-2")),
+            format!("move 1: `{}…` is not a dot number", "7".repeat(40))
+        );
         assert_eq!(
             err("2-4 5"),
             "move 2 `5`: a move needs two dots, this one has one"

@@ -377,5 +377,9 @@ mod tests {
             "heap 2: `x` is not a whole number"
         );
         assert_eq!(parse_sizes(" ").unwrap_err(), HeapsFault::NoHeaps);
+        for (text, item) in [("1,,2", 2), (",1", 1), ("1 2,", 3), (" , ", 1)] {
+            let fault = parse_sizes(text).unwrap_err().to_string();
+            assert_eq!(fault, format!("heaps: item {item} is empty"), "{text:?}");
+        }
     }
 }

@@ -314,6 +314,8 @@ mod tests {
     fn rule_errors() {
         let err = |t: &str| Board::parse(t, SizeRule::Seed).unwrap_err().to_string();
         assert_eq!(err(""), "the board is empty");
+        assert_eq!(err("4,,4 4 1 1\n"), "row 0, column 1 is empty");
+        assert_eq!(err("4 4 4 1 1\n2 4 1 4 3,\n"), "row 1, column 5 is empty");
         assert_eq!(
             err("1 1\n0 1\n"),
             "a board of size 2 breaks the size rule (5 to 20)"
