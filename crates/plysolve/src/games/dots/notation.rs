@@ -286,7 +286,7 @@ mod tests {
         );
         assert_eq!(
             err("2-4-5"),
-            "move 1 `2-4-5`: `2-4-5` is not a move (write two dots: 2-4, 2 4 or 2,4)"
+            "move 1: `2-4-5` is not a move (write two dots: 2-4, 2 4 or 2,4)"
         );
         assert_eq!(
             err("0 1"),
