@@ -217,7 +217,9 @@ pub fn write_whole(
         out.into_inner().map_err(|e| e.into_error())?.sync(true)
     })();
     // The target checked again just before the rename: it may have changed during the work.
-    let checked = written.map_err(SaveError::Write).and_then(|()| check_target(path));
+    let checked = written
+        .map_err(SaveError::Write)
+        .and_then(|()| check_target(path));
     let mut pending = pending();
     // On failure, dropping `temp` removes the temporary file; `persist` renames it into place.
     let result = checked.and_then(|()| {
@@ -448,7 +450,10 @@ mod tests {
         });
         assert_eq!(
             failed.unwrap_err().about(&target),
-            format!("cannot write {}: disk full", quote(&target.to_string_lossy()))
+            format!(
+                "cannot write {}: disk full",
+                quote(&target.to_string_lossy())
+            )
         );
         assert_eq!(std::fs::read(&target).unwrap(), b"old");
         assert_eq!(
@@ -486,7 +491,10 @@ mod tests {
         let missing = dir.path().join("missing");
         assert_eq!(
             fault(&missing.join("t")),
-            format!("is in {}, which does not exist", quote(&missing.to_string_lossy()))
+            format!(
+                "is in {}, which does not exist",
+                quote(&missing.to_string_lossy())
+            )
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         assert_eq!(
@@ -500,11 +508,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         // A character device: refused by the check alone, so nothing is written even as root.
         assert_eq!(
-            check_target(Path::new("/dev/null")).unwrap_err().about(Path::new("/dev/null")),
+            check_target(Path::new("/dev/null"))
+                .unwrap_err()
+                .about(Path::new("/dev/null")),
             "`/dev/null` is not a regular file"
         );
         let fifo = dir.path().join("fifo");
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
         assert!(made.success());
         let file = dir.path().join("file");
         std::fs::write(&file, b"kept").unwrap();
@@ -529,7 +542,10 @@ mod tests {
         let target = dir.path().join("t".repeat(250));
         let e = write_whole(&target, |out| out.write_all(b"x")).unwrap_err();
         let shown = quote(&target.to_string_lossy());
-        assert_eq!(e.about(&target), format!("cannot write {shown}: invalid filename"));
+        assert_eq!(
+            e.about(&target),
+            format!("cannot write {shown}: invalid filename")
+        );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

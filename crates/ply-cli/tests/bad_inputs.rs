@@ -248,7 +248,8 @@ fn run(case: &Case, scratch: &Path) -> Result<(), String> {
             cmd.write_stdin("");
         }
         Input::DanglingLink => {
-            std::os::unix::fs::symlink(scratch.join("nowhere"), &file).map_err(|e| e.to_string())?;
+            std::os::unix::fs::symlink(scratch.join("nowhere"), &file)
+                .map_err(|e| e.to_string())?;
             cmd.write_stdin("");
         }
         Input::Nothing | Input::Dir => {

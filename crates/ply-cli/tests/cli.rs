@@ -2,9 +2,9 @@
 
 use crate::common;
 use common::*;
+use plysolve::input::quote;
 use predicates::prelude::*;
 use serde_json::Value;
-use plysolve::input::quote;
 
 /// The sample input of UVa 751 (Triangle War), one item per line.
 const UVA_SAMPLE: &str =

@@ -1170,11 +1170,7 @@ fn heaps_and_dice_race_games_are_played_by_their_homes() {
             r#"{"heaps":"1,,2"}"#,
             "heaps: item 2 is empty",
         ),
-        (
-            "/api/heaps",
-            r#"{"heaps":",1"}"#,
-            "heaps: item 1 is empty",
-        ),
+        ("/api/heaps", r#"{"heaps":",1"}"#, "heaps: item 1 is empty"),
         (
             "/api/dice-race/compare",
             r#"{"first":"7,,8","second":[7]}"#,
@@ -1192,8 +1188,14 @@ fn heaps_and_dice_race_games_are_played_by_their_homes() {
     let heap = 20_000;
     let takes = |n: usize| vec!["1"; n].join(",");
     for (moves, answer) in [
-        (format!("[{}]", takes(10_001)), error("\"moves\" must hold at most 10000 takes, not 10001")),
-        (format!("\"{}\"", takes(260_000)), error("\"moves\" must hold at most 10000 takes, not 260000")),
+        (
+            format!("[{}]", takes(10_001)),
+            error("\"moves\" must hold at most 10000 takes, not 10001"),
+        ),
+        (
+            format!("\"{}\"", takes(260_000)),
+            error("\"moves\" must hold at most 10000 takes, not 260000"),
+        ),
     ] {
         let body = format!(r#"{{"heaps":[{heap}],"moves":{moves}}}"#);
         assert_eq!(server.post("/api/heaps/game", &body), answer);

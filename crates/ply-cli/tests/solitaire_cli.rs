@@ -118,10 +118,7 @@ fn seed_board_as_one_comma_separated_argument() {
 fn seed_board_with_commas_and_spaces_mixed_in_the_arguments() {
     assert_eq!(solitaire(&["1,-2", "0", "9,-1", "-2"]), SEED_TEXT);
     assert_eq!(solitaire(&["1,-2,0", "9,-1,-2"]), SEED_TEXT);
-    assert_eq!(
-        solitaire(&["1,", "-2", ",0,", "9", "-1", ",-2"]),
-        SEED_TEXT
-    );
+    assert_eq!(solitaire(&["1,", "-2", ",0,", "9", "-1", ",-2"]), SEED_TEXT);
     assert_eq!(solitaire(&["1 -2,0", "9 -1,-2"]), SEED_TEXT);
 }
 

@@ -97,7 +97,11 @@ mod tests {
         assert_eq!(parse_time("inf"), Err(TimeError::TooLong("inf".into())));
         assert_eq!(parse_time("NaN"), Err(TimeError::NotATime("NaN".into())));
         // Past what humantime counts is too long, whatever the unit.
-        for text in ["99999999999999999999999h", "18446744073709551615h", "99999999999999999999999s"] {
+        for text in [
+            "99999999999999999999999h",
+            "18446744073709551615h",
+            "99999999999999999999999s",
+        ] {
             assert_eq!(parse_time(text), Err(TimeError::TooLong(text.into())));
         }
         assert_eq!(

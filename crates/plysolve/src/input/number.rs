@@ -48,13 +48,13 @@ impl<'a> Iterator for Items<'a> {
             return self.after_comma.then(|| Err(EmptyItem(self.count + 1)));
         };
         let rest = &rest[start..];
-        if rest.starts_with(',') {
+        if let Some(after) = rest.strip_prefix(',') {
             if self.after_comma || self.count == 0 {
                 self.rest = None;
                 return Some(Err(EmptyItem(self.count + 1)));
             }
             self.after_comma = true;
-            self.rest = Some(&rest[1..]);
+            self.rest = Some(after);
             return self.next();
         }
         let end = rest.bytes().position(is_separator).unwrap_or(rest.len());

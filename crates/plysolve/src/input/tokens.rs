@@ -383,7 +383,10 @@ mod tests {
         assert_eq!(all("1,\n ,2"), Err("token 2 (line 2) is empty".into()));
         assert_eq!(all(",1"), Err("token 1 (line 1) is empty".into()));
         assert_eq!(all("1 22,"), Err("token 3 (line 1) is empty".into()));
-        assert_eq!(all("1 123456789, \n"), Err("token 3 (line 2) is empty".into()));
+        assert_eq!(
+            all("1 123456789, \n"),
+            Err("token 3 (line 2) is empty".into())
+        );
         assert_eq!(all("123456789,,"), Err("token 2 (line 1) is empty".into()));
         // The same rule as a text's items.
         for text in ["1,,2", "1,\n ,2", ",1", "1 22,", "1,2 3", " 1 , 2 "] {
