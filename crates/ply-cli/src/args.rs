@@ -5,6 +5,29 @@ use crate::failure::Failure;
 use crate::input::{memory_budget, parse_memory};
 use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
 use plysolve::engine::MemoryBudget;
+use plysolve::input::number::{parse_int, IntFault};
+use plysolve::input::quote;
+use std::ops::RangeInclusive;
+
+/// The parser of a whole-number option whose game's home checks it against `range` (`--size`,
+/// `--lines`): a number no `u32` holds (negative, or past 2^32) is refused here naming that range
+/// (`` `-1` is not in 1..=6 ``), the rest left to the home's check and its own words; anything but a
+/// whole number is refused as one.
+pub fn number_in(
+    range: RangeInclusive<u32>,
+) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync + 'static {
+    move |text| {
+        let outside = || {
+            let (low, high) = (range.start(), range.end());
+            format!("{} is not in {low}..={high}", quote(text))
+        };
+        match parse_int(text.trim_ascii()) {
+            Ok(n) => u32::try_from(n).map_err(|_| outside()),
+            Err(IntFault::OutOfRange) => Err(outside()),
+            Err(IntFault::NotANumber) => Err(format!("{} is not a whole number", quote(text))),
+        }
+    }
+}
 
 /// `--memory SIZE`: the most memory a solver may use. `GLOBAL` makes it an option of the command's
 /// subcommands too (`ply dots solve --memory 1G triangles` and `… triangles --memory 1G`).

@@ -68,14 +68,16 @@ pub fn keep(built: &BuiltBoard, table: &BoardTable) {
         return;
     };
     let dir = path.parent().expect("a cache file has a directory");
-    let saved = std::fs::create_dir_all(dir).and_then(|()| {
-        saving::remove_stale_partial_files(dir);
-        saving::write_whole(&path, |out| table.write_to(out))
-    });
+    let saved = std::fs::create_dir_all(dir)
+        .map_err(saving::SaveError::Write)
+        .and_then(|()| {
+            saving::remove_stale_partial_files(dir);
+            saving::write_whole(&path, |out| table.write_to(out))
+        });
     if let Err(e) = saved {
         crate::progress::say(&format!(
-            "ply: could not keep the table in the cache as {}: {e}",
-            path.display()
+            "ply: could not keep the table in the cache: {}",
+            e.about(&path)
         ));
     }
 }

@@ -217,8 +217,12 @@ fn protect_number_lists(arg: OsString) -> OsString {
 }
 
 /// Clap's message on one line, with every argument it echoes cut and escaped like any quoted input
-/// (clap itself drops escape sequences from what it echoes, which would misquote the input).
+/// (clap itself drops escape sequences from what it echoes, which would misquote the input). A value
+/// our own parser refused with a message that quotes it is said once: `--memory: `…` is not …`.
 fn clap_message(e: &clap::Error) -> String {
+    if let Some(message) = quoting_refusal(e) {
+        return message;
+    }
     let mut message = one_line(&e.to_string());
     for (_, value) in e.context() {
         if let ContextValue::String(value) = value {
@@ -230,6 +234,26 @@ fn clap_message(e: &clap::Error) -> String {
         }
     }
     message
+}
+
+/// An option's value refused by one of our parsers whose message quotes the input already (in
+/// backticks):
+/// `--time: `…` is over the longest time accepted, 24 h`, without clap's own `invalid value '…' for
+/// '--time <TIME>'` quoting it again.
+fn quoting_refusal(e: &clap::Error) -> Option<String> {
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let context = |kind| match e.get(kind)? {
+        ContextValue::String(text) => Some(text.clone()),
+        _ => None,
+    };
+    let arg = context(clap::error::ContextKind::InvalidArg)?;
+    let refusal = one_line(&std::error::Error::source(e)?.to_string());
+    let option = arg.split(' ').next().filter(|o| o.starts_with("--"))?;
+    refusal
+        .contains('`')
+        .then(|| format!("{option}: {refusal}"))
 }
 
 /// The last guard on every fault line: control characters escaped, and the line cut (with `…`) so

@@ -16,6 +16,7 @@
 //! under way (a process cannot end while a thread of its waits on the disk), and none starts after
 //! it: no fsync of a whole large file stands between Ctrl-C and the end.
 
+use plysolve::input::quote;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -102,23 +103,59 @@ pub fn fail_writes_over_the_size_limit() {
     }
 }
 
-/// Refuses a target that cannot be written before any work is done: a directory, or a path whose
-/// directory does not exist.
-pub fn check_target(path: &Path) -> io::Result<()> {
-    if path.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "it is a directory",
-        ));
+/// Why a file was not saved: its target refused before any work, or the writing failed.
+#[derive(Debug)]
+pub enum SaveError {
+    /// The target cannot be written (what is wrong with it, after its path: `is a directory`).
+    Target(String),
+    /// The writing failed (the disk, permissions, the size limit), in the system's words.
+    Write(io::Error),
+}
+
+impl From<io::Error> for SaveError {
+    fn from(e: io::Error) -> Self {
+        SaveError::Write(e)
+    }
+}
+
+impl SaveError {
+    /// One line naming `path` as the user gave it (never the temporary file):
+    /// `` `t.plytable` is not a regular file ``, `` cannot write `t.plytable`: File too large ``.
+    pub fn about(&self, path: &Path) -> String {
+        let shown = quote(&path.to_string_lossy());
+        match self {
+            SaveError::Target(fault) => format!("{shown} {fault}"),
+            SaveError::Write(e) => format!("cannot write {shown}: {e}"),
+        }
+    }
+}
+
+/// Refuses, before any work is done, a target that cannot be written: a directory, a path whose
+/// directory does not exist, and anything else that exists and is not a regular file.
+///
+/// The rename that puts a saved file in place replaces whatever has the target's name, so a
+/// character device (`/dev/null`, as root), a FIFO or a socket would become a regular file. A
+/// symbolic link (a dangling one too) is refused rather than followed: the rename would replace the
+/// link itself, and following it would write the temporary file and clear stale ones in a directory
+/// the user never named, or create a file wherever a dangling link points. The user can name the
+/// file the link points to.
+pub fn check_target(path: &Path) -> Result<(), SaveError> {
+    let target = |fault: &str| Err(SaveError::Target(fault.to_string()));
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => return target("is a directory"),
+        Ok(meta) if !meta.is_file() => return target("is not a regular file"),
+        _ => {}
     }
     let dir = directory_of(path);
-    if !std::fs::metadata(dir)?.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::NotADirectory,
-            format!("{} is not a directory", dir.display()),
-        ));
+    let shown = quote(&dir.to_string_lossy());
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => target(&format!("is in {shown}, which is not a directory")),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            target(&format!("is in {shown}, which does not exist"))
+        }
+        Err(e) => Err(SaveError::Write(e)),
     }
-    Ok(())
 }
 
 /// The directory `path` is in (`.` for a bare file name).
@@ -134,7 +171,7 @@ fn directory_of(path: &Path) -> &Path {
 pub fn write_whole(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
+) -> Result<(), SaveError> {
     check_target(path)?;
     remove_stale_partials_of(path);
     let name = path
@@ -150,7 +187,10 @@ pub fn write_whole(
     // Created and registered under the lock, so an interrupt never misses it.
     let temp = {
         let mut pending = pending();
-        let temp = builder.tempfile_in(directory_of(path))?;
+        // The error names the temporary file: only what went wrong is kept.
+        let temp = builder
+            .tempfile_in(directory_of(path))
+            .map_err(|e| io::Error::from(e.kind()))?;
         pending.push(temp.path().to_path_buf());
         temp
     };
@@ -176,9 +216,17 @@ pub fn write_whole(
         write(&mut out)?;
         out.into_inner().map_err(|e| e.into_error())?.sync(true)
     })();
+    // The target checked again just before the rename: it may have changed during the work.
+    let checked = written
+        .map_err(SaveError::Write)
+        .and_then(|()| check_target(path));
     let mut pending = pending();
     // On failure, dropping `temp` removes the temporary file; `persist` renames it into place.
-    let result = written.and_then(|()| temp.persist(path).map(drop).map_err(|e| e.error));
+    let result = checked.and_then(|()| {
+        temp.persist(path)
+            .map(drop)
+            .map_err(|e| SaveError::Write(e.error))
+    });
     pending.retain(|p| *p != temp_path);
     result
 }
@@ -400,7 +448,13 @@ mod tests {
             out.write_all(b"new half")?;
             Err(io::Error::other("disk full"))
         });
-        assert_eq!(failed.unwrap_err().to_string(), "disk full");
+        assert_eq!(
+            failed.unwrap_err().about(&target),
+            format!(
+                "cannot write {}: disk full",
+                quote(&target.to_string_lossy())
+            )
+        );
         assert_eq!(std::fs::read(&target).unwrap(), b"old");
         assert_eq!(
             std::fs::read(dir.path().join("t.plytable.partial")).unwrap(),
@@ -415,21 +469,83 @@ mod tests {
         assert!(!pending().iter().any(|p| p.starts_with(dir.path())));
     }
 
+    /// The target's fault as `write_whole` says it, after the path.
+    fn fault(path: &Path) -> String {
+        match write_whole(path, |_| Ok(())).unwrap_err() {
+            SaveError::Target(fault) => fault,
+            SaveError::Write(e) => panic!("{path:?} was tried: {e}"),
+        }
+    }
+
     #[test]
     fn targets_that_cannot_be_written_are_named() {
         let dir = tempfile::tempdir().unwrap();
-        let message = |path: &Path| write_whole(path, |_| Ok(())).unwrap_err().to_string();
-        assert_eq!(message(dir.path()), "it is a directory");
+        assert_eq!(fault(dir.path()), "is a directory");
         let file = dir.path().join("file");
         std::fs::write(&file, b"").unwrap();
+        let shown = quote(&file.to_string_lossy());
         assert_eq!(
-            message(&file.join("t")),
-            format!("{} is not a directory", file.display())
+            fault(&file.join("t")),
+            format!("is in {shown}, which is not a directory")
         );
+        let missing = dir.path().join("missing");
         assert_eq!(
-            message(&dir.path().join("missing/t")),
-            "No such file or directory (os error 2)"
+            fault(&missing.join("t")),
+            format!(
+                "is in {}, which does not exist",
+                quote(&missing.to_string_lossy())
+            )
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(
+            SaveError::Target("is a directory".into()).about(Path::new("a\tb")),
+            "`a\\tb` is a directory"
+        );
+    }
+
+    #[test]
+    fn special_files_and_links_are_never_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        // A character device: refused by the check alone, so nothing is written even as root.
+        assert_eq!(
+            check_target(Path::new("/dev/null"))
+                .unwrap_err()
+                .about(Path::new("/dev/null")),
+            "`/dev/null` is not a regular file"
+        );
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let file = dir.path().join("file");
+        std::fs::write(&file, b"kept").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let dangling = dir.path().join("dangling");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
+        for target in [&fifo, &link, &dangling] {
+            assert_eq!(fault(target), "is not a regular file", "{target:?}");
+            let meta = std::fs::symlink_metadata(target).unwrap();
+            assert!(!meta.is_file(), "{target:?} is left as it was");
+        }
+        assert_eq!(std::fs::read(&file).unwrap(), b"kept");
+        assert!(!dir.path().join("nowhere").exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 4);
+    }
+
+    #[test]
+    fn a_failed_temporary_file_is_not_named() {
+        // A name of 250 bytes is a file name; its temporary file's, 20 bytes longer, is none.
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("t".repeat(250));
+        let e = write_whole(&target, |out| out.write_all(b"x")).unwrap_err();
+        let shown = quote(&target.to_string_lossy());
+        assert_eq!(
+            e.about(&target),
+            format!("cannot write {shown}: invalid filename")
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -21,6 +21,10 @@ enum Input {
     File(&'static [u8]),
     /// A temporary directory, whose path replaces `{dir}` in the arguments.
     Dir,
+    /// A FIFO at `{file}`.
+    Fifo,
+    /// A symbolic link at `{file}` to a file that does not exist.
+    DanglingLink,
 }
 
 /// What a case must print on stderr (one line, exit status 2, nothing on stdout).
@@ -91,8 +95,8 @@ const CASES: &[Case] = &[
     case("arguments", &["dice-race", "compare", "7"], Line("ply: the following required arguments were not provided: <SECOND>")),
     case("arguments", &["magic-board", "generate", "--size", "8", "--solvable", "--unsolvable"], Line("ply: the argument '--solvable' cannot be used with '--unsolvable'")),
     case("arguments", &["magic-board", "generate", "--size", "3"], Line("ply: a board of size 3 breaks the size rule (5 to 20; --any-size allows 2 to 4096)")),
-    case("arguments", &["magic-board", "stats", "--sizes", "9..5"], Line("ply: invalid value '9..5' for '--sizes <SIZES>': `9..5` is an empty range")),
-    case("arguments", &["magic-board", "stats", "--sizes", "x"], Line("ply: invalid value 'x' for '--sizes <SIZES>': `x` is not a range like 5..20")),
+    case("arguments", &["magic-board", "stats", "--sizes", "9..5"], Line("ply: --sizes: `9..5` is an empty range")),
+    case("arguments", &["magic-board", "stats", "--sizes", "x"], Line("ply: --sizes: `x` is not a range like 5..20")),
     case("arguments", &["magic-board", "stats", "--size", "5", "--boards", "0"], Line("ply: --boards must be at least 1")),
     case("arguments", &["solitaire"], Line("ply: no board: give the numbers as arguments or with --input FILE")),
     case("arguments", &["solitaire", "1", "2", "3", "--die", "0"], Line("ply: the die must have 1 to 1000000 faces, not 0")),
@@ -102,10 +106,14 @@ const CASES: &[Case] = &[
     case("arguments", &["dice-race", "sums", "--sides", "0"], Line("ply: dice must have at least 1 side")),
     case("arguments", &["dice-race", "simulate", "7", "6", "--games", "0"], Line("ply: --games and --max-games must be at least 1")),
     // A negative number given to an option: the option and the value are named.
-    case("negative value", &["dots", "triangles", "--size", "-1"], Line("ply: invalid value '-1' for '--size <SIZE>': -1 is not in 0..=4294967295")),
+    case("negative value", &["dots", "triangles", "--size", "-1"], Line("ply: --size: `-1` is not in 1..=6")),
+    case("negative value", &["dots", "triangles", "--lines", "-1"], Line("ply: --lines: `-1` is not in 1..=64")),
+    case("negative value", &["play", "triangles", "--size", "-1"], Line("ply: --size: `-1` is not in 1..=6")),
+    case("message", &["dots", "triangles", "--time", "18446744073709551615h"], Line("ply: --time: `18446744073709551615h` is over the longest time accepted, 24 h")),
+    case("message", &["dots", "triangles", "--memory", "18446744073709551615"], Line("ply: --memory: `18446744073709551615` is not a memory size like 8G or 512M (more than 18 digits)")),
     case("negative value", &["dots", "boxes", "--rows", "-2", "--cols", "3"], Line("ply: invalid value '-2' for '--rows <ROWS>': -2 is not in 0..=4294967295")),
-    case("negative value", &["dots", "triangles", "--memory", "-1"], Line("ply: invalid value '-1' for '--memory <SIZE>': `-1` is not a memory size like 8G or 512M (invalid digit found in string)")),
-    case("negative value", &["dots", "triangles", "--moves", "-1-2"], Line("ply: move 1 `-1-2`: `-1-2` is not a move (write two dots: 2-4, 2 4 or 2,4)")),
+    case("negative value", &["dots", "triangles", "--memory", "-1"], Line("ply: --memory: `-1` is not a memory size like 8G or 512M (invalid digit found in string)")),
+    case("negative value", &["dots", "triangles", "--moves", "-1-2"], Line("ply: move 1: `-1-2` is not a move (write two dots: 2-4, 2 4 or 2,4)")),
     case("negative value", &["dice-race", "simulate", "7", "6", "--seed", "-1"], Line("ply: invalid value '-1' for '--seed <SEED>': invalid digit found in string")),
     case("negative value", &["dice-race", "equilibrium", "--picks", "-3"], Line("ply: invalid value '-3' for '--picks <PICKS>': -3 is not in 0..=4294967295")),
     case("negative value", &["dice-race", "compare", "7", "7", "--sides", "-6"], Line("ply: invalid value '-6' for '--sides <SIDES>': -6 is not in 0..=4294967295")),
@@ -114,17 +122,17 @@ const CASES: &[Case] = &[
     case("negative value", &["heaps", "-5"], Line("ply: heap 1 holds -5; every heap must hold at least 1 counter")),
     // Memory: never an abort, never over-promised.
     case("memory", &["dots", "triangles", "--memory", "64T"], Starts("ply: --memory 64.0 TiB (70368744177664 bytes) is more than this machine's")),
-    case("memory", &["dots", "triangles", "--memory", "12Q"], Line("ply: invalid value '12Q' for '--memory <SIZE>': `12Q` is not a memory size like 8G or 512M (invalid digit found in string)")),
-    case("memory", &["dots", "triangles", "--memory", ""], Line("ply: invalid value '' for '--memory <SIZE>': `` is not a memory size like 8G or 512M (cannot parse integer from empty string)")),
+    case("memory", &["dots", "triangles", "--memory", "12Q"], Line("ply: --memory: `12Q` is not a memory size like 8G or 512M (invalid digit found in string)")),
+    case("memory", &["dots", "triangles", "--memory", ""], Line("ply: --memory: `` is not a memory size like 8G or 512M (cannot parse integer from empty string)")),
     case("memory", &["dots", "triangles", "--memory", "0"], Line("ply: a search table of 2 entries needs 32 B but the memory budget is 0 B; try a larger --memory")),
     case("memory", &["dots", "boxes", "--rows", "3", "--cols", "3", "--memory", "1K", "--strategy", "table"], Line("ply: a table of 2^24 states (one byte each) needs 16.0 MiB (16777216 bytes) but the memory budget is 1.0 KiB (1024 bytes); try --strategy memo, or a larger --memory")),
     case("memory", &["dots", "triangles", "--size", "5", "--strategy", "table", "--memory", "1G"], Line("ply: a table of 2^45 states (one byte each) needs 32.0 TiB (35184372088832 bytes) but the memory budget is 1.0 GiB (1073741824 bytes); try --strategy memo, or a larger --memory")),
     case("memory", &["dots", "triangles", "--size", "5", "--strategy", "free-table", "--memory", "1K"], Line("ply: a table of 2^45 states (one byte each) needs 32.0 TiB (35184372088832 bytes) but the memory budget is 1.0 KiB (1024 bytes); try --strategy search, or a larger --memory")),
     // Two moves in: past the shipped book, which answers the empty board and every first move.
     case("memory", &["dots", "triangles", "--size", "5", "--moves", "1-2 2-3", "--strategy", "memo", "--memory", "200M"], Line("ply: a memo map growing past 3670016 states needs 204.0 MiB (213909504 bytes) but the memory budget is 200.0 MiB (209715200 bytes); try a larger --memory")),
-    case("memory", &["dots", "solve", "boxes", "--rows", "1", "--cols", "11", "--memory", "8G"], Line("ply: a table of 2^34 states (one byte each) needs 16.0 GiB (17179869184 bytes) but the memory budget is 8.0 GiB (8589934592 bytes); positions of this board can still be asked one at a time with --strategy memo")),
+    case("memory", &["dots", "solve", "boxes", "--rows", "1", "--cols", "11", "--memory", "8G"], Line("ply: a table of 2^34 states (one byte each) needs 16.0 GiB, over the memory budget of 8.0 GiB; `ply dots --strategy memo` asks its positions one at a time")),
     Case { class: "memory", args: &["dots", "boxes", "--rows", "3", "--cols", "4", "--strategy", "table"], input: Input::Nothing, limit_as: Some(1 << 30), expect: Starts("ply: a table of 2^31 states (one byte each) needs 2.0 GiB (2147483648 bytes) but the memory budget is") },
-    Case { class: "memory", args: &["dots", "solve", "boxes", "--rows", "1", "--cols", "11"], input: Input::Nothing, limit_as: Some(8 << 30), expect: Starts("ply: a table of 2^34 states (one byte each) needs 16.0 GiB (17179869184 bytes) but the memory budget is") },
+    Case { class: "memory", args: &["dots", "solve", "boxes", "--rows", "1", "--cols", "11"], input: Input::Nothing, limit_as: Some(8 << 30), expect: Starts("ply: a table of 2^34 states (one byte each) needs 16.0 GiB, over the memory budget of") },
     with_input("memory", &["magic-board", "--memory", "1", "{file}"], File(b"4 4 4 1 1\n2 4 1 4 3\n0 2 1 3 2\n3 2 3 2 3\n3 4 2 2 1\n"), Line("ply: a search over 40 states needs 200 B but the memory budget is 0 B (the 1 B budget is split over 4 corners, one search each)")),
     // Bounded input: the first impossible byte or line ends the read.
     with_input("bounded input", &["triangle-war", "/dev/zero"], Input::Nothing, Line("ply: line 1: byte 0 of the input is `\\0`, which no valid input holds")),
@@ -146,7 +154,7 @@ const CASES: &[Case] = &[
     with_input("encoding", &["dots", "triangles", "--moves-file", "-"], Stdin(b"2-3 \xff-4\n"), Line("ply: line 1: byte 4 of the input starts invalid UTF-8 (`\\xff`)")),
     // Messages quote at most 40 characters, escaped.
     case("message", &["dots", "triangles", "--moves", "2-3\x1b[31m"], Line("ply: move 1 `2-3\\x1b[31m`: `3\\x1b[31m` is not a dot number")),
-    case("message", &["dots", "triangles", "--moves", "99999999999999999999999999999999999999999999999-2"], Line("ply: move 1 `9999999999999999999999999999999999999999…`: `9999999999999999999999999999999999999999…` is not a dot number")),
+    case("message", &["dots", "triangles", "--moves", "99999999999999999999999999999999999999999999999-2"], Line("ply: move 1: `9999999999999999999999999999999999999999…` is not a dot number")),
     case("message", &["heaps", "99999999999999999999999999999999999999999999999999999999"], Line("ply: heap 1 holds 9999999999999999999999999999999999999999…, more than the largest size (18446744073709551615)")),
     case("message", &["heaps", "1", "x\u{202e}y", "3"], Line("ply: heap 2: `x\\u{202e}y` is not a whole number")),
     case("message", &["dice-race", "compare", "7", "x\ty"], Line("ply: `x` is not a whole number")),
@@ -157,8 +165,8 @@ const CASES: &[Case] = &[
     case("moves", &["dots", "triangles", "--moves", "0-1"], Line("ply: move 1 `0-1`: dot 0 does not exist (this board has dots 1 to 10)")),
     case("moves", &["dots", "triangles", "--moves", "2-3 2-3"], Line("ply: move 2 `2-3`: edge 2-3 is already drawn (by move 1)")),
     case("moves", &["dots", "triangles", "--moves", "2-x"], Line("ply: move 1 `2-x`: `x` is not a dot number")),
-    case("moves", &["dots", "triangles", "--moves", "2--3"], Line("ply: move 1 `2--3`: `2--3` is not a move (write two dots: 2-4, 2 4 or 2,4)")),
-    case("moves", &["dots", "triangles", "--moves", "2-3-4"], Line("ply: move 1 `2-3-4`: `2-3-4` is not a move (write two dots: 2-4, 2 4 or 2,4)")),
+    case("moves", &["dots", "triangles", "--moves", "2--3"], Line("ply: move 1: `2--3` is not a move (write two dots: 2-4, 2 4 or 2,4)")),
+    case("moves", &["dots", "triangles", "--moves", "2-3-4"], Line("ply: move 1: `2-3-4` is not a move (write two dots: 2-4, 2 4 or 2,4)")),
     case("moves", &["dots", "boxes", "--rows", "3", "--cols", "3", "--moves", "1-6"], Line("ply: move 1 `1-6`: dots 1 and 6 are not joined by an edge")),
     // Contest formats.
     with_input("contest format", &["triangle-war"], Stdin(b"1\n2\n1 2\n3 4\n"), Line("ply: game 1, line 2: the number of moves must be 6 to 18, got 2")),
@@ -171,20 +179,28 @@ const CASES: &[Case] = &[
     case("numbers", &["dice-race", "compare", "7", "x"], Line("ply: `x` is not a whole number")),
     case("numbers", &["dice-race", "compare", "7", ""], Line("ply: a list needs at least one sum")),
     case("numbers", &["dice-race", "compare", "1", "7"], Line("ply: sum 1 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)")),
+    case("numbers", &["heaps", "1,,2"], Line("ply: heaps: item 2 is empty")),
+    case("numbers", &["heaps", ",1"], Line("ply: heaps: item 1 is empty")),
+    case("numbers", &["solitaire", "1,,2"], Line("ply: token 2 (line 1) is empty")),
+    case("numbers", &["dice-race", "compare", "7,,8", "7"], Line("ply: a list's item 2 is empty")),
+    case("numbers", &["dice-race", "simulate", "7", "6", "--games", "10", "--max-games", "5"], Line("ply: --games 10 is more than --max-games 5")),
     case("numbers", &["solitaire", "1", "2", "x"], Line("ply: token 3 (line 1) `x` is not an integer")),
     case("numbers", &["solitaire", "1", "2", "99999999999999999999999"], Line("ply: token 3 (line 1) `99999999999999999999999` is outside the 64-bit integer range")),
     // MagicBoard boards.
     with_input("board", &["magic-board", "{file}"], File(b"4 4 4 1 1\n2 4 1 4 3\n0 2 1 3 0\n3 2 3 2 3\n3 4 2 2 1\n"), Line("ply: row 2, column 4 holds a second 0 (the first is at row 2, column 0): the board needs exactly one goal")),
     with_input("board", &["magic-board", "{file}"], File(b"4 4 4 1 1\n2 4 1 4 3\n0 2 1 3 2\n3 2 3 9 3\n3 4 2 2 1\n"), Line("ply: row 3, column 3: 9 is outside 0 to 4 (values must be below the size 5)")),
     with_input("board", &["magic-board", "{file}", "--start", "9,9"], File(b"4 4 4 1 1\n2 4 1 4 3\n0 2 1 3 2\n3 2 3 2 3\n3 4 2 2 1\n"), Line("ply: (9,9) is not a corner; the starts are (0,0), (0,4), (4,0) and (4,4)")),
-    with_input("board", &["magic-board", "{file}", "--start", "x"], File(b""), Line("ply: invalid value 'x' for '--start <ROW,COL>': `x` is not ROW,COL")),
+    with_input("board", &["magic-board", "{file}", "--start", "x"], File(b""), Line("ply: --start: `x` is not ROW,COL")),
+    with_input("board", &["magic-board", "{file}", "--start", "99999999999999999999,0"], File(b""), Line("ply: --start: `99999999999999999999` is too big for a row or column")),
     with_input("board", &["magic-board", "{file}"], File(b""), Line("ply: the board is empty")),
     // Files: directories, missing files, tables that are not tables.
     with_input("file", &["dots", "triangles", "--table", "{dir}"], Dir, Line("ply: {dir} is a directory, not a table file")),
     with_input("file", &["dots", "triangles", "--table", "/dev/null"], Input::Nothing, Line("ply: /dev/null is not a ply table file")),
     with_input("file", &["dots", "triangles", "--table", "{file}"], File(b"PLYTABLE but not really a table"), Line("ply: {file} is a table of format version 1953849888; this ply reads version 1")),
     with_input("file", &["dots", "triangles", "--table", "/nonexistent/x"], Input::Nothing, Line("ply: /nonexistent/x: No such file or directory (os error 2)")),
-    with_input("file", &["dots", "solve", "triangles", "--size", "2", "--save", "{dir}"], Dir, Line("ply: cannot save the table to {dir}: it is a directory")),
+    with_input("file", &["dots", "solve", "triangles", "--size", "2", "--save", "{dir}"], Dir, Line("ply: --save: `{dir}` is a directory")),
+    with_input("file", &["dots", "solve", "triangles", "--size", "2", "--save", "{file}"], Input::Fifo, Line("ply: --save: `{file}` is not a regular file")),
+    with_input("file", &["dots", "solve", "triangles", "--size", "2", "--save", "{file}"], Input::DanglingLink, Line("ply: --save: `{file}` is not a regular file")),
     with_input("file", &["dots", "triangles", "--moves-file", "{dir}"], Dir, Line("ply: cannot read {dir}: is a directory")),
     with_input("file", &["triangle-war", "{dir}"], Dir, Line("ply: cannot read {dir}: is a directory")),
     with_input("file", &["solitaire", "--input", "{dir}"], Dir, Line("ply: cannot read {dir}: is a directory")),
@@ -224,6 +240,16 @@ fn run(case: &Case, scratch: &Path) -> Result<(), String> {
         }
         Input::File(bytes) => {
             std::fs::write(&file, bytes).map_err(|e| e.to_string())?;
+            cmd.write_stdin("");
+        }
+        Input::Fifo => {
+            let made = std::process::Command::new("mkfifo").arg(&file).status();
+            made.map_err(|e| e.to_string())?;
+            cmd.write_stdin("");
+        }
+        Input::DanglingLink => {
+            std::os::unix::fs::symlink(scratch.join("nowhere"), &file)
+                .map_err(|e| e.to_string())?;
             cmd.write_stdin("");
         }
         Input::Nothing | Input::Dir => {
@@ -327,6 +353,8 @@ fn table() -> String {
             Input::Stdin(bytes) => format!("stdin {}", code(&shown(bytes))),
             Input::File(bytes) => format!("`{{file}}` holds {}", code(&shown(bytes))),
             Input::Dir => "`{dir}` is a directory".to_string(),
+            Input::Fifo => "`{file}` is a FIFO".to_string(),
+            Input::DanglingLink => "`{file}` is a link to no file".to_string(),
         };
         let message = match case.expect {
             Expect::Line(text) => code(text),

@@ -2,6 +2,7 @@
 
 use crate::common;
 use common::*;
+use plysolve::input::quote;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -494,7 +495,7 @@ fn dots_edge_drawn_twice() {
 #[test]
 fn dots_not_a_number() {
     assert_bad_moves("2-x", "ply: move 1 `2-x`: `x` is not a dot number");
-    assert_bad_moves("2-4 x 5", "ply: move 2 `x`: `x` is not a dot number");
+    assert_bad_moves("2-4 x 5", "ply: move 2: `x` is not a dot number");
 }
 
 #[test]
@@ -513,7 +514,7 @@ fn dots_lone_dot() {
 fn dots_three_dots_in_one_move() {
     assert_bad_moves(
         "2-4-5",
-        "ply: move 1 `2-4-5`: `2-4-5` is not a move (write two dots: 2-4, 2 4 or 2,4)",
+        "ply: move 1: `2-4-5` is not a move (write two dots: 2-4, 2 4 or 2,4)",
     );
 }
 
@@ -532,7 +533,7 @@ fn dots_bad_sizes() {
     assert_bad_input(
         &["dots", "triangles", "--size", "x"],
         None,
-        "ply: invalid value 'x' for '--size <SIZE>': invalid digit found in string",
+        "ply: --size: `x` is not a whole number",
     );
 }
 
@@ -585,19 +586,19 @@ fn dots_bad_memory_values() {
     assert_bad_input(
         &["dots", "triangles", "--memory", "lots"],
         None,
-        "ply: invalid value 'lots' for '--memory <SIZE>': `lots` is not a memory size like 8G or \
+        "ply: --memory: `lots` is not a memory size like 8G or \
          512M (invalid digit found in string)",
     );
     assert_bad_input(
         &["dots", "triangles", "--memory", ""],
         None,
-        "ply: invalid value '' for '--memory <SIZE>': `` is not a memory size like 8G or 512M \
+        "ply: --memory: `` is not a memory size like 8G or 512M \
          (cannot parse integer from empty string)",
     );
     assert_bad_input(
         &["dots", "triangles", "--memory", "99999999999999T"],
         None,
-        "ply: invalid value '99999999999999T' for '--memory <SIZE>': `99999999999999T` is not a \
+        "ply: --memory: `99999999999999T` is not a \
          memory size like 8G or 512M (number too large to fit in target type)",
     );
 }
@@ -1046,7 +1047,7 @@ fn boxes_board_and_whole_tables() {
     assert_bad_input(
         &["dots", "solve", "boxes", "--rows", "3", "--cols", "3", "--memory", "1M"],
         None,
-        "ply: a table of 2^24 states (one byte each) needs 16.0 MiB (16777216 bytes) but the memory budget is 1.0 MiB (1048576 bytes); positions of this board can still be asked one at a time with --strategy memo",
+        "ply: a table of 2^24 states (one byte each) needs 16.0 MiB, over the memory budget of 1.0 MiB; `ply dots --strategy memo` asks its positions one at a time",
     );
     assert_bad_input(
         &["dots", "boxes", "--rows", "5", "--cols", "6"],
@@ -1214,7 +1215,7 @@ fn directories_are_named_as_directories() {
     assert_bad_input(
         &["dots", "solve", "triangles", "--size", "2", "--save", path],
         None,
-        &format!("ply: cannot save the table to {path}: it is a directory"),
+        &format!("ply: --save: {} is a directory", quote(path)),
     );
     let missing = format!("{path}/missing/t.plytable");
     assert_bad_input(
@@ -1228,7 +1229,11 @@ fn directories_are_named_as_directories() {
             &missing,
         ],
         None,
-        &format!("ply: cannot save the table to {missing}: No such file or directory (os error 2)"),
+        &format!(
+            "ply: --save: {} is in {}, which does not exist",
+            quote(&missing),
+            quote(&format!("{path}/missing"))
+        ),
     );
     let file = dir.path().join("file");
     std::fs::write(&file, "x").unwrap();
@@ -1245,8 +1250,9 @@ fn directories_are_named_as_directories() {
         ],
         None,
         &format!(
-            "ply: cannot save the table to {under_file}: {} is not a directory",
-            file.display()
+            "ply: --save: {} is in {}, which is not a directory",
+            quote(&under_file),
+            quote(&file.display().to_string())
         ),
     );
     assert_eq!(files_in(dir.path()), ["file"], "nothing was left behind");
@@ -1322,7 +1328,10 @@ fn a_save_over_the_file_size_limit_fails_and_leaves_nothing() {
         .unwrap();
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        format!("ply: cannot save the table to {path}: File too large (os error 27)\n")
+        format!(
+            "ply: --save: cannot write {}: File too large (os error 27)\n",
+            quote(path)
+        )
     );
     assert_eq!(output.status.code(), Some(2), "{:?}", output.status);
     assert_eq!(output.stdout, b"");

@@ -604,9 +604,10 @@ fn bad_sum_the_dice_cannot_make() {
 
 #[test]
 fn bad_empty_list() {
-    for (a, b) in [("", "7"), ("7", ""), (" , ", "7")] {
+    for (a, b) in [("", "7"), ("7", ""), (" \t ", "7")] {
         assert_bad(&["compare", a, b], "ply: a list needs at least one sum");
     }
+    assert_bad(&["compare", " , ", "7"], "ply: a list's item 1 is empty");
     assert_bad(&["simulate", "", "7"], "ply: a list needs at least one sum");
 }
 

@@ -432,7 +432,8 @@ fn no_sizes() {
         "ply: the following required arguments were not provided: <SIZES>...",
     );
     // Arguments that hold no number at all.
-    assert_bad_heaps(&[",", " "], "ply: no heaps: give at least one heap size");
+    assert_bad_heaps(&[" ", "\t"], "ply: no heaps: give at least one heap size");
+    assert_bad_heaps(&[",", " "], "ply: heaps: item 1 is empty");
 }
 
 #[test]

@@ -94,13 +94,12 @@ fn a_solve_over_the_address_space_limit_is_refused() {
     ];
     let line = refusal(
         run(&args, Some(8 * GIB), ""),
-        "ply: a table of 2^34 states (one byte each) needs 16.0 GiB (17179869184 bytes) but the \
-         memory budget is ",
+        "ply: a table of 2^34 states (one byte each) needs 16.0 GiB, over the memory budget of ",
     );
     assert!(
         line.ends_with(
-            ": ulimit -v less what is mapped and 512 MiB; positions of this board can still be \
-             asked one at a time with --strategy memo"
+            ": ulimit -v less what is mapped and 512 MiB; `ply dots --strategy memo` asks its \
+             positions one at a time"
         ),
         "{line}"
     );

@@ -1160,9 +1160,49 @@ fn heaps_and_dice_race_games_are_played_by_their_homes() {
             r#"{"first":[13],"second":[6]}"#,
             "sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
         ),
+        (
+            "/api/heaps/game",
+            r#"{"heaps":[3,4],"moves":"2,,1"}"#,
+            "moves: item 2 is empty",
+        ),
+        (
+            "/api/heaps/game",
+            r#"{"heaps":"1,,2"}"#,
+            "heaps: item 2 is empty",
+        ),
+        ("/api/heaps", r#"{"heaps":",1"}"#, "heaps: item 1 is empty"),
+        (
+            "/api/dice-race/compare",
+            r#"{"first":"7,,8","second":[7]}"#,
+            "a list's item 2 is empty",
+        ),
+        (
+            "/api/dice-race/simulate",
+            r#"{"first":[7],"second":[6],"games":10,"max_games":5}"#,
+            "\"games\": 10 is more than \"max_games\": 5",
+        ),
     ] {
         assert_eq!(server.post(path, body), error(message), "{body}");
     }
+    // Takes: at most as many as a race's rolls, as a list or a text; the cap itself is replayed.
+    let heap = 20_000;
+    let takes = |n: usize| vec!["1"; n].join(",");
+    for (moves, answer) in [
+        (
+            format!("[{}]", takes(10_001)),
+            error("\"moves\" must hold at most 10000 takes, not 10001"),
+        ),
+        (
+            format!("\"{}\"", takes(260_000)),
+            error("\"moves\" must hold at most 10000 takes, not 260000"),
+        ),
+    ] {
+        let body = format!(r#"{{"heaps":[{heap}],"moves":{moves}}}"#);
+        assert_eq!(server.post("/api/heaps/game", &body), answer);
+    }
+    let body = format!(r#"{{"heaps":[{heap}],"moves":[{}]}}"#, takes(10_000));
+    let (status, text) = server.post("/api/heaps/game", &body);
+    assert_eq!(status, 200, "{text}");
     let (status, text) = server.post(
         "/api/dice-race/game",
         r#"{"first":[7],"second":[6],"faces":2}"#,

@@ -118,10 +118,7 @@ fn seed_board_as_one_comma_separated_argument() {
 fn seed_board_with_commas_and_spaces_mixed_in_the_arguments() {
     assert_eq!(solitaire(&["1,-2", "0", "9,-1", "-2"]), SEED_TEXT);
     assert_eq!(solitaire(&["1,-2,0", "9,-1,-2"]), SEED_TEXT);
-    assert_eq!(
-        solitaire(&["1,", "-2", ",0,", "9", ",", "-1", ",-2,"]),
-        SEED_TEXT
-    );
+    assert_eq!(solitaire(&["1,", "-2", ",0,", "9", "-1", ",-2"]), SEED_TEXT);
     assert_eq!(solitaire(&["1 -2,0", "9 -1,-2"]), SEED_TEXT);
 }
 
@@ -139,7 +136,7 @@ fn comma_separated_argument_starting_with_a_minus() {
 
 #[test]
 fn seed_board_from_a_file_with_mixed_separators() {
-    let file = TempFile::new("seed.txt", b"1\t-2,\n0 , 9\r\n\n-1,,-2\n");
+    let file = TempFile::new("seed.txt", b"1\t-2,\n0 , 9\r\n\n-1,\n-2\n");
     assert_eq!(solitaire(&["--input", file.arg()]), SEED_TEXT);
     assert!(file.path().exists());
 }
@@ -616,6 +613,8 @@ fn empty_file() {
 #[test]
 fn only_separators_in_a_file() {
     let file = TempFile::new("commas.txt", b" ,\n,, \t\n");
+    assert_bad_solitaire(&["--input", file.arg()], "ply: token 1 (line 1) is empty");
+    let file = TempFile::new("blank.txt", b" \n \t\n");
     assert_bad_solitaire(
         &["--input", file.arg()],
         "ply: the board is empty: give at least one number",

@@ -190,6 +190,11 @@ FAULTS = [
     (lambda: plysolve.heaps([3, 0]), ["heaps", "3", "0"]),
     (lambda: plysolve.heaps("3 x"), ["heaps", "3", "x"]),
     (lambda: plysolve.dice_race_compare([1], [5]), ["dice-race", "compare", "1", "5"]),
+    # An empty item: the one separator rule, the same text refused the same way.
+    (lambda: plysolve.heaps("1,,2"), ["heaps", "1,,2"]),
+    (lambda: plysolve.heaps(",1"), ["heaps", ",1"]),
+    (lambda: plysolve.solitaire("1,,2"), ["solitaire", "1,,2"]),
+    (lambda: plysolve.dice_race_compare("7,,8", [7]), ["dice-race", "compare", "7,,8", "7"]),
 ]
 
 
@@ -198,6 +203,18 @@ def test_faults_that_name_no_option_raise_value_error_with_the_cli_message(cli, 
     with pytest.raises(ValueError) as raised:
         call()
     assert str(raised.value) == cli.fault(*args)
+
+
+def test_empty_items_and_too_many_takes_are_refused_in_pythons_terms():
+    with pytest.raises(ValueError) as raised:
+        plysolve.heaps_game(heaps=[3, 4], moves="2,,1")
+    assert str(raised.value) == "moves: item 2 is empty"
+    with pytest.raises(ValueError) as raised:
+        plysolve.heaps_game(heaps=[20000], moves=[1] * 10001)
+    assert str(raised.value) == "moves must hold at most 10000 takes, not 10001"
+    with pytest.raises(ValueError) as raised:
+        plysolve.dice_race_simulate(first=[7], second=[6], games=10, max_games=5)
+    assert str(raised.value) == "games=10 is more than max_games=5"
 
 
 def test_faults_of_the_bindings_own_arguments():

@@ -25,7 +25,8 @@ const KEPT_MEMORY: u64 = 256 << 20;
 /// `ply ask [GAME QUESTION [REQUEST]]`
 #[derive(Args)]
 pub struct AskArgs {
-    /// The game (`dots`, `heaps`, …); without it, every question is listed with an example.
+    /// The game (`dots`, `heaps`, …), or a question as the API names it (`triangle-war`,
+    /// `/api/triangle-war`), then its request; without it, every question is listed with an example.
     game: Option<String>,
     /// The question within the game (`review`, `best`, …; `ply ask GAME` lists them).
     question: Option<String>,
@@ -47,18 +48,32 @@ pub fn run(args: AskArgs) -> Result<String, Failure> {
     let Some(game) = args.game else {
         return Ok(listing(None));
     };
-    if !registry::games().iter().any(|g| g.name == game) {
-        return Err(Failure::BadInput(format!(
-            "no game is called {} (the games: {})",
-            plysolve::input::quote(&game),
-            names(registry::games().iter().map(|g| g.name))
-        )));
-    }
-    let Some(name) = args.question else {
-        return Ok(listing(Some(&game)));
+    let (question, request) = if registry::games().iter().any(|g| g.name == game) {
+        let Some(name) = args.question else {
+            return Ok(listing(Some(&game)));
+        };
+        (find(&game, &name)?, args.request)
+    } else {
+        // A question named as the API names it (`triangle-war`, `/api/triangle-war`): its request
+        // comes next.
+        match by_api_name(&game) {
+            Some(question) if args.request.is_none() => (question, args.question),
+            Some(_) => {
+                return Err(Failure::BadInput(format!(
+                    "{} takes one request after it, not two",
+                    plysolve::input::quote(&game)
+                )))
+            }
+            None => {
+                return Err(Failure::BadInput(format!(
+                    "no game is called {} (the games: {})",
+                    plysolve::input::quote(&game),
+                    names(registry::games().iter().map(|g| g.name))
+                )))
+            }
+        }
     };
-    let question = find(&game, &name)?;
-    let request = match args.request.as_deref() {
+    let request = match request.as_deref() {
         None | Some("-") => read_stdin()?,
         Some(text) => text.as_bytes().to_vec(),
     };
@@ -77,6 +92,14 @@ pub fn run(args: AskArgs) -> Result<String, Failure> {
         .answer(&Context::new(grants, None))
         .map_err(failure)?;
     Ok(answer.text)
+}
+
+/// The question the server answers at `name` (`/api/triangle-war`, or `triangle-war` for it).
+fn by_api_name(name: &str) -> Option<&'static dyn Question> {
+    match name.starts_with("/api/") {
+        true => registry::question(name),
+        false => registry::question(&format!("/api/{name}")),
+    }
 }
 
 /// The question `name` of `game`.

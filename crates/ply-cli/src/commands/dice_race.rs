@@ -53,7 +53,8 @@ pub enum DiceRaceCommand {
         /// The second list.
         second: String,
         /// Games to start with (then ten times as many in all, until one side has 60 % of decisive
-        /// games or decisive games are shown rarer than 1 in 100 000). At most 4·10^9 rolls in all.
+        /// games or decisive games are shown rarer than 1 in 100 000), at most --max-games. At most
+        /// 4·10^9 rolls in all.
         #[arg(long, default_value_t = DEFAULT_GAMES)]
         games: u64,
         /// Most games to play (lowered to what 4·10^9 rolls allow).

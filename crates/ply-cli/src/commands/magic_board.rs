@@ -11,7 +11,7 @@ use plysolve::games::magic_board::request::{
     GenerateRequest, MagicBoardRequest, StatsRequest, DEFAULT_SEED,
 };
 use plysolve::games::magic_board::{draw, Board, BoardReport, MAX_DRAWN};
-use plysolve::input::number::parse_unsigned;
+use plysolve::input::number::{parse_unsigned, IntFault};
 use plysolve::input::quote;
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -94,8 +94,17 @@ fn index(text: &str, fault: impl Fn() -> String) -> Result<usize, String> {
 fn parse_square(text: &str) -> Result<(usize, usize), String> {
     let fault = || format!("{} is not ROW,COL", quote(text));
     let (r, c) = text.split_once(',').ok_or_else(fault)?;
-    let number = |t: &str| index(t, fault);
+    let number = |t: &str| match parse_unsigned(t.trim_ascii()) {
+        Err(IntFault::OutOfRange) => Err(too_big(t)),
+        Ok(n) => usize::try_from(n).map_err(|_| too_big(t)),
+        Err(IntFault::NotANumber) => Err(fault()),
+    };
     Ok((number(r)?, number(c)?))
+}
+
+/// The refusal of a row or column past any board.
+fn too_big(number: &str) -> String {
+    format!("{} is too big for a row or column", quote(number.trim_ascii()))
 }
 
 fn parse_sizes(text: &str) -> Result<(usize, usize), String> {

@@ -37,6 +37,10 @@ pub enum Cost {
     Expensive,
 }
 
+/// Most moves (a race's rolls, a game's takes) one request replays of a game the page plays: each
+/// adds a position to the answer, so more would let a small request ask for a large answer.
+pub const MAX_REPLAYED_MOVES: u64 = 10_000;
+
 /// Estimated work under this many seconds is cheap.
 pub const CHEAP_SECONDS: f64 = 0.002;
 

@@ -26,9 +26,13 @@ pub fn parse_time(text: &str) -> Result<Duration, TimeError> {
     let trimmed = text.trim();
     let time = match trimmed.parse::<f64>() {
         Ok(seconds) => seconds_to_duration(seconds, text)?,
-        Err(_) => {
-            humantime::parse_duration(trimmed).map_err(|_| TimeError::NotATime(text.to_string()))?
-        }
+        Err(_) => humantime::parse_duration(trimmed).map_err(|e| match e {
+            // Past what humantime counts (a fraction below a nanosecond overflows too).
+            humantime::DurationError::NumberOverflow if !trimmed.contains('.') => {
+                TimeError::TooLong(text.to_string())
+            }
+            _ => TimeError::NotATime(text.to_string()),
+        })?,
     };
     check_time(time, text)
 }
@@ -92,9 +96,17 @@ mod tests {
         assert_eq!(parse_time("25h"), Err(TimeError::TooLong("25h".into())));
         assert_eq!(parse_time("inf"), Err(TimeError::TooLong("inf".into())));
         assert_eq!(parse_time("NaN"), Err(TimeError::NotATime("NaN".into())));
+        // Past what humantime counts is too long, whatever the unit.
+        for text in [
+            "99999999999999999999999h",
+            "18446744073709551615h",
+            "99999999999999999999999s",
+        ] {
+            assert_eq!(parse_time(text), Err(TimeError::TooLong(text.into())));
+        }
         assert_eq!(
-            parse_time("99999999999999999999999h"),
-            Err(TimeError::NotATime("99999999999999999999999h".into()))
+            parse_time("0.5ns"),
+            Err(TimeError::NotATime("0.5ns".into()))
         );
     }
 }

@@ -6,7 +6,7 @@
 //! plus [`BYTES_PER_NUMBER`] for each number it should hold (blank lines before it included), so an
 //! endless or binary input is refused at its first impossible line or byte.
 
-use super::number::{items, parse_int, IntFault};
+use super::number::{items, parse_int, EmptyItem, IntFault};
 use super::{quote, Lines, ReadError, ReadFault};
 use std::fmt;
 use std::io::BufRead;
@@ -27,6 +27,9 @@ pub fn line_limit(count: usize) -> usize {
 /// What is wrong with one line (or with the lack of one).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum LineFault {
+    /// Two commas with nothing between them, or one first or last.
+    #[error(transparent)]
+    EmptyItem(#[from] EmptyItem),
     /// A token that is not a whole number.
     #[error("{} is not a whole number", quote(.0))]
     NotANumber(String),
@@ -150,7 +153,11 @@ impl<R: BufRead> NumberLines<R> {
                 LineFault::Truncated(format!("{} (after line {last})", missing())),
             )
         })?;
-        let found = items(text).count();
+        let mut found = 0;
+        for item in items(text) {
+            item.map_err(|e| (Some(line), e.into()))?;
+            found += 1;
+        }
         if found != count {
             return Err((
                 Some(line),
@@ -161,7 +168,7 @@ impl<R: BufRead> NumberLines<R> {
             ));
         }
         let numbers = items(text)
-            .map(|t| parse_whole(t).map_err(|fault| (Some(line), fault)))
+            .map(|t| parse_whole(t.expect("checked above")).map_err(|fault| (Some(line), fault)))
             .collect::<Result<_, _>>()?;
         Ok((line, numbers))
     }
@@ -336,6 +343,14 @@ mod tests {
             line: Some(9),
         };
         assert_eq!(place.to_string(), "game 2, line 9: ");
+    }
+
+    #[test]
+    fn an_empty_item_is_refused_before_the_count() {
+        let mut lines = NumberLines::new(&b"1,,2\n"[..]);
+        let fault = lines.numbers(3, "three", String::new).unwrap_err();
+        assert_eq!(fault, (Some(1), LineFault::EmptyItem(EmptyItem(2))));
+        assert_eq!(fault.1.to_string(), "item 2 is empty");
     }
 
     #[test]

@@ -9,10 +9,65 @@ pub fn is_separator(b: u8) -> bool {
     b == b',' || b.is_ascii_whitespace()
 }
 
-/// The items of `text`: the runs between [`is_separator`] bytes.
-pub fn items(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| c.is_ascii() && is_separator(c as u8))
-        .filter(|t| !t.is_empty())
+/// An item of a list with nothing in it: a comma first, last, or after another comma with only white
+/// space between (`1,,2`, `,1`, `1,`). White space alone never makes one: runs of it are one
+/// separator, and a blank text is a list of no items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("item {0} is empty")]
+pub struct EmptyItem(pub usize);
+
+/// The items of `text`: the runs between [`is_separator`] bytes, in order, each `Ok`; an empty item
+/// ([`EmptyItem`], numbered among the items) ends them with an `Err`.
+pub fn items(text: &str) -> Items<'_> {
+    Items {
+        rest: Some(text),
+        count: 0,
+        after_comma: false,
+    }
+}
+
+/// The iterator of [`items`].
+#[derive(Debug, Clone)]
+pub struct Items<'a> {
+    /// The text not read yet; `None` once the items are over (or an empty one was met).
+    rest: Option<&'a str>,
+    /// Items given so far.
+    count: usize,
+    /// Whether a comma came since the last item (or the text starts with one).
+    after_comma: bool,
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = Result<&'a str, EmptyItem>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let rest = self.rest?;
+        let start = rest.bytes().position(|b| !is_white(b));
+        let Some(start) = start else {
+            self.rest = None;
+            return self.after_comma.then(|| Err(EmptyItem(self.count + 1)));
+        };
+        let rest = &rest[start..];
+        if let Some(after) = rest.strip_prefix(',') {
+            if self.after_comma || self.count == 0 {
+                self.rest = None;
+                return Some(Err(EmptyItem(self.count + 1)));
+            }
+            self.after_comma = true;
+            self.rest = Some(after);
+            return self.next();
+        }
+        let end = rest.bytes().position(is_separator).unwrap_or(rest.len());
+        self.count += 1;
+        self.after_comma = false;
+        self.rest = Some(&rest[end..]);
+        Some(Ok(&rest[..end]))
+    }
+}
+
+/// Whether `b` is a separator other than a comma: ASCII white space.
+fn is_white(b: u8) -> bool {
+    b != b',' && is_separator(b)
 }
 
 /// Why a token is not a whole number in range.
@@ -184,8 +239,23 @@ mod tests {
 
     #[test]
     fn one_separator_rule() {
-        let found: Vec<&str> = items(" 1,2\t3\r\n4\u{c}5,,\u{a0}6 ").collect();
-        assert_eq!(found, ["1", "2", "3", "4", "5", "\u{a0}6"]);
+        let found: Vec<_> = items(" 1,2\t3\r\n4\u{c}5 ,\n\u{a0}6 ").collect();
+        assert_eq!(found, ["1", "2", "3", "4", "5", "\u{a0}6"].map(Ok));
+        assert_eq!(items(" \t\n").count(), 0);
+        assert_eq!(items("").count(), 0);
+    }
+
+    #[test]
+    fn an_empty_item_ends_the_list() {
+        let read = |text| items(text).collect::<Vec<_>>();
+        assert_eq!(read("1,,2"), [Ok("1"), Err(EmptyItem(2))]);
+        assert_eq!(read("1, \t ,2"), [Ok("1"), Err(EmptyItem(2))]);
+        assert_eq!(read(",1"), [Err(EmptyItem(1))]);
+        assert_eq!(read(" , 1"), [Err(EmptyItem(1))]);
+        assert_eq!(read("1 2,"), [Ok("1"), Ok("2"), Err(EmptyItem(3))]);
+        assert_eq!(read("1 2, "), [Ok("1"), Ok("2"), Err(EmptyItem(3))]);
+        assert_eq!(read(","), [Err(EmptyItem(1))]);
+        assert_eq!(EmptyItem(2).to_string(), "item 2 is empty");
         assert!(is_separator(b',') && is_separator(b' ') && !is_separator(0x0b));
     }
 }

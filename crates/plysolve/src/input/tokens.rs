@@ -28,6 +28,10 @@ pub enum TokenError {
         /// The token, quoted as messages show input (see [`quote_bytes`]).
         text: String,
     },
+    /// Two commas with nothing between them, or one first or last (the rule of
+    /// [`items`](super::number::items)).
+    #[error("token {} (line {}) is empty", .0.token, .0.line)]
+    Empty(TokenPlace),
     /// An integer outside `i64`.
     #[error("token {} (line {}) {text} is outside the 64-bit integer range", .place.token, .place.line)]
     OutOfRange {
@@ -49,6 +53,8 @@ pub struct IntReader<R> {
     end: usize,
     tokens: u64,
     line: u64,
+    /// Whether a comma came since the last token.
+    after_comma: bool,
 }
 
 /// The read buffer: small enough to stay in the core's cache between the kernel's copy into it and
@@ -65,6 +71,7 @@ impl<R: Read> IntReader<R> {
             end: 0,
             tokens: 0,
             line: 1,
+            after_comma: false,
         }
     }
 
@@ -95,13 +102,23 @@ impl<R: Read> IntReader<R> {
     }
 
     /// Moves past a number of `len` bytes and the separator after it (usually the only one before
-    /// the next number), counting the line it may end.
+    /// the next number), counting the line it may end and the comma it may be.
     #[inline(always)]
     fn take_number(&mut self, len: usize) {
-        if self.buf[self.start + len] == b'\n' {
+        let separator = self.buf[self.start + len];
+        if separator == b'\n' {
             self.line += 1;
         }
+        self.after_comma = separator == b',';
         self.start += len + 1;
+    }
+
+    /// Where the next token stands.
+    fn next_place(&self) -> TokenPlace {
+        TokenPlace {
+            token: self.tokens + 1,
+            line: self.line,
+        }
     }
 
     /// [`Self::next_int`] in every case: separators to skip, a buffer to refill (and a number
@@ -113,14 +130,23 @@ impl<R: Read> IntReader<R> {
         if at_start && self.refill()? && self.buf[..self.end].starts_with(&[0xEF, 0xBB, 0xBF]) {
             self.start = 3;
         }
-        // Skip separators, counting lines.
+        // Skip separators, counting lines; a comma first or after a comma is an empty token.
         loop {
             if self.start == self.end && !self.refill()? {
-                return Ok(None);
+                return match self.after_comma {
+                    true => Err(TokenError::Empty(self.next_place())),
+                    false => Ok(None),
+                };
             }
             let b = self.buf[self.start];
             if !is_separator(b) {
                 break;
+            }
+            if b == b',' {
+                if self.after_comma || self.tokens == 0 {
+                    return Err(TokenError::Empty(self.next_place()));
+                }
+                self.after_comma = true;
             }
             if b == b'\n' {
                 self.line += 1;
@@ -128,6 +154,7 @@ impl<R: Read> IntReader<R> {
             self.start += 1;
         }
         self.tokens += 1;
+        self.after_comma = false;
         // After separators or a refill: a short number is still parsed straight from its bytes.
         if let Some((value, len)) = whole_number(&self.buf[self.start..self.end]) {
             self.take_number(len);
@@ -255,7 +282,7 @@ mod tests {
     #[test]
     fn separators_signs_and_limits() {
         assert_eq!(
-            all("1, -2\n0\t+9,,-1 -2\r\n"),
+            all("1, -2\n0\t+9 ,\n-1 -2\r\n"),
             Ok(vec![1, -2, 0, 9, -1, -2])
         );
         assert_eq!(
@@ -329,7 +356,12 @@ mod tests {
                                 assert_eq!(Some(value), expected, "{text:?}");
                                 assert_eq!(len, sign.len() + digits, "{text:?}");
                             }
-                            let full = all(&text).ok().and_then(|v| v.first().copied());
+                            // A comma last is an empty token: one more number after it.
+                            let whole = match after {
+                                "," => format!("{text}0"),
+                                _ => text.clone(),
+                            };
+                            let full = all(&whole).ok().and_then(|v| v.first().copied());
                             assert_eq!(full, expected, "{text:?}");
                         }
                         assert!(
@@ -342,6 +374,25 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn an_empty_token_is_refused_where_it_is() {
+        assert_eq!(all("1,,2"), Err("token 2 (line 1) is empty".into()));
+        assert_eq!(all("1,\n ,2"), Err("token 2 (line 2) is empty".into()));
+        assert_eq!(all(",1"), Err("token 1 (line 1) is empty".into()));
+        assert_eq!(all("1 22,"), Err("token 3 (line 1) is empty".into()));
+        assert_eq!(
+            all("1 123456789, \n"),
+            Err("token 3 (line 2) is empty".into())
+        );
+        assert_eq!(all("123456789,,"), Err("token 2 (line 1) is empty".into()));
+        // The same rule as a text's items.
+        for text in ["1,,2", "1,\n ,2", ",1", "1 22,", "1,2 3", " 1 , 2 "] {
+            let stream = all(text).map(|v| v.len());
+            let text_items = super::super::number::items(text).collect::<Result<Vec<_>, _>>();
+            assert_eq!(stream.is_ok(), text_items.is_ok(), "{text:?}");
         }
     }
 

@@ -1,7 +1,7 @@
 //! `ply dots`: a dots position explained — board, score, value, every move's value, the best line;
 //! `ply dots solve` ([`solve`]): the whole table of a board.
 
-use crate::args::MemoryArg;
+use crate::args::{number_in, MemoryArg};
 use crate::cache;
 use crate::failure::Failure;
 use crate::input::read_text;
@@ -16,7 +16,10 @@ use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::live::LiveStatus;
 use plysolve::games::dots::notation::max_moves_text;
 use plysolve::games::dots::policy::{Plan, Policy};
-use plysolve::games::dots::request::{Detail, DotsRequest, MoveList, Strategy, TieOrder, TimeText};
+use plysolve::games::dots::geometry::TRIANGLE_SIZES;
+use plysolve::games::dots::request::{
+    Detail, DotsRequest, MoveList, Strategy, TieOrder, TimeText, MAX_LINES,
+};
 use plysolve::games::dots::{DotsBoard, Geometry};
 use render::signed;
 use std::fmt::Write;
@@ -66,7 +69,7 @@ enum BoardCommand {
 #[derive(Args, Clone, Copy)]
 pub struct TrianglesSize {
     /// Rows of triangles, 1 to 6.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = number_in(TRIANGLE_SIZES))]
     size: u32,
 }
 
@@ -117,7 +120,7 @@ struct PositionArgs {
     line: bool,
     /// Show the K best moves, each with its value (or bounds and estimate) and its line of perfect
     /// play: an engine's multi-line view (1 to 64; implies --line).
-    #[arg(long, value_name = "K", conflicts_with = "value_only")]
+    #[arg(long, value_name = "K", conflicts_with = "value_only", value_parser = number_in(1..=MAX_LINES))]
     lines: Option<u32>,
     /// Give the position's value alone, without valuing every move: for the largest positions, where
     /// the search proves one value on every core instead of one per move.

@@ -8,6 +8,8 @@ use crate::failure::Failure;
 use crate::progress::StatesProgress;
 use crate::saving;
 use clap::{Args, Subcommand};
+use plysolve::engine::util::memory::{Bytes, MemoryError};
+use plysolve::engine::scored::SolveError;
 use plysolve::games::dots::measured::TableReport;
 use plysolve::games::dots::tables::{worth_caching, BoardTable};
 use std::time::Instant;
@@ -46,9 +48,31 @@ fn peak_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// The failure of `--save path`.
-fn cannot_save(path: &std::path::Path, e: std::io::Error) -> Failure {
-    Failure::BadInput(format!("cannot save the table to {}: {e}", path.display()))
+/// The failure of `--save path`: `` --save: `t.plytable` is not a regular file ``.
+fn cannot_save(path: &std::path::Path, e: saving::SaveError) -> Failure {
+    Failure::BadInput(format!("--save: {}", e.about(path)))
+}
+
+/// A table that could not be built, on one short line: what it needs (the figure), the budget's
+/// own, and what answers the board's positions instead.
+fn too_big(e: SolveError) -> Failure {
+    let cause = match &e {
+        SolveError::Memory(MemoryError::OverBudget {
+            what,
+            needed,
+            budget,
+            limit,
+        }) => format!(
+            "{what} needs {:#}, over the memory budget of {:#}{}",
+            Bytes(*needed),
+            Bytes(u128::from(*budget)),
+            limit.explanation()
+        ),
+        _ => e.to_string(),
+    };
+    Failure::BadInput(format!(
+        "{cause}; `ply dots --strategy memo` asks its positions one at a time"
+    ))
 }
 
 /// Runs `ply dots solve`.
@@ -76,11 +100,7 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let from_cache = cached.is_some();
     let table = match cached {
         Some(table) => table,
-        None => BoardTable::build(&built, budget, Some(&update)).map_err(|e| {
-            Failure::BadInput(format!(
-                "{e}; positions of this board can still be asked one at a time with --strategy memo"
-            ))
-        })?,
+        None => BoardTable::build(&built, budget, Some(&update)).map_err(too_big)?,
     };
     let seconds = start.elapsed().as_secs_f64();
     drop(progress);

@@ -21,7 +21,7 @@ use plysolve::engine::scored::ValueRange;
 use plysolve::engine::util::chooser::Chooser;
 use plysolve::engine::{MemoryBudget, Player, Winner};
 use plysolve::games::dots::answer::{Hooks, SearchStatus};
-use plysolve::games::dots::geometry::BuiltBoard;
+use plysolve::games::dots::geometry::{BuiltBoard, TRIANGLE_SIZES};
 use plysolve::games::dots::kept::Kept;
 use plysolve::games::dots::level::Level;
 use plysolve::games::dots::notation::{
@@ -43,7 +43,7 @@ pub enum DotsPlayCommand {
     /// Dots and Triangles on a triangle of --size rows (3 = the classic 10-dot board).
     Triangles {
         /// Rows of triangles, 1 to 6.
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 3, value_parser = crate::args::number_in(TRIANGLE_SIZES))]
         size: u32,
         #[command(flatten)]
         dots: DotsPlay,

@@ -6,7 +6,7 @@ use super::dice::Dice;
 use crate::engine::absorbing::{absorb_until, AbsorbingDag, Absorption, ChainError};
 use crate::engine::util::cost::{OverLimit, Rate, WorkLimit};
 use crate::engine::util::halt::{Halt, Halted, NEVER};
-use crate::input::number::{items, parse_unsigned, IntFault};
+use crate::input::number::{items, parse_unsigned, EmptyItem, IntFault};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use serde::Serialize;
@@ -61,6 +61,9 @@ pub enum RaceError {
         /// Largest sum.
         max: u32,
     },
+    /// Two commas with nothing between them, or one first or last.
+    #[error("a list's {0}")]
+    EmptyItem(#[from] EmptyItem),
     /// A token that is not a whole number.
     #[error("{} is not a whole number", crate::input::quote(.0))]
     NotANumber(String),
@@ -119,17 +122,20 @@ pub fn parse_sums(text: &str, dice: &Dice) -> Result<Vec<u32>, RaceError> {
 /// numbers as written): in the order given, each a whole number that the `dice` can make (a number
 /// too large for any die is such a sum; `-6` or `1.5` is no whole number), and at least one.
 pub(crate) fn checked_sums<'a>(
-    tokens: impl Iterator<Item = &'a str>,
+    tokens: impl Iterator<Item = Result<&'a str, EmptyItem>>,
     dice: &Dice,
 ) -> Result<Vec<u32>, RaceError> {
     let sums = tokens
-        .map(|token| match parse_unsigned(token) {
-            Ok(n) => u32::try_from(n)
-                .ok()
-                .filter(|&s| dice.ways(s) > 0)
-                .ok_or_else(|| impossible(token, dice)),
-            Err(IntFault::OutOfRange) => Err(impossible(token, dice)),
-            Err(IntFault::NotANumber) => Err(RaceError::NotANumber(token.to_string())),
+        .map(|token| {
+            let token = token?;
+            match parse_unsigned(token) {
+                Ok(n) => u32::try_from(n)
+                    .ok()
+                    .filter(|&s| dice.ways(s) > 0)
+                    .ok_or_else(|| impossible(token, dice)),
+                Err(IntFault::OutOfRange) => Err(impossible(token, dice)),
+                Err(IntFault::NotANumber) => Err(RaceError::NotANumber(token.to_string())),
+            }
         })
         .collect::<Result<Vec<u32>, _>>()?;
     if sums.is_empty() {
@@ -448,6 +454,10 @@ mod tests {
         assert_eq!(
             PickList::parse("5,x", &dice),
             Err(RaceError::NotANumber("x".into()))
+        );
+        assert_eq!(
+            PickList::parse("7,,8", &dice).unwrap_err().to_string(),
+            "a list's item 2 is empty"
         );
     }
 }

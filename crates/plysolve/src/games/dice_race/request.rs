@@ -22,13 +22,13 @@ use super::simulate::{simulate_within, Run, SimulateError, SimulationProgress};
 use crate::engine::util::cost::{OverLimit, WorkLimit};
 use crate::engine::util::halt::{Halt, NEVER};
 use crate::input::number_list::NumberList;
-use crate::input::surface::{Surface, Worded};
+use crate::input::surface::{Surface, Value, Worded};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use thiserror::Error;
 
-/// Most rolls one request for the page's race plays.
-pub const MAX_ROLLS: u64 = 10_000;
+/// Most rolls one request for the page's race plays: the rule of every replayed game.
+pub const MAX_ROLLS: u64 = crate::games::door::MAX_REPLAYED_MOVES;
 
 /// Dice rolled when a request names no number (`--dice`).
 pub const DEFAULT_DICE: u32 = 2;
@@ -112,7 +112,7 @@ pub struct SimulateRequest {
     pub first: NumberList,
     /// The second list.
     pub second: NumberList,
-    /// Games of the first round (default 10 000).
+    /// Games of the first round (default 10 000), at most `max_games`.
     #[serde(default = "default_games")]
     pub games: u64,
     /// Most games in all (default 10^7).
@@ -144,6 +144,13 @@ pub enum DiceRaceFault {
     Simulate(#[from] SimulateError),
     /// A simulation of no games.
     NoGames,
+    /// A first round of more games than the most a simulation plays.
+    GamesOverCap {
+        /// Games of the first round asked for.
+        games: u64,
+        /// The most games in all.
+        max_games: u64,
+    },
     /// Dice whose sums would take too long to count.
     TooSlow(#[from] OverLimit),
     /// More rolls asked for than one request plays ([`MAX_ROLLS`]).
@@ -162,6 +169,11 @@ impl Worded for DiceRaceFault {
                 "{} and {} must be at least 1",
                 surface.name("games"),
                 surface.name("max_games")
+            ),
+            DiceRaceFault::GamesOverCap { games, max_games } => format!(
+                "{} is more than {}",
+                surface.setting("games", Value::Written(&games.to_string())),
+                surface.setting("max_games", Value::Written(&max_games.to_string()))
             ),
             DiceRaceFault::TooManyRolls(rolls) => format!(
                 "{} must be at most {}, not {rolls}",
@@ -218,7 +230,7 @@ impl WrittenList {
     pub fn read(list: &NumberList, dice: &Dice) -> Result<Self, RaceError> {
         let written = match list {
             NumberList::Text(text) => parse_sums(text, dice)?,
-            NumberList::Numbers(numbers) => checked_sums(numbers.iter().map(String::as_str), dice)?,
+            NumberList::Numbers(numbers) => checked_sums(numbers.iter().map(|n| Ok(n.as_str())), dice)?,
         };
         let list = PickList::new(written.clone(), dice)?;
         Ok(WrittenList { written, list })
@@ -440,6 +452,12 @@ impl SimulateRequest {
     pub fn validate(&self) -> Result<SimulateQuery, DiceRaceFault> {
         if self.games == 0 || self.max_games == 0 {
             return Err(DiceRaceFault::NoGames);
+        }
+        if self.games > self.max_games {
+            return Err(DiceRaceFault::GamesOverCap {
+                games: self.games,
+                max_games: self.max_games,
+            });
         }
         Ok(SimulateQuery {
             race: CompareQuery::new((self.dice, self.sides), &self.first, &self.second)?,

@@ -27,6 +27,9 @@ pub enum Geometry {
     },
 }
 
+/// The sizes of triangle boards: size 6 has 63 edges, the most a state holds.
+pub const TRIANGLE_SIZES: std::ops::RangeInclusive<u32> = 1..=6;
+
 /// A size no board of that shape can have.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum GeometryError {
@@ -104,7 +107,7 @@ impl Geometry {
     /// least one box and at most 63 edges (the most a state holds).
     pub fn check(self) -> Result<(), GeometryError> {
         match self {
-            Geometry::Triangles { size } if !(1..=6).contains(&size) => {
+            Geometry::Triangles { size } if !TRIANGLE_SIZES.contains(&size) => {
                 Err(GeometryError::TriangleSize(size))
             }
             Geometry::Boxes { rows, cols } => {

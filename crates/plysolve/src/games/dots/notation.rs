@@ -14,6 +14,9 @@ pub enum MoveFault {
     /// A token that is not a dot number.
     #[error("{} is not a dot number", quote(.0))]
     NotANumber(String),
+    /// Two commas with nothing between them, or one first or last.
+    #[error("an empty item")]
+    EmptyItem,
     /// A lone number at the end of the list.
     #[error("a move needs two dots, this one has one")]
     MissingDot,
@@ -50,7 +53,6 @@ pub enum MoveFault {
 
 /// A move list that does not parse or does not play: which move, as written, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("move {number} {}: {fault}", quote(.text))]
 pub struct MoveError {
     /// 1-based position of the move in the list.
     pub number: usize,
@@ -58,6 +60,22 @@ pub struct MoveError {
     pub text: String,
     /// What is wrong with it.
     pub fault: MoveFault,
+}
+
+impl std::fmt::Display for MoveError {
+    /// `move 2 `2-x`: `x` is not a dot number`; the move quoted once when the fault's quote of it
+    /// would be the same (`move 1: `2--3` is not a move …`, or the same first 40 characters).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let number = self.number;
+        match &self.fault {
+            MoveFault::NotANumber(token) | MoveFault::Malformed(token)
+                if quote(token) == quote(&self.text) =>
+            {
+                write!(f, "move {number}: {}", self.fault)
+            }
+            fault => write!(f, "move {number} {}: {fault}", quote(&self.text)),
+        }
+    }
 }
 
 /// One move as written: its text and its two dot numbers (1-based, unchecked).
@@ -84,6 +102,7 @@ pub fn parse_moves(text: &str) -> Result<Vec<WrittenMove>, MoveError> {
     };
     for token in tokens {
         let number = moves.len() + 1;
+        let token = token.map_err(|_| fail(number, ",", MoveFault::EmptyItem))?;
         if token.contains('-') {
             if let Some((first, _)) = pending {
                 return Err(fail(number, first, MoveFault::MissingDot));
@@ -247,6 +266,16 @@ mod tests {
             "move 3 `4-2`: edge 2-4 is already drawn (by move 1)"
         );
         assert_eq!(err("2-4 x-5"), "move 2 `x-5`: `x` is not a dot number");
+        assert_eq!(err("2-4,,4-5"), "move 2 `,`: an empty item");
+        assert_eq!(err(",2-4"), "move 1 `,`: an empty item");
+        // The move quoted once when its fault quotes all of it (or the same first 40 characters).
+        assert_eq!(err("2 x"), "move 1: `x` is not a dot number");
+        assert_eq!(err("2--4"), "move 1: `2--4` is not a move (write two dots: 2-4, 2 4 or 2,4)");
+        let long = "7".repeat(50);
+        assert_eq!(
+            err(&format!("{long}-2")),
+            format!("move 1: `{}…` is not a dot number", "7".repeat(40))
+        );
         assert_eq!(
             err("2-4 5"),
             "move 2 `5`: a move needs two dots, this one has one"
@@ -257,7 +286,7 @@ mod tests {
         );
         assert_eq!(
             err("2-4-5"),
-            "move 1 `2-4-5`: `2-4-5` is not a move (write two dots: 2-4, 2 4 or 2,4)"
+            "move 1: `2-4-5` is not a move (write two dots: 2-4, 2 4 or 2,4)"
         );
         assert_eq!(
             err("0 1"),

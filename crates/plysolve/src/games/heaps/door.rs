@@ -2,7 +2,7 @@
 //! `POST /api/heaps`) and the perfect player's move (`ply play heaps`, `POST /api/play/heaps`),
 //! both by the closed form, so always cheap.
 
-use super::play::{HeapsGameError, HeapsGameReport, HeapsGameRequest};
+use super::play::{too_many_takes, HeapsGameError, HeapsGameReport, HeapsGameRequest};
 use super::player::HeapReply;
 use super::request::{HeapsQuery, HeapsRequest, PlayHeapsRequest};
 use super::{HeapsFault, HeapsReport};
@@ -92,9 +92,13 @@ impl Ask for Play {
 }
 
 impl Worded for HeapsGameError {
-    /// A game's fault names the move and the heaps, not options: the same on every surface.
-    fn worded(&self, _: Surface) -> String {
-        self.to_string()
+    /// A game's fault names the move and the heaps, the same on every surface; too many takes
+    /// names the option.
+    fn worded(&self, surface: Surface) -> String {
+        match self {
+            HeapsGameError::TooManyTakes(takes) => too_many_takes(surface, *takes),
+            _ => self.to_string(),
+        }
     }
 }
 

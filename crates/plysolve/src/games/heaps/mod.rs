@@ -20,7 +20,7 @@ use crate::input::lines::{
     count_fault, line_fault, parse_whole, read_records, record_fault, ContestError, LineFault,
     RecordNames,
 };
-use crate::input::number::items;
+use crate::input::number::{items, EmptyItem};
 use crate::input::{excerpt, quote};
 use serde::Serialize;
 use std::io::BufRead;
@@ -212,6 +212,9 @@ pub enum HeapsFault {
         /// The size given.
         size: String,
     },
+    /// Two commas with nothing between them, or one first or last (1-based item number).
+    #[error("heaps: {0}")]
+    EmptyItem(#[from] EmptyItem),
     /// A token that is not a whole number.
     #[error("heap {heap}: {} is not a whole number", quote(.token))]
     NotANumber {
@@ -256,7 +259,7 @@ fn heap_token(heap: usize, token: &str) -> Result<u64, HeapsFault> {
 pub fn parse_sizes(text: &str) -> Result<Vec<u64>, HeapsFault> {
     let sizes: Vec<u64> = items(text)
         .enumerate()
-        .map(|(i, token)| heap_token(i + 1, token))
+        .map(|(i, token)| heap_token(i + 1, token?))
         .collect::<Result<_, _>>()?;
     if sizes.is_empty() {
         return Err(HeapsFault::NoHeaps);
@@ -374,5 +377,9 @@ mod tests {
             "heap 2: `x` is not a whole number"
         );
         assert_eq!(parse_sizes(" ").unwrap_err(), HeapsFault::NoHeaps);
+        for (text, item) in [("1,,2", 2), (",1", 1), ("1 2,", 3), (" , ", 1)] {
+            let fault = parse_sizes(text).unwrap_err().to_string();
+            assert_eq!(fault, format!("heaps: item {item} is empty"), "{text:?}");
+        }
     }
 }

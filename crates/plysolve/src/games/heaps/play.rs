@@ -10,7 +10,9 @@ use super::{heap_outcome, outcomes_from_the_back, HeapsFault};
 use crate::engine::impartial::{Convention, Outcome};
 use crate::engine::util::chooser::Chooser;
 use crate::engine::Player;
-use crate::input::number::{items, parse_unsigned, IntFault};
+use crate::games::door::MAX_REPLAYED_MOVES;
+use crate::input::number::{items, parse_unsigned, EmptyItem, IntFault};
+use crate::input::surface::Surface;
 use crate::input::number_list::NumberList;
 use crate::input::quote;
 use serde::{Deserialize, Serialize};
@@ -298,6 +300,12 @@ pub enum HeapsGameError {
     /// Bad heaps.
     #[error(transparent)]
     Heaps(#[from] HeapsFault),
+    /// An empty item in the takes' text (`2,,1`).
+    #[error("moves: {0}")]
+    EmptyItem(#[from] EmptyItem),
+    /// More takes than one request replays ([`MAX_REPLAYED_MOVES`]).
+    #[error("{}", too_many_takes(Surface::Cli, *.0))]
+    TooManyTakes(usize),
     /// A take the game does not allow.
     #[error("move {number}: {fault}")]
     Take {
@@ -306,6 +314,15 @@ pub enum HeapsGameError {
         /// What is wrong with it.
         fault: TakeFault,
     },
+}
+
+/// The refusal of `takes` takes, more than one request replays, with `moves` named as `surface` names
+/// it.
+pub(crate) fn too_many_takes(surface: Surface, takes: usize) -> String {
+    format!(
+        "{} must hold at most {MAX_REPLAYED_MOVES} takes, not {takes}",
+        surface.name("moves")
+    )
 }
 
 /// One position of a game: where to take from, whose turn, and its value.
@@ -371,9 +388,12 @@ impl HeapsGameRequest {
     pub fn answer(&self) -> Result<HeapsGameReport, HeapsGameError> {
         let mut game = HeapsGame::new(&HeapsQuery::new(&self.heaps, self.misere)?);
         let tokens: Vec<&str> = match &self.moves {
-            NumberList::Text(text) => items(text).collect(),
+            NumberList::Text(text) => items(text).collect::<Result<_, _>>()?,
             NumberList::Numbers(numbers) => numbers.iter().map(String::as_str).collect(),
         };
+        if tokens.len() as u64 > MAX_REPLAYED_MOVES {
+            return Err(HeapsGameError::TooManyTakes(tokens.len()));
+        }
         let mut positions = vec![HeapsGameReport::position(&game)];
         let mut takes = Vec::with_capacity(tokens.len());
         for (i, token) in tokens.iter().enumerate() {

@@ -23,6 +23,14 @@ pub enum ParseBoardError {
     /// No numbers at all.
     #[error("the board is empty")]
     Empty,
+    /// Two commas with nothing between them, or one first or last.
+    #[error("row {row}, column {col} is empty")]
+    EmptyItem {
+        /// 0-based row.
+        row: usize,
+        /// 0-based column.
+        col: usize,
+    },
     /// A token that is not a number.
     #[error("row {row}, column {col}: {} is not a whole number", quote(.token))]
     NotANumber {
@@ -175,7 +183,13 @@ impl Board {
         let (_, first) = lines
             .line(line_limit(*ANY_SIZES.end()))?
             .ok_or(ParseBoardError::Empty)?;
-        let d = items(first).count();
+        let d = items(first)
+            .enumerate()
+            .map(|(col, item)| {
+                item.map(|_| 1)
+                    .map_err(|_| ParseBoardError::EmptyItem { row: 0, col })
+            })
+            .sum::<Result<usize, _>>()?;
         rule.check(d)?;
         let shift = stride_shift(d);
         let squares = (d << shift) as u128;
@@ -233,6 +247,7 @@ impl Rows {
         let (d, row) = (self.d, self.values.len() >> self.shift);
         let mut col = 0;
         for token in items(line) {
+            let token = token.map_err(|_| ParseBoardError::EmptyItem { row, col })?;
             if col == d {
                 return Err(ParseBoardError::Ragged {
                     row,
@@ -299,6 +314,8 @@ mod tests {
     fn rule_errors() {
         let err = |t: &str| Board::parse(t, SizeRule::Seed).unwrap_err().to_string();
         assert_eq!(err(""), "the board is empty");
+        assert_eq!(err("4,,4 4 1 1\n"), "row 0, column 1 is empty");
+        assert_eq!(err("4 4 4 1 1\n2 4 1 4 3,\n"), "row 1, column 5 is empty");
         assert_eq!(
             err("1 1\n0 1\n"),
             "a board of size 2 breaks the size rule (5 to 20)"

@@ -38,7 +38,7 @@ pub enum Limit {
 impl Limit {
     /// Words appended to a budget's figure saying where it comes from (empty when it was given);
     /// 512 MiB is [`MemoryBudget::MARGIN`].
-    fn explanation(self) -> &'static str {
+    pub fn explanation(self) -> &'static str {
         match self {
             Limit::Given => "",
             Limit::Physical => ": physical memory less 512 MiB",
