@@ -29,7 +29,8 @@ impl KnownValues for NothingKnown {
 }
 
 /// A solver that answers from `known` first: a state known exactly is answered at once; any other
-/// goes to the inner solver, its answer met with the known bounds. Without an inner solver, a state
+/// goes to the inner solver, its answer met with the known bounds (bounds that leave no value
+/// between them are a [`SolveError::Contradiction`]: the known values are wrong). Without an inner solver, a state
 /// not known exactly gets its known bounds, or those its open cells allow.
 pub struct Informed<'a, 's, G: SubsetIndexed> {
     game: &'a G,
@@ -104,7 +105,8 @@ impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
         match self.inner.as_deref_mut() {
             Some(inner) => {
                 self.searched = true;
-                Ok(inner.range_within(state, window)?.meet(known))
+                let proved = inner.range_within(state, window)?;
+                Ok(proved.meet_known(known, self.game.mask(state), false)?)
             }
             None => Ok(known),
         }
@@ -119,7 +121,7 @@ impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
             self.searched = true;
             let asked: Vec<G::State> = open.iter().map(|&i| states[i]).collect();
             for (&i, range) in open.iter().zip(inner.ranges(&asked)?) {
-                found[i] = range.meet(found[i]);
+                found[i] = range.meet_known(found[i], self.game.mask(&states[i]), false)?;
             }
         }
         Ok(found)

@@ -27,6 +27,7 @@
 //! what the cells allow, a best move that is not a free edge) is refused with one line naming it.
 
 use super::key::KeyScheme;
+use super::ranged;
 use crate::engine::scored::ValueRange;
 use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::notation::format_edge;
@@ -169,12 +170,6 @@ fn one_line(e: &rusqlite::Error) -> String {
     }
 }
 
-fn ranged(r: ValueRange) -> String {
-    match r.value() {
-        Some(v) => format!("{v:+}"),
-        None => format!("{:+}..{:+}", r.lower, r.upper),
-    }
-}
 
 impl BookFile {
     /// Opens the book at `path`, making a new one when there is no file (or an empty one) and
@@ -237,6 +232,15 @@ impl BookFile {
     /// The name messages give the book.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The book as messages title it: `the book `my.plybook`` (a file), `the shipped book
+    /// boxes-4x4` (bytes named so).
+    pub fn title(&self) -> String {
+        match self.path {
+            Some(_) => format!("the book {}", self.name),
+            None => format!("the {}", self.name),
+        }
     }
 
     /// The path of the file, when it is one.
@@ -616,6 +620,15 @@ pub fn position_text(built: &BuiltBoard, key: u64) -> String {
         .map(|e| format_edge(&built.board, Edge(e as u8)))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The position `drawn` of `built`'s board in messages: its edges in edge order (`1-2 2-7`), or
+/// `the start` when none is drawn.
+pub fn position_named(built: &BuiltBoard, drawn: EdgeSet) -> String {
+    match drawn.0 {
+        0 => "the start".to_string(),
+        key => position_text(built, key),
+    }
 }
 
 /// Why `entry` cannot be right on `built`'s board, as `position BOARD KEY: why`.
