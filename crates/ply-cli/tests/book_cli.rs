@@ -903,3 +903,47 @@ fn a_book_read_is_checked_in_its_own_terms() {
         "ply: `empty.book`: not a ply book (empty)",
     );
 }
+
+/// Writers check what they write into: a damaged INTO is refused before anything is written, a
+/// damaged FROM before INTO is made, and one book merged into itself (by another path, or a link)
+/// is refused.
+#[test]
+fn writers_refuse_a_damaged_book_and_a_book_merged_into_itself() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    let lines = export(dir, "b.book");
+    std::fs::write(dir.join("b.jsonl"), &lines).unwrap();
+    let damaged = "ply: `bad.book`: damaged book: position triangles-3 0x0: nodes -5 is no count a proof took";
+    std::fs::copy(dir.join("b.book"), dir.join("bad.book")).unwrap();
+    let (code, _, err) = run_in(
+        dir,
+        &["dots", "book", "show", "bad.book", "triangles", "--size", "3"],
+        None,
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    // The start's entry given nodes -5 (what no proof took), as another program could write it.
+    rusqlite::Connection::open(dir.join("bad.book"))
+        .unwrap()
+        .execute_batch("UPDATE positions SET nodes = -5 WHERE key = 0")
+        .unwrap();
+    let before = std::fs::read(dir.join("bad.book")).unwrap();
+    for args in [
+        vec!["dots", "book", "merge", "bad.book", "b.book"],
+        vec!["dots", "book", "import", "bad.book", "b.jsonl"],
+        vec!["dots", "book", "build", "bad.book", "triangles", "--size", "3", "--depth", "1"],
+        vec!["dots", "book", "merge", "into.book", "bad.book"],
+    ] {
+        refused_in(dir, &args, damaged);
+    }
+    assert_eq!(std::fs::read(dir.join("bad.book")).unwrap(), before);
+    assert!(!dir.join("into.book").exists());
+    std::os::unix::fs::symlink("b.book", dir.join("link.book")).unwrap();
+    for (into, from) in [("b.book", "b.book"), ("link.book", "./b.book")] {
+        refused_in(
+            dir,
+            &["dots", "book", "merge", into, from],
+            &format!("ply: `{into}`: the same book as `{from}`: a book is not merged into itself"),
+        );
+    }
+}
