@@ -68,6 +68,23 @@ impl<'a, 's, G: SubsetIndexed> Informed<'a, 's, G> {
         };
         self.known.range(mask).map_or(cells, |r| r.meet(cells))
     }
+
+    /// `proved` (by the inner solver) of `state` met with `bounds` (what is known of it): a
+    /// [`SolveError::Contradiction`] when the known values claim something of `state` that leaves
+    /// no value with `proved` (bounds past the cells open are the inner solver's own fault, which
+    /// the report refuses as such).
+    fn met(
+        &self,
+        state: &G::State,
+        proved: ValueRange,
+        bounds: ValueRange,
+    ) -> Result<ValueRange, SolveError> {
+        let mask = self.game.mask(state);
+        if let Some(claim) = self.known.range(mask) {
+            proved.meet_known(claim, mask, false)?;
+        }
+        Ok(proved.meet(bounds))
+    }
 }
 
 impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
@@ -106,7 +123,7 @@ impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
             Some(inner) => {
                 self.searched = true;
                 let proved = inner.range_within(state, window)?;
-                Ok(proved.meet_known(known, self.game.mask(state), false)?)
+                self.met(state, proved, known)
             }
             None => Ok(known),
         }
@@ -121,7 +138,7 @@ impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
             self.searched = true;
             let asked: Vec<G::State> = open.iter().map(|&i| states[i]).collect();
             for (&i, range) in open.iter().zip(inner.ranges(&asked)?) {
-                found[i] = range.meet_known(found[i], self.game.mask(&states[i]), false)?;
+                found[i] = self.met(&states[i], range, found[i])?;
             }
         }
         Ok(found)
