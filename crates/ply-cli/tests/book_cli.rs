@@ -805,7 +805,16 @@ fn a_book_that_contradicts_itself_or_the_search_is_refused_naming_it() {
     // The answer of the search at 1-2 without the book is +3 (what the book contradicts).
     let out = ok_in(
         dir,
-        &["dots", "triangles", "--size", "3", "--moves", "1-2", "--no-book", "--json"],
+        &[
+            "dots",
+            "triangles",
+            "--size",
+            "3",
+            "--moves",
+            "1-2",
+            "--no-book",
+            "--json",
+        ],
     );
     let answer: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(answer["value"], 3);
@@ -868,7 +877,11 @@ fn a_book_read_is_checked_in_its_own_terms() {
     let second = lines.lines().nth(1).unwrap();
     let tightened = second.replace("\"lower\":3,\"upper\":3", "\"lower\":2,\"upper\":4");
     assert_ne!(tightened, second);
-    let (code, _, err) = run_in(dir, &["dots", "book", "import", "t.book", "-"], Some(&tightened));
+    let (code, _, err) = run_in(
+        dir,
+        &["dots", "book", "import", "t.book", "-"],
+        Some(&tightened),
+    );
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(export(dir, "t.book").contains("\"lower\":3,\"upper\":3"));
     // No such file, no such folder, no file at all.
@@ -892,7 +905,14 @@ fn a_book_read_is_checked_in_its_own_terms() {
     let mut page = vec![0u8; 512];
     page[..16].copy_from_slice(b"SQLite format 3\0");
     page[16..24].copy_from_slice(&[2, 0, 1, 1, 0, 64, 32, 32]);
-    for (offset, value) in [(24, 1u32), (28, 1), (44, 4), (56, 1), (92, 1), (96, 3_045_000)] {
+    for (offset, value) in [
+        (24, 1u32),
+        (28, 1),
+        (44, 4),
+        (56, 1),
+        (92, 1),
+        (96, 3_045_000),
+    ] {
         page[offset..offset + 4].copy_from_slice(&value.to_be_bytes());
     }
     page[100..108].copy_from_slice(&[0x0d, 0, 0, 0, 0, 2, 0, 0]);
@@ -918,7 +938,15 @@ fn writers_refuse_a_damaged_book_and_a_book_merged_into_itself() {
     std::fs::copy(dir.join("b.book"), dir.join("bad.book")).unwrap();
     let (code, _, err) = run_in(
         dir,
-        &["dots", "book", "show", "bad.book", "triangles", "--size", "3"],
+        &[
+            "dots",
+            "book",
+            "show",
+            "bad.book",
+            "triangles",
+            "--size",
+            "3",
+        ],
         None,
     );
     assert_eq!((code, err.as_str()), (0, ""));
@@ -931,7 +959,17 @@ fn writers_refuse_a_damaged_book_and_a_book_merged_into_itself() {
     for args in [
         vec!["dots", "book", "merge", "bad.book", "b.book"],
         vec!["dots", "book", "import", "bad.book", "b.jsonl"],
-        vec!["dots", "book", "build", "bad.book", "triangles", "--size", "3", "--depth", "1"],
+        vec![
+            "dots",
+            "book",
+            "build",
+            "bad.book",
+            "triangles",
+            "--size",
+            "3",
+            "--depth",
+            "1",
+        ],
         vec!["dots", "book", "merge", "into.book", "bad.book"],
     ] {
         refused_in(dir, &args, damaged);

@@ -52,8 +52,8 @@ use rayon::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde::Serialize;
-use std::path::Path;
 use std::fmt::Display;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
@@ -484,8 +484,7 @@ fn book_merge(args: &str) -> PyResult<usize> {
         .source
         .as_deref()
         .ok_or_else(|| bad("source is missing: give the book to merge"))?;
-    let (into, from) =
-        ops::open_merge(Path::new(args.path()?), Path::new(source)).map_err(bad)?;
+    let (into, from) = ops::open_merge(Path::new(args.path()?), Path::new(source)).map_err(bad)?;
     ops::merge(&into, &from).map_err(bad)
 }
 

@@ -883,7 +883,10 @@ fn rows_that_cannot_be_right_are_refused_naming_the_position() {
     );
     // Nothing is written into it: a writer is refused at once.
     assert_eq!(
-        BookFile::open(&path, true, false).err().unwrap().to_string(),
+        BookFile::open(&path, true, false)
+            .err()
+            .unwrap()
+            .to_string(),
         expected
     );
     assert_eq!(
@@ -1646,7 +1649,10 @@ fn a_book_that_contradicts_itself_or_the_search_is_a_fault_naming_it() {
     let path = scratch.path("w.book");
     let geometry = Geometry::Triangles { size: 3 };
     built_book(&path, geometry, 1);
-    raw_sql(&path, "UPDATE positions SET lower = 1, upper = 1 WHERE key = 1");
+    raw_sql(
+        &path,
+        "UPDATE positions SET lower = 1, upper = 1 WHERE key = 1",
+    );
     let books = Books::asked(false, Some(&path), false).unwrap();
     let kept = Kept::books_only(books);
     let name = named(&path);
@@ -1665,7 +1671,10 @@ fn a_book_that_contradicts_itself_or_the_search_is_a_fault_naming_it() {
         assert_eq!(refused, SolveError::Book(fault), "{moves:?}");
     }
     // Bounds of the wrong parity are tightened as they are read: 2..4 with 9 cells open is 3.
-    raw_sql(&path, "UPDATE positions SET lower = 2, upper = 4 WHERE key = 1");
+    raw_sql(
+        &path,
+        "UPDATE positions SET lower = 2, upper = 4 WHERE key = 1",
+    );
     let file = BookFile::open(&path, false, false).unwrap();
     let entry = file
         .entries_of(&built(geometry))

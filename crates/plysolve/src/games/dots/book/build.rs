@@ -424,8 +424,6 @@ fn prove(
     ))
 }
 
-/// The book's entries of `built`'s board as an index the search meets.
-
 /// A position whose second proof disagrees with its entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Disagreement {

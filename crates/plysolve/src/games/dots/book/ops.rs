@@ -3,34 +3,16 @@
 
 use super::store::{position_text, BookEntry, BookError, BookFile};
 use crate::games::dots::geometry::BuiltBoard;
-use crate::games::dots::Geometry;
 use crate::input::surface::{Surface, Worded};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Each board of `file` with its entries, every entry checked against this version's board.
 pub fn boards_of(file: &BookFile) -> Result<Vec<(BuiltBoard, Vec<BookEntry>)>, BookError> {
-    let mut out = Vec::new();
-    for (slug, _) in file.boards()? {
-        let built = built_of(&slug).map_err(|why| {
-            BookError::Damaged(
-                file.name().to_string(),
-                format!("board {}: {why}", crate::input::quote(&slug)),
-            )
-        })?;
-        let entries = file.entries_of(&built)?;
-        out.push((built, entries));
-    }
-    Ok(out)
+    file.every_board()
 }
 
-/// The board a slug (`boxes-4x4`) names, or why it names none.
-pub fn built_of(slug: &str) -> Result<BuiltBoard, String> {
-    Geometry::from_slug(slug)
-        .ok_or_else(|| "no such board".to_string())?
-        .build()
-        .map_err(|e| e.to_string())
-}
+pub use super::store::built_of;
 
 /// One board of a book summed up.
 #[derive(Debug, Clone, PartialEq, Serialize)]

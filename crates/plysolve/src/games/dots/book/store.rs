@@ -436,7 +436,7 @@ impl BookFile {
         let damaged = |why: String| BookError::Damaged(self.name.clone(), why);
         let boards = self.boards()?;
         for (slug, _) in &boards {
-            super::ops::built_of(slug)
+            built_of(slug)
                 .map_err(|why| damaged(format!("board {}: {why}", crate::input::quote(slug))))?;
         }
         let sql = "SELECT board FROM positions WHERE ?1 IS NULL OR board > ?1 ORDER BY board LIMIT 1";
@@ -465,7 +465,23 @@ impl BookFile {
     /// Checks every entry of every board, as the readers of a whole book do: what a writer runs
     /// before writing into a book (a new or empty one passes at once).
     pub fn check_all(&self) -> Result<(), BookError> {
-        super::ops::boards_of(self).map(|_| ())
+        self.every_board().map(|_| ())
+    }
+
+    /// Each board of the book with its entries, every entry checked against this version's board.
+    pub fn every_board(&self) -> Result<Vec<(BuiltBoard, Vec<BookEntry>)>, BookError> {
+        let mut out = Vec::new();
+        for (slug, _) in self.boards()? {
+            let built = built_of(&slug).map_err(|why| {
+                BookError::Damaged(
+                    self.name.clone(),
+                    format!("board {}: {why}", crate::input::quote(&slug)),
+                )
+            })?;
+            let entries = self.entries_of(&built)?;
+            out.push((built, entries));
+        }
+        Ok(out)
     }
 
     /// Records `built`'s board in the book, or checks that its edge order is the book's.
@@ -748,6 +764,14 @@ fn entry_of_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<BookEntry, Str
             key,
         })
     })())
+}
+
+/// The board a slug (`boxes-4x4`) names, or why it names none.
+pub fn built_of(slug: &str) -> Result<BuiltBoard, String> {
+    crate::games::dots::Geometry::from_slug(slug)
+        .ok_or_else(|| "no such board".to_string())?
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 /// `built`'s edge order as the book records it: `1-2 1-3 …`.
