@@ -345,10 +345,13 @@ fn export_then_import_round_trips() {
         &["dots", "book", "import", "d.book", "bad.jsonl"],
         None,
     );
-    assert_eq!((code, out.as_str()), (2, ""));
-    assert!(
-        err.starts_with("ply: line 6: not a book entry (") && err.lines().count() == 1,
-        "{err}"
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "ply: line 6: not a book entry: \"board\" must be a string, not `1`\n"
+        )
     );
 }
 
@@ -740,7 +743,245 @@ fn an_imported_line_is_quoted_escaped() {
         (
             2,
             "",
-            "ply: line 1: not a book entry (unknown field `x\\x1b[31my\\nz` at line 1 column 167)\n"
+            "ply: line 1: not a book entry: unknown key \"x\\\\x1b[31my\\\\nz\" (the keys are \"board\", \"key\", \"free\", \"lower\", \"upper\", \"best\", \"nodes\", \"seconds\", \"proved_by\", \"checked_by\", \"position\")\n"
         )
     );
+}
+
+/// The probe's book (issue 30): the size-3 triangles book of one move with the entry of `position`
+/// given `value` (imported as one would a line of JSON: each entry alone can be right), `name` in
+/// `dir`.
+fn wrong_book(dir: &Path, name: &str, position: &str, value: i32) {
+    if !dir.join("b.book").exists() {
+        triangles_book(dir);
+    }
+    let lines = export(dir, "b.book");
+    forged(dir, "wrong.jsonl", &lines, &[(position, value)]);
+    ok_in(dir, &["dots", "book", "import", name, "wrong.jsonl"]);
+}
+
+/// A book whose entries contradict each other or the search never crashes `ply dots` or `ply
+/// play`: one line naming the book and the position, exit 2 — the value wrong at a child (1-2 is
+/// +3, not +1 or -9) and at the start (-3, not -1), asked at the start and at the child.
+#[test]
+fn a_book_that_contradicts_itself_or_the_search_is_refused_naming_it() {
+    let dir = scratch();
+    let dir = dir.path();
+    let damaged = "; the book is damaged (ply dots book verify)";
+    let cases = [
+        ("1-2", 1, "", format!("ply: the book `w.book` contradicts itself at the start: -3 there, but -1 by its entries after each move{damaged}")),
+        ("1-2", 1, "1-2", format!("ply: the book `w.book` contradicts the search at 1-2: +1 there, but the search proves +3{damaged}")),
+        ("1-2", -9, "", format!("ply: the book `w.book` contradicts itself at the start: -3 there, but +9 by its entries after each move{damaged}")),
+        ("1-2", -9, "1-2", format!("ply: the book `w.book` contradicts the search at 1-2: -9 there, but the search proves +3{damaged}")),
+        ("", -1, "", format!("ply: the book `w.book` contradicts itself at the start: -1 there, but -3 by its entries after each move{damaged}")),
+    ];
+    for (position, value, moves, line) in cases {
+        let _ = std::fs::remove_file(dir.join("w.book"));
+        wrong_book(dir, "w.book", position, value);
+        let base = ["dots", "triangles", "--size", "3", "--book", "w.book"];
+        let with_moves = |more: &[&'static str]| {
+            let mut args = base.to_vec();
+            args.extend_from_slice(more);
+            if !moves.is_empty() {
+                args.extend(["--moves", moves]);
+            }
+            args
+        };
+        // (`--value-only` is the book's value alone: nothing is met that could contradict it.)
+        for more in [&[][..], &["--json"]] {
+            refused_in(dir, &with_moves(more), &line);
+        }
+        // `ply play` (piped): the user's first move is graded from the analysis that fails.
+        if moves.is_empty() {
+            let (code, out, err) = run_in(
+                dir,
+                &["play", "triangles", "--size", "3", "--book", "w.book"],
+                Some("1-2\n"),
+            );
+            assert_eq!((code, err), (2, format!("{line}\n")), "{out}");
+            assert!(!out.contains("type a move"), "{out}");
+        }
+    }
+    // The answer of the search at 1-2 without the book is +3 (what the book contradicts).
+    let out = ok_in(
+        dir,
+        &[
+            "dots",
+            "triangles",
+            "--size",
+            "3",
+            "--moves",
+            "1-2",
+            "--no-book",
+            "--json",
+        ],
+    );
+    let answer: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(answer["value"], 3);
+}
+
+/// The server answers a request that meets a contradicting book with 422 and the same line, on
+/// every dots question; the analysis stream ends with it as its error event.
+#[test]
+fn the_server_refuses_what_a_contradicting_book_answers_with_422() {
+    let dir = scratch();
+    let dir = dir.path();
+    wrong_book(dir, "w.book", "1-2", 1);
+    let book = dir.join("w.book");
+    let book = book.to_str().unwrap();
+    let server = common::server::Server::start_with(&["--book", book]);
+    let damaged = "; the book is damaged (ply dots book verify)";
+    let at_child = format!("the book `{book}` contradicts the search at 1-2: +1 there, but the search proves +3{damaged}");
+    let at_start = format!("the book `{book}` contradicts itself at the start: -3 there, but -1 by its entries after each move{damaged}");
+    let body = |text: &str| serde_json::json!({ "error": text }).to_string();
+    let child = r#"{"game":"triangles","moves":"1-2"}"#;
+    for path in ["/api/dots", "/api/play/dots"] {
+        assert_eq!(server.post(path, child), (422, body(&at_child)), "{path}");
+        assert_eq!(
+            server.post(path, r#"{"game":"triangles"}"#),
+            (422, body(&at_start)),
+            "{path}"
+        );
+    }
+    // A review goes through the game from its start.
+    assert_eq!(
+        server.post("/api/dots/review", child),
+        (422, body(&at_start))
+    );
+    let (status, events) = server.post("/api/dots/analyse", child);
+    assert_eq!(status, 200);
+    assert!(
+        events.ends_with(&format!("event: error\ndata: {}\n\n", body(&at_child))),
+        "{events}"
+    );
+}
+
+/// Cheap checks when a book is read, each refused in one line in the book's terms: an exact value
+/// of the wrong parity, bounds of the wrong parity tightened, a board the boards table does not
+/// name, a board ply does not make, no file or no folder; `verify` of an empty SQLite file.
+#[test]
+fn a_book_read_is_checked_in_its_own_terms() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    let lines = export(dir, "b.book");
+    // +2 with 9 cells open: refused on import.
+    forged(dir, "parity.jsonl", &lines, &[("1-2", 2)]);
+    refused_in(
+        dir,
+        &["dots", "book", "import", "p.book", "parity.jsonl"],
+        "ply: line 2: position triangles-3 0x1: the value +2 cannot be: with 9 cells open it is odd",
+    );
+    assert!(!dir.join("p.book").exists());
+    // Bounds 2..4 with 9 cells open prove 3..3: kept tightened.
+    let second = lines.lines().nth(1).unwrap();
+    let tightened = second.replace("\"lower\":3,\"upper\":3", "\"lower\":2,\"upper\":4");
+    assert_ne!(tightened, second);
+    let (code, _, err) = run_in(
+        dir,
+        &["dots", "book", "import", "t.book", "-"],
+        Some(&tightened),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(export(dir, "t.book").contains("\"lower\":3,\"upper\":3"));
+    // No such file, no such folder, no file at all.
+    refused_in(
+        dir,
+        &["dots", "triangles", "--book", "nodir/x.book"],
+        "ply: `nodir/x.book`: the folder `nodir` does not exist",
+    );
+    refused_in(
+        dir,
+        &["dots", "triangles", "--book", "/dev/null"],
+        "ply: `/dev/null`: is not a file",
+    );
+    refused_in(
+        dir,
+        &["dots", "triangles", "--book", "b.book", "--no-book"],
+        "ply: the argument '--book <FILE>' cannot be used with '--no-book'",
+    );
+    // An SQLite file of no table (one page of 512 bytes: the header, an empty schema): verify
+    // writes only into a book, and makes none.
+    let mut page = vec![0u8; 512];
+    page[..16].copy_from_slice(b"SQLite format 3\0");
+    page[16..24].copy_from_slice(&[2, 0, 1, 1, 0, 64, 32, 32]);
+    for (offset, value) in [
+        (24, 1u32),
+        (28, 1),
+        (44, 4),
+        (56, 1),
+        (92, 1),
+        (96, 3_045_000),
+    ] {
+        page[offset..offset + 4].copy_from_slice(&value.to_be_bytes());
+    }
+    page[100..108].copy_from_slice(&[0x0d, 0, 0, 0, 0, 2, 0, 0]);
+    std::fs::write(dir.join("empty.book"), &page).unwrap();
+    refused_in(
+        dir,
+        &["dots", "book", "verify", "empty.book"],
+        "ply: `empty.book`: not a ply book (empty)",
+    );
+}
+
+/// Writers check what they write into: a damaged INTO is refused before anything is written, a
+/// damaged FROM before INTO is made, and one book merged into itself (by another path, or a link)
+/// is refused.
+#[test]
+fn writers_refuse_a_damaged_book_and_a_book_merged_into_itself() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    let lines = export(dir, "b.book");
+    std::fs::write(dir.join("b.jsonl"), &lines).unwrap();
+    let damaged = "ply: `bad.book`: damaged book: position triangles-3 0x0: nodes -5 is no count a proof took";
+    std::fs::copy(dir.join("b.book"), dir.join("bad.book")).unwrap();
+    let (code, _, err) = run_in(
+        dir,
+        &[
+            "dots",
+            "book",
+            "show",
+            "bad.book",
+            "triangles",
+            "--size",
+            "3",
+        ],
+        None,
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    // The start's entry given nodes -5 (what no proof took), as another program could write it.
+    rusqlite::Connection::open(dir.join("bad.book"))
+        .unwrap()
+        .execute_batch("UPDATE positions SET nodes = -5 WHERE key = 0")
+        .unwrap();
+    let before = std::fs::read(dir.join("bad.book")).unwrap();
+    for args in [
+        vec!["dots", "book", "merge", "bad.book", "b.book"],
+        vec!["dots", "book", "import", "bad.book", "b.jsonl"],
+        vec![
+            "dots",
+            "book",
+            "build",
+            "bad.book",
+            "triangles",
+            "--size",
+            "3",
+            "--depth",
+            "1",
+        ],
+        vec!["dots", "book", "merge", "into.book", "bad.book"],
+    ] {
+        refused_in(dir, &args, damaged);
+    }
+    assert_eq!(std::fs::read(dir.join("bad.book")).unwrap(), before);
+    assert!(!dir.join("into.book").exists());
+    std::os::unix::fs::symlink("b.book", dir.join("link.book")).unwrap();
+    for (into, from) in [("b.book", "b.book"), ("link.book", "./b.book")] {
+        refused_in(
+            dir,
+            &["dots", "book", "merge", into, from],
+            &format!("ply: `{into}`: the same book as `{from}`: a book is not merged into itself"),
+        );
+    }
 }

@@ -53,6 +53,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde::Serialize;
 use std::fmt::Display;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
@@ -361,6 +362,11 @@ fn dots_query(request: &str) -> PyResult<DotsQuery> {
 /// What answers with a user's book (written into as proofs come) or with none keep: tables of small
 /// boards and the books, one per (book, no_book) asked, for the process's later calls.
 fn kept_with(book: Option<&str>, no_book: bool) -> PyResult<Arc<Kept>> {
+    if book.is_some() && no_book {
+        return Err(bad(
+            "book and no_book=True contradict each other: a book is read, or none is",
+        ));
+    }
     /// What was kept, by (book, no_book).
     type ByBooks = Vec<((Option<String>, bool), Arc<Kept>)>;
     static KEPT: Mutex<ByBooks> = Mutex::new(Vec::new());
@@ -478,8 +484,8 @@ fn book_merge(args: &str) -> PyResult<usize> {
         .source
         .as_deref()
         .ok_or_else(|| bad("source is missing: give the book to merge"))?;
-    let from = book_file(source, false)?;
-    ops::merge(&book_file(args.path()?, true)?, &from).map_err(bad)
+    let (into, from) = ops::open_merge(Path::new(args.path()?), Path::new(source)).map_err(bad)?;
+    ops::merge(&into, &from).map_err(bad)
 }
 
 /// Writes the entries of `lines` (JSON lines, as `export` gives them) into the book at `args`'

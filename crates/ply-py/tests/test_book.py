@@ -118,3 +118,30 @@ def test_bad_book_files_raise_value_error(tmp_path):
         plysolve.book_export(str(tmp_path / "none.plybook"))
     with pytest.raises(ValueError, match="tie_order"):
         plysolve.book_build(str(tmp_path / "x.plybook"), "triangles", tie_order="sideways")
+
+
+def test_a_book_that_contradicts_itself_or_the_search_raises_value_error(tmp_path, monkeypatch):
+    # The probe's book (issue 30): 1-2 is +3, the book says +1. A short path: messages quote it whole.
+    monkeypatch.chdir(tmp_path)
+    path = "w.plybook"
+    build(path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE positions SET lower = 1, upper = 1 WHERE key = 1")
+    conn.commit()
+    conn.close()
+    damaged = "; the book is damaged (ply dots book verify)"
+    with pytest.raises(ValueError) as at_child:
+        plysolve.dots("triangles", size=3, moves="1-2", book=path)
+    assert str(at_child.value) == (
+        f"the book `{path}` contradicts the search at 1-2: +1 there, but the search proves +3{damaged}"
+    )
+    with pytest.raises(ValueError) as at_start:
+        plysolve.dots("triangles", size=3, book=path)
+    assert str(at_start.value) == (
+        f"the book `{path}` contradicts itself at the start: -3 there, but -1 by its entries after each move{damaged}"
+    )
+    with pytest.raises(ValueError, match=r"^book and no_book=True contradict each other"):
+        plysolve.dots("triangles", size=3, book=path, no_book=True)
+    # One book merged into itself, by another path: refused.
+    with pytest.raises(ValueError, match="a book is not merged into itself$"):
+        plysolve.book_merge(path, "./w.plybook")

@@ -188,7 +188,8 @@ impl<'a> Context<'a> {
 /// A home's fault, worded for the surface the request came through, and whether it refuses work
 /// over a limit or stopped (a server's 422) rather than a bad request (400).
 pub trait Refusal: Worded {
-    /// Whether the request was refused for the work or time it would take, or was halted.
+    /// Whether the request was refused for the work or time it would take, was halted, or could
+    /// not be answered from what the front end holds (a damaged book): 422, not a bad request.
     fn over_budget(&self) -> bool;
 }
 

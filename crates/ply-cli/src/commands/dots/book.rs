@@ -502,8 +502,7 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
 }
 
 fn run_merge(a: MergeArgs) -> Result<String, Failure> {
-    let from = BookFile::open(&a.from, false, false).map_err(Failure::bad)?;
-    let into = BookFile::open(&a.into, true, true).map_err(Failure::bad)?;
+    let (into, from) = ops::open_merge(&a.into, &a.from).map_err(Failure::bad)?;
     let added = ops::merge(&into, &from).map_err(Failure::bad)?;
     Ok(format!(
         "{}: {} merged from {}\n",

@@ -158,7 +158,7 @@ pub struct BookArg {
     #[arg(long, value_name = "FILE")]
     pub book: Option<PathBuf>,
     /// Answer from no book, not even the ones shipped inside ply (benchmarks of the search).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "book")]
     pub no_book: bool,
 }
 

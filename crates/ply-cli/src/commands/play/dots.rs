@@ -11,7 +11,7 @@
 //! worse in that time is "not graded: not proved in the time to think".
 
 use super::ponder::Ponder;
-use super::session::{self, Match};
+use super::session::{self, Match, Unplayed};
 use super::Players;
 use clap::{Args, Subcommand};
 use crate::commands::dots::render::{about, move_line, range_text};
@@ -390,12 +390,12 @@ impl Match for DotsMatch<'_> {
         ))
     }
 
-    fn user_move(&mut self, text: &str) -> Result<String, String> {
+    fn user_move(&mut self, text: &str) -> Result<String, Unplayed> {
         // Check the move before spending time on the position.
         let mut trial = self.position.clone();
         let moves = parse_moves(text).map_err(|e| e.fault.to_string())?;
         let [written] = moves.as_slice() else {
-            return Err(format!("one move at a time, please; got {}", moves.len()));
+            return Err(format!("one move at a time, please; got {}", moves.len()).into());
         };
         play_checked(self.board(), &mut trial, written.a, written.b)
             .map_err(|fault| fault.to_string())?;
@@ -405,8 +405,7 @@ impl Match for DotsMatch<'_> {
             .report_by(
                 |ponder| turn.grade_until(ponder.started),
                 "searched (ply is checking your move)",
-            )
-            .map_err(|e| e.message())?;
+            )?;
         if let Some(done) = self.ponder.take() {
             done.stop();
         }

@@ -1,7 +1,7 @@
 //! `ply play heaps`: lowest-heap Nim against the perfect player, who wins as fast as it can and, when
 //! it cannot win, makes the game last as long as it can.
 
-use super::session::{self, Match};
+use super::session::{self, Match, Unplayed};
 use super::{First, Players};
 use crate::failure::Failure;
 use plysolve::engine::util::chooser::Chooser;
@@ -132,7 +132,7 @@ impl Match for HeapsMatch {
         Ok(format!("{did} ({})", Self::verdict(&choice.class)))
     }
 
-    fn user_move(&mut self, text: &str) -> Result<String, String> {
+    fn user_move(&mut self, text: &str) -> Result<String, Unplayed> {
         let count = self.game.read_take(text).map_err(|e| e.to_string())?;
         Ok(self.take(count))
     }

@@ -24,8 +24,8 @@ pub trait Match {
     /// The user is given the move (called before each command is read): a game may start
     /// analysing the position while the user thinks (pondering).
     fn user_turn_begins(&mut self) {}
-    /// The user's move as typed; `Err` is a one-line hint.
-    fn user_move(&mut self, text: &str) -> Result<String, String>;
+    /// The user's move as typed; `Err` says why it was not played.
+    fn user_move(&mut self, text: &str) -> Result<String, Unplayed>;
     /// Every legal move with its value.
     fn hint(&mut self) -> Result<String, Failure>;
     /// A copy of the position, to go back to with `undo`.
@@ -45,6 +45,28 @@ pub trait Match {
     }
     /// How a move is written, for hints: `a move like 2-3`.
     fn move_example(&self) -> &'static str;
+}
+
+/// Why a move the user typed was not played.
+#[derive(Debug)]
+pub enum Unplayed {
+    /// It is no move here: a one-line hint, and the user types another.
+    Hint(String),
+    /// The move is fine but the game cannot go on (a book that contradicts itself): the session
+    /// ends with this failure.
+    Failed(Failure),
+}
+
+impl From<String> for Unplayed {
+    fn from(hint: String) -> Self {
+        Unplayed::Hint(hint)
+    }
+}
+
+impl From<Failure> for Unplayed {
+    fn from(failure: Failure) -> Self {
+        Unplayed::Failed(failure)
+    }
 }
 
 /// Writes `text` to stdout at once (the user is waiting for it).
@@ -342,10 +364,11 @@ pub fn run(game: &mut dyn Match, players: &Players, seed: u64) -> Result<(), Fai
                         lines.played(before, did);
                         shown = false;
                     }
-                    Err(hint) => say(&format!(
+                    Err(Unplayed::Hint(hint)) => say(&format!(
                         "{hint} (type {}, or {COMMANDS})\n",
                         game.move_example()
                     ))?,
+                    Err(Unplayed::Failed(failure)) => return Err(failure),
                 }
             }
         }

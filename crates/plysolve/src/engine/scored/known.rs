@@ -29,7 +29,8 @@ impl KnownValues for NothingKnown {
 }
 
 /// A solver that answers from `known` first: a state known exactly is answered at once; any other
-/// goes to the inner solver, its answer met with the known bounds. Without an inner solver, a state
+/// goes to the inner solver, its answer met with the known bounds (bounds that leave no value
+/// between them are a [`SolveError::Contradiction`]: the known values are wrong). Without an inner solver, a state
 /// not known exactly gets its known bounds, or those its open cells allow.
 pub struct Informed<'a, 's, G: SubsetIndexed> {
     game: &'a G,
@@ -66,6 +67,23 @@ impl<'a, 's, G: SubsetIndexed> Informed<'a, 's, G> {
             upper: open,
         };
         self.known.range(mask).map_or(cells, |r| r.meet(cells))
+    }
+
+    /// `proved` (by the inner solver) of `state` met with `bounds` (what is known of it): a
+    /// [`SolveError::Contradiction`] when the known values claim something of `state` that leaves
+    /// no value with `proved` (bounds past the cells open are the inner solver's own fault, which
+    /// the report refuses as such).
+    fn met(
+        &self,
+        state: &G::State,
+        proved: ValueRange,
+        bounds: ValueRange,
+    ) -> Result<ValueRange, SolveError> {
+        let mask = self.game.mask(state);
+        if let Some(claim) = self.known.range(mask) {
+            proved.meet_known(claim, mask, false)?;
+        }
+        Ok(proved.meet(bounds))
     }
 }
 
@@ -104,7 +122,8 @@ impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
         match self.inner.as_deref_mut() {
             Some(inner) => {
                 self.searched = true;
-                Ok(inner.range_within(state, window)?.meet(known))
+                let proved = inner.range_within(state, window)?;
+                self.met(state, proved, known)
             }
             None => Ok(known),
         }
@@ -119,7 +138,7 @@ impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
             self.searched = true;
             let asked: Vec<G::State> = open.iter().map(|&i| states[i]).collect();
             for (&i, range) in open.iter().zip(inner.ranges(&asked)?) {
-                found[i] = range.meet(found[i]);
+                found[i] = self.met(&states[i], range, found[i])?;
             }
         }
         Ok(found)

@@ -472,6 +472,50 @@ pub enum SolveError {
     /// A book of proved positions could not be read (its one-line fault).
     #[error("{0}")]
     Book(String),
+    /// What is known of a state (a book's claim) and what was proved of it leave no value between
+    /// them: the known values are wrong (a front end names the book and the position).
+    #[error(transparent)]
+    Contradiction(#[from] Contradiction),
+}
+
+/// Known bounds of a state (a book's) that contradict what was proved of it: no value lies in both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[error(
+    "what is known of the state {state:#x} ({}..{}) contradicts what was proved of it ({}..{})",
+    .known.lower, .known.upper, .proved.lower, .proved.upper
+)]
+pub struct Contradiction {
+    /// The state's element mask.
+    pub state: u64,
+    /// What the known values say of it.
+    pub known: ValueRange,
+    /// What was proved of it otherwise.
+    pub proved: ValueRange,
+    /// Whether `proved` came from known values alone (the values of its moves, all known): the
+    /// known values then contradict themselves; otherwise a search proved it.
+    pub by_known: bool,
+}
+
+impl ValueRange {
+    /// `self` met with the `known` bounds of the state `state`, or the [`Contradiction`] when they
+    /// leave no value (`by_known`: `self` came from known values alone).
+    pub fn meet_known(
+        self,
+        known: ValueRange,
+        state: u64,
+        by_known: bool,
+    ) -> Result<ValueRange, Contradiction> {
+        let met = self.meet(known);
+        if met.lower > met.upper {
+            return Err(Contradiction {
+                state,
+                known,
+                proved: self,
+                by_known,
+            });
+        }
+        Ok(met)
+    }
 }
 
 /// Refuses games whose values may not fit one signed byte, the unit of every store and table.

@@ -232,6 +232,11 @@ fn prove(
             with_solver(&built.board, strategy, options, &position.drawn(), report)
         }
     };
+    // A book whose claims contradict each other or the search: one line naming it and the position.
+    let answered = match &book {
+        Some(book) => answered.map_err(|e| book.worded(e, |set| named(query, set))),
+        None => answered,
+    };
     match answered {
         // A table or a store stopped before it was whole: nothing proved.
         Err(SolveError::Halted(why)) => Ok(report_unproved(
@@ -242,6 +247,27 @@ fn prove(
             why,
         )),
         other => other,
+    }
+}
+
+/// The position `set` (the query's or one after it) in the asker's frame: the moves played, then
+/// any other edge of `set` in edge order (`1-2 3-4`), or `the start`.
+fn named(query: &DotsQuery, set: EdgeSet) -> String {
+    let board = &query.built.board;
+    let played = query.position.history();
+    let drawn = query.position.drawn();
+    let extra = (0..board.edge_count())
+        .map(|e| Edge(e as u8))
+        .filter(|&e| set.contains(e) && !drawn.contains(e));
+    let moves: Vec<String> = played
+        .iter()
+        .copied()
+        .chain(extra)
+        .map(|e| format_edge(board, e))
+        .collect();
+    match moves.is_empty() {
+        true => "the start".to_string(),
+        false => moves.join(" "),
     }
 }
 
@@ -348,13 +374,15 @@ pub fn allowed(report: &DotsReport) -> Vec<&MoveReport> {
 fn estimated(query: &DotsQuery, report: &DotsReport, halt: &Halt) -> (String, Option<Estimated>) {
     let board = &query.built.board;
     let moves = allowed(report);
+    // The report's first move when none is allowed (only crossed bounds, which a report never
+    // holds, could leave none).
     let by_bounds = || {
         moves
             .iter()
+            .copied()
             .max_by_key(|m| (m.range().lower, m.range().upper))
-            .expect("the best proved move is always allowed")
-            .mv
-            .clone()
+            .or(report.moves.first())
+            .map_or_else(String::new, |m| m.mv.clone())
     };
     if moves.len() == 1 {
         return (by_bounds(), None);
@@ -372,9 +400,11 @@ fn estimated(query: &DotsQuery, report: &DotsReport, halt: &Halt) -> (String, Op
         Some(found) => (
             format_edge(board, super::Edge(found.element as u8)),
             Some(Estimated {
+                // Within the bounds proved (`max` then `min`: never a panic on crossed ones).
                 value: found
                     .score
-                    .clamp(report.range().lower, report.range().upper),
+                    .max(report.range().lower)
+                    .min(report.range().upper),
                 error: learned::model().and_then(|m| m.error(&query.built.geometry.slug(), free)),
                 depth: found.depth,
             }),

@@ -50,8 +50,10 @@ impl Worded for Unsolved {
 }
 
 impl Refusal for Unsolved {
+    /// Memory refused, or a book the front end reads that cannot answer (damaged, or
+    /// contradicting itself or the search): the request is fine, the work cannot be done (422).
     fn over_budget(&self) -> bool {
-        matches!(self.error, SolveError::Memory(_))
+        matches!(self.error, SolveError::Memory(_) | SolveError::Book(_))
     }
 }
 

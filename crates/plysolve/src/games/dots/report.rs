@@ -310,13 +310,23 @@ pub fn report_from(
         Err(e) => return Err(e),
     };
     // A position a book holds keeps its value though its moves were not all proved in time, and
-    // no move is worth more than the position.
+    // no move is worth more than the position; a book whose claim leaves no value with its moves'
+    // is wrong (a contradiction, never a report of crossed bounds).
     let mut answered_by = solver.answered_by().unwrap_or(strategy);
-    if let Some(known) = solver.known(&position.drawn()) {
+    let drawn = position.drawn();
+    if let Some(known) = solver.known(&drawn) {
         if analysis.range.value().is_none() && known.value().is_some() {
             answered_by = Strategy::Book;
         }
-        analysis.range = analysis.range.meet(known);
+        let moves_known = !analysis.moves.is_empty()
+            && analysis.moves.iter().all(|m| {
+                solver
+                    .known(&drawn.with(m.mv))
+                    .is_some_and(|r| r.value().is_some())
+            });
+        analysis.range = analysis
+            .range
+            .meet_known(known, drawn.0, moves_known)?;
         for m in &mut analysis.moves {
             m.range.upper = m.range.upper.min(analysis.range.upper);
         }

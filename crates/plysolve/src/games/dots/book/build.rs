@@ -6,7 +6,7 @@
 //! keeps the bounds proved. A second proof in the other tie order checks entries ([`verify`]).
 
 use super::key::KeyScheme;
-use super::store::{position_text, BookEntry, BookError, BookFile};
+use super::store::{position_named, position_text, BookEntry, BookError, BookFile};
 use super::{proved_by, BoardBook};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::known::Informed;
@@ -369,7 +369,7 @@ fn prove(
     options: BuildOptions<'_>,
 ) -> Result<BookEntry, BuildError> {
     let board = &built.board;
-    let index = book_index(book, built)?;
+    let index = BoardBook::of_file(book, built)?;
     let started = Instant::now();
     let halt = match options.time_per_position {
         Some(t) => options.halt.within(t),
@@ -410,7 +410,8 @@ fn prove(
             }
         }
         Ok((range, solver.states_visited(), best))
-    })?;
+    })
+    .map_err(|e| index.worded(e, |set| position_named(built, set)))?;
     let tie = crate::games::dots::request::tie_name(options.tie_order);
     Ok(BookEntry::of(
         built,
@@ -421,15 +422,6 @@ fn prove(
         started.elapsed().as_secs_f64(),
         proved_by(&format!("search {tie}")),
     ))
-}
-
-/// The book's entries of `built`'s board as an index the search meets.
-fn book_index(book: &BookFile, built: &BuiltBoard) -> Result<BoardBook, BookError> {
-    let mut index = BoardBook::new(built);
-    for entry in book.entries_of(built)? {
-        index.add(&entry);
-    }
-    Ok(index)
 }
 
 /// A position whose second proof disagrees with its entry.

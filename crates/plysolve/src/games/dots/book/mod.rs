@@ -16,7 +16,7 @@ pub mod store;
 
 use crate::engine::scored::known::KnownValues;
 use crate::engine::scored::twins::Twins;
-use crate::engine::scored::ValueRange;
+use crate::engine::scored::{Contradiction, SolveError, ValueRange};
 use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::notation::format_edge;
 use crate::games::dots::{Edge, EdgeSet};
@@ -37,6 +37,8 @@ pub struct Known {
     pub range: ValueRange,
     /// A best move, in the key's frame.
     pub best: Option<Edge>,
+    /// The first book that holds the position (an index into [`BoardBook`]'s titles).
+    source: usize,
 }
 
 /// Every book's entries of one board, met into one index: what answers read and the search meets.
@@ -46,6 +48,8 @@ pub struct BoardBook {
     twins: Twins,
     entries: FxHashMap<u64, Known>,
     fewest_free: u32,
+    /// Each book's title in messages (`the book `my.plybook``), by source.
+    titles: Vec<String>,
 }
 
 impl BoardBook {
@@ -56,11 +60,29 @@ impl BoardBook {
             twins: KeyScheme::new(&built.board).twins().clone(),
             entries: FxHashMap::default(),
             fewest_free: u32::MAX,
+            titles: Vec::new(),
         }
     }
 
-    /// Adds `entry` (checked), met with what is there.
-    fn add(&mut self, entry: &BookEntry) {
+    /// The index of `file`'s entries of `built`'s board alone.
+    pub fn of_file(file: &BookFile, built: &BuiltBoard) -> Result<Self, BookError> {
+        let mut index = BoardBook::new(built);
+        index.add_file(file)?;
+        Ok(index)
+    }
+
+    /// Adds every entry of `file` (another source).
+    fn add_file(&mut self, file: &BookFile) -> Result<(), BookError> {
+        let source = self.titles.len();
+        self.titles.push(file.title());
+        for entry in file.entries_of(&self.built)? {
+            self.add(&entry, source);
+        }
+        Ok(())
+    }
+
+    /// Adds `entry` (checked) of the source `source`, met with what is there.
+    fn add(&mut self, entry: &BookEntry, source: usize) {
         let board = &self.built.board;
         let best = entry.best.as_ref().and_then(|name| {
             (0..board.edge_count())
@@ -70,6 +92,7 @@ impl BoardBook {
         let known = self.entries.entry(entry.key).or_insert(Known {
             range: ValueRange::FULL,
             best: None,
+            source,
         });
         let met = known.range.meet(entry.range());
         if met.lower > met.upper {
@@ -97,6 +120,13 @@ impl BoardBook {
 
     /// What the books prove of the position `drawn`, with its best move in `drawn`'s own frame.
     pub fn lookup(&self, drawn: EdgeSet) -> Option<(ValueRange, Option<Edge>)> {
+        let (known, scheme, keyed) = self.find(drawn)?;
+        let best = known.best.and_then(|m| scheme.from_key_frame(keyed, m));
+        Some((known.range, best))
+    }
+
+    /// The entry of `drawn`, with the key scheme and `drawn`'s key.
+    fn find(&self, drawn: EdgeSet) -> Option<(&Known, KeyScheme<'_>, key::Keyed)> {
         if self.entries.is_empty() {
             return None;
         }
@@ -107,8 +137,43 @@ impl BoardBook {
         let scheme = KeyScheme::with_twins(&self.built.board, &self.twins);
         let keyed = scheme.key(drawn);
         let known = self.entries.get(&keyed.key)?;
-        let best = known.best.and_then(|m| scheme.from_key_frame(keyed, m));
-        Some((known.range, best))
+        Some((known, scheme, keyed))
+    }
+
+    /// `e` as a front end says it: a [`SolveError::Contradiction`] as a book fault in
+    /// [`Self::contradiction`]'s words (its position named by `at`), any other error as it is.
+    pub fn worded(&self, e: SolveError, at: impl Fn(EdgeSet) -> String) -> SolveError {
+        match e {
+            SolveError::Contradiction(c) => {
+                SolveError::Book(self.contradiction(&c, &at(EdgeSet(c.state))))
+            }
+            other => other,
+        }
+    }
+
+    /// The one line of `c`, a contradiction between these books' claim on the position `at` names
+    /// and what was proved of it (by the search, or by the books' own entries of its moves): the
+    /// book holding the position, both values, and that the book is damaged.
+    pub fn contradiction(&self, c: &Contradiction, at: &str) -> String {
+        let title = self
+            .find(EdgeSet(c.state))
+            .and_then(|(known, _, _)| self.titles.get(known.source))
+            .map_or("the book", String::as_str);
+        let (claim, proved) = (ranged(c.known), ranged(c.proved));
+        let clash = if c.by_known {
+            format!("contradicts itself at {at}: {claim} there, but {proved} by its entries after each move")
+        } else {
+            format!("contradicts the search at {at}: {claim} there, but the search proves {proved}")
+        };
+        format!("{title} {clash}; the book is damaged (ply dots book verify)")
+    }
+}
+
+/// Bounds as messages give them: `+3` when exact, else `-1..+3`.
+pub(crate) fn ranged(r: ValueRange) -> String {
+    match r.value() {
+        Some(v) => format!("{v:+}"),
+        None => format!("{:+}..{:+}", r.lower, r.upper),
     }
 }
 
@@ -209,9 +274,7 @@ impl Books {
         }
         let mut index = BoardBook::new(built);
         for source in &self.sources {
-            for entry in lock(&source.file).entries_of(built)? {
-                index.add(&entry);
-            }
+            index.add_file(&lock(&source.file))?;
         }
         let index = Arc::new(index);
         lock(&self.boards).insert(slug, index.clone());
@@ -220,7 +283,7 @@ impl Books {
 
     /// Writes `entry` into every writable book, and into the index the answers read.
     pub fn keep(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<(), BookError> {
-        for source in self.sources.iter().filter(|s| s.writable) {
+        for (at, source) in self.sources.iter().enumerate().filter(|(_, s)| s.writable) {
             let merged = lock(&source.file).put(built, entry)?;
             let slug = built.geometry.slug();
             let mut boards = lock(&self.boards);
@@ -230,8 +293,9 @@ impl Books {
                     twins: index.twins.clone(),
                     entries: index.entries.clone(),
                     fewest_free: index.fewest_free,
+                    titles: index.titles.clone(),
                 };
-                updated.add(&merged);
+                updated.add(&merged, at);
                 boards.insert(slug, Arc::new(updated));
             }
         }

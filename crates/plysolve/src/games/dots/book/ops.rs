@@ -3,32 +3,16 @@
 
 use super::store::{position_text, BookEntry, BookError, BookFile};
 use crate::games::dots::geometry::BuiltBoard;
-use crate::games::dots::Geometry;
+use crate::input::surface::{Surface, Worded};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// Each board of `file` with its entries, every entry checked against this version's board.
 pub fn boards_of(file: &BookFile) -> Result<Vec<(BuiltBoard, Vec<BookEntry>)>, BookError> {
-    let mut out = Vec::new();
-    for (slug, _) in file.boards()? {
-        let built = built_of(&slug).map_err(|why| {
-            BookError::Damaged(
-                file.name().to_string(),
-                format!("board {}: {why}", crate::input::quote(&slug)),
-            )
-        })?;
-        let entries = file.entries_of(&built)?;
-        out.push((built, entries));
-    }
-    Ok(out)
+    file.every_board()
 }
 
-/// The board a slug (`boxes-4x4`) names, or why it names none.
-pub fn built_of(slug: &str) -> Result<BuiltBoard, String> {
-    Geometry::from_slug(slug)
-        .ok_or_else(|| "no such board".to_string())?
-        .build()
-        .map_err(|e| e.to_string())
-}
+pub use super::store::built_of;
 
 /// One board of a book summed up.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -68,6 +52,28 @@ pub fn stats(file: &BookFile) -> Result<Vec<BoardStats>, BookError> {
         .collect())
 }
 
+/// The books a merge reads and writes: `from` opened and checked whole first (so that a refused
+/// merge leaves no new `into` behind), then `into` (made if missing, checked whole before anything
+/// is written into it). One book named twice — by the same path or another, a link — is refused.
+pub fn open_merge(into: &Path, from: &Path) -> Result<(BookFile, BookFile), BookError> {
+    let source = BookFile::open(from, false, false)?;
+    source.check_all()?;
+    let same = match (std::fs::canonicalize(into), std::fs::canonicalize(from)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(BookError::Io(
+            crate::input::quote(&into.display().to_string()),
+            format!(
+                "the same book as {}: a book is not merged into itself",
+                source.name()
+            ),
+        ));
+    }
+    Ok((BookFile::open(into, true, true)?, source))
+}
+
 /// Writes every entry of `from` into `into`; gives how many. Two proofs that disagree are
 /// [`BookError::Conflict`] naming the position, and nothing is written.
 pub fn merge(into: &BookFile, from: &BookFile) -> Result<usize, BookError> {
@@ -97,6 +103,14 @@ pub struct ExportLine {
     pub entry: BookEntry,
     /// The position's edges in edge order: `1-2 2-7` (empty: the empty board).
     pub position: String,
+}
+
+/// The key an export line has beside its entry's (read, and not used: the key says the position).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionOf {
+    #[allow(dead_code)]
+    position: String,
 }
 
 /// Every entry of `file` as export lines.
@@ -133,19 +147,28 @@ pub fn parse_lines(text: &str) -> Result<Vec<(usize, BuiltBoard, BookEntry)>, Im
             continue;
         }
         let fault = |why: String| ImportError { line: i + 1, why };
-        // serde_json's message names a field as written: escaped and bounded, on one line.
-        let line: ExportLine = serde_json::from_str(line).map_err(|e| {
-            let message = crate::input::excerpt_within(e.to_string().as_bytes(), MESSAGE_CHARS);
-            fault(format!("not a book entry ({message})"))
+        // Read as a request is: the fault names the key and what was written, in JSON's terms.
+        let read = crate::input::json::read_beside::<BookEntry, PositionOf>(
+            line.as_bytes(),
+            &["position"],
+        );
+        let (entry, _) = read.map_err(|e| {
+            let message = crate::input::excerpt_within(
+                // A line, not a request, is what the caller gave.
+                e.worded(Surface::Api).replacen("the request", "the line", 1).as_bytes(),
+                MESSAGE_CHARS,
+            );
+            fault(format!("not a book entry: {message}"))
         })?;
-        let built = built_of(&line.entry.board).map_err(|why| {
+        let built = built_of(&entry.board).map_err(|why| {
             fault(format!(
                 "board {}: {why}",
-                crate::input::quote(&line.entry.board)
+                crate::input::quote(&entry.board)
             ))
         })?;
-        super::store::check_entry(&built, &line.entry).map_err(fault)?;
-        parsed.push((i + 1, built, line.entry));
+        let mut entry = entry;
+        super::store::check_entry(&built, &mut entry).map_err(fault)?;
+        parsed.push((i + 1, built, entry));
     }
     Ok(parsed)
 }

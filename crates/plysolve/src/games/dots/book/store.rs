@@ -27,6 +27,7 @@
 //! what the cells allow, a best move that is not a free edge) is refused with one line naming it.
 
 use super::key::KeyScheme;
+use super::ranged;
 use crate::engine::scored::ValueRange;
 use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::notation::format_edge;
@@ -59,6 +60,7 @@ CREATE TABLE positions (
 
 /// One proved position.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BookEntry {
     /// The board: `boxes-4x4`, `triangles-5`.
     pub board: String,
@@ -159,6 +161,20 @@ pub struct BookFile {
     path: Option<PathBuf>,
 }
 
+/// What an SQLite error reading a book says of the book, in the book's terms: pages that do not
+/// hold together, a file that is no database, tables missing; another error in its own line.
+fn damage(e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode;
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseCorrupt) => "its pages do not hold together (cut short or overwritten)".into(),
+        Some(ErrorCode::NotADatabase) => "its pages are not an SQLite database's".into(),
+        _ if e.to_string().starts_with("no such") => {
+            "its tables are not a book's (a table or a column is missing)".into()
+        }
+        _ => one_line(e),
+    }
+}
+
 /// An SQLite error in one line (its first), at most 100 characters.
 fn one_line(e: &rusqlite::Error) -> String {
     let text = e.to_string();
@@ -169,25 +185,33 @@ fn one_line(e: &rusqlite::Error) -> String {
     }
 }
 
-fn ranged(r: ValueRange) -> String {
-    match r.value() {
-        Some(v) => format!("{v:+}"),
-        None => format!("{:+}..{:+}", r.lower, r.upper),
-    }
-}
 
 impl BookFile {
     /// Opens the book at `path`, making a new one when there is no file (or an empty one) and
     /// `create` is set; read-only unless `write`. Several processes may open (and make) one book at
     /// once: the first lays it out, the others find it laid out.
+    ///
+    /// A book opened to `write` is checked whole first ([`Self::check_all`]): nothing is written
+    /// into a damaged book.
     pub fn open(path: &Path, write: bool, create: bool) -> Result<Self, BookError> {
         let name = crate::input::quote(&path.display().to_string());
-        if path.is_dir() {
-            return Err(BookError::Io(name, "is a directory".into()));
+        let found = path.metadata();
+        if let Ok(meta) = &found {
+            if meta.is_dir() {
+                return Err(BookError::Io(name, "is a directory".into()));
+            }
+            if !meta.is_file() {
+                return Err(BookError::Io(name, "is not a file".into()));
+            }
         }
-        let exists = path.metadata().map(|m| m.len() > 0).unwrap_or(false);
+        let exists = found.map(|m| m.len() > 0).unwrap_or(false);
         if !exists && !create {
             return Err(BookError::Io(name, "no such book".into()));
+        }
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(folder) = folder.filter(|f| !f.is_dir()) {
+            let folder = crate::input::quote(&folder.display().to_string());
+            return Err(BookError::Io(name, format!("the folder {folder} does not exist")));
         }
         let flags = if write || !exists {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
@@ -202,7 +226,10 @@ impl BookFile {
             path: Some(path.to_path_buf()),
         };
         let header = book.header_id();
-        book.prepare(write || !exists, header)?;
+        book.prepare(create, header)?;
+        if write {
+            book.check_all()?;
+        }
         Ok(book)
     }
 
@@ -213,7 +240,7 @@ impl BookFile {
         if bytes.is_empty() {
             return Err(BookError::Foreign(name, " (empty)".into()));
         }
-        let damaged = |e: rusqlite::Error| BookError::Damaged(name.clone(), one_line(&e));
+        let damaged = |e: rusqlite::Error| BookError::Damaged(name.clone(), damage(&e));
         let mut bytes = bytes.to_vec();
         // A file written in WAL mode says so in its header; an image in memory has no WAL.
         if bytes.len() > 19 {
@@ -237,6 +264,15 @@ impl BookFile {
     /// The name messages give the book.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The book as messages title it: `the book `my.plybook`` (a file), `the shipped book
+    /// boxes-4x4` (bytes named so).
+    pub fn title(&self) -> String {
+        match self.path {
+            Some(_) => format!("the book {}", self.name),
+            None => format!("the {}", self.name),
+        }
     }
 
     /// The path of the file, when it is one.
@@ -287,7 +323,7 @@ impl BookFile {
             Ok(found) => found,
             // The header says book but the pages cannot be read: a damaged book.
             Err(e) if header == Some(APPLICATION_ID) => {
-                return Err(BookError::Damaged(name.clone(), one_line(&e)))
+                return Err(BookError::Damaged(name.clone(), damage(&e)))
             }
             Err(e) => return Err(foreign(e)),
         };
@@ -327,7 +363,7 @@ impl BookFile {
                 format!(" (application id {id:#x})"),
             ));
         }
-        let damaged = |e: rusqlite::Error| BookError::Damaged(name.clone(), one_line(&e));
+        let damaged = |e: rusqlite::Error| BookError::Damaged(name.clone(), damage(&e));
         let format: i32 = self
             .conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -348,9 +384,10 @@ impl BookFile {
         if check != "ok" {
             return Err(BookError::Damaged(
                 name.clone(),
-                crate::input::quote(&check),
+                "its pages do not hold together (SQLite's own check fails)".into(),
             ));
         }
+        self.check_boards()?;
         if self.path.is_some() {
             let _ = self.conn.execute_batch("PRAGMA synchronous = FULL;");
         }
@@ -390,6 +427,61 @@ impl BookFile {
             .read_exact(&mut header)
             .ok()?;
         Some(i32::from_be_bytes(header[68..72].try_into().ok()?))
+    }
+
+    /// Refuses a book whose `boards` table names a board ply does not make, or whose positions
+    /// are of a board the table does not name (each board's first row found through the key's
+    /// index: a few lookups, however large the book).
+    fn check_boards(&self) -> Result<(), BookError> {
+        let damaged = |why: String| BookError::Damaged(self.name.clone(), why);
+        let boards = self.boards()?;
+        for (slug, _) in &boards {
+            built_of(slug)
+                .map_err(|why| damaged(format!("board {}: {why}", crate::input::quote(slug))))?;
+        }
+        let sql = "SELECT board FROM positions WHERE ?1 IS NULL OR board > ?1 ORDER BY board LIMIT 1";
+        let mut statement = self.conn.prepare(sql).map_err(|e| damaged(damage(&e)))?;
+        let mut after: Option<String> = None;
+        loop {
+            let next: Option<rusqlite::types::Value> = statement
+                .query_row([&after], |r| r.get(0))
+                .optional()
+                .map_err(|e| damaged(damage(&e)))?;
+            let board = match next {
+                None => return Ok(()),
+                Some(rusqlite::types::Value::Text(board)) => board,
+                Some(_) => return Err(damaged("a row's board is not a name".into())),
+            };
+            if !boards.iter().any(|(named, _)| *named == board) {
+                return Err(damaged(format!(
+                    "positions of the board {}, which its boards table does not name",
+                    crate::input::quote(&board)
+                )));
+            }
+            after = Some(board);
+        }
+    }
+
+    /// Checks every entry of every board, as the readers of a whole book do: what a writer runs
+    /// before writing into a book (a new or empty one passes at once).
+    pub fn check_all(&self) -> Result<(), BookError> {
+        self.every_board().map(|_| ())
+    }
+
+    /// Each board of the book with its entries, every entry checked against this version's board.
+    pub fn every_board(&self) -> Result<Vec<(BuiltBoard, Vec<BookEntry>)>, BookError> {
+        let mut out = Vec::new();
+        for (slug, _) in self.boards()? {
+            let built = built_of(&slug).map_err(|why| {
+                BookError::Damaged(
+                    self.name.clone(),
+                    format!("board {}: {why}", crate::input::quote(&slug)),
+                )
+            })?;
+            let entries = self.entries_of(&built)?;
+            out.push((built, entries));
+        }
+        Ok(out)
     }
 
     /// Records `built`'s board in the book, or checks that its edge order is the book's.
@@ -432,9 +524,9 @@ impl BookFile {
         if !self.has_board(built)? {
             return Ok(Vec::new());
         }
-        let entries = self.select(Some(&built.geometry.slug()))?;
+        let mut entries = self.select(Some(&built.geometry.slug()))?;
         let scheme = KeyScheme::new(&built.board);
-        for entry in &entries {
+        for entry in &mut entries {
             self.check(built, &scheme, entry)?;
         }
         Ok(entries)
@@ -456,7 +548,7 @@ impl BookFile {
     /// Every entry (of `board` only, if given), most free edges first, unchecked.
     pub fn select(&self, board: Option<&str>) -> Result<Vec<BookEntry>, BookError> {
         let name = self.name.clone();
-        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), one_line(&e));
+        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), damage(&e));
         let mut statement = self
             .conn
             .prepare(
@@ -465,7 +557,11 @@ impl BookFile {
             )
             .map_err(&io)?;
         let rows = statement.query_map([board], entry_of_row).map_err(&io)?;
-        rows.collect::<Result<_, _>>().map_err(io)
+        let mut entries = Vec::new();
+        for row in rows {
+            entries.push(row.map_err(&io)?.map_err(|why| BookError::Damaged(self.name.clone(), why))?);
+        }
+        Ok(entries)
     }
 
     /// [`BookError::Conflict`] when `entry` disagrees with what the book proves of its position.
@@ -485,12 +581,13 @@ impl BookFile {
         Ok(())
     }
 
-    /// Refuses an entry that cannot be right on `built`'s board.
+    /// Refuses an entry that cannot be right on `built`'s board (bounds of the wrong parity
+    /// tightened: [`check_entry`]).
     fn check(
         &self,
         built: &BuiltBoard,
         scheme: &KeyScheme<'_>,
-        entry: &BookEntry,
+        entry: &mut BookEntry,
     ) -> Result<(), BookError> {
         check_with(built, scheme, entry).map_err(|why| BookError::Damaged(self.name.clone(), why))
     }
@@ -500,7 +597,7 @@ impl BookFile {
     /// The entry of `key` on `board`, if any.
     pub fn get(&self, board: &str, key: u64) -> Result<Option<BookEntry>, BookError> {
         let name = self.name.clone();
-        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), one_line(&e));
+        let io = move |e: rusqlite::Error| BookError::Damaged(name.clone(), damage(&e));
         self.conn
             .query_row(
                 "SELECT board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by
@@ -509,7 +606,9 @@ impl BookFile {
                 entry_of_row,
             )
             .optional()
-            .map_err(io)
+            .map_err(io)?
+            .transpose()
+            .map_err(|why| BookError::Damaged(self.name.clone(), why))
     }
 
     /// Writes `entry` (of `built`'s board), met with what the book already proves of the position:
@@ -518,6 +617,7 @@ impl BookFile {
     /// nothing is written. One transaction: a crash loses this entry at most.
     pub fn put(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<BookEntry, BookError> {
         let scheme = KeyScheme::new(&built.board);
+        let entry = &mut entry.clone();
         self.check(built, &scheme, entry)?;
         let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
         self.add_board(built)?;
@@ -584,20 +684,94 @@ impl BookFile {
 }
 
 /// The columns `board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by` of a
-/// row of `positions` as an entry (the key's 64 bits stored as a signed integer).
-fn entry_of_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<BookEntry> {
-    Ok(BookEntry {
-        board: r.get(0)?,
-        key: r.get::<_, i64>(1)? as u64,
-        free: r.get(2)?,
-        lower: r.get(3)?,
-        upper: r.get(4)?,
-        best: r.get(5)?,
-        nodes: r.get::<_, i64>(6)?.max(0) as u64,
-        seconds: r.get(7)?,
-        proved_by: r.get(8)?,
-        checked_by: r.get(9)?,
-    })
+/// row of `positions` as an entry (the key's 64 bits stored as a signed integer), or why the row
+/// cannot be one — in the book's terms (`position triangles-3 0x1: lower holds text, not a whole
+/// number`), never SQLite's.
+fn entry_of_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<BookEntry, String>> {
+    use rusqlite::types::ValueRef;
+    let column = |i: usize| r.get_ref(i);
+    let what = |v: ValueRef<'_>| match v {
+        ValueRef::Null => "nothing".to_string(),
+        ValueRef::Integer(n) => n.to_string(),
+        ValueRef::Real(x) => x.to_string(),
+        ValueRef::Text(t) => format!("text {}", crate::input::quote_bytes(t)),
+        ValueRef::Blob(_) => "bytes".to_string(),
+    };
+    let board = match column(0)? {
+        ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+        other => return Ok(Err(format!("a row's board holds {}, not a name", what(other)))),
+    };
+    let key = match column(1)? {
+        ValueRef::Integer(n) => n as u64,
+        other => {
+            return Ok(Err(format!(
+                "a row of board {} has the key {}, not a whole number",
+                crate::input::quote(&board),
+                what(other)
+            )))
+        }
+    };
+    let at = |why: String| format!("position {board} {key:#x}: {why}");
+    let whole = |i: usize, name: &str| -> rusqlite::Result<Result<i64, String>> {
+        Ok(match column(i)? {
+            ValueRef::Integer(n) => Ok(n),
+            other => Err(at(format!("{name} holds {}, not a whole number", what(other)))),
+        })
+    };
+    let text = |i: usize, name: &str| -> rusqlite::Result<Result<Option<String>, String>> {
+        Ok(match column(i)? {
+            ValueRef::Null => Ok(None),
+            ValueRef::Text(t) => Ok(Some(String::from_utf8_lossy(t).into_owned())),
+            other => Err(at(format!("{name} holds {}, not text", what(other)))),
+        })
+    };
+    let in_range = |n: i64, name: &str| {
+        i32::try_from(n).map_err(|_| at(format!("{name} {n} is past any board's cells")))
+    };
+    let free = match whole(2, "free")? {
+        Ok(n) => u32::try_from(n).map_err(|_| at(format!("free edges {n} is wrong"))),
+        Err(e) => Err(e),
+    };
+    let lower = whole(3, "lower")?.and_then(|n| in_range(n, "lower"));
+    let upper = whole(4, "upper")?.and_then(|n| in_range(n, "upper"));
+    let best = text(5, "best")?;
+    let nodes = match whole(6, "nodes")? {
+        Ok(n) => u64::try_from(n).map_err(|_| at(format!("nodes {n} is no count a proof took"))),
+        Err(e) => Err(e),
+    };
+    let seconds = match column(7)? {
+        ValueRef::Real(x) => Ok(x),
+        ValueRef::Integer(n) => Ok(n as f64),
+        other => Err(at(format!("seconds holds {}, not a time", what(other)))),
+    };
+    let proved_by = match text(8, "proved_by")? {
+        Ok(Some(t)) => Ok(t),
+        Ok(None) => Err(at("proved_by holds nothing".to_string())),
+        Err(e) => Err(e),
+    };
+    let checked_by = text(9, "checked_by")?;
+    Ok((|| {
+        Ok(BookEntry {
+            free: free?,
+            lower: lower?,
+            upper: upper?,
+            best: best?,
+            nodes: nodes?,
+            seconds: seconds?,
+            proved_by: proved_by?,
+            checked_by: checked_by?,
+            board,
+            key,
+        })
+    })())
+}
+
+/// The board a slug (`boxes-4x4`) names, or why it names none.
+pub fn built_of(slug: &str) -> Result<BuiltBoard, String> {
+    crate::games::dots::Geometry::from_slug(slug)
+        .ok_or_else(|| "no such board".to_string())?
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 /// `built`'s edge order as the book records it: `1-2 1-3 …`.
@@ -618,12 +792,28 @@ pub fn position_text(built: &BuiltBoard, key: u64) -> String {
         .join(" ")
 }
 
-/// Why `entry` cannot be right on `built`'s board, as `position BOARD KEY: why`.
-pub fn check_entry(built: &BuiltBoard, entry: &BookEntry) -> Result<(), String> {
+/// The position `drawn` of `built`'s board in messages: its edges in edge order (`1-2 2-7`), or
+/// `the start` when none is drawn.
+pub fn position_named(built: &BuiltBoard, drawn: EdgeSet) -> String {
+    match drawn.0 {
+        0 => "the start".to_string(),
+        key => position_text(built, key),
+    }
+}
+
+/// Why `entry` cannot be right on `built`'s board, as `position BOARD KEY: why`; bounds of the
+/// wrong parity are tightened. A value has the parity of the cells still open (they are split
+/// between the players: the search's own rule, `ValueRange::next_test`), so an exact value of the
+/// other parity is damage, while a bound of it proves the next value in.
+pub fn check_entry(built: &BuiltBoard, entry: &mut BookEntry) -> Result<(), String> {
     check_with(built, &KeyScheme::new(&built.board), entry)
 }
 
-fn check_with(built: &BuiltBoard, scheme: &KeyScheme<'_>, entry: &BookEntry) -> Result<(), String> {
+fn check_with(
+    built: &BuiltBoard,
+    scheme: &KeyScheme<'_>,
+    entry: &mut BookEntry,
+) -> Result<(), String> {
     let board = &built.board;
     let bad = |why: String| format!("position {} {:#x}: {why}", entry.board, entry.key);
     let full = board.full().0;
@@ -645,6 +835,15 @@ fn check_with(built: &BuiltBoard, scheme: &KeyScheme<'_>, entry: &BookEntry) -> 
             r.lower, r.upper
         )));
     }
+    let odd = |v: i32| (v - cells) & 1 == 1;
+    if let Some(v) = r.value().filter(|&v| odd(v)) {
+        return Err(bad(format!(
+            "the value {v:+} cannot be: with {cells} cells open it is {}",
+            if cells & 1 == 1 { "odd" } else { "even" }
+        )));
+    }
+    entry.lower += odd(r.lower) as i32;
+    entry.upper -= odd(r.upper) as i32;
     // A time no proof took would be exported as JSON's `null`, which no import reads.
     if !(entry.seconds.is_finite() && entry.seconds >= 0.0) {
         return Err(bad(format!(
