@@ -341,8 +341,11 @@ mod tests {
                     e.kind(),
                     ErrorKind::ValueValidation | ErrorKind::InvalidValue
                 ) {
+                    // Quoted as clap quotes it or as ply's own parsers do.
+                    let quoted = [format!("'{value}'"), format!("`{value}`")];
                     assert!(
-                        message.contains(&format!("'{value}'")) && message.contains(name.as_str()),
+                        quoted.iter().any(|q| message.contains(q.as_str()))
+                            && message.contains(name.as_str()),
                         "{option:?} {value}: {message}"
                     );
                 }
