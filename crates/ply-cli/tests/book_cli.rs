@@ -884,6 +884,23 @@ fn a_book_read_is_checked_in_its_own_terms() {
     );
     assert_eq!((code, err.as_str()), (0, ""));
     assert!(export(dir, "t.book").contains("\"lower\":3,\"upper\":3"));
+    // What proved an entry is shown to users: a control character there is damage, not output.
+    let escaped = second.replace("\"proved_by\":\"", "\"proved_by\":\"\\u001b[2J");
+    assert_ne!(escaped, second);
+    let (code, out, err) = run_in(
+        dir,
+        &["dots", "book", "import", "e.book", "-"],
+        Some(&escaped),
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        matches(
+            r"ply: line 1: position triangles-3 0x1: proved_by holds `\\x1b\[2Jply [^`]*`, not a note of what proved it\n",
+            &err
+        ),
+        "{err}"
+    );
+    assert!(!dir.join("e.book").exists());
     // No such file, no such folder, no file at all.
     refused_in(
         dir,

@@ -862,5 +862,20 @@ fn check_with(
             )));
         }
     }
+    // What proved or checked an entry is shown to users: printable and short (a control
+    // character there would reach their terminal).
+    let notes = [("proved_by", Some(&entry.proved_by)), ("checked_by", entry.checked_by.as_ref())];
+    for (name, note) in notes {
+        if let Some(t) = note.filter(|t| t.chars().count() > MOST_NOTE || t.chars().any(char::is_control)) {
+            return Err(bad(format!(
+                "{name} holds {}, not a note of what proved it",
+                crate::input::quote(t)
+            )));
+        }
+    }
     Ok(())
 }
+
+/// The most characters of an entry's `proved_by` or `checked_by` (ply writes some 30: `ply 0.1.0
+/// search high-first`).
+const MOST_NOTE: usize = 120;
