@@ -144,7 +144,10 @@ def test_a_worker_killed_mid_run_still_ends_with_the_right_book(one_machine, tmp
     assert killed, "the run ended before its worker was killed"
     assert child.returncode == 0, err
     report = json.loads(out)
-    assert (report["lost"], report["searched"], report["open"]) == (1, leaves, 0)
+    # The killed job is lost, and with it any job sent to the worker before Ray saw it die (a
+    # second one when the kill and the next job cross: seen under load).
+    assert report["lost"] in (1, 2), report["lost"]
+    assert (report["searched"], report["open"]) == (leaves, 0)
     assert report["value"] == value and report["complete"]
     assert "job 1/" in err and "A worker died or was killed" in err
     assert_same_book(path, one_machine("4x4-26-free-depth-1"), FOUR)
