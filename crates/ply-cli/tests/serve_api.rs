@@ -386,11 +386,12 @@ fn the_perfect_player_replies_as_ply_play_does() {
             .0,
         400
     );
-    // Past exact reach (two moves into 4×4 boxes, past the shipped book), ply still replies: with
+    // Past exact reach (three moves into 4×4 boxes, past the shipped book: it holds positions at
+    // most two moves in), ply still replies: with
     // its best estimate, within its time to think.
     let (status, text) = server.post(
         "/api/play/dots",
-        r#"{"game":"boxes","rows":4,"cols":4,"moves":"1-2 7-8","time":0.3}"#,
+        r#"{"game":"boxes","rows":4,"cols":4,"moves":"1-2 7-8 13-14","time":0.3}"#,
     );
     assert_eq!(status, 200, "{text}");
     assert!(text.contains(r#""choice":"estimated""#), "{text}");
