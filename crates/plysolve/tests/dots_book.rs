@@ -1684,3 +1684,87 @@ fn a_book_that_contradicts_itself_or_the_search_is_a_fault_naming_it() {
         .unwrap();
     assert_eq!((entry.lower, entry.upper), (3, 3));
 }
+
+/// A build searches a position with the bounds its parents' entries put on it: on size-4
+/// triangles, `1-2 1-3 2-3` (each of its parents worth 0, each last move closing the triangle
+/// 1-2-3) is at most -1 before it is searched — it is worth -1, proved in fewer nodes than in a book
+/// without its parents. A parent's wrong entry is a fault naming the parent.
+#[test]
+fn a_build_meets_the_bounds_its_parents_put_on_a_position() {
+    let scratch = Scratch::new();
+    let built = built(Geometry::Triangles { size: 4 });
+    let position =
+        plysolve::games::dots::notation::position_from_moves(&built.board, "1-2 1-3 2-3")
+            .unwrap()
+            .drawn();
+    let halt = Halt::never();
+    let options = BuildOptions {
+        depth: 0,
+        time_per_position: None,
+        tie_order: TieOrder::LowFirst,
+        budget: budget(),
+        halt: &halt,
+        progress: None,
+    };
+    let prove = |book: &BookFile| build(book, &built, &[position], options, &mut |_| {});
+    let with_path = scratch.path("with.book");
+    let with = BookFile::open(&with_path, true, true).unwrap();
+    build_into(&with, &built, 2, None, TieOrder::LowFirst);
+    let without = BookFile::open(&scratch.path("without.book"), true, true).unwrap();
+    let (bounded, alone) = (prove(&with).unwrap(), prove(&without).unwrap());
+    assert_eq!((bounded[0].lower, bounded[0].upper), (-1, -1));
+    assert_eq!((alone[0].lower, alone[0].upper), (-1, -1));
+    assert!(
+        bounded[0].nodes < alone[0].nodes,
+        "{} nodes with the parents, {} without",
+        bounded[0].nodes,
+        alone[0].nodes
+    );
+    // `1-2 1-3` (0) claimed -2: a build trusts its book's parents as it trusts its children, so
+    // the search of `1-2 1-3 2-3` starts at most -3. It either proves past that bound (a fault
+    // naming the parent) or settles on it; never a panic or crossed bounds, and `verify` finds the
+    // wrong entry either way.
+    let scheme = KeyScheme::new(&built.board);
+    let parent = EdgeSet(position.0 & !(1 << edge_named(&built.board, EdgeSet(0), "2-3").0));
+    let path = scratch.path("wrong.book");
+    let entries = built_book(&path, Geometry::Triangles { size: 4 }, 2);
+    raw_sql(
+        &path,
+        &format!(
+            "UPDATE positions SET lower = -2, upper = -2 WHERE key = {}",
+            scheme.key(parent).key
+        ),
+    );
+    let wrong = BookFile::open(&path, true, false).unwrap();
+    match prove(&wrong) {
+        Ok(entries) => assert!(entries[0].lower <= entries[0].upper && entries[0].upper <= -3),
+        Err(fault) => {
+            let fault = fault.to_string();
+            assert!(
+                fault.starts_with(&format!(
+                    "the book {} contradicts the search at 1-2 1-3: -2 there, but the search \
+                     proves at least ",
+                    named(&path)
+                )) && fault.ends_with("; the book is damaged (ply dots book verify)"),
+                "{fault}"
+            );
+        }
+    }
+    let verified = verify(
+        &wrong,
+        &built,
+        &entries,
+        verify_options(None, false),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let found: Vec<(&str, ValueRange, ValueRange)> = verified
+        .disagreements
+        .iter()
+        .map(|d| (d.position.as_str(), d.book, d.found))
+        .collect();
+    assert!(
+        found.contains(&("1-2 1-3", ValueRange::exact(-2), ValueRange::exact(0))),
+        "{found:?}"
+    );
+}

@@ -170,3 +170,43 @@ fn the_shipped_21_dot_book_gives_the_empty_board_and_every_first_move_at_once() 
         .iter()
         .all(|m| m.value == Some(1) || m.value == Some(-1)));
 }
+
+#[test]
+fn a_position_one_move_past_the_book_is_bounded_by_its_parents() {
+    use plysolve::engine::scored::ValueRange;
+    let built = Geometry::Triangles { size: 4 }.build().unwrap();
+    let policy = Policy::new(MemoryBudget::new(1 << 30), None);
+    let book = Books::shipped().board(&built).unwrap();
+    let implied = |moves: &str| {
+        book.implied_by_parents(position_from_moves(&built.board, moves).unwrap().drawn())
+    };
+    let shipped = Kept::books_only(Books::shipped());
+    let none = Kept::books_only(std::sync::Arc::new(Books::none()));
+    let value =
+        |moves: &str, kept: &Kept| report(&built, moves, Detail::Value, &policy, kept).value;
+    // Three moves in, past the book (two moves deep). Its parents `2-4 5-8` (-2), `2-4 9-10` (+2)
+    // and `5-8 9-10` (0) are in it, and no move scores: the last mover gained at most -2, +2, 0,
+    // so the position is worth at least +2 to the player to move. It is worth +4.
+    assert_eq!(
+        implied("2-4 5-8 9-10"),
+        ValueRange {
+            lower: 2,
+            upper: i32::MAX
+        }
+    );
+    assert_eq!(value("2-4 5-8 9-10", &shipped), Some(4));
+    assert_eq!(value("2-4 5-8 9-10", &none), Some(4));
+    // Each move closing the triangle 1-2-3 scores 1 from a parent worth 0: the mover, moving
+    // again, has at most -1 left. It is worth exactly -1.
+    assert_eq!(
+        implied("1-2 1-3 2-3"),
+        ValueRange {
+            lower: i32::MIN,
+            upper: -1
+        }
+    );
+    assert_eq!(value("1-2 1-3 2-3", &shipped), Some(-1));
+    assert_eq!(value("1-2 1-3 2-3", &none), Some(-1));
+    // Two moves past the book: nothing implied.
+    assert_eq!(implied("2-4 5-8 9-10 1-2"), ValueRange::FULL);
+}

@@ -4,13 +4,24 @@
 //! ([`SearchOptions::known`](super::search::SearchOptions::known)).
 
 use super::restrict::FreeElements;
-use super::{ScoredGame, SolveError, Solver, Strategy, SubsetIndexed, ValueRange};
+use super::{Contradiction, ScoredGame, SolveError, Solver, Strategy, SubsetIndexed, ValueRange};
 use crate::engine::util::halt::Halted;
 
 /// States whose values (or bounds) are known, by their element masks. Shared by a search's threads.
 pub trait KnownValues: Sync {
     /// What is proved of the state with elements `mask`, if anything.
     fn range(&self, mask: u64) -> Option<ValueRange>;
+    /// What the state's own entry claims, without what other states' entries imply of it: what a
+    /// proof of the state is checked against (by default all that is known of it).
+    fn claim(&self, mask: u64) -> Option<ValueRange> {
+        self.range(mask)
+    }
+    /// The contradiction `proved` (of the state `mask`) makes with another state's claim that
+    /// bounds it (a parent's, say), if any: a fault named where the wrong claim is.
+    fn blame(&self, mask: u64, proved: ValueRange) -> Option<Contradiction> {
+        let _ = (mask, proved);
+        None
+    }
     /// The fewest free elements of any known state: a search looks up only states with at least
     /// as many (`u32::MAX` when nothing is known).
     fn fewest_free(&self) -> u32;
@@ -80,8 +91,11 @@ impl<'a, 's, G: SubsetIndexed> Informed<'a, 's, G> {
         bounds: ValueRange,
     ) -> Result<ValueRange, SolveError> {
         let mask = self.game.mask(state);
-        if let Some(claim) = self.known.range(mask) {
+        if let Some(claim) = self.known.claim(mask) {
             proved.meet_known(claim, mask, false)?;
+        }
+        if let Some(elsewhere) = self.known.blame(mask, proved) {
+            return Err(SolveError::Contradiction(elsewhere));
         }
         Ok(proved.meet(bounds))
     }
@@ -164,6 +178,6 @@ impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
     }
 
     fn known(&self, state: &G::State) -> Option<ValueRange> {
-        self.known.range(self.game.mask(state))
+        self.known.claim(self.game.mask(state))
     }
 }

@@ -16,7 +16,7 @@ pub mod store;
 
 use crate::engine::scored::known::KnownValues;
 use crate::engine::scored::twins::Twins;
-use crate::engine::scored::{Contradiction, SolveError, ValueRange};
+use crate::engine::scored::{Contradiction, SolveError, SubsetIndexed, ValueRange};
 use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::notation::format_edge;
 use crate::games::dots::{Edge, EdgeSet};
@@ -169,11 +169,51 @@ impl BoardBook {
     }
 }
 
-/// Bounds as messages give them: `+3` when exact, else `-1..+3`.
+/// Bounds as messages give them: `+3` when exact, `at least +3` or `at most -1` with one side
+/// open, else `-1..+3`.
 pub(crate) fn ranged(r: ValueRange) -> String {
     match r.value() {
         Some(v) => format!("{v:+}"),
+        None if r.upper == i32::MAX => format!("at least {:+}", r.lower),
+        None if r.lower == i32::MIN => format!("at most {:+}", r.upper),
         None => format!("{:+}..{:+}", r.lower, r.upper),
+    }
+}
+
+impl BoardBook {
+    /// What the books' entries of `drawn`'s parents (`drawn` less one edge) prove of it: no move
+    /// gains its mover more than the parent's value, so each parent's upper bound bounds what the
+    /// move to `drawn` is worth — from below when the move scores nothing (the turn passes: a
+    /// parent worth at most 0 leaves `drawn` worth at least 0 to the other player), from above
+    /// when it scores (the mover moves again). A position two moves into a board whose first
+    /// moves are proved starts its search with one side settled: a null-window test saved.
+    pub fn implied_by_parents(&self, drawn: EdgeSet) -> ValueRange {
+        self.parents(drawn)
+            .into_iter()
+            .fold(ValueRange::FULL, |range, (_, _, bound)| range.meet(bound))
+    }
+
+    /// `drawn`'s parents in the books: each parent's mask, its bounds, and the bounds they put on
+    /// `drawn` (see [`Self::implied_by_parents`]).
+    fn parents(&self, drawn: EdgeSet) -> Vec<(u64, ValueRange, ValueRange)> {
+        let board = &self.built.board;
+        let free = board.edge_count() as u32 - drawn.len();
+        let rules = match board.completion() {
+            Some(rules) if !self.entries.is_empty() && free + 1 >= self.fewest_free => rules,
+            _ => return Vec::new(),
+        };
+        (0..board.edge_count() as u32)
+            .filter(|&e| drawn.0 >> e & 1 == 1)
+            .filter_map(|e| {
+                let parent = drawn.0 & !(1 << e);
+                let (known, _) = self.lookup(EdgeSet(parent))?;
+                let move_worth = ValueRange {
+                    lower: i32::MIN,
+                    upper: known.upper,
+                };
+                Some((parent, known, move_worth.before_move(rules.points(parent, e))))
+            })
+            .collect()
     }
 }
 
@@ -184,6 +224,65 @@ impl KnownValues for BoardBook {
 
     fn fewest_free(&self) -> u32 {
         self.fewest_free
+    }
+}
+
+/// A board's books with what their entries imply of the positions one move past them
+/// ([`BoardBook::implied_by_parents`]): what a book's build searches with, so that a position
+/// whose parents the book proves starts with one side settled. Answers read the entries alone: a
+/// parent's wrong claim would settle its moves unsearched, and the search that finds a damaged
+/// book would not run.
+pub struct ParentBounded<'a>(pub &'a BoardBook);
+
+impl KnownValues for ParentBounded<'_> {
+    /// The position's own entry, narrowed by its parents'; an entry its parents contradict is
+    /// given as it is (`verify` finds such a book damaged).
+    fn range(&self, mask: u64) -> Option<ValueRange> {
+        let own = self.0.range(mask);
+        if own.is_some_and(|r| r.value().is_some()) {
+            return own;
+        }
+        let implied = self.0.implied_by_parents(EdgeSet(mask));
+        match own {
+            Some(r) => Some(Some(r.meet(implied)).filter(|m| m.lower <= m.upper).unwrap_or(r)),
+            None => (implied != ValueRange::FULL).then_some(implied),
+        }
+    }
+
+    /// The position's own entry alone.
+    fn claim(&self, mask: u64) -> Option<ValueRange> {
+        self.0.range(mask)
+    }
+
+    /// A parent whose entry `proved` contradicts: the move to `mask` is worth at least what
+    /// `proved` makes it to the parent's mover, more than the parent's entry allows.
+    fn blame(&self, mask: u64, proved: ValueRange) -> Option<Contradiction> {
+        let rules = self.0.built.board.completion()?;
+        self.0
+            .parents(EdgeSet(mask))
+            .into_iter()
+            .find(|&(_, _, bound)| {
+                let met = proved.meet(bound);
+                met.lower > met.upper
+            })
+            .map(|(parent, known, _)| {
+                let e = (mask & !parent).trailing_zeros();
+                Contradiction {
+                    state: parent,
+                    known,
+                    proved: ValueRange {
+                        lower: proved.after_move(rules.points(parent, e)).lower,
+                        upper: i32::MAX,
+                    },
+                    by_known: false,
+                }
+            })
+    }
+
+    /// One fewer than the fewest free edges of an entry: the positions one move past the
+    /// shallowest entries are bounded by them.
+    fn fewest_free(&self) -> u32 {
+        self.0.fewest_free.saturating_sub(1)
     }
 }
 
