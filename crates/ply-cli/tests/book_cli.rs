@@ -135,6 +135,19 @@ fn build_stats_and_show_of_a_small_book() {
     );
     let json: Value =
         serde_json::from_str(&ok_in(dir, &["dots", "book", "stats", "b.book", "--json"])).unwrap();
+    // Reading a book leaves nothing beside it (SQLite's WAL files are removed as it closes).
+    ok_in(dir, &["dots", "book", "export", "b.book"]);
+    ok_in(
+        dir,
+        &["dots", "triangles", "--size", "3", "--book", "b.book"],
+    );
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.starts_with("b.book"))
+        .collect();
+    files.sort();
+    assert_eq!(files, ["b.book"]);
     let board = &json["boards"][0];
     assert_eq!(json["boards"].as_array().unwrap().len(), 1);
     assert_eq!(

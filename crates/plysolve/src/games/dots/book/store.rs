@@ -213,8 +213,15 @@ impl BookFile {
             let folder = crate::input::quote(&folder.display().to_string());
             return Err(BookError::Io(name, format!("the folder {folder} does not exist")));
         }
+        // A book only read is still opened read-write when the file allows it (nothing is
+        // written): SQLite makes its WAL files (`-wal`, `-shm`) to read a book in WAL mode, and
+        // only a read-write connection, closing last, removes them — a read-only one leaves them
+        // beside the book.
+        let may_write = exists && std::fs::OpenOptions::new().write(true).open(path).is_ok();
         let flags = if write || !exists {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
+        } else if may_write {
+            OpenFlags::SQLITE_OPEN_READ_WRITE
         } else {
             OpenFlags::SQLITE_OPEN_READ_ONLY
         } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
