@@ -189,32 +189,39 @@ impl BoardBook {
     /// moves are proved starts its search with one side settled: a null-window test saved.
     pub fn implied_by_parents(&self, drawn: EdgeSet) -> ValueRange {
         self.parents(drawn)
-            .into_iter()
-            .fold(ValueRange::FULL, |range, (_, _, bound)| range.meet(bound))
+            .fold(ValueRange::FULL, |range, (_, known, points)| {
+                range.meet(bound_from_parent(known, points))
+            })
     }
 
-    /// `drawn`'s parents in the books: each parent's mask, its bounds, and the bounds they put on
-    /// `drawn` (see [`Self::implied_by_parents`]).
-    fn parents(&self, drawn: EdgeSet) -> Vec<(u64, ValueRange, ValueRange)> {
+    /// `drawn`'s parents in the books: each parent's mask, its bounds, and the points the move
+    /// from it to `drawn` scores (none past the books' reach).
+    fn parents(&self, drawn: EdgeSet) -> impl Iterator<Item = (u64, ValueRange, u32)> + '_ {
         let board = &self.built.board;
         let free = board.edge_count() as u32 - drawn.len();
-        let rules = match board.completion() {
-            Some(rules) if !self.entries.is_empty() && free + 1 >= self.fewest_free => rules,
-            _ => return Vec::new(),
-        };
-        (0..board.edge_count() as u32)
-            .filter(|&e| drawn.0 >> e & 1 == 1)
-            .filter_map(|e| {
-                let parent = drawn.0 & !(1 << e);
-                let (known, _) = self.lookup(EdgeSet(parent))?;
-                let move_worth = ValueRange {
-                    lower: i32::MIN,
-                    upper: known.upper,
-                };
-                Some((parent, known, move_worth.before_move(rules.points(parent, e))))
-            })
-            .collect()
+        let rules = board
+            .completion()
+            .filter(|_| !self.entries.is_empty() && free + 1 >= self.fewest_free);
+        rules.into_iter().flat_map(move |rules| {
+            (0..board.edge_count() as u32)
+                .filter(move |&e| drawn.0 >> e & 1 == 1)
+                .filter_map(move |e| {
+                    let parent = drawn.0 & !(1 << e);
+                    let (known, _) = self.lookup(EdgeSet(parent))?;
+                    Some((parent, known, rules.points(parent, e)))
+                })
+        })
     }
+}
+
+/// The bounds a parent known to lie in `known` puts on the position its move of `points` reaches:
+/// the move is worth at most the parent's upper bound to its mover.
+fn bound_from_parent(known: ValueRange, points: u32) -> ValueRange {
+    ValueRange {
+        lower: i32::MIN,
+        upper: known.upper,
+    }
+    .before_move(points)
 }
 
 impl KnownValues for BoardBook {
@@ -244,7 +251,10 @@ impl KnownValues for ParentBounded<'_> {
         }
         let implied = self.0.implied_by_parents(EdgeSet(mask));
         match own {
-            Some(r) => Some(Some(r.meet(implied)).filter(|m| m.lower <= m.upper).unwrap_or(r)),
+            Some(r) => {
+                let met = r.meet(implied);
+                Some(if met.lower <= met.upper { met } else { r })
+            }
             None => (implied != ValueRange::FULL).then_some(implied),
         }
     }
@@ -257,25 +267,20 @@ impl KnownValues for ParentBounded<'_> {
     /// A parent whose entry `proved` contradicts: the move to `mask` is worth at least what
     /// `proved` makes it to the parent's mover, more than the parent's entry allows.
     fn blame(&self, mask: u64, proved: ValueRange) -> Option<Contradiction> {
-        let rules = self.0.built.board.completion()?;
         self.0
             .parents(EdgeSet(mask))
-            .into_iter()
-            .find(|&(_, _, bound)| {
-                let met = proved.meet(bound);
+            .find(|&(_, known, points)| {
+                let met = proved.meet(bound_from_parent(known, points));
                 met.lower > met.upper
             })
-            .map(|(parent, known, _)| {
-                let e = (mask & !parent).trailing_zeros();
-                Contradiction {
-                    state: parent,
-                    known,
-                    proved: ValueRange {
-                        lower: proved.after_move(rules.points(parent, e)).lower,
-                        upper: i32::MAX,
-                    },
-                    by_known: false,
-                }
+            .map(|(parent, known, points)| Contradiction {
+                state: parent,
+                known,
+                proved: ValueRange {
+                    lower: proved.after_move(points).lower,
+                    upper: i32::MAX,
+                },
+                by_known: false,
             })
     }
 

@@ -217,10 +217,9 @@ impl BookFile {
         // written): SQLite makes its WAL files (`-wal`, `-shm`) to read a book in WAL mode, and
         // only a read-write connection, closing last, removes them — a read-only one leaves them
         // beside the book.
-        let may_write = exists && std::fs::OpenOptions::new().write(true).open(path).is_ok();
         let flags = if write || !exists {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_CREATE
-        } else if may_write {
+        } else if std::fs::OpenOptions::new().write(true).open(path).is_ok() {
             OpenFlags::SQLITE_OPEN_READ_WRITE
         } else {
             OpenFlags::SQLITE_OPEN_READ_ONLY
