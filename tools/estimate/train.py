@@ -29,7 +29,7 @@ from sklearn.linear_model import Ridge
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DATA = ROOT / "tools" / "estimate" / "data"
-MODEL = ROOT / "crates" / "ply" / "src" / "games" / "dots" / "theory" / "estimate-model.json"
+MODEL = ROOT / "crates" / "plysolve" / "src" / "games" / "dots" / "theory" / "estimate-model.json"
 META = ["board", "free", "moves", "quiet", "value", "nodes", "seconds"]
 
 
