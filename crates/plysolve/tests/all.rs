@@ -19,6 +19,7 @@ mod dice_race_simulate;
 mod dots_book;
 mod dots_book_shipped;
 mod dots_chain_rules;
+mod dots_estimate_search;
 mod dots_free_and_search;
 mod dots_jobs;
 mod dots_player;

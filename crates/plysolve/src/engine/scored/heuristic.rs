@@ -20,7 +20,7 @@ const CHECK_EVERY: u64 = 1 << 8;
 /// Beyond every value (values are at most 64 cells): the open window's ends.
 const INFINITY: i32 = 1 << 12;
 
-/// Best moves remembered between iterations (for move ordering) at most.
+/// Best moves remembered between iterations (for move ordering), and estimates made, at most.
 const MAX_REMEMBERED: usize = 1 << 20;
 
 /// What the deepest finished iteration found.
@@ -65,6 +65,7 @@ pub fn best_estimate<G: SubsetIndexed>(
         stopped: false,
         check: false,
         best_moves: FxHashMap::default(),
+        leaves: FxHashMap::default(),
     };
     let mut found: Option<Estimate> = None;
     for depth in 1..=max_depth.max(1) {
@@ -102,6 +103,9 @@ struct Deepening<'a> {
     check: bool,
     /// The best move found at each state in an earlier iteration, tried first.
     best_moves: FxHashMap<u64, u8>,
+    /// The estimates already made, by state: a state is reached by many orders of the same moves,
+    /// and its estimate (the costly part of a node) is the same each time.
+    leaves: FxHashMap<u64, i32>,
 }
 
 impl Deepening<'_> {
@@ -170,9 +174,17 @@ impl Deepening<'_> {
     /// The estimate of `drawn` for the player to move, exact where the theory knows it.
     fn leaf(&mut self, drawn: u64) -> i32 {
         self.nodes += 1;
+        if let Some(&value) = self.leaves.get(&drawn) {
+            return value;
+        }
         let theory = self.rules.theory.expect("a deepening has a theory");
         let free = self.rules.full & !drawn;
-        theory.estimate(self.rules.rules, drawn, free)
+        let value = theory.estimate(self.rules.rules, drawn, free);
+        if self.leaves.len() >= MAX_REMEMBERED {
+            self.leaves.clear();
+        }
+        self.leaves.insert(drawn, value);
+        value
     }
 
     /// Alpha-beta (fail-soft) over `drawn` with `depth` (at least 1) turns left: a move handing the
