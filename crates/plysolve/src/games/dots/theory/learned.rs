@@ -56,6 +56,9 @@ impl Tree {
             })
     }
 
+    /// The tree's value at `x`, walked in the file's own layout: the reference [`Model::predict`]'s
+    /// flat walk is tested against.
+    #[cfg(test)]
     fn predict(&self, x: &[f64; FEATURE_COUNT]) -> f64 {
         let mut i = 0;
         while self.left[i] >= 0 {
@@ -81,10 +84,30 @@ struct ModelFile {
     errors: BTreeMap<String, BTreeMap<u32, f64>>,
 }
 
+/// One node of the model's trees laid out in one array: a split (`x[feature] <= threshold` goes to
+/// `left`, else `right`, both indices into the array) or a leaf (`left == LEAF`) giving `value`.
+/// The anytime search asks for an estimate at every leaf of its tree, and walking 400 trees of five
+/// separate arrays each was half of its time: one contiguous array walks them faster.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    threshold: f64,
+    value: f64,
+    feature: u32,
+    left: u32,
+    right: u32,
+}
+
+/// [`Node::left`] of a leaf.
+const LEAF: u32 = u32::MAX;
+
 /// The learned estimate's model.
 #[derive(Debug)]
 pub struct Model {
     file: ModelFile,
+    /// Every tree's nodes, one tree after another.
+    nodes: Vec<Node>,
+    /// Where each tree's root is in [`Self::nodes`].
+    roots: Vec<u32>,
 }
 
 impl Model {
@@ -104,12 +127,43 @@ impl Model {
         if file.trees.is_empty() || !file.trees.iter().all(Tree::is_sound) {
             return Err("a tree of the model is not sound".into());
         }
-        Ok(Model { file })
+        let (mut nodes, mut roots) = (Vec::new(), Vec::new());
+        for tree in &file.trees {
+            let start = nodes.len() as u32;
+            roots.push(start);
+            nodes.extend((0..tree.value.len()).map(|i| {
+                let leaf = tree.left[i] < 0;
+                Node {
+                    threshold: tree.threshold[i],
+                    value: tree.value[i],
+                    // Sound trees: a split's feature and links are in range (checked above).
+                    feature: if leaf { 0 } else { tree.feature[i] as u32 },
+                    left: if leaf { LEAF } else { start + tree.left[i] as u32 },
+                    right: if leaf { LEAF } else { start + tree.right[i] as u32 },
+                }
+            }));
+        }
+        Ok(Model { file, nodes, roots })
     }
 
     /// The estimated value (cells for the player to move) of a position with features `x`.
     pub fn predict(&self, x: &[f64; FEATURE_COUNT]) -> f64 {
-        let sum: f64 = self.file.trees.iter().map(|t| t.predict(x)).sum();
+        let sum: f64 = self
+            .roots
+            .iter()
+            .map(|&root| {
+                let mut node = self.nodes[root as usize];
+                while node.left != LEAF {
+                    let next = if x[node.feature as usize] <= node.threshold {
+                        node.left
+                    } else {
+                        node.right
+                    };
+                    node = self.nodes[next as usize];
+                }
+                node.value
+            })
+            .sum();
         self.file.init + self.file.rate * sum
     }
 
@@ -222,6 +276,25 @@ mod tests {
         assert_eq!(tree.predict(&x), -1.5);
         x[0] = 3.5;
         assert_eq!(tree.predict(&x), 2.5);
+    }
+
+    /// The flat walk of every tree at once gives what walking each tree in the file's layout gives,
+    /// on the features of every state of the 2×3 board.
+    #[test]
+    fn the_flat_trees_predict_as_the_file_s_trees() {
+        let board = Geometry::Boxes { rows: 2, cols: 3 }.build().unwrap().board;
+        let rules = board.completion().unwrap();
+        let full = (1u64 << board.items()) - 1;
+        let model = model().unwrap();
+        let mut differing = 0;
+        for mask in 0..=full {
+            let x = features(rules, mask, full & !mask);
+            let sum: f64 = model.file.trees.iter().map(|t| t.predict(&x)).sum();
+            let walked = model.file.init + model.file.rate * sum;
+            differing += (walked != model.predict(&x)) as u32;
+        }
+        assert_eq!(differing, 0);
+        assert_eq!(model.roots.len(), model.file.trees.len());
     }
 
     /// Against the whole table of the 2×3 board (a board it was not trained on): within the cells
