@@ -13,7 +13,13 @@ end, for the table (printed as markdown, for BENCHMARKS.md) and for the error th
 Writes crates/plysolve/src/games/dots/theory/estimate-model.json: the features' names (checked by the
 Rust side against its own list), the gradient-boosted trees (sklearn's GradientBoostingRegressor:
 the prediction is `init + rate · Σ tree(x)`; a tree goes left when `x[feature] <= threshold`), and
-the error table."""
+the error table.
+
+    python3 tools/estimate/train.py --held-out train-boxes-5x5 > held.csv
+
+writes the rows of one set that are held out (never trained on), as the set's own CSV: what
+`cargo run --release -p plysolve --example estimate_regret -- held.csv N DEPTH...` measures the
+estimates' play on."""
 
 from __future__ import annotations
 
@@ -57,11 +63,16 @@ def load():
     return rows, names
 
 
+def trains(set_name: str, moves: str) -> bool:
+    """Whether the position `moves` of the set `set_name` is trained on (else held out): half of
+    each measurement pool, 80 % of each training set."""
+    return share(moves) < (0.5 if set_name.startswith("pool-") else 0.8)
+
+
 def split(rows):
     train, held = [], []
     for r in rows:
-        cut = 0.5 if r["set"].startswith("pool-") else 0.8
-        (train if share(r["moves"]) < cut else held).append(r)
+        (train if trains(r["set"], r["moves"]) else held).append(r)
     return train, held
 
 
@@ -176,5 +187,21 @@ def main():
               f"{mt['mae']:.2f} | {m['sign']:.0%} / {mt['sign']:.0%} | {m['corr']:.2f} |")
 
 
+def held_out(name: str) -> None:
+    """Prints the held-out rows of the set `name` (a CSV's stem in tools/estimate/data/)."""
+    path = DATA / f"{name}.csv"
+    if not path.is_file():
+        sys.exit(f"no set {name!r} in {DATA}")
+    lines = path.read_text().splitlines()
+    moves = lines[0].split(",").index("moves")
+    print(lines[0])
+    for line in lines[1:]:
+        if not trains(name, line.split(",")[moves]):
+            print(line)
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--held-out":
+        held_out(sys.argv[2])
+    else:
+        main()
