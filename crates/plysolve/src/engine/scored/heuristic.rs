@@ -13,8 +13,9 @@ use super::SubsetIndexed;
 use crate::engine::util::halt::Halt;
 use rustc_hash::FxHashMap;
 
-/// Nodes between two checks of the halt: a node's estimate takes 10–30 µs, so a few milliseconds
-/// (a front end that asks the solve to give way is heard at once).
+/// Nodes between two checks of the halt: an interior node with its leaves takes tens of µs (a dots
+/// leaf's estimate 1–5 µs), so at most a few milliseconds (a front end that asks the solve to give
+/// way is heard at once).
 const CHECK_EVERY: u64 = 1 << 8;
 
 /// Beyond every value (values are at most 64 cells): the open window's ends.
