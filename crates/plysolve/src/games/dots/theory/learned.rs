@@ -114,7 +114,7 @@ impl Model {
     /// The model in `json`, if it is one this code can use: its layout version, the same features
     /// in the same order as [`FEATURE_NAMES`], sound trees.
     fn parse(json: &str) -> Result<Model, String> {
-        let file: ModelFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let mut file: ModelFile = serde_json::from_str(json).map_err(|e| e.to_string())?;
         if file.version != MODEL_VERSION {
             return Err(format!(
                 "model version {}, not {MODEL_VERSION}",
@@ -128,7 +128,8 @@ impl Model {
             return Err("a tree of the model is not sound".into());
         }
         let (mut nodes, mut roots) = (Vec::new(), Vec::new());
-        for tree in &file.trees {
+        // The trees live on as the flat array alone.
+        for tree in std::mem::take(&mut file.trees) {
             let start = nodes.len() as u32;
             roots.push(start);
             nodes.extend((0..tree.value.len()).map(|i| {
@@ -286,15 +287,16 @@ mod tests {
         let rules = board.completion().unwrap();
         let full = (1u64 << board.items()) - 1;
         let model = model().unwrap();
+        let file: ModelFile = serde_json::from_str(MODEL_JSON).unwrap();
         let mut differing = 0;
         for mask in 0..=full {
             let x = features(rules, mask, full & !mask);
-            let sum: f64 = model.file.trees.iter().map(|t| t.predict(&x)).sum();
+            let sum: f64 = file.trees.iter().map(|t| t.predict(&x)).sum();
             let walked = model.file.init + model.file.rate * sum;
             differing += (walked != model.predict(&x)) as u32;
         }
         assert_eq!(differing, 0);
-        assert_eq!(model.roots.len(), model.file.trees.len());
+        assert_eq!(model.roots.len(), file.trees.len());
     }
 
     /// Against the whole table of the 2×3 board (a board it was not trained on): within the cells
