@@ -400,9 +400,9 @@ fn estimated(query: &DotsQuery, report: &DotsReport, halt: &Halt) -> (String, Op
         Some(found) => (
             format_edge(board, super::Edge(found.element as u8)),
             Some(Estimated {
-                // Within the bounds proved (`max` then `min`: never a panic on crossed ones).
-                value: found
-                    .score
+                // On the values the open cells allow, within the bounds proved (`max` then
+                // `min`: never a panic on crossed ones).
+                value: learned::shown_search_estimate(board, drawn, found.score)
                     .max(report.range().lower)
                     .min(report.range().upper),
                 error: learned::model().and_then(|m| m.error(&query.built.geometry.slug(), free)),

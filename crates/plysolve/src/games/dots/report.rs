@@ -8,7 +8,7 @@ use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
 use super::request::Detail;
-use super::theory::learned::{self, move_estimate};
+use super::theory::learned::{self, shown_move_estimate};
 use crate::engine::scored::analysis::{analyse, analyse_value, line_from, Analysis, MoveValue};
 use crate::engine::scored::symmetry::symmetric_to_earlier;
 use crate::engine::scored::{SolveError, Solver, Strategy, ValueRange};
@@ -377,7 +377,7 @@ fn top_lines(
                 .range
                 .value()
                 .is_none()
-                .then(|| move_estimate(board, drawn.0, m.mv.0 as u32, m.points, m.range));
+                .then(|| shown_move_estimate(board, drawn.0, m.mv.0 as u32, m.points, m.range));
             (m, estimate)
         })
         .collect();

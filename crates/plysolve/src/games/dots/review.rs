@@ -7,7 +7,7 @@ use super::kept::Kept;
 use super::policy::Policy;
 use super::report::{open_move_range, open_range, unproved_within, DotsReport};
 use super::request::{Detail, DotsQuery};
-use super::theory::learned::estimate_drawn;
+use super::theory::learned::shown_estimate_drawn;
 use crate::engine::scored::{SolveError, ValueRange};
 use crate::engine::{final_margin_a, Player};
 use serde::Serialize;
@@ -269,7 +269,7 @@ pub fn review_promising(
             let range = r.range();
             let value = match r.estimate {
                 Some(e) => e.value,
-                None => estimate_drawn(board, position.drawn().0)?,
+                None => shown_estimate_drawn(board, position.drawn().0)?,
             };
             let value = value.clamp(range.lower, range.upper);
             Some(final_margin_a(position.score(), position.to_move(), value))
