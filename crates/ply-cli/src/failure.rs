@@ -1,4 +1,5 @@
-//! How a command fails: bad input (exit 2) or a fault of ply itself (exit 1), always one line.
+//! How a command fails: bad input (exit 2), a fault of ply itself (exit 1) or an interrupt it
+//! stopped cleanly at (exit 130, as the shell reports a process Ctrl-C ended), always one line.
 
 use plysolve::engine::scored::{SolveError, Strategy};
 use plysolve::input::surface::Surface;
@@ -10,13 +11,15 @@ pub enum Failure {
     BadInput(String),
     /// Something went wrong that the user could not cause: exit status 1.
     Internal(String),
+    /// Stopped by an interrupt, cleanly (what was done is kept, and said): exit status 130.
+    Interrupted(String),
 }
 
 impl Failure {
     /// The one line shown on stderr.
     pub fn message(&self) -> String {
         let text = match self {
-            Failure::BadInput(m) | Failure::Internal(m) => m,
+            Failure::BadInput(m) | Failure::Internal(m) | Failure::Interrupted(m) => m,
         };
         text.replace('\n', " ")
     }
@@ -26,6 +29,7 @@ impl Failure {
         match self {
             Failure::BadInput(_) => 2,
             Failure::Internal(_) => 1,
+            Failure::Interrupted(_) => 130,
         }
     }
 

@@ -20,7 +20,7 @@ use plysolve::input::quote;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Temporary files being written now: what the interrupt handler removes.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -71,11 +71,33 @@ fn step<T>(make: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
     }
 }
 
+/// Set by a command that stops cleanly when interrupted ([`stop_cleanly_on_interrupt`]): the first
+/// interrupt raises it instead of ending the process.
+static STOP: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
+
+/// Asks that the first interrupt (Ctrl-C, SIGTERM, SIGHUP) raise the flag given back instead of
+/// ending the process, so that a long computation stops at its next check and keeps what it has
+/// proved (a book build: the bounds of the position under proof). The handler says so on stderr;
+/// a second interrupt ends the process at once, as always.
+pub fn stop_cleanly_on_interrupt() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    *STOP.lock().unwrap_or_else(|e| e.into_inner()) = Some(flag.clone());
+    flag
+}
+
 /// Installs the Ctrl-C / SIGTERM / SIGHUP handler: it removes the temporary files being written,
-/// says `ply: interrupted` and exits with status 130. Called once, at the start.
+/// says `ply: interrupted` and exits with status 130 — or, the first time, raises the flag of a
+/// command that stops cleanly ([`stop_cleanly_on_interrupt`]). Called once, at the start.
 pub fn remove_partial_files_on_interrupt() {
     // Only fails if a handler is already installed, and this is the only place that installs one.
     let _ = ctrlc::set_handler(|| {
+        if let Some(stop) = STOP.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            stop.store(true, Ordering::SeqCst);
+            crate::progress::say(
+                "ply: interrupted: stopping, keeping what is proved (interrupt again to stop at once)",
+            );
+            return;
+        }
         INTERRUPTED.store(true, Ordering::SeqCst);
         // The save's step under way ends (one chunk at most); none starts after it. Never released.
         let _step = STEP.lock().unwrap_or_else(|e| e.into_inner());

@@ -1015,3 +1015,76 @@ fn writers_refuse_a_damaged_book_and_a_book_merged_into_itself() {
         );
     }
 }
+
+/// Ctrl-C (SIGINT) or SIGTERM a second into a build's proof: the build stops at once, keeping
+/// what its search proved of the position (the book's `unfinished` table), says so in one line,
+/// writes nothing on stdout and exits 130; the same command then finishes it, with the value a
+/// build never stopped gives.
+#[test]
+fn an_interrupted_build_keeps_its_proved_part_and_resumes() {
+    use std::io::BufRead;
+    let dir = scratch();
+    let cache = scratch();
+    // A 4×4 position of 32 free edges: +2, some 8 million states (seconds of search).
+    let position = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21";
+    let args = [
+        "dots",
+        "book",
+        "--progress",
+        "build",
+        "b.book",
+        "boxes",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--moves",
+        position,
+    ];
+    for signal in ["-INT", "-TERM"] {
+        let mut child = common::ply_process(cache.path())
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("ply runs");
+        // The build's first line, then a second of its search.
+        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "ply said nothing");
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        let killed = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(130), "{signal}: {rest}");
+        assert_eq!(output.stdout, b"");
+        let last = rest.lines().last().unwrap_or_default();
+        assert_eq!(
+            last,
+            "ply: interrupted: 0 of 1 positions settled in `b.book`, with what the search proved \
+             of the one it was proving; the same command resumes",
+            "{signal}"
+        );
+        assert!(
+            rest.contains("ply: interrupted: stopping, keeping what is proved"),
+            "{rest}"
+        );
+        let kept: i64 = rusqlite::Connection::open(dir.path().join("b.book"))
+            .unwrap()
+            .query_row("SELECT count(*) FROM unfinished", [], |r| r.get(0))
+            .unwrap();
+        assert!(kept > 1_000, "{signal}: {kept} states kept");
+    }
+    let (code, out, _) = run_in(dir.path(), &args, None);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "`b.book`: 1 positions of 1 in Dots and Boxes, 4×4 (1 exact)\nStart: +2, best move 14-19 (in the key's frame)\n"
+    );
+}

@@ -18,6 +18,7 @@ mod dice_race_search;
 mod dice_race_simulate;
 mod dots_book;
 mod dots_book_shipped;
+mod dots_book_unfinished;
 mod dots_chain_rules;
 mod dots_estimate_search;
 mod dots_free_and_search;

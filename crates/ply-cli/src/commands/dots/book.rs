@@ -229,7 +229,10 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
         },
         built.geometry.title()
     ));
-    let halt = Halt::never();
+    // An interrupt stops the build at its next check, keeping the proved part of the position
+    // under proof; a second one ends it at once.
+    let stop = crate::saving::stop_cleanly_on_interrupt();
+    let halt = Halt::never().with_flag(stop.clone());
     // Between the positions' lines, the search under way (a position can take hours).
     let done = AtomicU64::new(0);
     let searching = |states: u64| progress.update_with(done.load(Ordering::Relaxed), Some(&in_proof(states)));
@@ -271,6 +274,14 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
     };
     let entries = build(&book, &built, &starts, options, &mut on_event).map_err(Failure::bad)?;
     drop(progress);
+    if stop.load(Ordering::SeqCst) {
+        return Err(Failure::Interrupted(format!(
+            "interrupted: {} of {total} positions settled in {}, with what the search proved of \
+             the one it was proving; the same command resumes",
+            entries.len(),
+            book.name()
+        )));
+    }
     let exact = entries.iter().filter(|e| e.value().is_some()).count();
     let mut out = format!(
         "{}: {} positions of {} in {} ({exact} exact)\n",

@@ -288,6 +288,30 @@ impl BoundsTable {
         }
     }
 
+    /// Every entry of a state with at least `work` free elements, with its bounds and free
+    /// elements: what a search stopped part way has proved (read once its threads are done). An
+    /// entry is taken only in its home bucket, so a pair torn by two writers — which a probe never
+    /// matches, as its key is not the one asked for — is not read as a state (its garbage key would
+    /// hash elsewhere but for one chance in the buckets); the caller checks the rest (the state's
+    /// free elements against `work`, its bounds against its cells).
+    pub fn proved(&self, work: u32) -> Vec<(u64, Bounds, u32)> {
+        let mask = self.bucket_mask.load(Ordering::Relaxed) as usize;
+        let mut found = Vec::new();
+        for bucket in 0..=mask {
+            for slot in [bucket * 4, bucket * 4 + 2] {
+                let (key, data) = self.read(slot);
+                if data & VALID == 0 || self.bucket(key) != bucket * 4 {
+                    continue;
+                }
+                let (bounds, free) = unpack(data);
+                if free >= work {
+                    found.push((key, bounds, free));
+                }
+            }
+        }
+        found
+    }
+
     /// Share of the entries in use, from the first 2^16 of them (cheap enough for progress reports;
     /// the hash spreads states evenly over the prefix in use).
     pub fn fill_sample(&self) -> f64 {

@@ -6,7 +6,9 @@ use super::memo::{DenseStore, HashStore, MemoSolver, DENSE_MEMO_LIMIT};
 use super::recursion::RecursionSolver;
 use super::restrict::FreeTable;
 use super::search::status::StatusHook;
-use super::search::{SearchMemory, SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME};
+use super::search::{
+    ProvedState, SearchMemory, SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME,
+};
 use super::shared::SharedBounds;
 use super::table::SubsetTable;
 use super::{SolveError, Solver, Strategy, SubsetIndexed};
@@ -61,6 +63,9 @@ pub struct SolveOptions<'a> {
     /// Bounds shared with searches elsewhere ([`SearchOptions::shared`]; the search alone uses
     /// them).
     pub shared_bounds: Option<&'a SharedBounds>,
+    /// States proved before, stored into the search's table before it starts ([`SearchSolver::seed`]):
+    /// what a stopped book build kept of the position it was proving. The search alone uses it.
+    pub seed: Option<&'a [ProvedState]>,
 }
 
 impl SolveOptions<'_> {
@@ -77,6 +82,7 @@ impl SolveOptions<'_> {
             search_gives_way: false,
             known: None,
             shared_bounds: None,
+            seed: None,
         }
     }
 }
@@ -200,6 +206,7 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 Some(memory) => SearchSolver::with_memory(game, search, memory.clone())?,
                 None => SearchSolver::new(game, search)?,
             };
+            solver.seed(options.seed.unwrap_or_default());
             if gives_way {
                 body(&mut SearchOrTable::new(
                     game,

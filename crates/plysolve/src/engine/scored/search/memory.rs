@@ -3,12 +3,26 @@
 //! move after move, never proves the same state twice.
 
 use crate::engine::scored::bounds::BoundsTable;
+use crate::engine::scored::ValueRange;
 use crate::engine::util::memory::{MemoryBudget, MemoryError};
 use rustc_hash::FxHashMap;
 use std::sync::{Mutex, OnceLock};
 
 /// Exact values kept at most; past it the map starts again (the table still holds the bounds).
 const MAX_EXACT: usize = 1 << 20;
+
+/// A state whose bounds a search proved ([`SearchMemory::proved`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProvedState {
+    /// The state's drawn elements.
+    pub state: u64,
+    /// Its value lies within this range.
+    pub range: ValueRange,
+    /// The best move found (a free element of `state`), if any.
+    pub best: Option<u32>,
+    /// Its free elements, as the table recorded them.
+    pub free: u32,
+}
 
 /// The table of bounds and the exact values of one game's searches, shared by every search that
 /// uses it (from any thread). Keys are the game's states in the search's key frame, so one memory
@@ -38,6 +52,38 @@ impl SearchMemory {
     /// The table of bounds.
     pub(crate) fn table(&self) -> &BoundsTable {
         &self.table
+    }
+
+    /// The states of a game of `elements` elements with at least `free` free elements whose
+    /// bounds the table holds, most free first: what the searches in this memory proved, kept when
+    /// a long proof stops part way (a book build's, say) so that the next one starts from it. Each
+    /// state is a table key — a state of the game with the value of those it stands for — and its
+    /// bounds are proved, never a guess (a search halted stores nothing more); a key that is not a
+    /// state with its entry's free elements (a torn entry's garbage) is left out.
+    pub fn proved(&self, elements: u32, free: u32) -> Vec<ProvedState> {
+        let mut found: Vec<ProvedState> = self
+            .table
+            .proved(free)
+            .into_iter()
+            .filter(|&(key, _, work)| {
+                let drawn = key.count_ones();
+                (elements >= 64 || key >> elements == 0)
+                    && drawn <= elements
+                    && work == elements - drawn
+            })
+            .map(|(key, bounds, work)| ProvedState {
+                state: key,
+                range: ValueRange {
+                    lower: bounds.lower,
+                    upper: bounds.upper,
+                },
+                best: bounds.best.filter(|&b| b < elements && key >> b & 1 == 0),
+                free: work,
+            })
+            .filter(|p| p.range.lower <= p.range.upper)
+            .collect();
+        found.sort_by_key(|p| (std::cmp::Reverse(p.free), p.state));
+        found
     }
 
     /// Whether a search with key scheme `scheme` (a fingerprint of the rules and of how states are

@@ -34,9 +34,9 @@ pub(super) mod rules;
 pub mod status;
 mod worker;
 
-pub use memory::SearchMemory;
+pub use memory::{ProvedState, SearchMemory};
 
-use super::bounds::ENTRY_BYTES;
+use super::bounds::{Bounds, ENTRY_BYTES};
 use super::known::KnownValues;
 use super::restrict::FreeElements;
 use super::shared::{SharedBounds, SharedEntry};
@@ -257,6 +257,32 @@ impl<'a, G: SubsetIndexed> SearchSolver<'a, G> {
                 .filter(|&(_, fewest)| fewest != u32::MAX),
             shared: options.shared,
         })
+    }
+
+    /// Stores the bounds of `states` (proved before: [`SearchMemory::proved`] of a search stopped
+    /// part way, read back from where it was kept) into the table, each under its key in this
+    /// search's scheme — so a search started again meets them as its own table's, at no cost per
+    /// node. Sound whatever scheme they were proved under: a bound is of the state's own value.
+    /// A state with a bit past the game's elements is skipped.
+    pub fn seed(&self, states: &[ProvedState]) {
+        let items = self.game.items();
+        let table = self.memory.table();
+        for p in states {
+            if items < 64 && p.state >> items != 0 {
+                continue;
+            }
+            let (key, perm) = self.rules.key(p.state);
+            let best = p
+                .best
+                .filter(|&b| b < items && p.state >> b & 1 == 0)
+                .map(|b| self.rules.move_to_key_frame(b, perm, key));
+            let bounds = Bounds {
+                lower: p.range.lower,
+                upper: p.range.upper,
+                best,
+            };
+            table.store(key, bounds, items - p.state.count_ones(), self.halt);
+        }
     }
 
     /// Whether the searches gave up at the node limit ([`SearchOptions::node_limit`]): their

@@ -11,7 +11,9 @@ use super::{proved_by, BoardBook, ParentBounded};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::known::Informed;
 use crate::engine::scored::shared::SharedBounds;
-use crate::engine::scored::search::{move_order, SearchMemory, SearchOptions, TieOrder};
+use crate::engine::scored::search::{
+    move_order, ProvedState, SearchMemory, SearchOptions, TieOrder,
+};
 use crate::engine::scored::{Completion, Solver, SubsetIndexed};
 use crate::engine::scored::{SolveError, Strategy, ValueRange};
 use crate::engine::util::halt::Halt;
@@ -246,6 +248,7 @@ pub fn build_in(
             options.budget,
         )?),
     };
+    let mut unfinished = Some(book.unfinished_of(built)?);
     let mut done = 0;
     let mut searched = (0usize, Duration::ZERO);
     let mut to_search = levels
@@ -282,7 +285,10 @@ pub fn build_in(
                 Some(entry) => entry,
                 None => {
                     let started = Instant::now();
-                    let entry = prove(book, built, node.drawn, &memory, shared, options)?;
+                    // What a stopped build kept, into the table before its first search (the
+                    // table keeps it for the positions after).
+                    let seed = unfinished.take().unwrap_or_default();
+                    let entry = prove(book, built, node.drawn, &memory, shared, &seed, options)?;
                     searched = (searched.0 + 1, searched.1 + started.elapsed());
                     to_search = to_search.saturating_sub(usize::from(leaf));
                     entry
@@ -366,6 +372,7 @@ fn prove(
     drawn: EdgeSet,
     memory: &Arc<SearchMemory>,
     shared: Option<&SharedBounds>,
+    seed: &[ProvedState],
     options: BuildOptions<'_>,
 ) -> Result<BookEntry, BuildError> {
     let board = &built.board;
@@ -385,6 +392,7 @@ fn prove(
         search_memory: Some(memory),
         known: Some(&bounded),
         shared_bounds: shared,
+        seed: Some(seed),
         progress: options.progress,
         ..SolveOptions::new(options.budget)
     };
@@ -417,6 +425,9 @@ fn prove(
     })
     .map_err(|e| index.worded(e, |set| position_named(built, set)))?;
     let tie = crate::games::dots::request::tie_name(options.tie_order);
+    if range.value().is_none() && options.halt.check().is_some() {
+        keep_part_proved(book, built, memory, drawn)?;
+    }
     Ok(BookEntry::of(
         built,
         drawn,
@@ -426,6 +437,44 @@ fn prove(
         started.elapsed().as_secs_f64(),
         proved_by(&format!("search {tie}")),
     ))
+}
+
+/// How many fewer free edges than the position a build stopped in the middle of the states whose
+/// bounds its search proved may have, to be kept ([`keep_part_proved`]).
+pub const PART_PROVED_BELOW: u32 = 14;
+
+/// The most states [`keep_part_proved`] keeps at one stop (most free edges first): a few megabytes
+/// of book, written in a second or two.
+pub const PART_PROVED_MOST: usize = 2_000_000;
+
+/// Keeps what the search proved of a position `drawn` it was stopped in the middle of: the bounds
+/// its table holds of states with at most [`PART_PROVED_BELOW`] fewer free edges (at most
+/// [`PART_PROVED_MOST`] of them, most free first), in the book's `unfinished` table, in one
+/// transaction. Every one is proved (a halted search stores nothing more); the next build stores
+/// them into its table before it searches, so it starts where this one stopped instead of from
+/// nothing — a position that takes hours survives being stopped. Bounds as wide as the cells left
+/// are not kept. Gives how many were kept.
+fn keep_part_proved(
+    book: &BookFile,
+    built: &BuiltBoard,
+    memory: &SearchMemory,
+    drawn: EdgeSet,
+) -> Result<usize, BookError> {
+    let board = &built.board;
+    let edges = board.edge_count() as u32;
+    let scheme = KeyScheme::new(board);
+    let free = edges - drawn.len();
+    let states: Vec<ProvedState> = memory
+        .proved(edges, free.saturating_sub(PART_PROVED_BELOW))
+        .into_iter()
+        .filter(|p| {
+            let open = scheme.open_cells(EdgeSet(p.state)) as i32;
+            p.range.lower > -open || p.range.upper < open
+        })
+        .take(PART_PROVED_MOST)
+        .collect();
+    book.put_unfinished(built, &states)?;
+    Ok(states.len())
 }
 
 /// A position whose second proof disagrees with its entry.

@@ -17,6 +17,16 @@
 //!     proved_by TEXT NOT NULL,    -- 'ply 0.1.0 search low-first', 'ply 0.1.0 children'
 //!     checked_by TEXT,            -- a second, independent proof of the same value
 //!     PRIMARY KEY (board, key)) STRICT, WITHOUT ROWID;
+//! -- Made by the first build stopped in the middle of a proof; not positions of the book (no
+//! -- answer, export, merge or count reads it): the bounds its search had proved of states below
+//! -- the position, which the next build starts from.
+//! CREATE TABLE unfinished (
+//!     board TEXT NOT NULL,
+//!     state INTEGER NOT NULL,     -- the drawn edges, bit i the board's edge i (not a key)
+//!     lower INTEGER NOT NULL,
+//!     upper INTEGER NOT NULL,
+//!     best INTEGER,               -- a free edge's index, when one was found
+//!     PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;
 //! ```
 //!
 //! `boards.edges` is the board's edge order (`1-2 1-3 2-3 …`): a key means nothing without it, so a
@@ -28,6 +38,7 @@
 
 use super::key::KeyScheme;
 use super::ranged;
+use crate::engine::scored::search::ProvedState;
 use crate::engine::scored::ValueRange;
 use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::notation::format_edge;
@@ -622,9 +633,22 @@ impl BookFile {
     /// none. Two proofs that leave no value are a [`BookError::Conflict`] naming the position, and
     /// nothing is written. One transaction: a crash loses this entry at most.
     pub fn put(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<BookEntry, BookError> {
+        let mut merged = self.put_all(built, std::slice::from_ref(entry))?;
+        Ok(merged.remove(0))
+    }
+
+    /// [`put`](Self::put) for every one of `entries`, in one transaction: all are written or, on a
+    /// conflict or a fault, none (a crash loses the batch at most). Gives the entries as merged.
+    pub fn put_all(
+        &self,
+        built: &BuiltBoard,
+        entries: &[BookEntry],
+    ) -> Result<Vec<BookEntry>, BookError> {
         let scheme = KeyScheme::new(&built.board);
-        let entry = &mut entry.clone();
-        self.check(built, &scheme, entry)?;
+        let mut checked = entries.to_vec();
+        for entry in &mut checked {
+            self.check(built, &scheme, entry)?;
+        }
         let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
         self.add_board(built)?;
         let tx = rusqlite::Transaction::new_unchecked(
@@ -632,6 +656,23 @@ impl BookFile {
             rusqlite::TransactionBehavior::Immediate,
         )
         .map_err(io)?;
+        let mut written = Vec::with_capacity(checked.len());
+        for entry in &checked {
+            written.push(self.merge_in(built, entry, &tx)?);
+        }
+        tx.commit().map_err(io)?;
+        Ok(written)
+    }
+
+    /// Writes `entry` (checked) met with the book's entry of its position, within the
+    /// transaction `tx`.
+    fn merge_in(
+        &self,
+        built: &BuiltBoard,
+        entry: &BookEntry,
+        tx: &rusqlite::Transaction<'_>,
+    ) -> Result<BookEntry, BookError> {
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
         self.conflict(built, entry)?;
         let merged = match self.get(&entry.board, entry.key)? {
             None => entry.clone(),
@@ -684,9 +725,145 @@ impl BookFile {
             ],
         )
         .map_err(io)?;
-        tx.commit().map_err(io)?;
         Ok(merged)
     }
+}
+
+impl BookFile {
+    /// Keeps `states` — bounds a search proved of states of `built`'s board below a position it was
+    /// stopped in the middle of — in the `unfinished` table (made if missing), met with what it
+    /// holds of each, in one transaction: what the next build of the book starts from
+    /// ([`unfinished_of`](Self::unfinished_of)). A state with a bit past the board's edges, bounds
+    /// crossed or past its cells, or a best move that is not one of its free edges is refused.
+    pub fn put_unfinished(
+        &self,
+        built: &BuiltBoard,
+        states: &[ProvedState],
+    ) -> Result<(), BookError> {
+        let scheme = KeyScheme::new(&built.board);
+        for p in states {
+            if let Err(why) = unfinished_fault(built, &scheme, p) {
+                return Err(BookError::Io(self.name.clone(), why));
+            }
+        }
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
+        self.add_board(built)?;
+        let tx = rusqlite::Transaction::new_unchecked(
+            &self.conn,
+            rusqlite::TransactionBehavior::Immediate,
+        )
+        .map_err(io)?;
+        tx.execute_batch(UNFINISHED).map_err(io)?;
+        {
+            let mut insert = tx
+                .prepare(
+                    "INSERT INTO unfinished (board, state, lower, upper, best)
+                     VALUES (?1, ?2, ?3, ?4, ?5)
+                     ON CONFLICT (board, state) DO UPDATE SET
+                         lower = max(lower, excluded.lower),
+                         upper = min(upper, excluded.upper),
+                         best = coalesce(excluded.best, best)
+                     WHERE max(lower, excluded.lower) <= min(upper, excluded.upper)",
+                )
+                .map_err(io)?;
+            let slug = built.geometry.slug();
+            for p in states {
+                insert
+                    .execute(params![
+                        slug,
+                        p.state as i64,
+                        p.range.lower,
+                        p.range.upper,
+                        p.best
+                    ])
+                    .map_err(io)?;
+            }
+        }
+        tx.commit().map_err(io)
+    }
+
+    /// The states of `built`'s board the `unfinished` table holds (none when it has no such
+    /// table), each checked as [`put_unfinished`](Self::put_unfinished) checks them: a row that
+    /// cannot be right makes the book damaged.
+    pub fn unfinished_of(&self, built: &BuiltBoard) -> Result<Vec<ProvedState>, BookError> {
+        let damaged = |why: String| BookError::Damaged(self.name.clone(), why);
+        let made: i64 = self
+            .conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'unfinished'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(|e| damaged(damage(&e)))?;
+        if made == 0 {
+            return Ok(Vec::new());
+        }
+        let board = &built.board;
+        let edges = board.edge_count() as u32;
+        let scheme = KeyScheme::new(board);
+        let mut statement = self
+            .conn
+            .prepare("SELECT state, lower, upper, best FROM unfinished WHERE board = ?1")
+            .map_err(|e| damaged(damage(&e)))?;
+        let rows = statement
+            .query_map([built.geometry.slug()], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i32>(1)?,
+                    r.get::<_, i32>(2)?,
+                    r.get::<_, Option<u32>>(3)?,
+                ))
+            })
+            .map_err(|e| damaged(damage(&e)))?;
+        let mut states = Vec::new();
+        for row in rows {
+            let (state, lower, upper, best) = row.map_err(|e| damaged(damage(&e)))?;
+            let state = state as u64;
+            let p = ProvedState {
+                state,
+                range: ValueRange { lower, upper },
+                best,
+                free: edges.saturating_sub(state.count_ones()),
+            };
+            unfinished_fault(built, &scheme, &p)
+                .map_err(|why| damaged(format!("unfinished state {state:#x}: {why}")))?;
+            states.push(p);
+        }
+        Ok(states)
+    }
+}
+
+/// The `unfinished` table, made when first needed (a book without it is the same format).
+const UNFINISHED: &str = "CREATE TABLE IF NOT EXISTS unfinished (
+    board TEXT NOT NULL,
+    state INTEGER NOT NULL,
+    lower INTEGER NOT NULL,
+    upper INTEGER NOT NULL,
+    best INTEGER,
+    PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;";
+
+/// What is wrong with a proved state of `built`'s board, if anything: a bit past its edges, bounds
+/// crossed or past its open cells, a best move that is not one of its free edges.
+fn unfinished_fault(
+    built: &BuiltBoard,
+    scheme: &KeyScheme,
+    p: &ProvedState,
+) -> Result<(), String> {
+    let edges = built.board.edge_count() as u32;
+    if edges < 64 && p.state >> edges != 0 {
+        return Err("edges past the board's".into());
+    }
+    let open = scheme.open_cells(EdgeSet(p.state)) as i32;
+    if p.range.lower > p.range.upper || p.range.lower < -open || p.range.upper > open {
+        return Err(format!(
+            "bounds {}..{} with {open} cells open",
+            p.range.lower, p.range.upper
+        ));
+    }
+    if p.best.is_some_and(|b| b >= edges || p.state >> b & 1 == 1) {
+        return Err("a best move that is not a free edge".into());
+    }
+    Ok(())
 }
 
 /// The columns `board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by` of a

@@ -1,0 +1,225 @@
+//! A book build stopped in the middle of a proof keeps what its search proved (the book's
+//! `unfinished` table) and the next build starts from it: the states kept hold the exact values
+//! (checked against the whole table of a board), a resumed build gives the value a fresh one gives
+//! with fewer states searched, and rows that cannot be right are refused.
+
+use plysolve::engine::scored::search::{
+    ProvedState, SearchMemory, SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME,
+};
+use plysolve::engine::scored::table::SubsetTable;
+use plysolve::engine::scored::{Solver, SubsetIndexed, ValueRange};
+use plysolve::engine::util::halt::Halt;
+use plysolve::engine::util::progress::Watch;
+use plysolve::engine::MemoryBudget;
+use plysolve::games::dots::book::build::{build, BuildOptions};
+use plysolve::games::dots::book::{BookError, BookFile};
+use plysolve::games::dots::geometry::BuiltBoard;
+use plysolve::games::dots::notation::position_from_moves;
+use plysolve::games::dots::{EdgeSet, Geometry};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+fn budget() -> MemoryBudget {
+    MemoryBudget::new(1 << 30)
+}
+
+/// Searches the empty board of `built` in `memory`, giving up after `node_limit` nodes (`None`:
+/// to the end): what is proved of its value, and whether the search gave up.
+fn search_in(
+    built: &BuiltBoard,
+    memory: &Arc<SearchMemory>,
+    node_limit: Option<u64>,
+) -> (Option<ValueRange>, bool) {
+    let halt = Halt::never();
+    let options = SearchOptions {
+        table_bytes: 16 << 20,
+        budget: budget(),
+        progress: None,
+        status: None,
+        use_symmetries: true,
+        endgame: DEFAULT_ENDGAME,
+        use_theory: true,
+        tie_order: TieOrder::LowFirst,
+        halt: &halt,
+        node_limit,
+        known: None,
+        shared: None,
+    };
+    let mut solver = SearchSolver::with_memory(&built.board, options, memory.clone()).unwrap();
+    let found = solver.range(&EdgeSet(0)).ok();
+    (found, solver.gave_up())
+}
+
+/// Every state a search of the empty 3×3 board proved — run to the end, and given up part way —
+/// holds its exact value, by the board's whole table: what a stopped build keeps is never a guess.
+#[test]
+fn the_states_a_search_proved_hold_the_exact_values() {
+    let built = Geometry::Boxes { rows: 3, cols: 3 }.build().unwrap();
+    let board = &built.board;
+    let table = SubsetTable::build(board, budget(), Watch::default()).unwrap();
+    for node_limit in [Some(20_000), None] {
+        let memory = Arc::new(SearchMemory::new(16 << 20, budget()).unwrap());
+        let (found, gave_up) = search_in(&built, &memory, node_limit);
+        match node_limit {
+            Some(_) => assert!(gave_up && found.and_then(|r| r.value()).is_none()),
+            None => assert_eq!(found.unwrap().value(), Some(table.value_of_mask(0))),
+        }
+        let proved = memory.proved(board.items(), 0);
+        let wrong: Vec<&ProvedState> = proved
+            .iter()
+            .filter(|p| {
+                let v = table.value_of_mask(p.state);
+                v < p.range.lower || v > p.range.upper
+            })
+            .collect();
+        assert!(proved.len() > 1_000, "{node_limit:?}: {}", proved.len());
+        assert_eq!(wrong, Vec::<&ProvedState>::new(), "{node_limit:?}");
+        // Most free first, each with its own free edges.
+        assert!(proved.windows(2).all(|w| w[0].free >= w[1].free));
+        assert!(proved
+            .iter()
+            .all(|p| p.free == 24 - p.state.count_ones() && p.free >= 1));
+        let deep = memory.proved(board.items(), 16);
+        assert!(!deep.is_empty() && deep.iter().all(|p| p.free >= 16));
+    }
+}
+
+/// A 4×4 position of 31 free edges (−2, 3.5 million states), stopped after its first million
+/// states: the stop keeps proved states, the build resumed from them gives the fresh build's value
+/// and best move, with fewer states searched.
+#[test]
+fn a_stopped_build_resumes_from_what_its_search_proved() {
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    let start = position_from_moves(
+        &built.board,
+        "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8",
+    )
+    .unwrap()
+    .drawn();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |book: &BookFile, stop_early: bool| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let halt = Halt::never().with_flag(flag.clone());
+        let stop = |_states: u64| {
+            if stop_early {
+                flag.store(true, Ordering::SeqCst);
+            }
+        };
+        let options = BuildOptions {
+            depth: 0,
+            time_per_position: None,
+            tie_order: TieOrder::LowFirst,
+            budget: budget(),
+            halt: &halt,
+            progress: Some(&stop),
+        };
+        let mut seen = Vec::new();
+        build(book, &built, &[start], options, &mut |e| {
+            seen.push(e.entry.clone())
+        })
+        .unwrap();
+        seen.pop().unwrap()
+    };
+    let fresh_book = BookFile::open(&dir.path().join("fresh.plybook"), true, true).unwrap();
+    let fresh = run(&fresh_book, false);
+    assert_eq!(fresh.value(), Some(-2));
+    assert!(fresh_book.unfinished_of(&built).unwrap().is_empty());
+
+    let book = BookFile::open(&dir.path().join("stopped.plybook"), true, true).unwrap();
+    let stopped = run(&book, true);
+    assert_eq!(stopped.value(), None);
+    let kept = book.unfinished_of(&built).unwrap();
+    assert!(kept.len() > 1_000, "{} states kept", kept.len());
+    assert!(kept.iter().all(|p| p.free >= 31 - 14 && p.free < 31));
+    // A new process: the book opened again.
+    drop(book);
+    let book = BookFile::open(&dir.path().join("stopped.plybook"), true, true).unwrap();
+    let resumed = run(&book, false);
+    assert_eq!(resumed.value(), Some(-2));
+    assert_eq!(resumed.best, fresh.best);
+    assert!(
+        resumed.nodes < fresh.nodes * 95 / 100,
+        "resumed {} states, fresh {}",
+        resumed.nodes,
+        fresh.nodes
+    );
+}
+
+/// The `unfinished` table's rows are checked as they are read: a state past the board's edges,
+/// bounds crossed or past the cells, a best move on a drawn edge — each refused as damage, naming
+/// the state; and `put_unfinished` refuses them before writing anything.
+#[test]
+fn unfinished_rows_that_cannot_be_right_are_refused() {
+    let built = Geometry::Boxes { rows: 2, cols: 2 }.build().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.plybook");
+    let good = ProvedState {
+        state: 0b11,
+        range: ValueRange {
+            lower: -2,
+            upper: 2,
+        },
+        best: Some(5),
+        free: 10,
+    };
+    let book = BookFile::open(&path, true, true).unwrap();
+    book.put_unfinished(&built, &[good]).unwrap();
+    // Met with what is there: the narrower bounds kept.
+    let narrower = ProvedState {
+        range: ValueRange { lower: 0, upper: 4 },
+        best: None,
+        ..good
+    };
+    book.put_unfinished(&built, &[narrower]).unwrap();
+    let read = book.unfinished_of(&built).unwrap();
+    assert_eq!(read.len(), 1);
+    assert_eq!(
+        (read[0].range, read[0].best),
+        (ValueRange { lower: 0, upper: 2 }, Some(5))
+    );
+    let bad = [
+        ProvedState {
+            state: 1 << 12,
+            ..good
+        },
+        ProvedState {
+            range: ValueRange { lower: 2, upper: 0 },
+            ..good
+        },
+        ProvedState {
+            range: ValueRange {
+                lower: -6,
+                upper: 0,
+            },
+            ..good
+        },
+        ProvedState {
+            best: Some(1),
+            ..good
+        },
+    ];
+    for p in bad {
+        assert!(
+            matches!(
+                book.put_unfinished(&built, &[good, p]),
+                Err(BookError::Io(..))
+            ),
+            "{p:?}"
+        );
+    }
+    assert_eq!(book.unfinished_of(&built).unwrap().len(), 1);
+    drop(book);
+    for (column, value) in [("state", 1i64 << 12), ("lower", 3), ("best", 0)] {
+        let copy = dir.path().join(format!("{column}.plybook"));
+        std::fs::copy(&path, &copy).unwrap();
+        let conn = rusqlite::Connection::open(&copy).unwrap();
+        conn.execute(&format!("UPDATE unfinished SET {column} = ?1"), [value])
+            .unwrap();
+        drop(conn);
+        let book = BookFile::open(&copy, false, false).unwrap();
+        match book.unfinished_of(&built) {
+            Err(BookError::Damaged(_, why)) => assert!(why.contains("unfinished state"), "{why}"),
+            other => panic!("{column}: {other:?}"),
+        }
+    }
+}
