@@ -12,7 +12,7 @@ use super::naive::Naive;
 use super::notation::edge_named;
 use super::position::Position;
 use super::report::DotsReport;
-use super::theory::learned::move_estimate;
+use super::theory::learned::{move_estimate, Reading};
 use crate::engine::util::chooser::Chooser;
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
@@ -140,7 +140,7 @@ impl Level {
             .map(|m| {
                 let value = m.value.unwrap_or_else(|| {
                     let edge = edge_named(board, &m.mv).expect("a move the report names");
-                    move_estimate(board, drawn, edge.0 as u32, m.points, m.range())
+                    move_estimate(board, drawn, edge.0 as u32, m.points, m.range(), Reading::Search)
                 });
                 let jitter = chooser.between(0, 2 * noise) as i64 - noise as i64;
                 (value as i64 + jitter, m.mv.as_str())

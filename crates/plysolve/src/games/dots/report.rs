@@ -8,7 +8,7 @@ use super::geometry::BuiltBoard;
 use super::notation::format_edge;
 use super::position::Position;
 use super::request::Detail;
-use super::theory::learned::{self, shown_move_estimate};
+use super::theory::learned::{self, move_estimate, Reading};
 use crate::engine::scored::analysis::{analyse, analyse_value, line_from, Analysis, MoveValue};
 use crate::engine::scored::symmetry::symmetric_to_earlier;
 use crate::engine::scored::{SolveError, Solver, Strategy, ValueRange};
@@ -377,7 +377,10 @@ fn top_lines(
                 .range
                 .value()
                 .is_none()
-                .then(|| shown_move_estimate(board, drawn.0, m.mv.0 as u32, m.points, m.range));
+                .then(|| {
+                    let mv = m.mv.0 as u32;
+                    move_estimate(board, drawn.0, mv, m.points, m.range, Reading::Shown)
+                });
             (m, estimate)
         })
         .collect();

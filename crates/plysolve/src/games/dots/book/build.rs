@@ -440,11 +440,11 @@ fn prove(
 }
 
 /// How many fewer free edges than the position a build stopped in the middle of the states whose
-/// bounds its search proved may have, to be kept ([`keep_part_proved`]).
+/// bounds its search proved may have, to be kept (in the book's `unfinished` table).
 pub const PART_PROVED_BELOW: u32 = 14;
 
-/// The most states [`keep_part_proved`] keeps at one stop (most free edges first): a few megabytes
-/// of book, written in a second or two.
+/// The most states a build stopped mid-proof keeps (most free edges first): some 60 MB of book,
+/// written in seconds (BENCHMARKS).
 pub const PART_PROVED_MOST: usize = 2_000_000;
 
 /// Keeps what the search proved of a position `drawn` it was stopped in the middle of: the bounds

@@ -650,18 +650,22 @@ impl BookFile {
             self.check(built, &scheme, entry)?;
         }
         let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
-        self.add_board(built)?;
-        let tx = rusqlite::Transaction::new_unchecked(
-            &self.conn,
-            rusqlite::TransactionBehavior::Immediate,
-        )
-        .map_err(io)?;
+        let tx = self.write_for(built)?;
         let mut written = Vec::with_capacity(checked.len());
         for entry in &checked {
             written.push(self.merge_in(built, entry, &tx)?);
         }
         tx.commit().map_err(io)?;
         Ok(written)
+    }
+
+    /// A write transaction on `built`'s board (added to the book first if new): what every writer
+    /// of entries opens (the write lock taken at once, another writer waited for up to the busy
+    /// timeout).
+    fn write_for(&self, built: &BuiltBoard) -> Result<rusqlite::Transaction<'_>, BookError> {
+        self.add_board(built)?;
+        rusqlite::Transaction::new_unchecked(&self.conn, rusqlite::TransactionBehavior::Immediate)
+            .map_err(|e| BookError::Io(self.name.clone(), one_line(&e)))
     }
 
     /// Writes `entry` (checked) met with the book's entry of its position, within the
@@ -747,12 +751,7 @@ impl BookFile {
             }
         }
         let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
-        self.add_board(built)?;
-        let tx = rusqlite::Transaction::new_unchecked(
-            &self.conn,
-            rusqlite::TransactionBehavior::Immediate,
-        )
-        .map_err(io)?;
+        let tx = self.write_for(built)?;
         tx.execute_batch(UNFINISHED).map_err(io)?;
         {
             let mut insert = tx

@@ -284,32 +284,35 @@ pub fn shown_search_estimate(board: &impl SubsetIndexed, drawn: u64, value: i32)
     }
 }
 
+/// How a move's estimate reads its child: as the search and the levels' players do (rounded), or
+/// as reports show it (on the values the child's open cells allow).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// [`estimate_drawn`].
+    Search,
+    /// [`shown_estimate_drawn`]: the move's value is then on the position's lattice (the points it
+    /// scores and the child's open cells add up to the position's open cells).
+    Shown,
+}
+
 /// The learned estimate of the move `edge` (scoring `points`) from the position `drawn` of
 /// `board`, for the player making it, within `range` (what is proved of the move): the child's
-/// estimate carried back by Wilson's rule.
+/// estimate, read as `reading` says, carried back by Wilson's rule.
 pub fn move_estimate(
     board: &impl SubsetIndexed,
     drawn: u64,
     edge: u32,
     points: u32,
     range: crate::engine::scored::ValueRange,
+    reading: Reading,
 ) -> i32 {
-    let child = estimate_drawn(board, drawn | 1 << edge).unwrap_or(0);
-    crate::engine::scored::move_value(points as i32, child).clamp(range.lower, range.upper)
-}
-
-/// [`move_estimate`] as reports show it: the child's estimate on its lattice
-/// ([`shown_estimate_drawn`]), so the move's value is on the position's (the points it scores and
-/// the child's open cells add up to the position's open cells).
-pub fn shown_move_estimate(
-    board: &impl SubsetIndexed,
-    drawn: u64,
-    edge: u32,
-    points: u32,
-    range: crate::engine::scored::ValueRange,
-) -> i32 {
-    let child = shown_estimate_drawn(board, drawn | 1 << edge).unwrap_or(0);
-    crate::engine::scored::move_value(points as i32, child).clamp(range.lower, range.upper)
+    let child = drawn | 1 << edge;
+    let child = match reading {
+        Reading::Search => estimate_drawn(board, child),
+        Reading::Shown => shown_estimate_drawn(board, child),
+    };
+    crate::engine::scored::move_value(points as i32, child.unwrap_or(0))
+        .clamp(range.lower, range.upper)
 }
 
 #[cfg(test)]
