@@ -245,9 +245,14 @@ mod tests {
         // A server or a player: the whole table, built once for every later question.
         assert_eq!(policy.strategy(&opened, Some(&kept)), Strategy::Table);
         assert_eq!(policy.plan(&opened, Some(&kept)).new_bytes, 1 << 24);
-        // A larger board: the search, kept tables or not.
-        let larger = query(4, 4, "1-2");
+        // A larger board: the search, kept tables or not, for a position no book holds ...
+        let larger = query(4, 4, "1-2 6-7 11-12 16-17");
         assert_eq!(policy.strategy(&larger, Some(&kept)), Strategy::Search);
         assert_eq!(policy.strategy(&larger, None), Strategy::Search);
+        // ... and the shipped book, where a front end keeps one, for a position it has proved (the
+        // first move at a corner of the 4×4 board).
+        let opening = query(4, 4, "1-2");
+        assert_eq!(policy.strategy(&opening, Some(&kept)), Strategy::Book);
+        assert_eq!(policy.strategy(&opening, None), Strategy::Search);
     }
 }
