@@ -763,14 +763,147 @@ fn an_imported_line_is_quoted_escaped() {
 
 /// The probe's book (issue 30): the size-3 triangles book of one move with the entry of `position`
 /// given `value` (imported as one would a line of JSON: each entry alone can be right), `name` in
-/// `dir`.
+/// `dir`. The start's best move is left out: with it, the start and its best move's entry would
+/// contradict each other as the book is read (`a_best_move_its_entry_contradicts_is_refused_…`),
+/// before any of the contradictions these books are made for could be met.
 fn wrong_book(dir: &Path, name: &str, position: &str, value: i32) {
     if !dir.join("b.book").exists() {
         triangles_book(dir);
     }
-    let lines = export(dir, "b.book");
+    let lines: String = export(dir, "b.book")
+        .lines()
+        .map(|line| {
+            let mut entry: Value = serde_json::from_str(line).unwrap();
+            if entry["position"] == "" {
+                entry["best"] = Value::Null;
+            }
+            entry.to_string() + "\n"
+        })
+        .collect();
     forged(dir, "wrong.jsonl", &lines, &[(position, value)]);
     ok_in(dir, &["dots", "book", "import", name, "wrong.jsonl"]);
+}
+
+/// A book whose entry of a position and of its best move's position disagree (the probe's lie:
+/// 1-2 made +9 on size-3 triangles, whose start is -3 with best move 1-2) is refused whatever is
+/// asked of the board — the lie's own position with `--value-only` too, where no search meets it.
+#[test]
+fn a_best_move_its_entry_contradicts_is_refused_whatever_is_asked() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    let lines = export(dir, "b.book");
+    forged(dir, "lie.jsonl", &lines, &[("1-2", 9)]);
+    ok_in(dir, &["dots", "book", "import", "lie.book", "lie.jsonl"]);
+    let line = "ply: the book `lie.book` contradicts itself at the start: -3 there with best move \
+                1-2, but that move is worth -9 by its entry of 1-2; the book is damaged (ply dots \
+                book verify)";
+    let base = ["dots", "triangles", "--size", "3", "--book", "lie.book"];
+    for more in [
+        &["--moves", "1-2", "--value-only", "--json"][..],
+        &[],
+        &["--moves", "2-3 4-5"],
+    ] {
+        let mut args = base.to_vec();
+        args.extend_from_slice(more);
+        refused_in(dir, &args, line);
+    }
+    // The honest book answers.
+    let out = ok_in(
+        dir,
+        &[
+            "dots",
+            "triangles",
+            "--size",
+            "3",
+            "--book",
+            "b.book",
+            "--moves",
+            "1-2",
+            "--value-only",
+            "--json",
+        ],
+    );
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap()["value"], 3);
+}
+
+/// An import line's position must be the one its key stands for: a line edited by hand in one
+/// place and not the other is refused, naming both.
+#[test]
+fn an_imported_position_that_is_not_its_key_s_is_refused() {
+    let dir = scratch();
+    let line = r#"{"board":"triangles-2","key":0,"free":9,"lower":-2,"upper":-2,"best":"1-2","nodes":0,"seconds":0.0,"proved_by":"p","checked_by":null,"position":"1-2"}"#;
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["dots", "book", "import", "new.book", "-"],
+        Some(&format!("{line}\n")),
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            2,
+            "",
+            "ply: line 1: position `1-2` is not the one key 0 stands for (``)\n"
+        )
+    );
+    assert!(!dir.path().join("new.book").exists(), "nothing made");
+}
+
+/// `ply play` reading an endless line of bytes no one types (`< /dev/zero`) ends at once with one
+/// line, instead of passing over the line for ever.
+#[test]
+fn play_ends_on_an_endless_line_of_nul_bytes() {
+    let dir = scratch();
+    let mut cmd = ply();
+    cmd.current_dir(dir.path())
+        .args(["play", "triangles", "--size", "3", "--seed", "1"])
+        .write_stdin(vec![0u8; 3 << 20]);
+    let output = cmd.output().expect("ply runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(output.stderr).unwrap(),
+        "ply: line 1: the line is longer than 1048576 bytes (with any blank lines before it); no \
+         valid line is that long\n"
+    );
+}
+
+/// After `ply play --book` ends, the book file alone holds what the game proved (a copy of the
+/// `.plybook` without its `-wal` misses nothing): the game checkpoints after each answer it keeps.
+#[test]
+fn a_book_kept_by_play_is_whole_in_its_file() {
+    let dir = scratch();
+    let dir = dir.path();
+    let (code, _, err) = run_in(
+        dir,
+        &[
+            "play",
+            "boxes",
+            "--rows",
+            "3",
+            "--cols",
+            "4",
+            "--moves",
+            "1-2 6-7 11-12",
+            "--book",
+            "p.book",
+            "--seed",
+            "1",
+            "--think",
+            "2s",
+        ],
+        Some("12-17\nquit\n"),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    std::fs::copy(dir.join("p.book"), dir.join("copy.book")).unwrap();
+    let stats = ok_in(dir, &["dots", "book", "stats", "copy.book"]);
+    assert!(
+        matches(
+            "boxes-3x4: [1-9][0-9]* positions \\([1-9][0-9]* exact, .*\n",
+            &stats
+        ),
+        "{stats}"
+    );
+    assert_eq!(stats, ok_in(dir, &["dots", "book", "stats", "p.book"]));
 }
 
 /// A book whose entries contradict each other or the search never crashes `ply dots` or `ply

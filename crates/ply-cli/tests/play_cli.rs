@@ -303,31 +303,37 @@ fn lines_too_long_not_utf8_or_with_control_bytes_get_a_hint_and_the_game_goes_on
 }
 
 #[test]
-fn an_endless_line_costs_no_memory_and_the_move_after_it_is_played() {
-    // 256 MiB without a line end, then a move, under a 256 MiB address space: a line read whole
-    // could not even be held; ply reads it within 4 KiB and the game goes on.
+fn a_long_line_costs_no_memory_and_an_endless_one_ends_the_game() {
+    // 256 KiB without a line end, then a move, under a 256 MiB address space: ply reads the line
+    // within 4 KiB, answers it with a hint and the game goes on; 256 MiB without an end (binary
+    // input, `< /dev/zero`) is no one's typing: past 1 MiB the game ends with one line, at once.
     use std::io::Write;
-    let mut child = std::process::Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 262144; exec \"$0\" \"$@\"")
-        .arg(assert_cmd::cargo::cargo_bin("ply"))
-        .args(["play", "heaps", "2", "3", "--seed", "1"])
-        .env_remove("PLY_PROGRESS")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let writer = std::thread::spawn(move || {
-        let chunk = vec![b'7'; 1 << 16];
-        for _ in 0..(256 << 20) / chunk.len() {
-            stdin.write_all(&chunk)?;
-        }
-        stdin.write_all(b"\n1\nquit\n")
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
+    let run = |bytes: usize| {
+        let mut child = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 262144; exec \"$0\" \"$@\"")
+            .arg(assert_cmd::cargo::cargo_bin("ply"))
+            .args(["play", "heaps", "2", "3", "--seed", "1"])
+            .env_remove("PLY_PROGRESS")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || {
+            let chunk = vec![b'7'; 1 << 16];
+            for _ in 0..bytes / chunk.len() {
+                stdin.write_all(&chunk)?;
+            }
+            stdin.write_all(b"\n1\nquit\n")
+        });
+        let output = child.wait_with_output().unwrap();
+        // The game that ended early closed its input: the writer's broken pipe is expected.
+        let _ = writer.join().unwrap();
+        output
+    };
+    let output = run(256 << 10);
     assert_eq!(String::from_utf8_lossy(&output.stderr), "");
     assert_eq!(output.status.code(), Some(0));
     let out = String::from_utf8(output.stdout).unwrap();
@@ -339,6 +345,13 @@ fn an_endless_line_costs_no_memory_and_the_move_after_it_is_played() {
         "{out}"
     );
     assert!(out.ends_with("> You left the game.\n"), "{out}");
+    let output = run(256 << 20);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "ply: line 1: the line is longer than 1048576 bytes (with any blank lines before it); no \
+         valid line is that long\n"
+    );
+    assert_eq!(output.status.code(), Some(2));
 }
 
 #[test]

@@ -541,7 +541,10 @@ fn files_that_are_no_books_are_refused_in_one_line() {
     assert!(!missing.exists(), "reading made no file");
     let empty = scratch.path("empty.book");
     std::fs::write(&empty, b"").unwrap();
-    assert_eq!(refusal(&empty), format!("{}: no such book", named(&empty)));
+    assert_eq!(
+        refusal(&empty),
+        format!("{}: not a ply book (an empty file)", named(&empty))
+    );
     let dir = scratch.path("dir.book");
     std::fs::create_dir(&dir).unwrap();
     assert_eq!(refusal(&dir), format!("{}: is a directory", named(&dir)));
@@ -707,6 +710,49 @@ fn damaged_books_are_refused_in_one_line() {
     assert!(message.starts_with("shipped.book: ") && !message.contains('\n'));
 }
 
+/// A view or a trigger in a book's file, a time no proof took and crossed bounds: each refused in
+/// one line naming what is wrong, by readers and writers alike.
+#[test]
+fn views_triggers_and_impossible_rows_are_refused() {
+    let scratch = Scratch::new();
+    let whole = scratch.path("whole.book");
+    small_book(&whole);
+    for (name, sql, why) in [
+        (
+            "trigger.book",
+            "CREATE TRIGGER t AFTER INSERT ON positions BEGIN SELECT 1; END;",
+            "its tables are not a book's (a trigger `t`)",
+        ),
+        (
+            "view.book",
+            "ALTER TABLE positions RENAME TO p; CREATE VIEW positions AS SELECT * FROM p;",
+            "its tables are not a book's (a view `positions`)",
+        ),
+        (
+            "seconds.book",
+            "UPDATE positions SET seconds = 1e300 WHERE key = 0",
+            "position boxes-3x3 0x0: 1e300 seconds is no time a proof took",
+        ),
+        (
+            "crossed.book",
+            "UPDATE positions SET lower = 5, upper = -5 WHERE key = 0",
+            "position boxes-3x3 0x0: bounds 5..-5 are crossed (the lower above the upper)",
+        ),
+    ] {
+        let path = scratch.path(name);
+        std::fs::copy(&whole, &path).unwrap();
+        raw_sql(&path, sql);
+        let wanted = format!("{}: damaged book: {why}", named(&path));
+        for write in [false, true] {
+            let refused = match BookFile::open(&path, write, false) {
+                Ok(file) => ops::stats(&file).err().unwrap().to_string(),
+                Err(e) => e.to_string(),
+            };
+            assert_eq!(refused, wanted, "{name}, write {write}");
+        }
+    }
+}
+
 #[test]
 fn a_cut_book_is_called_damaged_not_foreign() {
     let scratch = Scratch::new();
@@ -777,7 +823,13 @@ fn rows_that_cannot_be_right_are_refused_naming_the_position() {
     let drawn_name = format_edge(board, Edge(keyed.trailing_zeros() as u8));
     type Forged<'a> = (u64, u32, (i32, i32), Option<&'a str>, String);
     let cases: Vec<Forged> = vec![
-        (0, 12, (3, 1), None, "bounds 3..1 (at most ±4 here)".into()),
+        (
+            0,
+            12,
+            (3, 1),
+            None,
+            "bounds 3..1 are crossed (the lower above the upper)".into(),
+        ),
         (
             0,
             12,
@@ -1649,27 +1701,45 @@ fn a_book_that_contradicts_itself_or_the_search_is_a_fault_naming_it() {
     let path = scratch.path("w.book");
     let geometry = Geometry::Triangles { size: 3 };
     built_book(&path, geometry, 1);
+    // The position after 1-2 said to be +1 (it is +3), the start's best move (1-2) forgotten.
     raw_sql(
         &path,
-        "UPDATE positions SET lower = 1, upper = 1 WHERE key = 1",
+        "UPDATE positions SET lower = 1, upper = 1 WHERE key = 1;
+         UPDATE positions SET best = NULL WHERE key = 0",
     );
-    let books = Books::asked(false, Some(&path), false).unwrap();
-    let kept = Kept::books_only(books);
     let name = named(&path);
     let damaged = "; the book is damaged (ply dots book verify)";
-    for (moves, fault) in [
-        ("", format!("the book {name} contradicts itself at the start: -3 there, but -1 by its entries after each move{damaged}")),
-        ("1-2", format!("the book {name} contradicts the search at 1-2: +1 there, but the search proves +3{damaged}")),
-    ] {
+    let refusal_of = |moves: &str| {
+        let books = Books::asked(false, Some(&path), false).unwrap();
+        let kept = Kept::books_only(books);
         let request = format!(r#"{{"game":"triangles","size":3,"moves":"{moves}"}}"#);
         let query = plysolve::input::json::read::<DotsRequest>(request.as_bytes())
             .unwrap()
             .validate()
             .unwrap();
         let policy = Policy::new(budget(), None);
-        let refused = answer(&query, &policy, Some(&kept), Hooks::default()).unwrap_err();
-        assert_eq!(refused, SolveError::Book(fault), "{moves:?}");
+        answer(&query, &policy, Some(&kept), Hooks::default()).unwrap_err()
+    };
+    for (moves, fault) in [
+        ("", format!("the book {name} contradicts itself at the start: -3 there, but -1 by its entries after each move{damaged}")),
+        ("1-2", format!("the book {name} contradicts the search at 1-2: +1 there, but the search proves +3{damaged}")),
+    ] {
+        assert_eq!(refusal_of(moves), SolveError::Book(fault), "{moves:?}");
     }
+    // With the start's best move in the book, the two entries contradict each other there (found
+    // as the book is read, whatever the question: a value alone from the book could be the lie).
+    raw_sql(&path, "UPDATE positions SET best = '1-2' WHERE key = 0");
+    for moves in ["", "1-2", "2-3 4-5"] {
+        assert_eq!(
+            refusal_of(moves),
+            SolveError::Book(format!("the book {name} contradicts itself at the start: -3 there with best move 1-2, but that move is worth -1 by its entry of 1-2{damaged}")),
+            "{moves:?}"
+        );
+    }
+    raw_sql(
+        &path,
+        "UPDATE positions SET lower = 3, upper = 3 WHERE key = 1",
+    );
     // Bounds of the wrong parity are tightened as they are read: 2..4 with 9 cells open is 3.
     raw_sql(
         &path,

@@ -209,8 +209,21 @@ fn unfinished_rows_that_cannot_be_right_are_refused() {
     }
     assert_eq!(book.unfinished_of(&built).unwrap().len(), 1);
     drop(book);
-    for (column, value) in [("state", 1i64 << 12), ("lower", 3), ("best", 0)] {
-        let copy = dir.path().join(format!("{column}.plybook"));
+    for (column, value, why) in [
+        (
+            "state",
+            1i64 << 12,
+            "unfinished state 0x1000: edges past the board's",
+        ),
+        ("lower", 3, ""),
+        ("best", 0, ""),
+        (
+            "best",
+            1_000_000_000_000,
+            "unfinished state 0x3: its best move 1000000000000 is no edge",
+        ),
+    ] {
+        let copy = dir.path().join(format!("{column}{value}.plybook"));
         std::fs::copy(&path, &copy).unwrap();
         let conn = rusqlite::Connection::open(&copy).unwrap();
         conn.execute(&format!("UPDATE unfinished SET {column} = ?1"), [value])
@@ -218,8 +231,35 @@ fn unfinished_rows_that_cannot_be_right_are_refused() {
         drop(conn);
         let book = BookFile::open(&copy, false, false).unwrap();
         match book.unfinished_of(&built) {
-            Err(BookError::Damaged(_, why)) => assert!(why.contains("unfinished state"), "{why}"),
+            Err(BookError::Damaged(_, found)) => {
+                assert!(found.contains("unfinished state"), "{found}");
+                assert!(found.starts_with(why), "{found}");
+            }
             other => panic!("{column}: {other:?}"),
         }
+        drop(book);
+        // A writer checks the whole book first, its unfinished rows too: nothing written.
+        let refused = BookFile::open(&copy, true, false)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            refused.contains(": damaged book: unfinished state"),
+            "{refused}"
+        );
     }
+    // Rows of a board the book does not name: no build reads them; a writer refuses the book.
+    let stray = dir.path().join("stray.plybook");
+    std::fs::copy(&path, &stray).unwrap();
+    let conn = rusqlite::Connection::open(&stray).unwrap();
+    conn.execute("UPDATE unfinished SET board = 'boxes-9x9'", [])
+        .unwrap();
+    drop(conn);
+    assert_eq!(
+        BookFile::open(&stray, true, false).err().unwrap().to_string(),
+        format!(
+            "`{}`: damaged book: unfinished states of the board `boxes-9x9`, which its boards table does not name",
+            stray.display()
+        )
+    );
 }

@@ -273,12 +273,19 @@ impl<R: BufRead> Lines<R> {
     /// After a fault in a line, passes over the rest of it and its ending without keeping a byte, so
     /// the next [`next_line`](Self::next_line) reads the line after: a reader that answers a bad line
     /// and goes on (`ply play`) stays in bounded memory however long the line is. Does nothing when
-    /// the last line was read to its ending.
-    pub fn skip_line(&mut self) -> Result<(), ReadError> {
+    /// the last line was read to its ending. A line that goes on past `most` bytes without an end
+    /// is [`ReadFault::LineTooLong`]: no one types that (`< /dev/zero` would be read for ever).
+    pub fn skip_line(&mut self, most: u64) -> Result<(), ReadError> {
         if !self.unfinished {
             return Ok(());
         }
+        let start = self.offset;
         while !self.done {
+            if self.offset - start > most {
+                return Err(self.error(ReadFault::LineTooLong {
+                    limit: most as usize,
+                }));
+            }
             let buf = match self.source.fill_buf() {
                 Ok(buf) => buf,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -473,7 +480,7 @@ mod tests {
                     Ok(None) => break,
                     Err(e) => {
                         seen.push(format!("fault {}", e.line));
-                        reader.skip_line().unwrap();
+                        reader.skip_line(u64::MAX).unwrap();
                     }
                 }
             }
@@ -487,9 +494,9 @@ mod tests {
         let endless = io::Read::chain(io::Read::take(io::repeat(b'1'), 10 << 20), &b"\n2"[..]);
         let mut reader = Lines::new(std::io::BufReader::new(endless));
         assert!(reader.next_line(4096).is_err());
-        reader.skip_line().unwrap();
+        reader.skip_line(u64::MAX).unwrap();
         assert_eq!(reader.next_line(4096).unwrap(), Some("2"));
-        reader.skip_line().unwrap();
+        reader.skip_line(u64::MAX).unwrap();
         assert_eq!(reader.next_line(4096).unwrap(), None);
     }
 

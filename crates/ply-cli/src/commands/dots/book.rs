@@ -175,6 +175,15 @@ fn entries(n: usize) -> String {
     }
 }
 
+/// `n` of `what` in words: `1 position`, `2 positions`.
+fn entries_named(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 fn time_arg(text: &Option<String>) -> Result<Option<Duration>, Failure> {
     text.as_deref()
         .map(plysolve::input::duration::parse_time)
@@ -408,10 +417,22 @@ fn run_stats(a: FileArgs) -> Result<String, Failure> {
     }
     let mut out = String::new();
     for b in &boards {
+        if b.positions == 0 {
+            // A board recorded (a build stopped before its first entry): nothing to count.
+            writeln!(out, "{}: no positions yet", b.board).expect("to a String");
+            continue;
+        }
         writeln!(
             out,
-            "{}: {} positions ({} exact, {} checked by a second proof), {}–{} free edges, {} nodes, {:.1} s",
-            b.board, b.positions, b.exact, b.checked, b.fewest_free, b.most_free, b.nodes, b.seconds
+            "{}: {} ({} exact, {} checked by a second proof), {}–{} free edges, {} nodes, {:.1} s",
+            b.board,
+            entries_named(b.positions, "position"),
+            b.exact,
+            b.checked,
+            b.fewest_free,
+            b.most_free,
+            b.nodes,
+            b.seconds
         )
         .expect("to a String");
     }
@@ -533,8 +554,12 @@ fn run_export(a: FileArgs) -> Result<String, Failure> {
     Ok(out)
 }
 
+/// The most JSON lines `import` reads: 256 MiB, some 1.4 million entries (each a few hundred bytes
+/// once read): a file past it is refused before it is read, not after memory ran out.
+const IMPORT_MOST_BYTES: usize = 256 << 20;
+
 fn run_import(a: ImportArgs) -> Result<String, Failure> {
-    let text = read_text(Some(&a.lines), 1 << 30)?;
+    let text = read_text(Some(&a.lines), IMPORT_MOST_BYTES)?;
     let parsed = ops::parse_lines(&text).map_err(Failure::bad)?;
     let file = BookFile::open(&a.file, true, true).map_err(Failure::bad)?;
     let count = ops::import(&file, &parsed).map_err(Failure::bad)?;

@@ -84,6 +84,10 @@ pub fn say(text: &str) -> Result<(), Failure> {
 /// longest is a few dozen bytes), and little enough that a line without end costs no memory.
 pub const MAX_LINE_BYTES: usize = 4096;
 
+/// The most bytes of a bad line passed over before the game ends instead (1 MiB): the input is
+/// then no one's typing (`< /dev/zero`), and reading on would never end.
+pub const MAX_SKIPPED_BYTES: u64 = 1 << 20;
+
 /// A line the user typed: a line of text, or the one-line hint for a line that cannot be a move or
 /// a command (too long, not UTF-8, a control byte).
 pub enum Typed {
@@ -127,8 +131,10 @@ impl<R: BufRead> Typing<R> {
                 "that line is longer than {MAX_LINE_BYTES} bytes, which no move or command is"
             ),
         };
-        // Only a failing read fails here ("cannot read the input: …").
-        self.lines.skip_line().map_err(|e| Failure::bad(e.fault))?;
+        // Only a failing read, or a line with no end in sight (binary input), fails here.
+        self.lines
+            .skip_line(MAX_SKIPPED_BYTES)
+            .map_err(Failure::bad)?;
         Ok(Some(Typed::Unreadable(hint)))
     }
 }

@@ -332,6 +332,7 @@ fn keep_proofs(
             .keep(built, &entry(child, child_range, None, 0, 0.0))
             .map_err(book_fault)?;
     }
+    books.checkpoint();
     Ok(())
 }
 

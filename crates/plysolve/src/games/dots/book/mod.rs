@@ -108,6 +108,41 @@ impl BoardBook {
         self.fewest_free = self.fewest_free.min(entry.free);
     }
 
+    /// Refuses an index whose entries contradict each other on a best move: a position proved
+    /// exactly, whose best move leads to a position the books also prove exactly, is worth what
+    /// that move is worth — else one of the two entries lies (a book edited or damaged), and every
+    /// answer from it could be wrong. Found once, as the index is built (one lookup an entry); the
+    /// one line names the book, the position and both values.
+    fn check_best_moves(&self) -> Result<(), BookError> {
+        let board = &self.built.board;
+        let Some(rules) = board.completion() else {
+            return Ok(());
+        };
+        for (&key, known) in &self.entries {
+            let (Some(value), Some(best)) = (known.range.value(), known.best) else {
+                continue;
+            };
+            let child = EdgeSet(key | 1 << best.0);
+            let Some((after, _)) = self.lookup(child) else {
+                continue;
+            };
+            let points = rules.points(key, best.0 as u32);
+            let worth = after.after_move(points);
+            if worth.value().is_some_and(|w| w != value) {
+                let title = self.titles.get(known.source).map_or("the book", String::as_str);
+                return Err(BookError::Contradicts(format!(
+                    "{title} contradicts itself at {}: {value:+} there with best move {}, but that \
+                     move is worth {} by its entry of {}; the book is damaged (ply dots book verify)",
+                    store::position_named(&self.built, EdgeSet(key)),
+                    format_edge(board, best),
+                    ranged(worth),
+                    store::position_named(&self.built, child),
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// How many positions the index holds.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -380,9 +415,19 @@ impl Books {
         for source in &self.sources {
             index.add_file(&lock(&source.file))?;
         }
+        index.check_best_moves()?;
         let index = Arc::new(index);
         lock(&self.boards).insert(slug, index.clone());
         Ok(index)
+    }
+
+    /// Copies what the writable books' logs hold into their files ([`BookFile::checkpoint`]):
+    /// the front ends that keep proofs run for long and may end any way (Ctrl-C, a kill), so after
+    /// each answer's entries the book file alone holds them (a copy of it misses none).
+    pub fn checkpoint(&self) {
+        for source in self.sources.iter().filter(|s| s.writable) {
+            lock(&source.file).checkpoint();
+        }
     }
 
     /// Writes `entry` into every writable book, and into the index the answers read.

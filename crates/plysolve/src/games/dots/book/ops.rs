@@ -5,7 +5,9 @@ use super::store::{position_text, BookEntry, BookError, BookFile};
 use crate::games::dots::geometry::BuiltBoard;
 use crate::input::surface::{Surface, Worded};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 /// Each board of `file` with its entries, every entry checked against this version's board.
 pub fn boards_of(file: &BookFile) -> Result<Vec<(BuiltBoard, Vec<BookEntry>)>, BookError> {
@@ -86,10 +88,8 @@ pub fn merge(into: &BookFile, from: &BookFile) -> Result<usize, BookError> {
     }
     let mut added = 0;
     for (built, entries) in boards {
-        for entry in entries {
-            into.put(&built, &entry)?;
-            added += 1;
-        }
+        // One transaction a board: one sync of the file, not one an entry.
+        added += into.put_all(&built, &entries)?.len();
     }
     Ok(added)
 }
@@ -105,11 +105,11 @@ pub struct ExportLine {
     pub position: String,
 }
 
-/// The key an export line has beside its entry's (read, and not used: the key says the position).
+/// The key an export line has beside its entry's: the position, which must be the one the key
+/// stands for (a line edited by hand says what it means twice; the two must agree).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PositionOf {
-    #[allow(dead_code)]
     position: String,
 }
 
@@ -138,10 +138,17 @@ pub struct ImportError {
 /// The most characters of serde_json's message an import fault shows.
 const MESSAGE_CHARS: usize = 160;
 
+/// Import lines as [`parse_lines`] gives them: each entry with its line and board (one board
+/// built per name, shared by its entries: a board's tables weigh tens of kilobytes, an entry a
+/// few hundred bytes).
+pub type ParsedLines = Vec<(usize, Arc<BuiltBoard>, BookEntry)>;
+
 /// The entries of `text` (JSON lines as [`export`] gives them; blank lines skipped), each with its
-/// line and board, every one checked as an entry of its board.
-pub fn parse_lines(text: &str) -> Result<Vec<(usize, BuiltBoard, BookEntry)>, ImportError> {
+/// line and board, every one checked as an entry of its board, its `position` the one its key
+/// stands for.
+pub fn parse_lines(text: &str) -> Result<ParsedLines, ImportError> {
     let mut parsed = Vec::new();
+    let mut boards: HashMap<String, Arc<BuiltBoard>> = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -152,7 +159,7 @@ pub fn parse_lines(text: &str) -> Result<Vec<(usize, BuiltBoard, BookEntry)>, Im
             line.as_bytes(),
             &["position"],
         );
-        let (entry, _) = read.map_err(|e| {
+        let (entry, position) = read.map_err(|e| {
             let message = crate::input::excerpt_within(
                 // A line, not a request, is what the caller gave.
                 e.worded(Surface::Api).replacen("the request", "the line", 1).as_bytes(),
@@ -160,34 +167,55 @@ pub fn parse_lines(text: &str) -> Result<Vec<(usize, BuiltBoard, BookEntry)>, Im
             );
             fault(format!("not a book entry: {message}"))
         })?;
-        let built = built_of(&entry.board).map_err(|why| {
-            fault(format!(
-                "board {}: {why}",
-                crate::input::quote(&entry.board)
-            ))
-        })?;
+        let built = match boards.get(&entry.board) {
+            Some(built) => built.clone(),
+            None => {
+                let built = Arc::new(built_of(&entry.board).map_err(|why| {
+                    fault(format!(
+                        "board {}: {why}",
+                        crate::input::quote(&entry.board)
+                    ))
+                })?);
+                boards.insert(entry.board.clone(), built.clone());
+                built
+            }
+        };
         let mut entry = entry;
         super::store::check_entry(&built, &mut entry).map_err(fault)?;
+        let stands_for = position_text(&built, entry.key);
+        if position.position != stands_for {
+            return Err(fault(format!(
+                "position {} is not the one key {} stands for ({})",
+                crate::input::quote(&position.position),
+                entry.key,
+                crate::input::quote(&stands_for)
+            )));
+        }
         parsed.push((i + 1, built, entry));
     }
     Ok(parsed)
 }
 
 /// Writes `parsed` entries (from [`parse_lines`]) into `file`, none if one conflicts with the
-/// book's own entries; gives how many.
-pub fn import(
-    file: &BookFile,
-    parsed: &[(usize, BuiltBoard, BookEntry)],
-) -> Result<usize, ImportError> {
+/// book's own entries; gives how many. Each board's entries are written in one transaction (one
+/// sync of the file, not one an entry).
+pub fn import(file: &BookFile, parsed: &[(usize, Arc<BuiltBoard>, BookEntry)]) -> Result<usize, ImportError> {
     for (line, built, entry) in parsed {
         file.conflict(built, entry).map_err(|e| ImportError {
             line: *line,
             why: e.to_string(),
         })?;
     }
+    let mut boards: Vec<(usize, &BuiltBoard, Vec<BookEntry>)> = Vec::new();
     for (line, built, entry) in parsed {
-        file.put(built, entry).map_err(|e| ImportError {
-            line: *line,
+        match boards.iter_mut().find(|(_, b, _)| b.geometry.slug() == built.geometry.slug()) {
+            Some((_, _, entries)) => entries.push(entry.clone()),
+            None => boards.push((*line, built, vec![entry.clone()])),
+        }
+    }
+    for (line, built, entries) in boards {
+        file.put_all(built, &entries).map_err(|e| ImportError {
+            line,
             why: e.to_string(),
         })?;
     }
