@@ -17,8 +17,12 @@ pub fn open_input(path: Option<&Path>) -> Result<Box<dyn BufRead>, Failure> {
         None => Ok(Box::new(std::io::stdin().lock())),
         Some(p) if p == Path::new("-") => Ok(Box::new(std::io::stdin().lock())),
         Some(p) => {
-            let cannot =
-                |why: String| Failure::BadInput(format!("cannot read {}: {why}", p.display()));
+            let cannot = |why: String| {
+                Failure::BadInput(format!(
+                    "cannot read {}: {why}",
+                    plysolve::input::path_excerpt(p)
+                ))
+            };
             let file = File::open(p).map_err(|e| cannot(e.to_string()))?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(cannot("is a directory".into()));

@@ -263,7 +263,11 @@ fn printable(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(MAX_MESSAGE));
     for c in message.chars() {
         if c.is_control() {
-            out.extend(c.escape_default());
+            // Escaped as every quote of input is (`\x1b`, `\n`).
+            let mut one = [0u8; 4];
+            out.push_str(&plysolve::input::excerpt(
+                c.encode_utf8(&mut one).as_bytes(),
+            ));
         } else {
             out.push(c);
         }
@@ -372,7 +376,7 @@ mod tests {
 
     #[test]
     fn fault_lines_are_printable_and_short() {
-        assert_eq!(printable("a\u{1b}[2Jb\u{0}"), "a\\u{1b}[2Jb\\u{0}");
+        assert_eq!(printable("a\u{1b}[2Jb\u{0}"), "a\\x1b[2Jb\\0");
         let long = printable(&"é".repeat(1000));
         assert_eq!(long.len() + "ply: ".len(), 300);
         assert!(long.ends_with('…'));

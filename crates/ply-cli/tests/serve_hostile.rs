@@ -572,3 +572,18 @@ fn the_origin_check_refuses_what_it_cannot_read() {
     // The same request with its one own Origin: answered.
     assert!(ask(format!("\r\nOrigin: {own}").as_bytes()).starts_with("HTTP/1.1 200"));
 }
+
+/// A memory too small for any answer (each gets a quarter of `--memory`, and a search table takes
+/// at least 4 MiB) is refused at the start in one line, not on every request after it.
+#[test]
+fn a_memory_too_small_to_answer_is_refused_at_the_start() {
+    common::ply()
+        .args(["serve", "--port", "0", "--memory", "0"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "ply: --memory: 0 bytes leave the server no room to answer (each answer gets a \
+             quarter); give at least 16 MiB\n",
+        );
+}

@@ -81,6 +81,16 @@ pub fn run(args: ServeArgs) -> Result<String, Failure> {
         Some(_) => args.memory.budget()?.bytes(),
         None => args.memory.budget()?.bytes().min(MEMORY),
     };
+    // Each answer gets a quarter: under the least a search table takes, every dots question would
+    // be refused — said once at the start, not on every request.
+    let least = 4 * plysolve::engine::scored::search::MIN_TABLE_BYTES;
+    if memory < least {
+        return Err(Failure::bad(format!(
+            "--memory: {memory} bytes leave the server no room to answer (each answer gets a \
+             quarter); give at least {} MiB",
+            least >> 20
+        )));
+    }
     let time_limit = args.time_limit.unwrap_or(TIME_LIMIT);
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let settings = Settings {

@@ -24,9 +24,12 @@ pub enum TimeError {
 /// Parses a time: a number of seconds, or a number with units as `humantime` reads them.
 pub fn parse_time(text: &str) -> Result<Duration, TimeError> {
     let trimmed = text.trim();
-    let time = match trimmed.parse::<f64>() {
-        Ok(seconds) => seconds_to_duration(seconds, text)?,
-        Err(_) => humantime::parse_duration(trimmed).map_err(|e| match e {
+    let time = match trimmed.parse::<f64>().ok().or_else(|| one_unit(trimmed)) {
+        Some(seconds) => seconds_to_duration(seconds, text)?,
+        None if trimmed.starts_with('-') && humantime::parse_duration(&trimmed[1..]).is_ok() => {
+            return Err(TimeError::NotPositive(text.to_string()))
+        }
+        None => humantime::parse_duration(trimmed).map_err(|e| match e {
             // Past what humantime counts (a fraction below a nanosecond overflows too).
             humantime::DurationError::NumberOverflow if !trimmed.contains('.') => {
                 TimeError::TooLong(text.to_string())
@@ -35,6 +38,23 @@ pub fn parse_time(text: &str) -> Result<Duration, TimeError> {
         })?,
     };
     check_time(time, text)
+}
+
+/// The seconds of one number with one unit, the number as any number is written (`1.5m`, `1e3s`,
+/// `-1s`: humantime reads neither exponents nor signs), so that `1e30s` is read as `1e30` is.
+fn one_unit(text: &str) -> Option<f64> {
+    let split = text.find(|c: char| c.is_ascii_alphabetic() && c != 'e' && c != 'E')?;
+    let (number, unit) = text.split_at(split);
+    let factor = match unit.trim() {
+        "ns" => 1e-9,
+        "us" | "µs" => 1e-6,
+        "ms" => 1e-3,
+        "s" | "sec" | "secs" => 1.0,
+        "m" | "min" | "mins" => 60.0,
+        "h" | "hr" | "hrs" => 3600.0,
+        _ => return None,
+    };
+    number.trim().parse::<f64>().ok().map(|n| n * factor)
 }
 
 /// A number of seconds as a time, refused when not finite, not positive, or over [`MAX_TIME`];
@@ -47,7 +67,8 @@ pub fn seconds_to_duration(seconds: f64, text: &str) -> Result<Duration, TimeErr
             TimeError::TooLong(text.to_string())
         });
     }
-    if seconds <= 0.0 {
+    // Under a nanosecond is no time a clock counts.
+    if seconds < 1e-9 {
         return Err(TimeError::NotPositive(text.to_string()));
     }
     if seconds > MAX_TIME.as_secs_f64() {
@@ -77,6 +98,18 @@ mod tests {
         assert_eq!(parse_time("1m 30s"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_time(" 2.5 "), Ok(Duration::from_millis(2500)));
         assert_eq!(parse_time("24h"), Ok(MAX_TIME));
+        // One number with one unit is read as any number is: exponents and signs too.
+        assert_eq!(parse_time("1e3ms"), Ok(Duration::from_secs(1)));
+        assert_eq!(parse_time("1.5m"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_time("1e30s"), Err(TimeError::TooLong("1e30s".into())));
+        assert_eq!(parse_time("1e30"), Err(TimeError::TooLong("1e30".into())));
+        assert_eq!(parse_time("-1s"), Err(TimeError::NotPositive("-1s".into())));
+        assert_eq!(parse_time("-1"), Err(TimeError::NotPositive("-1".into())));
+        assert_eq!(
+            parse_time("-1m 30s"),
+            Err(TimeError::NotPositive("-1m 30s".into()))
+        );
+        assert_eq!(parse_time("1e3x"), Err(TimeError::NotATime("1e3x".into())));
     }
 
     #[test]
@@ -106,7 +139,7 @@ mod tests {
         }
         assert_eq!(
             parse_time("0.5ns"),
-            Err(TimeError::NotATime("0.5ns".into()))
+            Err(TimeError::NotPositive("0.5ns".into()))
         );
     }
 }

@@ -20,12 +20,10 @@ pub mod number_list;
 pub mod surface;
 pub mod tokens;
 
-use std::fmt::Write as _;
 use std::io::{self, BufRead};
 use thiserror::Error;
 
-/// Most characters of the input a message quotes; more are cut and marked `…`.
-pub const QUOTED_CHARS: usize = 40;
+pub use crate::engine::util::excerpt::{excerpt, excerpt_within, path_excerpt, QUOTED_CHARS};
 
 /// `text` as messages show it: between backticks, at most [`QUOTED_CHARS`] characters, control
 /// characters escaped, `…` when cut. One helper for every message that echoes input.
@@ -36,62 +34,6 @@ pub fn quote(text: &str) -> String {
 /// Raw bytes as messages show them: like [`quote`], with bytes that are not UTF-8 written `\xff`.
 pub fn quote_bytes(bytes: &[u8]) -> String {
     format!("`{}`", excerpt(bytes))
-}
-
-/// The inside of a quote, for messages that echo input without backticks (a long number): the
-/// input escaped (`\0`, `\t`, `\x7f`, `\xff` for a byte that is not UTF-8, `\u{202e}` for an
-/// invisible character, `\\` for a backslash), at most [`QUOTED_CHARS`] characters as shown (an
-/// escape counts as the characters it shows, so a line of invisible characters is no longer than a
-/// line of letters), then `…` if there were more.
-pub fn excerpt(bytes: &[u8]) -> String {
-    excerpt_within(bytes, QUOTED_CHARS)
-}
-
-/// Like [`excerpt`], at most `chars` characters: for a message of another library that may echo
-/// input in it (serde_json's, naming a field as written), shown escaped and bounded.
-pub fn excerpt_within(bytes: &[u8], chars: usize) -> String {
-    let mut out = String::new();
-    let mut shown = 0;
-    let mut escaped = String::new();
-    for chunk in bytes.utf8_chunks() {
-        let valid = chunk.valid().chars().map(Ok);
-        let invalid = chunk.invalid().iter().map(|&b| Err(b));
-        for item in valid.chain(invalid) {
-            escaped.clear();
-            match item {
-                Ok(c) => escape_char(c, &mut escaped),
-                Err(b) => {
-                    let _ = write!(escaped, "\\x{b:02x}");
-                }
-            }
-            let width = escaped.chars().count();
-            if shown + width > chars {
-                out.push('…');
-                return out;
-            }
-            shown += width;
-            out.push_str(&escaped);
-        }
-    }
-    out
-}
-
-/// Writes `c` so that the terminal shows exactly one visible, unambiguous form of it.
-fn escape_char(c: char, out: &mut String) {
-    match c {
-        '\0' => out.push_str("\\0"),
-        '\t' => out.push_str("\\t"),
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        '\\' => out.push_str("\\\\"),
-        c if c.is_ascii_control() => {
-            let _ = write!(out, "\\x{:02x}", c as u32);
-        }
-        c if c.is_ascii() => out.push(c),
-        // Non-ASCII: printable characters stay, the rest (C1 controls, direction overrides, zero
-        // widths, combining marks on nothing) become `\u{…}`.
-        c => out.extend(c.escape_debug()),
-    }
 }
 
 /// Whether `b` can occur in a text of numbers at all: every byte but the ASCII control bytes other
@@ -385,6 +327,20 @@ pub fn read_bounded<R: BufRead>(source: R, limit: usize) -> Result<String, ReadE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_show_their_end_escaped() {
+        use std::path::Path;
+        assert_eq!(path_excerpt(Path::new("a/b.book")), "a/b.book");
+        assert_eq!(path_excerpt(Path::new("x\ny\u{1b}z")), "x\\ny\\x1bz");
+        let long = format!("/{}/name.table", "d".repeat(100));
+        let shown = path_excerpt(Path::new(&long));
+        assert_eq!(shown.chars().count(), QUOTED_CHARS);
+        assert!(
+            shown.starts_with('…') && shown.ends_with("dd/name.table"),
+            "{shown}"
+        );
+    }
 
     fn lines(input: &[u8], limit: usize) -> Result<Vec<String>, String> {
         let mut reader = Lines::new(input);

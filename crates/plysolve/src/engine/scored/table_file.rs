@@ -15,6 +15,7 @@
 //! (`saving::write_whole` in the CLI), which leaves a reader's open file whole.
 
 use super::table::{Layout, SubsetTable};
+use crate::engine::util::excerpt::path_excerpt;
 use crate::engine::util::memory::{MemoryBudget, MemoryError};
 use crate::engine::util::progress::Progress;
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,11 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 use thiserror::Error;
 use xxhash_rust::xxh3::Xxh3;
+
+/// A file's path as messages show it ([`path_excerpt`]): a path is input like any other.
+fn shown(path: &Path) -> String {
+    path_excerpt(path)
+}
 
 /// The first bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"PLYTABLE";
@@ -50,7 +56,7 @@ struct Header {
 #[derive(Debug, Error)]
 pub enum TableFileError {
     /// The file system refused.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {source}", shown(.path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -58,10 +64,10 @@ pub enum TableFileError {
         source: std::io::Error,
     },
     /// Not a ply table.
-    #[error("{} is not a ply table file", .0.display())]
+    #[error("{} is not a ply table file", shown(.0))]
     NotATable(PathBuf),
     /// Written by another format version.
-    #[error("{} is a table of format version {found}; this ply reads version {VERSION}", .path.display())]
+    #[error("{} is a table of format version {found}; this ply reads version {VERSION}", shown(.path))]
     Version {
         /// The file.
         path: PathBuf,
@@ -69,7 +75,7 @@ pub enum TableFileError {
         found: u32,
     },
     /// A table for another game or board (the messages name the games up to their first `;`).
-    #[error("{} is the table of {}, not of {}", .path.display(), short(found), short(expected))]
+    #[error("{} is the table of {}, not of {}", shown(.path), short(found), short(expected))]
     OtherGame {
         /// The file.
         path: PathBuf,
@@ -79,7 +85,7 @@ pub enum TableFileError {
         expected: String,
     },
     /// Another value encoding or layout.
-    #[error("{} stores values in another encoding ({found})", .path.display())]
+    #[error("{} stores values in another encoding ({found})", shown(.path))]
     Encoding {
         /// The file.
         path: PathBuf,
@@ -87,7 +93,7 @@ pub enum TableFileError {
         found: String,
     },
     /// A header that names the game but another number of elements (only a forged file does).
-    #[error("{} holds a table over {found} elements, but this board has {expected}", .path.display())]
+    #[error("{} holds a table over {found} elements, but this board has {expected}", shown(.path))]
     Size {
         /// The file.
         path: PathBuf,
@@ -97,7 +103,7 @@ pub enum TableFileError {
         expected: u32,
     },
     /// Shorter or longer than its header says.
-    #[error("{} is truncated or padded: {found} bytes where {expected} were expected", .path.display())]
+    #[error("{} is truncated or padded: {found} bytes where {expected} were expected", shown(.path))]
     Length {
         /// The file.
         path: PathBuf,
@@ -107,7 +113,7 @@ pub enum TableFileError {
         found: u64,
     },
     /// A value no position of the game can have (a forged or foreign body with a valid checksum).
-    #[error("{} holds the value {value}, which no position of this board can have (at most {max_points} either way)", .path.display())]
+    #[error("{} holds the value {value}, which no position of this board can have (at most {max_points} either way)", shown(.path))]
     Impossible {
         /// The file.
         path: PathBuf,
@@ -117,14 +123,14 @@ pub enum TableFileError {
         max_points: u32,
     },
     /// A directory was given.
-    #[error("{} is a directory, not a table file", .0.display())]
+    #[error("{} is a directory, not a table file", shown(.0))]
     Directory(PathBuf),
     /// The checksum does not match.
-    #[error("{} is corrupt: its checksum does not match", .0.display())]
+    #[error("{} is corrupt: its checksum does not match", shown(.0))]
     Corrupt(PathBuf),
     /// The file was truncated or written to while it was read: what was read may be parts of two
     /// tables, so none of it is used.
-    #[error("the table file {} changed while it was read; replace a table by renaming a new file over it, never by writing into it", .0.display())]
+    #[error("the table file {} changed while it was read; replace a table by renaming a new file over it, never by writing into it", shown(.0))]
     Changed(PathBuf),
     /// The table does not fit the memory budget (or the system refused its memory): nothing was read.
     #[error("{0}")]

@@ -3,6 +3,7 @@
 pub mod chooser;
 pub mod cost;
 pub mod estimate;
+pub mod excerpt;
 pub mod fraction;
 pub mod halt;
 pub mod memory;
