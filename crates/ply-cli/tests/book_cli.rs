@@ -50,6 +50,20 @@ fn refused_in(dir: &Path, args: &[&str], line: &str) {
     );
 }
 
+/// Imports the one JSON `line` into `new.book` in `dir`, asserting exit 2, nothing on stdout and
+/// exactly `message` on stderr.
+fn import_refused(dir: &Path, line: &str, message: &str) {
+    let (code, out, err) = run_in(
+        dir,
+        &["dots", "book", "import", "new.book", "-"],
+        Some(&format!("{line}\n")),
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (2, "", format!("{message}\n").as_str())
+    );
+}
+
 /// Whether `text` matches `pattern` whole.
 fn matches(pattern: &str, text: &str) -> bool {
     predicate::str::is_match(format!("^{pattern}$"))
@@ -725,18 +739,10 @@ fn a_time_no_proof_took_is_refused() {
         "ply: `inf.book`: damaged book: position triangles-2 0x0: -inf seconds is no time a proof took",
     );
     let line = r#"{"board":"triangles-2","key":0,"free":9,"lower":-2,"upper":-2,"best":"1-2","nodes":0,"seconds":-1.0,"proved_by":"ply 0.1.0 children","checked_by":null,"position":""}"#;
-    let (code, out, err) = run_in(
+    import_refused(
         dir,
-        &["dots", "book", "import", "new.book", "-"],
-        Some(&format!("{line}\n")),
-    );
-    assert_eq!(
-        (code, out.as_str(), err.as_str()),
-        (
-            2,
-            "",
-            "ply: line 1: position triangles-2 0x0: -1 seconds is no time a proof took\n"
-        )
+        line,
+        "ply: line 1: position triangles-2 0x0: -1 seconds is no time a proof took",
     );
 }
 
@@ -746,18 +752,10 @@ fn a_time_no_proof_took_is_refused() {
 fn an_imported_line_is_quoted_escaped() {
     let dir = scratch();
     let line = r#"{"board":"triangles-2","key":0,"free":9,"lower":-2,"upper":-2,"best":"1-2","nodes":0,"seconds":0.0,"proved_by":"p","checked_by":null,"position":"","x\u001b[31my\nz":1}"#;
-    let (code, out, err) = run_in(
+    import_refused(
         dir.path(),
-        &["dots", "book", "import", "new.book", "-"],
-        Some(&format!("{line}\n")),
-    );
-    assert_eq!(
-        (code, out.as_str(), err.as_str()),
-        (
-            2,
-            "",
-            "ply: line 1: not a book entry: unknown key \"x\\\\x1b[31my\\\\nz\" (the keys are \"board\", \"key\", \"free\", \"lower\", \"upper\", \"best\", \"nodes\", \"seconds\", \"proved_by\", \"checked_by\", \"position\")\n"
-        )
+        line,
+        "ply: line 1: not a book entry: unknown key \"x\\\\x1b[31my\\\\nz\" (the keys are \"board\", \"key\", \"free\", \"lower\", \"upper\", \"best\", \"nodes\", \"seconds\", \"proved_by\", \"checked_by\", \"position\")",
     );
 }
 
@@ -833,18 +831,10 @@ fn a_best_move_its_entry_contradicts_is_refused_whatever_is_asked() {
 fn an_imported_position_that_is_not_its_key_s_is_refused() {
     let dir = scratch();
     let line = r#"{"board":"triangles-2","key":0,"free":9,"lower":-2,"upper":-2,"best":"1-2","nodes":0,"seconds":0.0,"proved_by":"p","checked_by":null,"position":"1-2"}"#;
-    let (code, out, err) = run_in(
+    import_refused(
         dir.path(),
-        &["dots", "book", "import", "new.book", "-"],
-        Some(&format!("{line}\n")),
-    );
-    assert_eq!(
-        (code, out.as_str(), err.as_str()),
-        (
-            2,
-            "",
-            "ply: line 1: position `1-2` is not the one key 0 stands for (``)\n"
-        )
+        line,
+        "ply: line 1: position `1-2` is not the one key 0 stands for (``)",
     );
     assert!(!dir.path().join("new.book").exists(), "nothing made");
 }
