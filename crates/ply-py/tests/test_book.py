@@ -3,6 +3,7 @@ own sqlite3 as the README documents it, answers from a book, and bad files and c
 with the CLI's one-line messages."""
 
 import json
+import shutil
 import sqlite3
 
 import pytest
@@ -125,8 +126,10 @@ def test_a_book_that_contradicts_itself_or_the_search_raises_value_error(tmp_pat
     monkeypatch.chdir(tmp_path)
     path = "w.plybook"
     build(path)
+    # The start's best move (1-2) left out: with it, the book contradicts itself as it is read (below).
     conn = sqlite3.connect(path)
     conn.execute("UPDATE positions SET lower = 1, upper = 1 WHERE key = 1")
+    conn.execute("UPDATE positions SET best = NULL WHERE key = 0")
     conn.commit()
     conn.close()
     damaged = "; the book is damaged (ply dots book verify)"
@@ -140,6 +143,20 @@ def test_a_book_that_contradicts_itself_or_the_search_raises_value_error(tmp_pat
     assert str(at_start.value) == (
         f"the book `{path}` contradicts itself at the start: -3 there, but -1 by its entries after each move{damaged}"
     )
+    # The start's best move back (in another file: this process keeps what it read of `path`): its
+    # entry and 1-2's disagree, whatever is asked (a value alone too).
+    shutil.copy(path, "w2.plybook")
+    conn = sqlite3.connect("w2.plybook")
+    conn.execute("UPDATE positions SET best = '1-2' WHERE key = 0")
+    conn.commit()
+    conn.close()
+    for moves, detail in [("", "moves"), ("1-2", "value")]:
+        with pytest.raises(ValueError) as refused:
+            plysolve.dots("triangles", size=3, moves=moves, book="w2.plybook", detail=detail)
+        assert str(refused.value) == (
+            "the book `w2.plybook` contradicts itself at the start: -3 there with best move 1-2, "
+            f"but that move is worth -1 by its entry of 1-2{damaged}"
+        )
     with pytest.raises(ValueError, match=r"^book and no_book=True contradict each other"):
         plysolve.dots("triangles", size=3, book=path, no_book=True)
     # One book merged into itself, by another path: refused.
