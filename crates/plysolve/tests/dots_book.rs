@@ -1110,6 +1110,53 @@ fn two_writers_on_one_file_see_each_others_entries() {
 }
 
 #[test]
+fn an_index_read_from_a_book_sees_what_another_process_writes_after() {
+    let scratch = Scratch::new();
+    let path = scratch.path("live.book");
+    let built = built(BOXES_3X3);
+    let scheme = KeyScheme::new(&built.board);
+    let first = scheme.key(EdgeSet(0).with(Edge(0))).key;
+    let second = (1..built.board.edge_count() as u8)
+        .map(|e| scheme.key(EdgeSet(0).with(Edge(e))).key)
+        .find(|&k| k != first)
+        .unwrap();
+    let other = BookFile::open(&path, true, true).unwrap();
+    other
+        .put(&built, &entry_of(&built, first, (1, 1), None))
+        .unwrap();
+    // A server's books (reading the file, keeping its own proofs in it) and a build's index.
+    let books = Books::asked(false, Some(&path), true).unwrap();
+    let reading = BookFile::open(&path, true, false).unwrap();
+    let index = BoardBook::of_file(&reading, &built).unwrap();
+    assert_eq!(books.board(&built).unwrap().len(), 1);
+    assert!(!index.is_stale(&reading));
+    // What this connection writes itself keeps the index current (it adds what it writes).
+    let mut kept = index.clone();
+    reading
+        .put(&built, &entry_of(&built, second, (-1, -1), None))
+        .unwrap();
+    kept.add_written(&entry_of(&built, second, (-1, -1), None));
+    assert!(!kept.is_stale(&reading));
+    assert_eq!(kept.len(), 2);
+    // Another process's entry: the books see it at the next question, the index knows it is out
+    // of date.
+    let third = scheme.key(EdgeSet(0).with(Edge(0)).with(Edge(1))).key;
+    other
+        .put(&built, &entry_of(&built, third, (3, 3), None))
+        .unwrap();
+    assert!(kept.is_stale(&reading));
+    let seen = books.board(&built).unwrap();
+    assert_eq!(seen.len(), 3);
+    assert_eq!(
+        seen.lookup(EdgeSet(0).with(Edge(0)).with(Edge(1)))
+            .map(|(r, _)| r),
+        Some(ValueRange::exact(3))
+    );
+    // Asked again with nothing new: the same index, not read again.
+    assert!(Arc::ptr_eq(&seen, &books.board(&built).unwrap()));
+}
+
+#[test]
 fn a_build_out_of_time_keeps_bounds_that_hold_and_resumes_to_the_values() {
     let scratch = Scratch::new();
     let path = scratch.path("timed.book");

@@ -249,6 +249,9 @@ pub fn build_in(
         )?),
     };
     let mut unfinished = Some(book.unfinished_of(built)?);
+    // The book's entries, read once and added to as they are written (read again only when
+    // another process has written into the book meanwhile).
+    let mut index = BoardBook::of_file(book, built)?;
     let mut done = 0;
     let mut searched = (0usize, Duration::ZERO);
     let mut to_search = levels
@@ -288,7 +291,10 @@ pub fn build_in(
                     // What a stopped build kept, into the table before its first search (the
                     // table keeps it for the positions after).
                     let seed = unfinished.take().unwrap_or_default();
-                    let entry = prove(book, built, node.drawn, &memory, shared, &seed, options)?;
+                    if index.is_stale(book) {
+                        index = BoardBook::of_file(book, built)?;
+                    }
+                    let entry = prove(book, &index, node.drawn, &memory, shared, &seed, options)?;
                     searched = (searched.0 + 1, searched.1 + started.elapsed());
                     to_search = to_search.saturating_sub(usize::from(leaf));
                     entry
@@ -298,7 +304,9 @@ pub fn build_in(
             let open = node.cells as i32;
             let proved = open == 0 || entry.lower > -open || entry.upper < open;
             let merged = if proved {
-                book.put(built, &entry)?
+                let merged = book.put(built, &entry)?;
+                index.add_written(&merged);
+                merged
             } else {
                 entry
             };
@@ -364,23 +372,23 @@ fn from_children(
 }
 
 /// Proves the position `drawn` by the search (within the time per position; in `memory`, meeting
-/// `shared`), and a best move when its value is proved: the first move, in the search's order,
-/// proved to keep it.
+/// `index`, the book's entries, and `shared`), and a best move when its value is proved: the first
+/// move, in the search's order, proved to keep it.
 fn prove(
     book: &BookFile,
-    built: &BuiltBoard,
+    index: &BoardBook,
     drawn: EdgeSet,
     memory: &Arc<SearchMemory>,
     shared: Option<&SharedBounds>,
     seed: &[ProvedState],
     options: BuildOptions<'_>,
 ) -> Result<BookEntry, BuildError> {
+    let built = index.built();
     let board = &built.board;
-    let index = BoardBook::of_file(book, built)?;
     // The book's parents of the position bound it: a position two moves in, its first moves
     // proved, starts with one side settled (0.93× the nodes over eight 3×4 positions three moves
     // in, BENCHMARKS).
-    let bounded = ParentBounded(&index);
+    let bounded = ParentBounded(index);
     let started = Instant::now();
     let halt = match options.time_per_position {
         Some(t) => options.halt.within(t),

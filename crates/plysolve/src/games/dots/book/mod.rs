@@ -42,6 +42,7 @@ pub struct Known {
 }
 
 /// Every book's entries of one board, met into one index: what answers read and the search meets.
+#[derive(Clone)]
 pub struct BoardBook {
     built: BuiltBoard,
     /// The board's twins, worked out once (every lookup keys a position with them).
@@ -50,6 +51,9 @@ pub struct BoardBook {
     fewest_free: u32,
     /// Each book's title in messages (`the book `my.plybook``), by source.
     titles: Vec<String>,
+    /// Each source's [`BookFile::data_version`] when its entries were read: the index is out of
+    /// date once one differs (another process wrote into that book).
+    versions: Vec<Option<i64>>,
 }
 
 impl BoardBook {
@@ -61,6 +65,7 @@ impl BoardBook {
             entries: FxHashMap::default(),
             fewest_free: u32::MAX,
             titles: Vec::new(),
+            versions: Vec::new(),
         }
     }
 
@@ -75,10 +80,30 @@ impl BoardBook {
     fn add_file(&mut self, file: &BookFile) -> Result<(), BookError> {
         let source = self.titles.len();
         self.titles.push(file.title());
+        // Asked before reading: a write landing while the entries are read is seen next time.
+        self.versions.push(file.data_version());
         for entry in file.entries_of(&self.built)? {
             self.add(&entry, source);
         }
         Ok(())
+    }
+
+    /// The board whose entries these are.
+    pub fn built(&self) -> &BuiltBoard {
+        &self.built
+    }
+
+    /// Whether `file` (this index's only source, as [`Self::of_file`] made it) has been written by
+    /// another connection since its entries were read.
+    pub fn is_stale(&self, file: &BookFile) -> bool {
+        let now = file.data_version();
+        now.is_none() || self.versions.first() != Some(&now)
+    }
+
+    /// Adds `entry` (checked) of this index's first source: what the one writer of that book has
+    /// just written into it.
+    pub fn add_written(&mut self, entry: &BookEntry) {
+        self.add(entry, 0);
     }
 
     /// Adds `entry` (checked) of the source `source`, met with what is there.
@@ -409,7 +434,11 @@ impl Books {
     pub fn board(&self, built: &BuiltBoard) -> Result<Arc<BoardBook>, BookError> {
         let slug = built.geometry.slug();
         if let Some(found) = lock(&self.boards).get(&slug) {
-            return Ok(found.clone());
+            let versions = self.sources.iter().map(|s| lock(&s.file).data_version());
+            if versions.eq(found.versions.iter().copied()) {
+                return Ok(found.clone());
+            }
+            // Another process wrote into one of the books: read them again.
         }
         let mut index = BoardBook::new(built);
         for source in &self.sources {
@@ -436,16 +465,9 @@ impl Books {
             let merged = lock(&source.file).put(built, entry)?;
             let slug = built.geometry.slug();
             let mut boards = lock(&self.boards);
-            if let Some(index) = boards.get(&slug) {
-                let mut updated = BoardBook {
-                    built: index.built.clone(),
-                    twins: index.twins.clone(),
-                    entries: index.entries.clone(),
-                    fewest_free: index.fewest_free,
-                    titles: index.titles.clone(),
-                };
-                updated.add(&merged, at);
-                boards.insert(slug, Arc::new(updated));
+            if let Some(index) = boards.get_mut(&slug) {
+                // Copied only while an answer still reads the index as it was.
+                Arc::make_mut(index).add(&merged, at);
             }
         }
         Ok(())

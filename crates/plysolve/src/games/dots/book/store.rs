@@ -169,6 +169,10 @@ pub enum BookError {
     /// The books' entries contradict each other (their one line names the book and the position).
     #[error("{0}")]
     Contradicts(String),
+    /// SQLite may not write the file or its folder (its `SQLITE_READONLY` codes): a book to write
+    /// into is refused before any work, a book to read is read as it is on disk.
+    #[error("{0}: is read-only (the file or its folder): ply cannot write into it")]
+    ReadOnly(String),
 }
 
 /// One book file, open.
@@ -178,14 +182,10 @@ pub struct BookFile {
     path: Option<PathBuf>,
 }
 
-/// Whether `e` is SQLite's "attempt to write a readonly database" (in whichever words it came).
-fn is_read_only_fault(e: &BookError) -> bool {
-    match e {
-        BookError::Damaged(_, why) | BookError::Io(_, why) | BookError::Foreign(_, why) => {
-            why.contains("readonly database")
-        }
-        _ => false,
-    }
+/// Whether SQLite refused `e` because it may not write the file or its folder (its
+/// `SQLITE_READONLY` family of codes: the file, its WAL files, their folder).
+fn is_read_only(e: &rusqlite::Error) -> bool {
+    e.sqlite_error_code() == Some(rusqlite::ErrorCode::ReadOnly)
 }
 
 /// The SQLite URI that opens the file at `path` read as it is, without its WAL files
@@ -285,17 +285,9 @@ impl BookFile {
         if write {
             // SQLite opens a file it may not write read-only, silently: found now, not after the
             // work whose proofs were to be written.
-            let read_only = || BookError::Io(
-                name.clone(),
-                "is read-only (the file or its folder): ply cannot write into it".into(),
-            );
-            match prepared {
-                Err(e) if is_read_only_fault(&e) => return Err(read_only()),
-                Err(e) => return Err(e),
-                Ok(()) => {}
-            }
+            prepared?;
             if book.conn.is_readonly(c"main").unwrap_or(false) {
-                return Err(read_only());
+                return Err(BookError::ReadOnly(name));
             }
             book.check_all()?;
             return Ok(book);
@@ -304,10 +296,10 @@ impl BookFile {
             Ok(()) => Ok(book),
             // A book in WAL mode in a folder the user may not write: SQLite cannot make the files
             // it reads such a book with. Read as it is on disk (no one can be writing it there).
-            Err(e) if is_read_only_fault(&e) && !flags.contains(OpenFlags::SQLITE_OPEN_CREATE) => {
+            Err(BookError::ReadOnly(_)) if !flags.contains(OpenFlags::SQLITE_OPEN_CREATE) => {
                 drop(book);
                 let Some(uri) = immutable_uri(path) else {
-                    return Err(e);
+                    return Err(BookError::ReadOnly(name));
                 };
                 let conn = Connection::open_with_flags(
                     uri,
@@ -381,14 +373,21 @@ impl BookFile {
     /// file's header states: a file whose pages cannot be read is a damaged book when it says book.
     fn prepare(&self, may_lay_out: bool, header: Option<i32>) -> Result<(), BookError> {
         let name = &self.name;
+        let read_only = || BookError::ReadOnly(name.clone());
         let foreign = |e: rusqlite::Error| {
+            if is_read_only(&e) {
+                return read_only();
+            }
             let why = match e.sqlite_error_code() {
                 Some(rusqlite::ErrorCode::NotADatabase) => " (not an SQLite file)".to_string(),
                 _ => format!(" ({})", one_line(&e)),
             };
             BookError::Foreign(name.clone(), why)
         };
-        let io = |e: rusqlite::Error| BookError::Io(name.clone(), one_line(&e));
+        let io = |e: rusqlite::Error| match is_read_only(&e) {
+            true => read_only(),
+            false => BookError::Io(name.clone(), one_line(&e)),
+        };
         self.conn
             .busy_timeout(std::time::Duration::from_secs(30))
             .map_err(io)?;
@@ -417,6 +416,7 @@ impl BookFile {
         let (mut id, mut tables) = match looked {
             Ok(found) => found,
             // The header says book but the pages cannot be read: a damaged book.
+            Err(e) if is_read_only(&e) => return Err(read_only()),
             Err(e) if header == Some(APPLICATION_ID) => {
                 return Err(BookError::Damaged(name.clone(), damage(&e)))
             }
@@ -458,7 +458,10 @@ impl BookFile {
                 format!(" (application id {id:#x})"),
             ));
         }
-        let damaged = |e: rusqlite::Error| BookError::Damaged(name.clone(), damage(&e));
+        let damaged = |e: rusqlite::Error| match is_read_only(&e) {
+            true => read_only(),
+            false => BookError::Damaged(name.clone(), damage(&e)),
+        };
         let format: i32 = self
             .conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
@@ -802,6 +805,17 @@ impl BookFile {
     pub fn put(&self, built: &BuiltBoard, entry: &BookEntry) -> Result<BookEntry, BookError> {
         let mut merged = self.put_all(built, std::slice::from_ref(entry))?;
         Ok(merged.remove(0))
+    }
+
+    /// A number that changes whenever another connection (another process, or another opening of
+    /// the file in this one) has committed to the book since this one last asked: SQLite's
+    /// `data_version`. What this connection writes does not change it. An index read from the
+    /// book is read again when it has changed, so a long-running server or build sees what
+    /// others wrote. `None` when SQLite cannot say (then the index is read again every time).
+    pub fn data_version(&self) -> Option<i64> {
+        self.conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))
+            .ok()
     }
 
     /// Copies what the write-ahead log holds into the book file itself, without waiting for
