@@ -1441,6 +1441,91 @@ fn answers_from_a_book_equal_answers_without_and_the_table() {
 }
 
 #[test]
+fn a_books_best_move_is_worth_the_positions_value_though_its_child_is_not_in_the_book() {
+    let scratch = Scratch::new();
+    let path = scratch.path("best.book");
+    let built = built(BOXES_3X3);
+    let board = &built.board;
+    let table = whole_table(board);
+    // Every position up to two moves: the two-move ones are the book's deepest, their moves' positions
+    // are in no book.
+    built_book(&path, BOXES_3X3, 2);
+    let books = Kept::books_only(Books::asked(false, Some(&path), false).unwrap());
+    let policy = Policy::new(budget(), None);
+    for moves in ["1-2 2-3", "1-2 5-6", "2-3 6-7", "1-5 2-6"] {
+        let mut request = DotsRequest::new(BOXES_3X3, moves);
+        request.strategy = Strategy::Book;
+        let query = request.validate().unwrap();
+        let drawn = query.position.drawn();
+        let report = answer(&query, &policy, Some(&books), Hooks::default()).unwrap();
+        let value = table.value_of_mask(drawn.0);
+        assert_eq!(
+            (report.value, report.states_visited),
+            (Some(value), 0),
+            "{moves}"
+        );
+        // The book's best move, first and exact, worth the value by the table; no estimate.
+        let first = &report.moves[0];
+        assert_eq!(first.value, Some(value), "{moves}");
+        assert_eq!(report.best_move.as_deref(), Some(first.mv.as_str()));
+        let best = edge_named(board, drawn, &first.mv);
+        assert_eq!(move_worth(&table, board, drawn, best), value, "{moves}");
+        assert!(report.estimate.is_none(), "{moves}");
+        // The other moves' bounds hold their values; none is exact (their positions are in no book).
+        for m in &report.moves[1..] {
+            let e = edge_named(board, drawn, &m.mv);
+            let worth = move_worth(&table, board, drawn, e);
+            let r = m
+                .bounds
+                .unwrap_or_else(|| panic!("{moves} {}: {:?}", m.mv, m.value));
+            assert!(r.lower <= worth && worth <= r.upper, "{moves} {}", m.mv);
+        }
+    }
+}
+
+#[test]
+fn a_build_gives_an_exact_entry_without_a_best_move_its_childrens() {
+    let scratch = Scratch::new();
+    let path = scratch.path("nobest.book");
+    let built = built(BOXES_3X3);
+    let board = &built.board;
+    let table = whole_table(board);
+    small_book(&path);
+    // An older build's entries: exact, no best move.
+    raw_sql(&path, "UPDATE positions SET best = NULL WHERE free >= 23");
+    let book = BookFile::open(&path, true, false).unwrap();
+    let stripped = book.entries_of(&built).unwrap();
+    assert!(stripped
+        .iter()
+        .filter(|e| e.free >= 23)
+        .all(|e| e.best.is_none()));
+    let again = build_into(&book, &built, 1, None, TieOrder::LowFirst);
+    // The start's best move from its children (all in the book); the one-move positions' are
+    // leaves, proved before: found, left as they are.
+    let start = again.iter().find(|e| e.key == 0).unwrap();
+    let best = start.best.as_deref().unwrap();
+    let value = table.value_of_mask(0);
+    assert_eq!(start.value(), Some(value));
+    assert_eq!(
+        move_worth(
+            &table,
+            board,
+            EdgeSet(0),
+            edge_named(board, EdgeSet(0), best)
+        ),
+        value
+    );
+    assert_eq!(
+        book.get("boxes-3x3", 0).unwrap().unwrap().best.as_deref(),
+        Some(best)
+    );
+    assert!(again
+        .iter()
+        .filter(|e| e.free == 23)
+        .all(|e| e.best.is_none()));
+}
+
+#[test]
 fn proofs_of_positions_with_enough_free_edges_are_kept_in_a_writable_book() {
     let scratch = Scratch::new();
     let path = scratch.path("kept.book");

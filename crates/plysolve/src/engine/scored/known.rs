@@ -25,6 +25,13 @@ pub trait KnownValues: Sync {
     /// The fewest free elements of any known state: a search looks up only states with at least
     /// as many (`u32::MAX` when nothing is known).
     fn fewest_free(&self) -> u32;
+    /// A move proved to keep the value of the state `mask` when that value is known exactly: the
+    /// element it adds, in the state's own frame. A report then gives that move the state's value
+    /// though its own subtree was not searched (`None`: no such move known).
+    fn best(&self, mask: u64) -> Option<u32> {
+        let _ = mask;
+        None
+    }
 }
 
 /// Nothing known.
@@ -179,5 +186,9 @@ impl<G: SubsetIndexed> Solver<G> for Informed<'_, '_, G> {
 
     fn known(&self, state: &G::State) -> Option<ValueRange> {
         self.known.claim(self.game.mask(state))
+    }
+
+    fn known_best(&self, state: &G::State) -> Option<u32> {
+        self.known.best(self.game.mask(state))
     }
 }

@@ -353,6 +353,12 @@ pub trait Solver<G: ScoredGame> {
         let _ = state;
         None
     }
+    /// A move already proved to keep `state`'s known exact value (a book's best move): the element
+    /// it adds, for games of elements. A report gives it the state's value (`None`: none known).
+    fn known_best(&self, state: &G::State) -> Option<u32> {
+        let _ = state;
+        None
+    }
 }
 
 /// How values are computed: the one list every front end maps its words to (`--strategy`, the API's

@@ -131,7 +131,9 @@ pub fn answer_planned(
     if let Some(kept) = kept {
         keep_proofs(query, &report, kept, started.elapsed())?;
     }
-    if report.moves.iter().any(|m| m.value.is_none()) {
+    // A best move proved (the books' of a position they value) needs no estimate.
+    let best_proved = report.value.is_some() && report.moves.first().is_some_and(|m| m.value == report.value);
+    if !best_proved && report.moves.iter().any(|m| m.value.is_none()) {
         let left = plan
             .time
             .map_or(Duration::ZERO, |t| t.saturating_sub(started.elapsed()));

@@ -11,7 +11,7 @@ use super::request::Detail;
 use super::theory::learned::{self, move_estimate, Reading};
 use crate::engine::scored::analysis::{analyse, analyse_value, line_from, Analysis, MoveValue};
 use crate::engine::scored::symmetry::symmetric_to_earlier;
-use crate::engine::scored::{SolveError, Solver, Strategy, ValueRange};
+use crate::engine::scored::{Contradiction, SolveError, Solver, Strategy, ValueRange};
 use crate::engine::util::halt::Halted;
 use crate::engine::{final_margin_a, Player, Winner};
 use serde::{Serialize, Serializer};
@@ -166,7 +166,8 @@ pub struct DotsReport {
     pub final_score: Option<Score>,
     /// Every legal move with its value (or bounds), best first.
     pub moves: Vec<MoveReport>,
-    /// A best move: proved when every move is; otherwise the best found — the estimate's choice
+    /// A best move: proved when every move is, or when one is proved to keep the position's exact
+    /// value (a book's best move: then the first of `moves`); otherwise the best found — the estimate's choice
     /// among the moves the proof allows (see `estimate`). `null` when the game is over or only the
     /// value was asked for.
     pub best_move: Option<String>,
@@ -329,6 +330,27 @@ pub fn report_from(
             .meet_known(known, drawn.0, moves_known)?;
         for m in &mut analysis.moves {
             m.range.upper = m.range.upper.min(analysis.range.upper);
+        }
+        // The books' best move of a position they value exactly keeps that value (the build
+        // proved it): worth exactly the value, first among the moves, though not searched here.
+        let best = solver.known_best(&drawn).map(|e| Edge(e as u8));
+        if let (Some(v), Some(best)) = (analysis.range.value(), best) {
+            if let Some(m) = analysis.moves.iter_mut().find(|m| m.mv == best) {
+                let by_book = ValueRange::exact(v);
+                let met = m.range.meet(by_book);
+                if met.lower > met.upper {
+                    return Err(SolveError::Contradiction(Contradiction {
+                        state: drawn.0,
+                        known: by_book,
+                        proved: m.range,
+                        by_known: false,
+                    }));
+                }
+                m.range = met;
+                analysis
+                    .moves
+                    .sort_by_key(|m| std::cmp::Reverse((m.range.lower, m.range.upper)));
+            }
         }
     }
     let reason = analysis.range.value().is_none().then(|| match halted {

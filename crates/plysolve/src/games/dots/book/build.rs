@@ -266,7 +266,22 @@ pub fn build_in(
             let leaf = node.children.is_empty();
             let kept = book.get(&slug, key)?;
             let mut entry = match kept {
-                Some(entry) if entry.value().is_some() => {
+                Some(mut entry) if entry.value().is_some() => {
+                    // An entry proved without its best move (by an older build, or found by a
+                    // search that ran out of time for it) gets its children's, once they are all
+                    // in the book.
+                    if entry.best.is_none() && !leaf {
+                        let best = from_children(book, built, key, node)?
+                            .filter(|c| c.value() == entry.value())
+                            .and_then(|c| c.best);
+                        if let Some(best) = best {
+                            entry = book.put(built, &BookEntry {
+                                best: Some(best),
+                                ..entry
+                            })?;
+                            index.add_written(&entry);
+                        }
+                    }
                     done += 1;
                     to_search -= usize::from(leaf);
                     on_event(&BuildEvent {

@@ -292,6 +292,12 @@ impl KnownValues for BoardBook {
     fn fewest_free(&self) -> u32 {
         self.fewest_free
     }
+
+    /// The entry's best move, when its value is exact.
+    fn best(&self, mask: u64) -> Option<u32> {
+        let (range, best) = self.lookup(EdgeSet(mask))?;
+        range.value().and(best).map(|e| u32::from(e.0))
+    }
 }
 
 /// A board's books with what their entries imply of the positions one move past them
