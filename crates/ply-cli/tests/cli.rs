@@ -556,10 +556,16 @@ fn dots_table_too_big_for_the_budget() {
          the memory budget is 1.0 GiB (1073741824 bytes); try --strategy memo, or a larger --memory"
     );
     assert_bad_input(
-        &["dots", "triangles", "--strategy", "table", "--memory", "0"],
+        &["dots", "triangles", "--strategy", "table", "--memory", "1"],
         None,
         "ply: a table of 2^18 states (one byte each) needs 256.0 KiB (262144 bytes) but the memory \
-         budget is 0 B; try --strategy memo, or a larger --memory",
+         budget is 1 B; try --strategy memo, or a larger --memory",
+    );
+    // No memory at all is refused as it is read, on every command alike.
+    assert_bad_input(
+        &["dots", "triangles", "--strategy", "table", "--memory", "0"],
+        None,
+        "ply: --memory: `0` is no memory at all: give a size like 1G",
     );
 }
 

@@ -881,7 +881,7 @@ fn a_body_that_is_no_request_is_refused_in_the_apis_terms() {
         (
             "/api/dice-race/best",
             r#"{"picks":-1}"#,
-            "\"picks\": -1 is too small (at least 0)",
+            "\"picks\": -1 must not be negative",
         ),
         (
             "/api/magic-board",
@@ -1000,6 +1000,13 @@ fn an_analysis_streams_each_move_as_it_is_proved_then_the_answer() {
     let (status, text) = server.post("/api/dots/analyse", r#"{"game":"boxes","rows":0}"#);
     assert_eq!(status, 400, "{text}");
     assert!(text.starts_with(r#"{"error":"#), "{text}");
+    // So is a question refused at once (a table far over the memory budget): 422, the same line.
+    let body = r#"{"game":"triangles","size":6,"strategy":"table"}"#;
+    let (status, text) = server.post("/api/dots/analyse", body);
+    let (plain_status, plain) = server.post("/api/dots", body);
+    assert_eq!((status, plain_status), (422, 422), "{text}");
+    assert_eq!(text, plain);
+    assert!(text.contains("needs") && !text.contains("event:"), "{text}");
 }
 
 #[test]

@@ -578,12 +578,12 @@ fn the_origin_check_refuses_what_it_cannot_read() {
 #[test]
 fn a_memory_too_small_to_answer_is_refused_at_the_start() {
     common::ply()
-        .args(["serve", "--port", "0", "--memory", "0"])
+        .args(["serve", "--port", "0", "--memory", "1M"])
         .assert()
         .code(2)
         .stdout("")
         .stderr(
-            "ply: --memory: 0 bytes leave the server no room to answer (each answer gets a \
+            "ply: --memory: 1048576 bytes leave the server no room to answer (each answer gets a \
              quarter); give at least 16 MiB\n",
         );
 }

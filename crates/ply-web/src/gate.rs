@@ -134,10 +134,7 @@ impl Gate {
 
     /// The answer when a request's `deadline` passed: 422, naming the limit.
     pub fn too_long(&self) -> ApiError {
-        ApiError::over_budget(format!(
-            "the request took over {} s, the server's limit for one request",
-            self.limit.as_secs_f64()
-        ))
+        too_long_after(self.limit)
     }
 
     /// Runs `work` in the solvers' pool once a permit is free, under a [`Control`]: the time left
@@ -154,6 +151,7 @@ impl Gate {
         let permits = self.permits.clone();
         let pool = self.pool.clone();
         let give_way = self.give_way.clone();
+        let limit = self.limit;
         let job = async move {
             let permit = permits
                 .acquire_owned()
@@ -165,6 +163,11 @@ impl Gate {
                 // Counted from the solve's start in the pool, where it may have waited for another.
                 pool.install(|| {
                     let started = Instant::now();
+                    // Its whole time spent waiting: refused as any request out of time is, not
+                    // by the work's own estimate against no time at all.
+                    if started >= deadline {
+                        return Err(too_long_after(limit));
+                    }
                     let control = Control {
                         left: deadline.saturating_duration_since(started),
                         cancel,
@@ -189,6 +192,14 @@ impl Gate {
             .await
             .unwrap_or_else(|_| Err(self.too_long()))
     }
+}
+
+/// The answer to a request that took longer than `limit`: 422, naming the limit.
+fn too_long_after(limit: Duration) -> ApiError {
+    ApiError::over_budget(format!(
+        "the request took over {} s, the server's limit for one request",
+        limit.as_secs_f64()
+    ))
 }
 
 #[cfg(test)]
@@ -229,5 +240,44 @@ mod tests {
         let gate = runtime.block_on(async { Gate::new(1, 2, Duration::from_secs(1)) });
         assert!(gate.give_way.is_some());
         assert!(Gate::new(1, 2, Duration::from_secs(1)).give_way.is_none());
+    }
+
+    #[test]
+    fn a_request_whose_time_ran_out_in_the_queue_is_refused_as_out_of_time() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_time()
+            .build()
+            .unwrap();
+        let (first, second) = runtime.block_on(async {
+            let gate = Arc::new(Gate::new(1, 2, Duration::from_millis(300)));
+            // The only permit held past the second request's deadline (but not past its grace).
+            let holder = gate.clone();
+            let first = tokio::spawn(async move {
+                let deadline = holder.deadline();
+                holder
+                    .run(deadline, Arc::new(AtomicBool::new(false)), |_| {
+                        std::thread::sleep(Duration::from_millis(400));
+                        Ok(1)
+                    })
+                    .await
+            });
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let deadline = tokio::time::Instant::now() + Duration::from_millis(100);
+            let second = gate
+                .run(deadline, Arc::new(AtomicBool::new(false)), |control| {
+                    // The work's own refusal, which would name a limit of no time at all.
+                    Err::<u32, _>(ApiError::over_budget(format!("left {:?}", control.left)))
+                })
+                .await;
+            (first.await.unwrap(), second)
+        });
+        assert_eq!(first.unwrap().value, 1);
+        let refused = second.err().unwrap();
+        assert_eq!(refused.status, axum::http::StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(
+            refused.message,
+            "the request took over 0.3 s, the server's limit for one request"
+        );
     }
 }

@@ -64,6 +64,7 @@ impl Guard {
         let host = single(headers, header::HOST)?;
         let origin = single(headers, header::ORIGIN)?;
         let content_type = single(headers, header::CONTENT_TYPE)?;
+        let encoding = single(headers, header::CONTENT_ENCODING)?;
         if let Some(host) = host {
             if !self.is_own_host(host) {
                 return Err(ApiError::status(
@@ -99,6 +100,16 @@ impl Guard {
                 return Err(ApiError::status(
                     StatusCode::UNSUPPORTED_MEDIA_TYPE,
                     "the body must be JSON, sent with Content-Type: application/json",
+                ));
+            }
+            // A compressed body would be read as if it were plain JSON: refused, not guessed at.
+            if let Some(coding) = encoding.filter(|c| !c.trim().eq_ignore_ascii_case("identity")) {
+                return Err(ApiError::status(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    format!(
+                        "the body is sent with Content-Encoding {}: this server reads plain JSON only",
+                        plysolve::input::quote(coding)
+                    ),
                 ));
             }
         }
@@ -225,6 +236,24 @@ mod tests {
             status(&headers(std::slice::from_ref(&host))),
             Some(StatusCode::UNSUPPORTED_MEDIA_TYPE)
         );
+        // A compressed body: 415, whatever its coding; `identity` is plain.
+        let gzip = headers(&[
+            json.clone(),
+            host.clone(),
+            (header::CONTENT_ENCODING, "gzip"),
+        ]);
+        assert_eq!(status(&gzip), Some(StatusCode::UNSUPPORTED_MEDIA_TYPE));
+        let message = guard.refusal(&Method::POST, &gzip).unwrap().message;
+        assert_eq!(
+            message,
+            "the body is sent with Content-Encoding `gzip`: this server reads plain JSON only"
+        );
+        let plain = headers(&[
+            json.clone(),
+            host.clone(),
+            (header::CONTENT_ENCODING, "identity"),
+        ]);
+        assert_eq!(status(&plain), None);
         // Another page, another host (DNS rebinding), another port: 403.
         let other = headers(&[
             json.clone(),

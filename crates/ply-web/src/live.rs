@@ -10,7 +10,8 @@
 //! - `error` — the last event instead, when the solve fails: `{"error": …}`.
 //!
 //! A body that cannot be read or checked is refused as on every endpoint (one line, 400) before
-//! any event. The solve runs in the gate's lane of its cost, within the server's time limit; when
+//! any event; so is a question refused before its first event within [`FIRST_EVENT_WAIT`] (a
+//! table over the memory budget: 422, as `/api/dots` answers it). The solve runs in the gate's lane of its cost, within the server's time limit; when
 //! the client leaves (the page moves on), its stream is dropped and the solve told to stop. What it
 //! proved stays in the server's search memory, and in its book when `ply serve --book FILE` names
 //! one.
@@ -30,6 +31,27 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 /// The least time between two `status` events that name nothing just proved.
 pub const STATUS_EVERY: Duration = Duration::from_millis(250);
 
+/// How long the answer's head waits for the solve's first event: a question refused at once (a
+/// table over the memory budget, say) gets its status and one line as `/api/dots` does, not a
+/// stream that opens with its error.
+pub const FIRST_EVENT_WAIT: Duration = Duration::from_millis(250);
+
+/// What the solve sends down its stream: an event, or the refusal that ends it.
+enum Sent {
+    Event(Bytes),
+    Failed(crate::error::ApiError),
+}
+
+impl Sent {
+    /// The bytes of the event (a refusal as the `error` event).
+    fn bytes(self) -> Bytes {
+        match self {
+            Sent::Event(bytes) => bytes,
+            Sent::Failed(e) => event("error", &e.body()),
+        }
+    }
+}
+
 /// One server-sent event: its name and its data, a line of JSON.
 fn event(name: &str, json: &str) -> Bytes {
     Bytes::from(format!("event: {name}\ndata: {json}\n\n"))
@@ -38,7 +60,7 @@ fn event(name: &str, json: &str) -> Bytes {
 /// Sends status events down a stream: every one naming something just proved, the others at most
 /// [`STATUS_EVERY`] apart.
 struct StatusEvents {
-    events: UnboundedSender<Bytes>,
+    events: UnboundedSender<Sent>,
     last: Mutex<Option<Instant>>,
 }
 
@@ -51,7 +73,7 @@ impl StatusEvents {
         }
         *last = Some(Instant::now());
         // A client that left has dropped the stream; the solve is told so by its cancel flag.
-        let _ = self.events.send(event("status", &report.json));
+        let _ = self.events.send(Sent::Event(event("status", &report.json)));
     }
 }
 
@@ -69,7 +91,7 @@ pub async fn stream(
         Ok(admitted) => admitted,
         Err(refused) => return refused.into_response(),
     };
-    let (events, received) = unbounded_channel::<Bytes>();
+    let (events, mut received) = unbounded_channel::<Sent>();
     let raise = RaiseOnDrop(admitted.cancel.clone());
     let deadline = state.gate.deadline();
     tokio::spawn(async move {
@@ -89,16 +111,26 @@ pub async fn stream(
         };
         let done = run_in_lane(&state, admitted.cost, admitted.cancel, deadline, work).await;
         let last = match done {
-            Ok(timed) => event("report", &timed.value.text),
-            Err(e) => event("error", &e.body()),
+            Ok(timed) => Sent::Event(event("report", &timed.value.text)),
+            Err(e) => Sent::Failed(e),
         };
         let _ = events.send(last);
     });
+    // A refusal before any event is the answer itself, with its status.
+    let first = match tokio::time::timeout(FIRST_EVENT_WAIT, received.recv()).await {
+        Ok(Some(Sent::Failed(refused))) => return refused.into_response(),
+        Ok(first) => first,
+        Err(_) => None,
+    };
     // The stream ends with the solve's last event; dropped early (the client left), it raises the
     // solve's cancel flag.
-    let stream = futures_util::stream::unfold((received, raise), |(mut received, raise)| async {
-        let next = received.recv().await?;
-        Some((Ok::<_, Infallible>(next), (received, raise)))
+    let start = (first, received, raise);
+    let stream = futures_util::stream::unfold(start, |(first, mut received, raise)| async {
+        let next = match first {
+            Some(first) => first,
+            None => received.recv().await?,
+        };
+        Some((Ok::<_, Infallible>(next.bytes()), (None, received, raise)))
     });
     (
         [

@@ -35,7 +35,7 @@ fn faults_are_in_the_callers_terms() {
     );
     assert_eq!(
         api(r#"{"game":"boxes","rows":-1}"#),
-        "\"rows\": -1 is too small (at least 0)"
+        "\"rows\": -1 must not be negative"
     );
     assert_eq!(
         api(r#"{"game":"boxes","rows":1e3}"#),
@@ -110,7 +110,7 @@ fn a_front_ends_own_keys_beside_a_request() {
     );
     let e = read_beside::<DotsRequest, Seed>(br#"{"game":"triangles","seed":-7}"#, &["seed"])
         .unwrap_err();
-    assert_eq!(e.to_string(), "\"seed\": -7 is too small (at least 0)");
+    assert_eq!(e.to_string(), "\"seed\": -7 must not be negative");
 }
 
 #[test]

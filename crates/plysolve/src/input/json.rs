@@ -442,6 +442,9 @@ impl Worded for JsonFault {
                 expected.worded(surface)
             ),
             Kind::TooLarge(max) => format!("{} is too large (at most {max})", setting()),
+            // A count's own check says what it takes (levels 1 to 8, sizes 1 to 6): the reader
+            // says only what no count can be.
+            Kind::TooSmall(min) if min == "0" => format!("{} must not be negative", setting()),
             Kind::TooSmall(min) => format!("{} is too small (at least {min})", setting()),
             Kind::NotWhole => format!("{} is not a whole number", setting()),
             Kind::UnknownKey(keys) => {

@@ -7,12 +7,20 @@ use thiserror::Error;
 
 /// Why a memory size could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{quoted} is not a memory size like 8G or 512M ({reason})")]
-pub struct MemorySizeError {
-    /// The input, quoted: at most 40 characters, control characters escaped.
-    quoted: String,
-    /// What is wrong with it.
-    reason: String,
+pub enum MemorySizeError {
+    /// Not a size at all: the input quoted (at most 40 characters, control characters escaped)
+    /// and what is wrong with it.
+    #[error("{quoted} is not a memory size like 8G or 512M ({reason})")]
+    NotASize {
+        /// The input, quoted.
+        quoted: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A size of no bytes (`0`, `0.0001K`): no work can be done in it, so it is refused where it
+    /// is read, on every surface alike, not later by the solver.
+    #[error("{0} is no memory at all: give a size like 1G")]
+    Nothing(String),
 }
 
 /// The most digits a memory size may have (18 digits of bytes are already 888 PiB).
@@ -26,7 +34,7 @@ pub fn parse_memory_size(text: &str) -> Result<u64, MemorySizeError> {
     // No memory size needs more than 18 digits, and parse-size 1.1 overflows rounding a 21-digit
     // number up (found by fuzzing): such input is refused before it is handed on.
     if text.bytes().filter(u8::is_ascii_digit).count() > MAX_SIZE_DIGITS {
-        return Err(MemorySizeError {
+        return Err(MemorySizeError::NotASize {
             quoted: quote(text),
             reason: format!("more than {MAX_SIZE_DIGITS} digits"),
         });
@@ -34,17 +42,20 @@ pub fn parse_memory_size(text: &str) -> Result<u64, MemorySizeError> {
     let bytes = parse_size::Config::new()
         .with_binary()
         .parse_size(text)
-        .map_err(|e| MemorySizeError {
+        .map_err(|e| MemorySizeError::NotASize {
             quoted: quote(text),
             reason: e.to_string(),
         })?;
     // A unit can carry a short number past 18 digits of bytes (`5151.55p`); such a size could not be
     // written back in bytes, so it is refused the same way (found by fuzzing).
     if bytes > MAX_SIZE_BYTES {
-        return Err(MemorySizeError {
+        return Err(MemorySizeError::NotASize {
             quoted: quote(text),
             reason: format!("more than {MAX_SIZE_DIGITS} digits in bytes"),
         });
+    }
+    if bytes == 0 {
+        return Err(MemorySizeError::Nothing(quote(text)));
     }
     Ok(bytes)
 }
@@ -61,6 +72,12 @@ mod tests {
         assert_eq!(parse_memory_size("512M"), Ok(512 << 20));
         assert_eq!(parse_memory_size("1.5GiB"), Ok(3 * GIB / 2));
         assert_eq!(parse_memory_size("1000000"), Ok(1_000_000));
+        for nothing in ["0", "0K", "0.0001K"] {
+            assert_eq!(
+                parse_memory_size(nothing).unwrap_err().to_string(),
+                format!("`{nothing}` is no memory at all: give a size like 1G")
+            );
+        }
         assert_eq!(
             parse_memory_size("lots").unwrap_err().to_string(),
             "`lots` is not a memory size like 8G or 512M (invalid digit found in string)"
