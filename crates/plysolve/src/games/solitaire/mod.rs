@@ -27,7 +27,8 @@ use thiserror::Error;
 
 /// Most faces a die may have.
 pub const MAX_FACES: u64 = 1_000_000;
-/// Boards up to this many squares keep the path by default (4 bytes a square); longer ones give the
+/// Boards up to this many squares keep the path by default (4 bytes a square to find it, some 40 a
+/// square with the path and its throws as given: BENCHMARKS); longer ones give the
 /// best result alone in O(K) memory unless the path is asked for.
 pub const PATH_LIMIT: u64 = 1_000_000;
 /// Boards up to this many squares get the expected result as an exact fraction, and a distribution.
@@ -44,7 +45,7 @@ pub enum PathMode {
     Auto,
     /// Never: the best result alone, O(K) memory.
     Never,
-    /// Always, whatever the length (4 bytes a square).
+    /// Always, whatever the length (some 40 bytes a square with the path given).
     Always,
 }
 
