@@ -354,9 +354,16 @@ fn dots(
 
 /// The query of a JSON `DotsRequest`, checked, its faults in Python's terms.
 fn dots_query(request: &str) -> PyResult<DotsQuery> {
-    self::request::<DotsRequest>(request)?
+    query_of(request).map_err(bad)
+}
+
+/// [`dots_query`]'s query, its fault as the message of the ValueError it raises (for a caller that
+/// says where the request came from: [`dots_batch`]'s `positions[3]: …`).
+fn query_of(request: &str) -> Result<DotsQuery, String> {
+    plysolve::input::json::read::<DotsRequest>(request.as_bytes())
+        .map_err(|e| e.worded(Surface::Python))?
         .validate()
-        .map_err(|e| worded(&e))
+        .map_err(|e| e.worded(Surface::Python))
 }
 
 /// What answers with a user's book (written into as proofs come) or with none keep: tables of small
@@ -381,9 +388,12 @@ fn kept_with(book: Option<&str>, no_book: bool) -> PyResult<Arc<Kept>> {
     Ok(made)
 }
 
-/// The book at `path`, opened for reading (or writing, made if missing).
-fn book_file(path: &str, write: bool) -> PyResult<BookFile> {
-    BookFile::open(std::path::Path::new(path), write, write).map_err(bad)
+/// The book at `path`, opened for reading or for `write`, and made if missing only when `create`:
+/// a function that only reads or checks a book (stats, export, verify) refuses a missing one
+/// (`` `x.plybook`: no such book ``, as the command line does) rather than leave an empty book
+/// behind.
+fn book_file(path: &str, write: bool, create: bool) -> PyResult<BookFile> {
+    BookFile::open(std::path::Path::new(path), write, create).map_err(bad)
 }
 
 /// Builds a book (`ply dots book build`): every position up to `depth` moves after the position of
@@ -405,7 +415,7 @@ fn book_build(
     let time = args.time()?;
     let tie_order = args.tie_order.unwrap_or_default();
     let budget = budget(args.memory.as_deref())?;
-    let file = book_file(args.path()?, true)?;
+    let file = book_file(args.path()?, true, true)?;
     let depth = args.depth.unwrap_or(0);
     let kept = if args.keep_table {
         job_kept(Policy::new(budget, None).search_table_bytes(&query))
@@ -465,14 +475,14 @@ fn book_positions(request: &str, args: &str) -> PyResult<String> {
 #[pyfunction]
 fn book_stats(args: &str) -> PyResult<String> {
     let args = Args::read(args)?;
-    to_json(&ops::stats(&book_file(args.path()?, false)?).map_err(bad)?)
+    to_json(&ops::stats(&book_file(args.path()?, false, false)?).map_err(bad)?)
 }
 
 /// Every entry of the book at `args`' `path` with its position's edges (`ply dots book export`).
 #[pyfunction]
 fn book_export(args: &str) -> PyResult<String> {
     let args = Args::read(args)?;
-    to_json(&ops::export(&book_file(args.path()?, false)?).map_err(bad)?)
+    to_json(&ops::export(&book_file(args.path()?, false, false)?).map_err(bad)?)
 }
 
 /// Writes every entry of the book `source` into the book at `path` (`ply dots book merge`); gives
@@ -494,7 +504,7 @@ fn book_merge(args: &str) -> PyResult<usize> {
 fn book_import(args: &str, lines: &str) -> PyResult<usize> {
     let args = Args::read(args)?;
     let parsed = ops::parse_lines(lines).map_err(bad)?;
-    ops::import(&book_file(args.path()?, true)?, &parsed).map_err(bad)
+    ops::import(&book_file(args.path()?, true, true)?, &parsed).map_err(bad)
 }
 
 /// Proves the exact entries of the book at `args`' `path` again (`ply dots book verify`; `args`:
@@ -506,7 +516,8 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
     let time = args.time()?;
     let budget = budget(args.memory.as_deref())?;
     let resume = args.resume;
-    let file = book_file(args.path()?, true)?;
+    // Written into (entries marked checked), never made: there is nothing to verify in a new book.
+    let file = book_file(args.path()?, true, false)?;
     let boards = ops::boards_of(&file).map_err(bad)?;
     let found = run(py, Watch::default(), move |cancel, _| {
         let halt = cancelled_by(cancel);
@@ -577,7 +588,8 @@ fn answer_json(
 /// Reports of many positions (JSON `DotsRequest`s), as [`dots`] gives each: positions of up to
 /// 28 free edges in parallel (each small: a table up to 24, a search of milliseconds above; labels
 /// of random 4×4 states at 25 free come 1.24× faster than one position at a time on every core),
-/// the others one after the other, each on every core.
+/// the others one after the other, each on every core. A fault of a request names it by its index
+/// (`positions[3]: game is missing`), as the Python half names the positions it was given.
 /// `args`: `memory` ([`Args`]).
 #[pyfunction]
 #[pyo3(signature = (requests, args="{}", progress=None))]
@@ -589,7 +601,8 @@ fn dots_batch(
 ) -> PyResult<Vec<String>> {
     let queries = requests
         .iter()
-        .map(|r| dots_query(r))
+        .enumerate()
+        .map(|(i, r)| query_of(r).map_err(|e| bad(format!("positions[{i}]: {e}"))))
         .collect::<PyResult<Vec<_>>>()?;
     let args = Args::read(args)?;
     let policy = Policy::new(budget(args.memory.as_deref())?, None);
@@ -824,15 +837,19 @@ fn window(window: (i32, i32)) -> PyResult<ValueRange> {
     Ok(ValueRange { lower, upper })
 }
 
-/// `n`, the `what` of a position (its open cells, a move's points), checked: at most
-/// [`MOST_CELLS`].
-fn cells(what: &str, n: u32) -> PyResult<u32> {
-    if n > MOST_CELLS as u32 {
-        return Err(bad(format!(
+/// `n`, the `what` of a position (its open cells, a move's points), checked: 0 to
+/// [`MOST_CELLS`]. Taken as an `i64` so that a negative count is refused here, naming it, rather
+/// than by the conversion to `u32` (an `OverflowError` naming nothing).
+fn cells(what: &str, n: i64) -> PyResult<u32> {
+    match u32::try_from(n) {
+        Ok(n) if n <= MOST_CELLS as u32 => Ok(n),
+        _ if n < 0 => Err(bad(format!(
+            "{what} {n} is negative: a count of cells is at least 0"
+        ))),
+        _ => Err(bad(format!(
             "{what} {n} is more than {MOST_CELLS}, the most cells a board has"
-        )));
+        ))),
     }
-    Ok(n)
 }
 
 /// The next null-window test to make on a value proved to lie in `range` (lower, upper), asked
@@ -854,7 +871,7 @@ fn dots_next_test(
 /// The window (lower, upper) a child's value is asked about in when its parent's is asked about
 /// in `window` and the move to it scores `points` (`ValueRange::before_move`, Wilson's rule).
 #[pyfunction]
-fn dots_child_window(points: u32, window: (i32, i32)) -> PyResult<(i32, i32)> {
+fn dots_child_window(points: i64, window: (i32, i32)) -> PyResult<(i32, i32)> {
     let child = self::window(window)?.before_move(cells("points", points)?);
     Ok((child.lower, child.upper))
 }
@@ -871,7 +888,7 @@ fn dots_expand(request: &str) -> PyResult<String> {
 /// (lower, upper) or `None`): `plysolve::games::dots::jobs::combine`. Cells, points or bounds no
 /// position has raise ValueError.
 #[pyfunction]
-fn dots_combine(cells: u32, children: Vec<(u32, Option<(i32, i32)>)>) -> PyResult<(i32, i32)> {
+fn dots_combine(cells: i64, children: Vec<(i64, Option<(i32, i32)>)>) -> PyResult<(i32, i32)> {
     let cells = self::cells("cells", cells)?;
     let children = children
         .into_iter()

@@ -273,7 +273,7 @@ PYTHON_FAULTS = [
     (lambda: plysolve.dice_race_compare([2**64], [7]),
      "sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
      ["dice-race", "compare", str(2**64), "7"], None),
-    (lambda: plysolve.dots_move("triangles", seed=-1), "seed=-1 is too small (at least 0)", None, None),
+    (lambda: plysolve.dots_move("triangles", seed=-1), "seed=-1 must not be negative", None, None),
     (lambda: plysolve.book_stats(5), "path must be a str, not `5`", None, None),
 ]
 
@@ -295,6 +295,83 @@ def test_only_what_python_refuses_is_a_type_error():
         plysolve.dots("boxes", rows=object())
     with pytest.raises(TypeError):
         plysolve.dots("boxes", rows=2, cols=2, progress=5)
+
+
+# Values no JSON carries, each refused naming its argument: (call, exception, message).
+NO_JSON_FORM = [
+    (lambda: plysolve.heaps("\udcff"), ValueError, "heaps='\\udcff': not text (a lone surrogate)"),
+    (lambda: plysolve.dots(game="\udcff"), ValueError, "game='\\udcff': not text (a lone surrogate)"),
+    (lambda: plysolve.dots("boxes", moves=["1-2", "\ud800"]), ValueError,
+     "moves=['1-2', '\\ud800']: not text (a lone surrogate)"),
+    (lambda: plysolve.dice_race_sums(dice="\udcff"), ValueError,
+     "dice='\\udcff': not text (a lone surrogate)"),
+    (lambda: plysolve.heaps(b"3 4"), TypeError,
+     "heaps: bytes has no JSON form (give a str, a number, a bool, a list or a dict)"),
+    (lambda: plysolve.dots("boxes", rows=object()), TypeError,
+     "rows: object has no JSON form (give a str, a number, a bool, a list or a dict)"),
+    (lambda: plysolve.dots("boxes", moves=["1-2", b"2-3"]), TypeError,
+     "moves: bytes has no JSON form (give a str, a number, a bool, a list or a dict)"),
+    (lambda: plysolve.dots("boxes", time=float("inf")), ValueError,
+     "time=inf holds a number that is not finite"),
+    (lambda: plysolve.heaps([float("nan")] * 100), ValueError,
+     "heaps=[nan, nan, nan, nan, nan, nan, nan, nan,… holds a number that is not finite"),
+    (lambda: plysolve.book_import("x.plybook", [{"key": b"1"}]), TypeError,
+     "entries[0]: bytes has no JSON form (give a str, a number, a bool, a list or a dict)"),
+]
+
+
+@pytest.mark.parametrize("call, kind, message", NO_JSON_FORM)
+def test_a_value_with_no_json_form_is_refused_naming_its_argument(call, kind, message):
+    with pytest.raises(kind) as raised:
+        call()
+    assert type(raised.value) is kind and str(raised.value) == message
+
+
+# Sets where a list's order matters (heaps, squares, moves, sums): refused, not read in hash order.
+SETS = [
+    (lambda: plysolve.heaps(heaps={5, 3}), "heaps"),
+    (lambda: plysolve.heaps(heaps=frozenset([5, 3])), "heaps"),
+    (lambda: plysolve.solitaire(squares={1, 2, 3}), "squares"),
+    (lambda: plysolve.dots("boxes", moves={"1-2", "2-3"}), "moves"),
+    (lambda: plysolve.dice_race_compare({7, 8}, [6, 5]), "first"),
+    (lambda: plysolve.heaps_game(moves={"1", "2"}), "moves"),
+    (lambda: plysolve.heaps(heaps=[{5, 3}]), "heaps"),
+]
+
+
+@pytest.mark.parametrize("call, argument", SETS)
+def test_a_set_for_an_ordered_list_is_a_type_error_naming_the_argument(call, argument):
+    with pytest.raises(TypeError) as raised:
+        call()
+    assert str(raised.value) == f"{argument}: a set has no order; give a list"
+
+
+# dots_batch's faults, each naming the position at fault: (positions, exception, message).
+BATCH_FAULTS = [
+    ([{}], ValueError, "positions[0]: game is missing"),
+    ([dict(game="boxes"), dict(rows=2, cols=2)], ValueError, "positions[1]: game is missing"),
+    ([dict(game="boxes"), 1], TypeError,
+     "positions[1] must be a dict of dots's arguments, not 1"),
+    ([None], TypeError, "positions[0] must be a dict of dots's arguments, not None"),
+    ([dict(game="boxes", colour=1)], ValueError, "positions[0]: unknown keys ['colour']"),
+    ([dict(game="boxes"), dict(game="boxes", rows="x", cols=3)], ValueError,
+     'positions[1]: rows must be a whole number, not `"x"`'),
+    ([dict(game="boxes", moves={"1-2"})], TypeError,
+     "positions[0]: moves: a set has no order; give a list"),
+    ("abc", TypeError,
+     "positions must be a list of positions (dicts of dots's arguments), not 'abc'"),
+    (None, TypeError,
+     "positions must be a list of positions (dicts of dots's arguments), not None"),
+    (dict(game="boxes"), TypeError,
+     "positions must be a list of positions (dicts of dots's arguments), not {'game': 'boxes'}"),
+]
+
+
+@pytest.mark.parametrize("positions, kind, message", BATCH_FAULTS)
+def test_dots_batch_names_the_position_at_fault(positions, kind, message):
+    with pytest.raises(kind) as raised:
+        plysolve.dots_batch(positions)
+    assert type(raised.value) is kind and str(raised.value) == message
 
 
 def test_dots_batch_equals_one_at_a_time():

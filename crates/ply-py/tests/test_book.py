@@ -121,6 +121,23 @@ def test_bad_book_files_raise_value_error(tmp_path):
         plysolve.book_build(str(tmp_path / "x.plybook"), "triangles", tie_order="sideways")
 
 
+def test_a_missing_book_is_refused_by_what_only_reads_or_checks_it(tmp_path, monkeypatch):
+    """Stats, export and verify of a book that is not there: the CLI's `no such book`, as a
+    ValueError naming the path, and no file (an empty book) left behind."""
+    monkeypatch.chdir(tmp_path)
+    calls = [plysolve.book_stats, plysolve.book_export, plysolve.book_verify,
+             lambda path: plysolve.book_merge("into.plybook", path)]
+    for call in calls:
+        with pytest.raises(ValueError) as raised:
+            call("missing.plybook")
+        assert type(raised.value) is ValueError
+        assert str(raised.value) == "`missing.plybook`: no such book"
+    # A path in a folder that does not exist is not made either.
+    with pytest.raises(ValueError, match="^`gone/missing.plybook`: no such book$"):
+        plysolve.book_verify("gone/missing.plybook")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_book_that_contradicts_itself_or_the_search_raises_value_error(tmp_path, monkeypatch):
     # The probe's book (issue 30): 1-2 is +3, the book says +1. A short path: messages quote it whole.
     monkeypatch.chdir(tmp_path)

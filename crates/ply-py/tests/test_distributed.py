@@ -17,6 +17,7 @@ import pytest
 
 import plysolve
 from plysolve import _ply, distributed
+from plysolve._quoting import shown
 
 FOUR = dict(game="boxes", rows=4, cols=4)
 # 4×4 positions (from baselines/generators), their values for the player to move by `ply dots`.
@@ -293,13 +294,13 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
         before = path.read_bytes() if path.is_file() else None
         with pytest.raises(ValueError) as e:
             distributed.Store(str(path))
-        assert str(e.value) == f"store {str(path)!r} {message}"
+        assert str(e.value) == f"store {shown(str(path))} {message}"
         assert path.is_dir() or path.read_bytes() == before
         done = subprocess.run(
             [sys.executable, "-m", "plysolve.distributed", "boxes", "--store", str(path)],
             capture_output=True, text=True, timeout=60)
         assert (done.returncode, done.stdout) == (2, "")
-        assert done.stderr == f"plysolve.distributed: store {str(path)!r} {message}\n"
+        assert done.stderr == f"plysolve.distributed: store {shown(str(path))} {message}\n"
 
 
 @pytest.mark.parametrize("args, message", [
@@ -392,7 +393,7 @@ def test_a_store_row_no_search_proves_is_refused_naming_it(tmp_path, bounds, fau
     with sqlite3.connect(path) as db:
         db.execute("INSERT INTO proved VALUES (?, -1, 0, ?, ?, NULL, '', 5, 0.5, 'job', 0)",
                    (root["key"], *bounds))
-    message = f"store {path!r} is damaged: row 2 (position {root['key']!r}): {fault}"
+    message = f"store {shown(path)} is damaged: row 2 (position {root['key']!r}): {fault}"
     store = distributed.Store(path)
     with pytest.raises(ValueError) as e:
         distributed.solve(FOUR, BOXES_24.split(), store)
@@ -419,6 +420,13 @@ def test_the_split_searchs_helpers_refuse_bounds_no_search_proves():
          "window (3, 3): its lower end must be below its upper end"),
         (lambda: _ply.dots_child_window(2**32 - 1, (0, 1)),
          "points 4294967295 is more than 127, the most cells a board has"),
+        # Negative counts: refused by the helper, naming them (not an OverflowError of Rust's).
+        (lambda: _ply.dots_child_window(-2**31, (-2**31, 2**31 - 1)),
+         "points -2147483648 is negative: a count of cells is at least 0"),
+        (lambda: _ply.dots_combine(-1, []),
+         "cells -1 is negative: a count of cells is at least 0"),
+        (lambda: _ply.dots_combine(4, [(-3, None)]),
+         "points -3 is negative: a count of cells is at least 0"),
         (lambda: _ply.dots_combine(5, [(0, (-2**31, 2**31 - 1))]),
          "a child's range (-2147483648, 2147483647) lies beyond ±127, the most any position is "
          "worth"),
@@ -432,12 +440,50 @@ def test_the_split_searchs_helpers_refuse_bounds_no_search_proves():
     for call, message in faults:
         with pytest.raises(ValueError) as e:
             call()
-        assert str(e.value) == message
+        assert type(e.value) is ValueError and str(e.value) == message
     # What they answer of bounds a search proves.
     assert _ply.dots_next_test((2, 6), None, 0) == 4
     assert _ply.dots_next_test((4, 4), None, 0) is None
     assert _ply.dots_child_window(1, (3, 4)) == (2, 3)
     assert _ply.dots_combine(4, [(0, (-2, 2)), (1, (1, 3))]) == (2, 4)
+
+
+@pytest.mark.parametrize("threads, message", [
+    (0, "threads must be at least 1, not 0"),
+    (-1, "threads must be at least 1, not -1"),
+    (1.5, "threads must be a whole number, not 1.5"),
+    (True, "threads must be a whole number, not True"),
+    ("2", "threads must be a whole number, not '2'"),
+])
+def test_check_options_refuses_threads_as_the_command_line_does(threads, message):
+    with pytest.raises(ValueError) as e:
+        distributed.check_options(None, None, threads)
+    assert type(e.value) is ValueError and str(e.value) == message
+
+
+def test_check_options_refuses_a_host_no_resolver_takes_in_one_line():
+    """A label over 63 characters, or empty: Python's IDNA codec refuses it (a UnicodeError naming
+    nothing); the module's own line names the address, quoted short."""
+    for host in ["a" * 1000, "a..b"]:
+        address = f"{host}:1"
+        with pytest.raises(ValueError) as e:
+            distributed.check_options(None, address)
+        assert type(e.value) is ValueError and len(str(e.value)) < 150
+        assert str(e.value) == (f"address {shown(address)}: its host is not a host name (each label "
+                                "between dots must be 1 to 63 characters)")
+
+
+def test_a_store_message_quotes_a_long_path_short(tmp_path):
+    """A path of 5000 characters: quoted escaped, cut to 40 characters (the message one short
+    line), and nothing made."""
+    path = str(tmp_path / ("a" * 5000))
+    with pytest.raises(ValueError) as e:
+        distributed.Store(path)
+    assert type(e.value) is ValueError
+    assert shown(path) == repr(path)[:40] + "…"
+    assert str(e.value) == f"cannot open the store {shown(path)}: unable to open database file"
+    assert len(str(e.value)) < 150 and "\n" not in str(e.value)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_bad_input_to_solve_is_a_value_error(tmp_path):

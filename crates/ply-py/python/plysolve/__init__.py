@@ -9,8 +9,10 @@ message otherwise, without ``ply: ``).
 
 Errors: a bad value of any argument — of the wrong kind too, as ``rows="x"`` or ``moves=42`` — is a
 ``ValueError``. ``TypeError`` is raised only for what Python itself refuses: an unknown keyword, a
-missing argument, an object with no JSON form (``rows=object()``, ``moves=b"1-2"``), or a
-``progress`` that cannot be called.
+missing argument, an object with no JSON form (``rows=object()``, ``moves=b"1-2"``), a set where a
+list is expected (``heaps={5, 3}``: a set has no order), or a ``progress`` that cannot be called.
+Every message names the argument at fault (``moves: bytes has no JSON form …``, ``game='\\udcff':
+not text (a lone surrogate)``), quoting at most 40 characters of its value.
 
 Every question of ply's registry (what ``GET /api/games`` lists, one ``POST /api/…`` each) is a
 function of this package, named by the registry (:func:`questions` lists them). The functions below
@@ -33,10 +35,11 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from . import _ply
+from ._quoting import shown
 
 __version__: str = _ply.__version__
 
@@ -66,18 +69,40 @@ Progress = Optional[Callable[[int], Any]]
 
 def _request(**keys: Any) -> str:
     """The request (or a function's own arguments) as JSON, keys left out where the caller gave
-    ``None`` (the library's default). ply reads and judges every value; a float JSON cannot hold
-    (``nan``, ``inf``) is refused here, naming its argument."""
-    given = {k: v for k, v in keys.items() if v is not None}
+    ``None`` (the library's default), each argument converted by :func:`_json` (what JSON cannot
+    hold refused there, naming the argument). ply reads and judges every value."""
+    given = ", ".join(f"{json.dumps(k)}: {_json(k, v)}" for k, v in keys.items() if v is not None)
+    return "{" + given + "}"
+
+
+def _json(name: str, value: Any) -> str:
+    """The argument ``name``'s ``value`` as JSON text, or refused naming it (in one line, the
+    value quoted escaped and short): a set (``TypeError``: it has no order, and every list ply
+    takes is ordered), an object with no JSON form (``TypeError``: ``bytes``, ``object()``), a
+    float JSON cannot hold (``ValueError``: ``nan``, ``inf``) and text that is not text (a lone
+    surrogate, which no UTF-8 holds: ``ValueError``)."""
     try:
-        return json.dumps(given, allow_nan=False)
-    except ValueError:
-        for key, value in given.items():
-            try:
-                json.dumps(value, allow_nan=False)
-            except ValueError:
-                raise ValueError(f"{key}={value!r} holds a number that is not finite") from None
-        raise
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False, default=_no_json_form)
+    except TypeError as e:
+        raise TypeError(f"{name}: {e}") from None
+    except ValueError as e:
+        # json's two refusals: a float out of range, and a value that holds itself.
+        fault = "holds itself" if "Circular" in str(e) else "holds a number that is not finite"
+        raise ValueError(f"{name}={shown(value)} {fault}") from None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{name}={shown(value)}: not text (a lone surrogate)") from None
+    return text
+
+
+def _no_json_form(value: Any) -> Any:
+    """What ``json.dumps`` calls for a ``value`` it cannot write: always a ``TypeError`` saying
+    why (:func:`_json` adds the argument's name)."""
+    if isinstance(value, (set, frozenset)):
+        raise TypeError("a set has no order; give a list")
+    raise TypeError(f"{type(value).__name__} has no JSON form (give a str, a number, a bool, a "
+                    "list or a dict)")
 
 
 def _callable(progress: Progress) -> Progress:
@@ -90,8 +115,9 @@ def _callable(progress: Progress) -> Progress:
 
 def _listed(value: Any) -> Any:
     """A sequence (list, tuple, generator) as a list, for JSON; anything else as it is, for ply to
-    judge (``moves=42`` is refused with what ``moves`` must be)."""
-    if isinstance(value, (str, bytes, dict)) or not isinstance(value, Iterable):
+    judge (``moves=42`` is refused with what ``moves`` must be) or :func:`_json` to refuse (a set,
+    which has no order)."""
+    if isinstance(value, (str, bytes, dict, set, frozenset)) or not isinstance(value, Iterable):
         return value
     return list(value)
 
@@ -253,7 +279,8 @@ def book_import(path: str, entries: Sequence[Dict[str, Any]]) -> int:
     """Writes ``entries`` (dicts as :func:`book_export` gives them) into the book at ``path``, all
     checked first; returns how many. A bad entry or path raises ValueError; an entry with no JSON
     form, TypeError."""
-    return _ply.book_import(_request(path=path), "\n".join(json.dumps(e) for e in entries))
+    lines = (_json(f"entries[{i}]", e) for i, e in enumerate(entries))
+    return _ply.book_import(_request(path=path), "\n".join(lines))
 
 
 def book_verify(
@@ -265,7 +292,8 @@ def book_verify(
     are marked checked; with ``resume``, entries checked before are skipped (``already``), so a
     verification stopped part way resumes. Returns per board ``{"agreed", "from_children",
     "already", "unsettled", "disagreements": [{"position", "key", "book", "found"}]}``. A bad
-    path, time or memory raises ValueError."""
+    path (a missing book too: `` `x.plybook`: no such book ``, and no file is made), time or memory
+    raises ValueError."""
     return json.loads(_ply.book_verify(_request(path=path, time=time, memory=memory, resume=resume)))
 
 
@@ -282,33 +310,54 @@ def dots_batch(
     each on every core. ``progress`` is told how many positions are answered.
 
     Raises:
-        ValueError: an unknown key in a position, or a bad value (as :func:`dots` raises it).
-        TypeError: only what Python refuses (a position that is no dict, an object with no JSON form).
+        ValueError: an unknown key in a position, a missing ``game``, or a bad value (as
+            :func:`dots` raises it), the position named (``positions[3]: game is missing``).
+        TypeError: only what Python refuses (``positions`` that are no list, a position that is no
+            dict, an object with no JSON form).
     """
-    requests = []
-    for p in positions:
-        unknown = set(p) - {
-            "game", "rows", "cols", "size", "moves", "detail", "strategy", "time", "tie_order",
-            "window", "lines",
-        }
-        if unknown:
-            raise ValueError(f"unknown keys {sorted(unknown)} in a position")
-        requests.append(
-            _dots_request(
-                p["game"],
-                p.get("rows"),
-                p.get("cols"),
-                p.get("size"),
-                p.get("moves", ""),
-                p.get("detail", "line"),
-                p.get("strategy", "auto"),
-                p.get("tie_order", "low-first"),
-                p.get("time"),
-                p.get("window"),
-                p.get("lines"),
-            )
-        )
+    if isinstance(positions, (str, bytes, Mapping)) or not isinstance(positions, Iterable):
+        raise TypeError(f"positions must be a list of positions (dicts of dots's arguments), "
+                        f"not {shown(positions)}")
+    requests = [_position_request(i, p) for i, p in enumerate(positions)]
     return [json.loads(t) for t in _ply.dots_batch(requests, _request(memory=memory), _callable(progress))]
+
+
+#: The keys of a position of :func:`dots_batch`: :func:`dots`'s arguments of the position.
+_POSITION_KEYS = frozenset(
+    ["game", "rows", "cols", "size", "moves", "detail", "strategy", "time", "tie_order", "window",
+     "lines"]
+)
+
+
+def _position_request(index: int, position: Any) -> str:
+    """The request of ``positions[index]`` of :func:`dots_batch` (a dict of :func:`dots`'s
+    arguments), its faults named by the position (``positions[3]: …``); a ``game`` left out is
+    passed on as missing, for ply to refuse as :func:`dots` refuses it."""
+    where = f"positions[{index}]"
+    if not isinstance(position, Mapping):
+        raise TypeError(f"{where} must be a dict of dots's arguments, not {shown(position)}")
+    unknown = set(position) - _POSITION_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {shown(sorted(unknown, key=str))}")
+    p = position
+    try:
+        return _dots_request(
+            p.get("game"),
+            p.get("rows"),
+            p.get("cols"),
+            p.get("size"),
+            p.get("moves", ""),
+            p.get("detail", "line"),
+            p.get("strategy", "auto"),
+            p.get("tie_order", "low-first"),
+            p.get("time"),
+            p.get("window"),
+            p.get("lines"),
+        )
+    except TypeError as e:
+        raise TypeError(f"{where}: {e}") from None
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
 
 
 def dots_move(

@@ -80,6 +80,7 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, NoReturn, Optiona
 from . import _ply
 # The store is part of this module's API (``plysolve.distributed.Store``), kept in a module of its own.
 from .store import APPLICATION_ID, VERSION, Store  # noqa: F401
+from ._quoting import shown
 
 __all__ = ["Store", "solve", "main"]
 
@@ -93,14 +94,16 @@ CONNECT_TIMEOUT = 5.0
 
 def check_options(memory: Optional[str], address: Optional[str], threads: int = 1) -> None:
     """Refuses, with a ``ValueError`` of one line, a ``memory`` no worker can take (not a size,
-    nothing, more than this machine has), more ``threads`` than this machine has cores when no
-    ``address`` names a cluster, and an ``address`` that cannot be joined: a ``ray://``
-    address without Ray's client installed (``pip install "ray[client]"``, or
-    ``plysolve[distributed]``), or one whose host and port do not accept a connection within
-    ``CONNECT_TIMEOUT`` seconds (``auto`` is left to Ray, which finds the cluster of this host or
-    says there is none)."""
+    nothing, more than this machine has), ``threads`` that are not a whole number of at least 1
+    (as the command line's ``--threads``), more ``threads`` than this machine has cores when no
+    ``address`` names a cluster, and an ``address`` that cannot be joined: one that is not
+    ``host:port`` (a host name no resolver takes too), a ``ray://`` address without Ray's client
+    installed (``pip install "ray[client]"``, or ``plysolve[distributed]``), or one whose host and
+    port do not accept a connection within ``CONNECT_TIMEOUT`` seconds (``auto`` is left to Ray,
+    which finds the cluster of this host or says there is none)."""
     if memory is not None:
         _ply.memory_bytes(memory)
+    _check_count("threads", threads)
     cores = os.cpu_count() or 1
     if address is None and threads > cores:
         raise ValueError(f"threads {threads} is more than this machine's {cores} cores")
@@ -111,19 +114,39 @@ def check_options(memory: Optional[str], address: Optional[str], threads: int = 
     client = address.startswith("ray://")
     host, colon, port = address[len("ray://") if client else 0:].rpartition(":")
     if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"address {address!r} is not host:port, ray://host:port or auto")
+        raise ValueError(f"address {shown(address)} is not host:port, ray://host:port or auto")
     if client:
         try:
             import grpc  # noqa: F401  (what Ray's client needs, from ray[client])
         except ImportError:
-            raise ValueError(f"address {address!r}: Ray's client is not installed "
+            raise ValueError(f"address {shown(address)}: Ray's client is not installed "
                              "(pip install \"ray[client]\", or \"plysolve[distributed]\")") from None
+    _check_reachable(address, host.strip("[]"), int(port))
+
+
+def _check_count(name: str, value: Any) -> None:
+    """Refuses, with a ``ValueError`` of one line in the command line's words (``--threads must be
+    at least 1``), a ``value`` of the argument ``name`` that is not a whole number of at least 1
+    (``True`` is no count either)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, not {shown(value)}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {value}")
+
+
+def _check_reachable(address: str, host: str, port: int) -> None:
+    """Refuses, with a ``ValueError`` of one line naming ``address``, a ``host`` no resolver takes
+    (a label empty or over 63 characters: Python's IDNA codec refuses it before any lookup) and a
+    ``host`` and ``port`` that do not accept a connection within ``CONNECT_TIMEOUT`` seconds."""
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT):
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
             pass
+    except UnicodeError:
+        raise ValueError(f"address {shown(address)}: its host is not a host name (each label "
+                         "between dots must be 1 to 63 characters)") from None
     except OSError as e:
         reason = "no answer" if isinstance(e, socket.timeout) else (e.strerror or str(e))
-        raise ValueError(f"address {address!r} cannot be reached: {reason} "
+        raise ValueError(f"address {shown(address)} cannot be reached: {reason} "
                          f"(within {CONNECT_TIMEOUT:g} s)") from None
 
 
@@ -149,7 +172,7 @@ def start_ray(workers: int, threads: int, address: Optional[str]) -> Any:
                     log_to_driver=False,
                 )
         except Exception as e:  # Ray's own faults, many lines long: the first says it
-            where = f"join the Ray cluster at {address!r}" if address else "start Ray"
+            where = f"join the Ray cluster at {shown(address)}" if address else "start Ray"
             raise RuntimeError(f"cannot {where}: {_first_line(e)}{_auth_hint(address)}") from None
     # An actor asking for more CPUs than any node has would wait for one for ever.
     most = max((node["Resources"].get("CPU", 0) for node in ray.nodes() if node["Alive"]),

@@ -12,6 +12,9 @@ import sqlite3
 import time
 from typing import Any, Dict, List, Optional, Tuple
 
+# What a message quotes of a path or of what a file holds: escaped, at most 40 characters.
+from ._quoting import shown as _shown
+
 __all__ = ["Store", "APPLICATION_ID", "VERSION"]
 
 Range = Tuple[int, int]
@@ -44,38 +47,32 @@ COLUMNS = ["key", "window_lower", "window_upper", "lower", "upper", "best_move",
            "seconds", "kind", "written"]
 
 
-def _shown(value: Any) -> str:
-    """``value`` as a message quotes what a file holds: its ``repr`` (escaped), at most 40
-    characters, then ``…``."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + "…"
-
-
 class Store:
     """The SQLite record of a solve: one row per question answered (a position and the window its
     value was asked about in), written as it is answered.
 
     A new or empty file becomes a store; a file that is no SQLite database, or a database of
     something else (another application id, other tables or columns, an older layout), raises
-    ``ValueError`` with one line naming the file, before anything is written."""
+    ``ValueError`` with one line naming the file (its path escaped, at most 40 characters of it),
+    before anything is written."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         if path in ("", ":memory:"):
             # SQLite's names of a database in memory: the record would be lost with the process.
-            raise ValueError(f"store {path!r} names no file: give the path of a SQLite file "
+            raise ValueError(f"store {_shown(path)} names no file: give the path of a SQLite file "
                              "(created if missing)")
         if os.path.isdir(path):
-            raise ValueError(f"store {path!r} is a directory, not a SQLite file")
+            raise ValueError(f"store {_shown(path)} is a directory, not a SQLite file")
         try:
             self._db = sqlite3.connect(path, timeout=60, isolation_level=None)
         except sqlite3.Error as e:
-            raise ValueError(f"cannot open the store {path!r}: {e}") from None
+            raise ValueError(f"cannot open the store {_shown(path)}: {e}") from None
         try:
             self._open()
         except sqlite3.DatabaseError as e:
             self._db.close()
-            raise ValueError(f"store {path!r} is not a SQLite database ply can use: {e}") from None
+            raise ValueError(f"store {_shown(path)} is not a SQLite database ply can use: {e}") from None
         except ValueError:
             self._db.close()
             raise
@@ -98,16 +95,16 @@ class Store:
                 raise
             app = APPLICATION_ID
         if app != APPLICATION_ID:
-            raise ValueError(f"store {self.path!r} is a SQLite database of another application, "
+            raise ValueError(f"store {_shown(self.path)} is a SQLite database of another application, "
                              "not a plysolve.distributed store")
         version = db.execute("PRAGMA user_version").fetchone()[0]
         columns = [r[1] for r in db.execute("PRAGMA table_info(proved)")]
         if version != VERSION or columns != COLUMNS:
-            raise ValueError(f"store {self.path!r} is a plysolve.distributed store of another layout "
+            raise ValueError(f"store {_shown(self.path)} is a plysolve.distributed store of another layout "
                              f"(version {version}; this ply reads version {VERSION})")
         damage = db.execute("PRAGMA quick_check(1)").fetchone()[0]
         if damage != "ok":
-            raise ValueError(f"store {self.path!r} is damaged: {damage}")
+            raise ValueError(f"store {_shown(self.path)} is damaged: {damage}")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
 
@@ -116,7 +113,7 @@ class Store:
         try:
             return self._db.execute(sql, args)
         except sqlite3.DatabaseError as e:
-            raise ValueError(f"store {self.path!r}: {e}") from None
+            raise ValueError(f"store {_shown(self.path)}: {e}") from None
 
     def get(self, key: str, cells: int) -> Optional[Dict[str, Any]]:
         """What the store proves of ``key``, a position of ``cells`` open cells: every row's bounds
@@ -175,7 +172,7 @@ class Store:
         elif kind not in ("job", "expanded"):
             fault = f"its kind {_shown(kind)} is neither 'job' nor 'expanded'"
         if fault is not None:
-            raise ValueError(f"store {self.path!r} is damaged: row {rowid} (position "
+            raise ValueError(f"store {_shown(self.path)} is damaged: row {rowid} (position "
                              f"{_shown(key)}): {fault}")
         return {"lower": lower, "upper": upper, "best_move": best_move, "nodes": nodes,
                 "seconds": float(seconds), "kind": kind}
