@@ -81,27 +81,46 @@ fn the_shipped_4x4_book_gives_the_first_moves_it_holds_at_once() {
 }
 
 #[test]
+fn after_every_first_move_every_reply_is_in_the_shipped_4x4_book() {
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    let policy = Policy::new(MemoryBudget::new(1 << 30), None);
+    let kept = Kept::books_only(Books::shipped());
+    let start = report(&built, "", Detail::Moves, &policy, &kept);
+    assert_eq!((start.value, start.states_visited), (Some(0), 0));
+    assert_eq!(start.moves.len(), 40);
+    for first in &start.moves {
+        // Every first move keeps the tie; after it, every reply is valued by the book alone.
+        assert_eq!(first.value, Some(0), "{}", first.mv);
+        let after = report(&built, &first.mv, Detail::Moves, &policy, &kept);
+        assert_eq!(after.strategy, Strategy::Book, "{}", first.mv);
+        assert_eq!((after.value, after.states_visited), (Some(0), 0), "{}", first.mv);
+        assert_eq!(after.moves.len(), 39);
+        assert!(after.moves.iter().all(|m| m.value.is_some()), "{}", first.mv);
+        // The replies keeping the tie come first; the others give the opponent 2.
+        assert!(after.moves.iter().all(|m| matches!(m.value, Some(0 | -2))), "{}", first.mv);
+        assert_eq!(after.best_move.as_deref(), Some(after.moves[0].mv.as_str()));
+    }
+}
+
+#[test]
 fn a_position_the_book_holds_keeps_its_value_when_its_moves_are_not_all_proved() {
     let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
-    // Every move's value is asked, in 200 ms: some of the 39 replies are in the book (1-6, 2-3,
-    // 2-7, 3-4 and their images), the rest are searched and not proved in time.
+    // Every move's value is asked, in 200 ms: two moves in, the book holds the position (0 for A,
+    // best move 8-13) but none of its 38 replies, which are searched and not proved in time.
     let policy = Policy::new(
         MemoryBudget::new(1 << 30),
         Some(std::time::Duration::from_millis(200)),
     );
     let kept = Kept::books_only(Books::shipped());
-    let report = report(&built, "1-2", Detail::Moves, &policy, &kept);
-    // The position's own value is the book's (0 for B), though the search stopped.
+    let report = report(&built, "1-2 1-6", Detail::Moves, &policy, &kept);
+    // The position's own value is the book's, though the search stopped; its best move is the
+    // book's, worth that value.
     assert_eq!(report.value, Some(0));
     assert_eq!(report.strategy, Strategy::Book);
-    assert_eq!(report.moves.len(), 39);
-    let proved: Vec<&str> = report
-        .moves
-        .iter()
-        .filter(|m| m.value == Some(0))
-        .map(|m| m.mv.as_str())
-        .collect();
-    assert!(proved.len() >= 5, "{proved:?}");
+    assert_eq!(report.moves.len(), 38);
+    assert_eq!(report.best_move.as_deref(), Some("8-13"));
+    assert_eq!((report.moves[0].mv.as_str(), report.moves[0].value), ("8-13", Some(0)));
+    assert!(report.estimate.is_none());
     for m in &report.moves {
         // No move is worth more than the position.
         assert!(m.range().upper <= 0, "{}: {:?}", m.mv, m.range());
@@ -113,8 +132,8 @@ fn the_player_moves_where_the_book_knows_the_position_but_not_its_moves() {
     use plysolve::games::door::{Context, Grants};
     use plysolve::games::registry;
     use plysolve::input::surface::Surface;
-    // The book knows the position after 1-2 (0 for B) and some of its 39 replies; the player has
-    // 200 ms: it plays one of the moves the proof allows (those proved 0 keep the tie).
+    // The book knows the position after 1-2 (0 for B) and its 39 replies; the player has 200 ms:
+    // it plays one of the moves that keep the tie.
     let grants = Grants {
         kept: Some(std::sync::Arc::new(
             Kept::new(64 << 20, 1).with_books(Books::shipped()),
@@ -135,8 +154,7 @@ fn the_player_moves_where_the_book_knows_the_position_but_not_its_moves() {
         let played: serde_json::Value = serde_json::from_str(&answer.text).unwrap();
         played["move"].as_str().unwrap().to_string()
     };
-    // The replies the book proves 0 (it grows: read from it, not listed here), at least the five
-    // of 1-6, 2-3, 2-7, 3-4 and their images.
+    // The replies the book proves 0 (read from it, not listed here).
     let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
     let book = Books::shipped().board(&built).unwrap();
     let keeping_the_tie: Vec<String> = (0..built.board.edge_count() as u8)
@@ -153,10 +171,9 @@ fn the_player_moves_where_the_book_knows_the_position_but_not_its_moves() {
     assert!(keeping_the_tie.contains(&"1-6".to_string()));
     let mv = play("1-2");
     assert!(keeping_the_tie.contains(&mv), "{mv} of {keeping_the_tie:?}");
-    // After 3-8 the book knows the position and none of its replies: the estimate picks among
-    // them all (this once panicked: no move proved the position's value).
-    let mv = play("3-8");
-    assert_ne!(mv, "3-8");
+    // Two moves in the book knows the position and its best move, none of its replies: it plays
+    // that move (a position whose value no move was proved to keep once panicked here).
+    assert_eq!(play("1-2 1-6"), "8-13");
 }
 
 #[test]
