@@ -93,11 +93,24 @@ fn after_every_first_move_every_reply_is_in_the_shipped_4x4_book() {
         assert_eq!(first.value, Some(0), "{}", first.mv);
         let after = report(&built, &first.mv, Detail::Moves, &policy, &kept);
         assert_eq!(after.strategy, Strategy::Book, "{}", first.mv);
-        assert_eq!((after.value, after.states_visited), (Some(0), 0), "{}", first.mv);
+        assert_eq!(
+            (after.value, after.states_visited),
+            (Some(0), 0),
+            "{}",
+            first.mv
+        );
         assert_eq!(after.moves.len(), 39);
-        assert!(after.moves.iter().all(|m| m.value.is_some()), "{}", first.mv);
+        assert!(
+            after.moves.iter().all(|m| m.value.is_some()),
+            "{}",
+            first.mv
+        );
         // The replies keeping the tie come first; the others give the opponent 2.
-        assert!(after.moves.iter().all(|m| matches!(m.value, Some(0 | -2))), "{}", first.mv);
+        assert!(
+            after.moves.iter().all(|m| matches!(m.value, Some(0 | -2))),
+            "{}",
+            first.mv
+        );
         assert_eq!(after.best_move.as_deref(), Some(after.moves[0].mv.as_str()));
     }
 }
@@ -119,7 +132,10 @@ fn a_position_the_book_holds_keeps_its_value_when_its_moves_are_not_all_proved()
     assert_eq!(report.strategy, Strategy::Book);
     assert_eq!(report.moves.len(), 38);
     assert_eq!(report.best_move.as_deref(), Some("8-13"));
-    assert_eq!((report.moves[0].mv.as_str(), report.moves[0].value), ("8-13", Some(0)));
+    assert_eq!(
+        (report.moves[0].mv.as_str(), report.moves[0].value),
+        ("8-13", Some(0))
+    );
     assert!(report.estimate.is_none());
     for m in &report.moves {
         // No move is worth more than the position.
