@@ -49,6 +49,13 @@ pub struct Analysis<M> {
     pub line: Vec<LineStep<M>>,
 }
 
+/// Orders `moves` best first, as [`Analysis::moves`] lists them: greater lower bound, then greater
+/// upper bound; the sort is stable, so equal moves keep the game's move order. One home for the
+/// order, so a report that learns more of a move (a book's best move) re-ranks them the same way.
+pub fn sort_best_first<M>(moves: &mut [MoveValue<M>]) {
+    moves.sort_by_key(|m| std::cmp::Reverse((m.range.lower, m.range.upper)));
+}
+
 /// What `solver` proves of `state`'s value alone, no move valued, asked about in `window`
 /// ([`Solver::range_within`]; [`ValueRange::FULL`]: the exact value).
 pub fn analyse_value<G: ScoredGame, S: Solver<G> + ?Sized>(
@@ -73,7 +80,7 @@ pub fn analyse<G: ScoredGame, S: Solver<G> + ?Sized>(
     with_line: bool,
 ) -> Result<Analysis<G::Move>, SolveError> {
     let mut moves = move_values(game, solver, state)?;
-    moves.sort_by_key(|m| std::cmp::Reverse((m.range.lower, m.range.upper)));
+    sort_best_first(&mut moves);
     let range = position_range(&moves);
     let line = match moves.first() {
         // The first step is the first of the sorted moves (the sort is stable); the rest are searched.

@@ -9,7 +9,9 @@ use super::notation::format_edge;
 use super::position::Position;
 use super::request::Detail;
 use super::theory::learned::{self, move_estimate, Reading};
-use crate::engine::scored::analysis::{analyse, analyse_value, line_from, Analysis, MoveValue};
+use crate::engine::scored::analysis::{
+    analyse, analyse_value, line_from, sort_best_first, Analysis, MoveValue,
+};
 use crate::engine::scored::symmetry::symmetric_to_earlier;
 use crate::engine::scored::{Contradiction, SolveError, Solver, Strategy, ValueRange};
 use crate::engine::util::halt::Halted;
@@ -347,9 +349,7 @@ pub fn report_from(
                     }));
                 }
                 m.range = met;
-                analysis
-                    .moves
-                    .sort_by_key(|m| std::cmp::Reverse((m.range.lower, m.range.upper)));
+                sort_best_first(&mut analysis.moves);
             }
         }
     }
