@@ -451,7 +451,10 @@ def _interrupted(prelude, call, pause, limit):
     the call raised KeyboardInterrupt within ``limit`` seconds instead of running to its end."""
     script = "\n".join(
         [
-            "import sys, plysolve",
+            # A user's Python turns SIGINT into KeyboardInterrupt; the child does so whatever the
+            # test runner inherited (a background job of a script starts with SIGINT ignored).
+            "import signal, sys, plysolve",
+            "signal.signal(signal.SIGINT, signal.default_int_handler)",
             prelude,
             "try:",
             f"    {call}",
