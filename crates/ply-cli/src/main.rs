@@ -220,7 +220,7 @@ fn protect_number_lists(arg: OsString) -> OsString {
 /// (clap itself drops escape sequences from what it echoes, which would misquote the input). A value
 /// our own parser refused with a message that quotes it is said once: `--memory: `…` is not …`.
 fn clap_message(e: &clap::Error) -> String {
-    if let Some(message) = quoting_refusal(e) {
+    if let Some(message) = quoting_refusal(e).or_else(|| number_refusal(e)) {
         return message;
     }
     let mut message = one_line(&e.to_string());
@@ -254,6 +254,50 @@ fn quoting_refusal(e: &clap::Error) -> Option<String> {
     refusal
         .contains('`')
         .then(|| format!("{option}: {refusal}"))
+}
+
+/// A count clap's integer parser refused, in a user's words rather than Rust's (`invalid digit found
+/// in string`): `--die: `-3` must not be negative`, `--rows: `1e9` is not a whole number`.
+fn number_refusal(e: &clap::Error) -> Option<String> {
+    use std::num::IntErrorKind;
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let source = std::error::Error::source(e)?;
+    let context = |kind| match e.get(kind)? {
+        ContextValue::String(text) => Some(text.clone()),
+        _ => None,
+    };
+    let arg = context(clap::error::ContextKind::InvalidArg)?;
+    let value = context(clap::error::ContextKind::InvalidValue)?;
+    let option = arg.split(' ').next().filter(|o| o.starts_with("--"))?;
+    let text = value.trim();
+    let negative = text
+        .strip_prefix('-')
+        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
+    let why = match source.downcast_ref::<std::num::ParseIntError>() {
+        Some(parse) => match parse.kind() {
+            IntErrorKind::Empty => "is empty: a whole number is needed".to_string(),
+            IntErrorKind::InvalidDigit if negative => "must not be negative".to_string(),
+            IntErrorKind::InvalidDigit => "is not a whole number".to_string(),
+            IntErrorKind::PosOverflow => "is too large".to_string(),
+            IntErrorKind::NegOverflow => "is too small".to_string(),
+            IntErrorKind::Zero => "must not be 0".to_string(),
+            _ => return None,
+        },
+        // Clap's ranged parsers: `-3 is not in 0..=4294967295`.
+        None => {
+            let range = source.to_string();
+            let range = range.strip_prefix(&format!("{text} is not in "))?;
+            if negative && range.starts_with("0..") {
+                "must not be negative".to_string()
+            } else {
+                format!("is not in {range}")
+            }
+        }
+    };
+    let shown = plysolve::input::excerpt(value.as_bytes());
+    Some(format!("{option}: `{shown}` {why}"))
 }
 
 /// The last guard on every fault line: control characters escaped, and the line cut (with `…`) so
@@ -355,6 +399,30 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_count_clap_refuses_is_said_in_a_users_words() {
+        let message = |args: &[&str]| match parse(args.iter().map(OsString::from)) {
+            Err(e) => clap_message(&e),
+            Ok(_) => panic!("{args:?} parsed"),
+        };
+        assert_eq!(
+            message(&["ply", "solitaire", "--die", "-3"]),
+            "--die: `-3` must not be negative"
+        );
+        assert_eq!(
+            message(&["ply", "solitaire", "--die", "2.5"]),
+            "--die: `2.5` is not a whole number"
+        );
+        assert_eq!(
+            message(&["ply", "solitaire", "--die", "99999999999999999999999"]),
+            "--die: `99999999999999999999999` is too large"
+        );
+        assert_eq!(
+            message(&["ply", "solitaire", "--die", ""]),
+            "--die: `` is empty: a whole number is needed"
+        );
     }
 
     #[test]

@@ -578,37 +578,52 @@ const SUMS_2D6: &str = "(the sums are 2 to 12)";
 fn bad_sum_the_dice_cannot_make() {
     assert_bad(
         &["compare", "5,13", "7"],
-        &format!("ply: sum 13 cannot be made by 2 dice of 6 sides {SUMS_2D6}"),
+        &format!("ply: the first list: sum 13 cannot be made by 2 dice of 6 sides {SUMS_2D6}"),
     );
     assert_bad(
         &["compare", "7", "1,5"],
-        &format!("ply: sum 1 cannot be made by 2 dice of 6 sides {SUMS_2D6}"),
+        &format!("ply: the second list: sum 1 cannot be made by 2 dice of 6 sides {SUMS_2D6}"),
     );
     assert_bad(
         &["compare", "0", "7"],
-        &format!("ply: sum 0 cannot be made by 2 dice of 6 sides {SUMS_2D6}"),
+        &format!("ply: the first list: sum 0 cannot be made by 2 dice of 6 sides {SUMS_2D6}"),
     );
     assert_bad(
         &["compare", "3", "7", "--dice", "1", "--sides", "2"],
-        "ply: sum 3 cannot be made by 1 dice of 2 sides (the sums are 1 to 2)",
+        "ply: the first list: sum 3 cannot be made by 1 die of 2 sides (the sums are 1 to 2)",
     );
     assert_bad(
         &["simulate", "13", "7"],
-        &format!("ply: sum 13 cannot be made by 2 dice of 6 sides {SUMS_2D6}"),
+        &format!("ply: the first list: sum 13 cannot be made by 2 dice of 6 sides {SUMS_2D6}"),
     );
     assert_bad(
         &["compare", "99999999999", "7"],
-        &format!("ply: sum 99999999999 cannot be made by 2 dice of 6 sides {SUMS_2D6}"),
+        &format!(
+            "ply: the first list: sum 99999999999 cannot be made by 2 dice of 6 sides {SUMS_2D6}"
+        ),
     );
 }
 
 #[test]
 fn bad_empty_list() {
-    for (a, b) in [("", "7"), ("7", ""), (" \t ", "7")] {
-        assert_bad(&["compare", a, b], "ply: a list needs at least one sum");
+    for (a, b, which) in [
+        ("", "7", "first"),
+        ("7", "", "second"),
+        (" \t ", "7", "first"),
+    ] {
+        assert_bad(
+            &["compare", a, b],
+            &format!("ply: the {which} list needs at least one sum"),
+        );
     }
-    assert_bad(&["compare", " , ", "7"], "ply: a list's item 1 is empty");
-    assert_bad(&["simulate", "", "7"], "ply: a list needs at least one sum");
+    assert_bad(
+        &["compare", " , ", "7"],
+        "ply: the first list: item 1 is empty",
+    );
+    assert_bad(
+        &["simulate", "", "7"],
+        "ply: the first list needs at least one sum",
+    );
 }
 
 #[test]
@@ -635,10 +650,24 @@ fn bad_zero_dice_or_sides() {
 
 #[test]
 fn bad_not_a_number() {
-    assert_bad(&["compare", "5,x", "7"], "ply: `x` is not a whole number");
-    assert_bad(&["compare", "7", "5.5"], "ply: `5.5` is not a whole number");
-    assert_bad(&["compare", "5,-6", "7"], "ply: `-6` is not a whole number");
-    assert_bad(&["simulate", "7", "6,y"], "ply: `y` is not a whole number");
+    let first = "ply: the first list: ";
+    let second = "ply: the second list: ";
+    assert_bad(
+        &["compare", "5,x", "7"],
+        &format!("{first}`x` is not a whole number"),
+    );
+    assert_bad(
+        &["compare", "7", "5.5"],
+        &format!("{second}`5.5` is not a whole number"),
+    );
+    assert_bad(
+        &["compare", "5,-6", "7"],
+        &format!("{first}`-6` is not a whole number"),
+    );
+    assert_bad(
+        &["simulate", "7", "6,y"],
+        &format!("{second}`y` is not a whole number"),
+    );
 }
 
 #[test]

@@ -255,7 +255,7 @@ fn long_and_binary_tokens_are_quoted_short_and_escaped() {
     bad(
         &["dice-race", "compare", &format!("5,{junk}"), "7"],
         b"",
-        &format!("ply: {cut} is not a whole number"),
+        &format!("ply: the first list: {cut} is not a whole number"),
     );
     bad(
         &["heaps", "1", "\u{1b}[2J\u{7}"],
@@ -304,7 +304,7 @@ fn long_and_binary_tokens_are_quoted_short_and_escaped() {
     bad(
         &["dots", "boxes", "--rows", "\u{1b}[31mred\u{7}"],
         b"",
-        "ply: invalid value '\\x1b[31mred\\x07' for '--rows <ROWS>': invalid digit found in string",
+        "ply: --rows: `\\x1b[31mred\\x07` is not a whole number",
     );
     bad(
         &["magic-board", "--start", &junk],
@@ -322,15 +322,15 @@ fn negative_values_name_the_option_and_the_value() {
         ),
         (
             &["dots", "boxes", "--rows", "-3"],
-            "ply: invalid value '-3' for '--rows <ROWS>': -3 is not in 0..=4294967295",
+            "ply: --rows: `-3` must not be negative",
         ),
         (
             &["dots", "boxes", "--json", "--cols", "-3"],
-            "ply: invalid value '-3' for '--cols <COLS>': -3 is not in 0..=4294967295",
+            "ply: --cols: `-3` must not be negative",
         ),
         (
             &["dots", "triangles", "--memory", "-1"],
-            "ply: --memory: `-1` is not a memory size like 8G or 512M (invalid digit found in string)",
+            "ply: --memory: `-1` must not be negative: give a size like 1G",
         ),
         (
             &["dots", "triangles", "--moves", "-1-2"],
@@ -338,15 +338,15 @@ fn negative_values_name_the_option_and_the_value() {
         ),
         (
             &["dots", "solve", "--memory", "-1", "triangles"],
-            "ply: --memory: `-1` is not a memory size like 8G or 512M (invalid digit found in string)",
+            "ply: --memory: `-1` must not be negative: give a size like 1G",
         ),
         (
             &["magic-board", "generate", "--size", "-1"],
-            "ply: invalid value '-1' for '--size <SIZE>': invalid digit found in string",
+            "ply: --size: `-1` must not be negative",
         ),
         (
             &["magic-board", "stats", "--size", "5", "--seed", "-1"],
-            "ply: invalid value '-1' for '--seed <SEED>': invalid digit found in string",
+            "ply: --seed: `-1` must not be negative",
         ),
         (
             &["magic-board", "stats", "--sizes", "-5..20"],
@@ -354,15 +354,15 @@ fn negative_values_name_the_option_and_the_value() {
         ),
         (
             &["dice-race", "simulate", "7", "7", "--games", "-10"],
-            "ply: invalid value '-10' for '--games <GAMES>': invalid digit found in string",
+            "ply: --games: `-10` must not be negative",
         ),
         (
             &["dice-race", "best", "--picks", "-2"],
-            "ply: invalid value '-2' for '--picks <PICKS>': -2 is not in 0..=4294967295",
+            "ply: --picks: `-2` must not be negative",
         ),
         (
             &["solitaire", "--die", "-6", "1", "2"],
-            "ply: invalid value '-6' for '--die <K>': invalid digit found in string",
+            "ply: --die: `-6` must not be negative",
         ),
     ];
     for (args, expected) in cases {
@@ -372,7 +372,7 @@ fn negative_values_name_the_option_and_the_value() {
     bad(
         &["dice-race", "compare", "-1", "7"],
         b"",
-        "ply: `-1` is not a whole number",
+        "ply: the first list: `-1` is not a whole number",
     );
     assert_eq!(
         stdout_of(&["solitaire", "-1", "-2", "5"], None),

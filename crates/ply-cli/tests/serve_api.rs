@@ -426,7 +426,7 @@ fn every_error_has_its_status_and_message() {
         server.post("/api/dice-race/compare", r#"{"first":"5,13","second":"7"}"#),
         error(
             400,
-            "sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)"
+            "\"first\": sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)"
         )
     );
     let (status, body) = server.post("/api/solitaire", r#"{"squares":[1,2],"die":0}"#);
@@ -876,7 +876,7 @@ fn a_body_that_is_no_request_is_refused_in_the_apis_terms() {
         (
             "/api/dice-race/compare",
             r#"{"first":[18446744073709551616],"second":[7]}"#,
-            "sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
+            "\"first\": sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
         ),
         (
             "/api/dice-race/best",
@@ -1165,8 +1165,8 @@ fn heaps_and_dice_race_games_are_played_by_their_homes() {
         ),
         (
             "/api/dice-race/game",
-            r#"{"first":[13],"second":[6]}"#,
-            "sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
+            r#"{"first":[7],"second":[13]}"#,
+            "\"second\": sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
         ),
         (
             "/api/heaps/game",
@@ -1182,7 +1182,7 @@ fn heaps_and_dice_race_games_are_played_by_their_homes() {
         (
             "/api/dice-race/compare",
             r#"{"first":"7,,8","second":[7]}"#,
-            "a list's item 2 is empty",
+            "\"first\": item 2 is empty",
         ),
         (
             "/api/dice-race/simulate",

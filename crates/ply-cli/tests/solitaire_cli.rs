@@ -667,11 +667,11 @@ fn die_with_too_many_faces() {
 fn die_with_negative_faces() {
     assert_bad_solitaire(
         &["--die", "-3", "1", "2"],
-        "ply: invalid value '-3' for '--die <K>': invalid digit found in string",
+        "ply: --die: `-3` must not be negative",
     );
     assert_bad_solitaire(
         &["--die=-3", "1", "2"],
-        "ply: invalid value '-3' for '--die <K>': invalid digit found in string",
+        "ply: --die: `-3` must not be negative",
     );
 }
 

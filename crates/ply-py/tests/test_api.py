@@ -189,12 +189,10 @@ FAULTS = [
     (lambda: plysolve.solitaire([1, 2], die=0), ["solitaire", "1", "2", "--die", "0"]),
     (lambda: plysolve.heaps([3, 0]), ["heaps", "3", "0"]),
     (lambda: plysolve.heaps("3 x"), ["heaps", "3", "x"]),
-    (lambda: plysolve.dice_race_compare([1], [5]), ["dice-race", "compare", "1", "5"]),
     # An empty item: the one separator rule, the same text refused the same way.
     (lambda: plysolve.heaps("1,,2"), ["heaps", "1,,2"]),
     (lambda: plysolve.heaps(",1"), ["heaps", ",1"]),
     (lambda: plysolve.solitaire("1,,2"), ["solitaire", "1,,2"]),
-    (lambda: plysolve.dice_race_compare("7,,8", [7]), ["dice-race", "compare", "7,,8", "7"]),
 ]
 
 
@@ -271,8 +269,18 @@ PYTHON_FAULTS = [
      "heap 1 holds 18446744073709551616, more than the largest size (18446744073709551615)",
      ["heaps", str(2**64)], None),
     (lambda: plysolve.dice_race_compare([2**64], [7]),
-     "sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
-     ["dice-race", "compare", str(2**64), "7"], None),
+     "first: sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
+     ["dice-race", "compare", str(2**64), "7"],
+     "the first list: sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)"),
+    # A list's fault names the list: its argument here, its place on the command line.
+    (lambda: plysolve.dice_race_compare([7], [5, 1]),
+     "second: sum 1 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
+     ["dice-race", "compare", "7", "5,1"],
+     "the second list: sum 1 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)"),
+    (lambda: plysolve.dice_race_compare("7,,8", [7]), "first: item 2 is empty",
+     ["dice-race", "compare", "7,,8", "7"], "the first list: item 2 is empty"),
+    (lambda: plysolve.dice_race_simulate(first=[7], second=[]), "second needs at least one sum",
+     ["dice-race", "simulate", "7", ""], "the second list needs at least one sum"),
     (lambda: plysolve.dots_move("triangles", seed=-1), "seed=-1 must not be negative", None, None),
     (lambda: plysolve.book_stats(5), "path must be a str, not `5`", None, None),
 ]

@@ -21,6 +21,9 @@ pub enum MemorySizeError {
     /// is read, on every surface alike, not later by the solver.
     #[error("{0} is no memory at all: give a size like 1G")]
     Nothing(String),
+    /// A size below nothing (`-1`, `-2G`): said so, rather than in the size reader's words.
+    #[error("{0} must not be negative: give a size like 1G")]
+    Negative(String),
 }
 
 /// The most digits a memory size may have (18 digits of bytes are already 888 PiB).
@@ -38,6 +41,13 @@ pub fn parse_memory_size(text: &str) -> Result<u64, MemorySizeError> {
             quoted: quote(text),
             reason: format!("more than {MAX_SIZE_DIGITS} digits"),
         });
+    }
+    if text
+        .trim_start()
+        .strip_prefix('-')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+    {
+        return Err(MemorySizeError::Negative(quote(text)));
     }
     let bytes = parse_size::Config::new()
         .with_binary()
@@ -76,6 +86,12 @@ mod tests {
             assert_eq!(
                 parse_memory_size(nothing).unwrap_err().to_string(),
                 format!("`{nothing}` is no memory at all: give a size like 1G")
+            );
+        }
+        for negative in ["-1", " -2G", "-.5M"] {
+            assert_eq!(
+                parse_memory_size(negative).unwrap_err().to_string(),
+                format!("`{negative}` must not be negative: give a size like 1G")
             );
         }
         assert_eq!(

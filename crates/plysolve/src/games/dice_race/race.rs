@@ -46,8 +46,9 @@ pub enum RaceError {
     Empty,
     /// A sum the dice cannot make.
     #[error(
-        "sum {} cannot be made by {dice} dice of {sides} sides (the sums are {min} to {max})",
-        crate::input::excerpt(.sum.as_bytes())
+        "sum {} cannot be made by {dice} {} of {sides} sides (the sums are {min} to {max})",
+        crate::input::excerpt(.sum.as_bytes()),
+        if *.dice == 1 { "die" } else { "dice" }
     )]
     Impossible {
         /// The sum, as written (a number too large for any die is one).

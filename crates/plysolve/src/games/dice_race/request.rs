@@ -138,6 +138,14 @@ pub enum DiceRaceFault {
     Dice(#[from] DiceError),
     /// A list that cannot be raced, or a race refused.
     Race(#[from] RaceError),
+    /// One of a request's two lists cannot be raced: the fault named with the list
+    /// (`the second list: sum 13 cannot be made …`).
+    List {
+        /// Which list: [`FIRST`] or [`SECOND`], the request's own name for it.
+        which: &'static str,
+        /// What is wrong with it.
+        fault: RaceError,
+    },
     /// A search refused or failed.
     Search(#[from] SearchError),
     /// A simulation refused.
@@ -182,6 +190,19 @@ impl Worded for DiceRaceFault {
             ),
             DiceRaceFault::Dice(e) => e.to_string(),
             DiceRaceFault::Race(e) => e.to_string(),
+            // A list is a positional argument on the command line (`ply dice-race compare FIRST
+            // SECOND`), an option elsewhere.
+            DiceRaceFault::List { which, fault } => {
+                let list = match surface {
+                    Surface::Cli => format!("the {which} list"),
+                    Surface::Api | Surface::Python => surface.name(which),
+                };
+                match fault {
+                    RaceError::Empty => format!("{list} needs at least one sum"),
+                    RaceError::EmptyItem(item) => format!("{list}: {item}"),
+                    _ => format!("{list}: {fault}"),
+                }
+            }
             DiceRaceFault::Search(e) => e.to_string(),
             DiceRaceFault::Simulate(e) => e.to_string(),
             DiceRaceFault::TooSlow(e) => e.to_string(),
@@ -214,6 +235,11 @@ impl DiceRaceFault {
         )
     }
 }
+
+/// The first list's name in a request (the JSON key, the Python argument).
+pub const FIRST: &str = "first";
+/// The second list's name.
+pub const SECOND: &str = "second";
 
 /// A list as written (its sums in the order given) and as raced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -256,8 +282,11 @@ impl CompareQuery {
         second: &NumberList,
     ) -> Result<Self, DiceRaceFault> {
         let dice = Dice::new(count, sides)?;
-        let first = WrittenList::read(first, &dice)?;
-        let second = WrittenList::read(second, &dice)?;
+        let read = |which, list| {
+            WrittenList::read(list, &dice).map_err(|fault| DiceRaceFault::List { which, fault })
+        };
+        let first = read(FIRST, first)?;
+        let second = read(SECOND, second)?;
         Ok(CompareQuery {
             dice,
             first,
@@ -492,23 +521,23 @@ mod tests {
         for (json, text) in [
             (
                 r#"{"first":[5,13],"second":"7"}"#,
-                "sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
+                "the first list: sum 13 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)",
             ),
             (
                 r#"{"first":[5,-6],"second":"7"}"#,
-                "`-6` is not a whole number",
+                "the first list: `-6` is not a whole number",
             ),
             (
                 r#"{"first":[5,6.5],"second":"7"}"#,
-                "`6.5` is not a whole number",
+                "the first list: `6.5` is not a whole number",
             ),
             (
-                r#"{"first":"5,x","second":"7"}"#,
-                "`x` is not a whole number",
+                r#"{"first":"7","second":"5,x"}"#,
+                "the second list: `x` is not a whole number",
             ),
             (
                 r#"{"first":[],"second":"7"}"#,
-                "a list needs at least one sum",
+                "the first list needs at least one sum",
             ),
             (
                 r#"{"first":[7],"second":[7],"dice":0}"#,
@@ -565,7 +594,7 @@ mod tests {
             crate::input::json::read(br#"{"first":[18446744073709551616],"second":[7]}"#).unwrap();
         assert_eq!(
             huge.answer().unwrap_err().to_string(),
-            "sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)"
+            "the first list: sum 18446744073709551616 cannot be made by 2 dice of 6 sides (the sums are 2 to 12)"
         );
     }
 }
