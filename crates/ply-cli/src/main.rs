@@ -236,21 +236,45 @@ fn clap_message(e: &clap::Error) -> String {
     message
 }
 
+/// An option's value that a value parser refused, as clap's error carries it: the option
+/// (`--die`), the value as written, and the parser's own error.
+struct Refused<'a> {
+    /// The option's long name, `--die`.
+    option: String,
+    /// The value as written, when clap kept it.
+    value: Option<String>,
+    /// What the parser said.
+    source: &'a (dyn std::error::Error + 'static),
+}
+
+impl<'a> Refused<'a> {
+    /// The refusal in `e`, when `e` is a value refused by a long option's parser.
+    fn of(e: &'a clap::Error) -> Option<Self> {
+        if e.kind() != ErrorKind::ValueValidation {
+            return None;
+        }
+        let context = |kind| match e.get(kind)? {
+            ContextValue::String(text) => Some(text.clone()),
+            _ => None,
+        };
+        let arg = context(clap::error::ContextKind::InvalidArg)?;
+        let option = arg.split(' ').next().filter(|o| o.starts_with("--"))?;
+        Some(Refused {
+            option: option.to_string(),
+            value: context(clap::error::ContextKind::InvalidValue),
+            source: std::error::Error::source(e)?,
+        })
+    }
+}
+
 /// An option's value refused by one of our parsers whose message quotes the input already (in
 /// backticks):
 /// `--time: `…` is over the longest time accepted, 24 h`, without clap's own `invalid value '…' for
 /// '--time <TIME>'` quoting it again.
 fn quoting_refusal(e: &clap::Error) -> Option<String> {
-    if e.kind() != ErrorKind::ValueValidation {
-        return None;
-    }
-    let context = |kind| match e.get(kind)? {
-        ContextValue::String(text) => Some(text.clone()),
-        _ => None,
-    };
-    let arg = context(clap::error::ContextKind::InvalidArg)?;
-    let refusal = one_line(&std::error::Error::source(e)?.to_string());
-    let option = arg.split(' ').next().filter(|o| o.starts_with("--"))?;
+    let refused = Refused::of(e)?;
+    let refusal = one_line(&refused.source.to_string());
+    let option = refused.option;
     refusal
         .contains('`')
         .then(|| format!("{option}: {refusal}"))
@@ -260,17 +284,12 @@ fn quoting_refusal(e: &clap::Error) -> Option<String> {
 /// in string`): `--die: `-3` must not be negative`, `--rows: `1e9` is not a whole number`.
 fn number_refusal(e: &clap::Error) -> Option<String> {
     use std::num::IntErrorKind;
-    if e.kind() != ErrorKind::ValueValidation {
-        return None;
-    }
-    let source = std::error::Error::source(e)?;
-    let context = |kind| match e.get(kind)? {
-        ContextValue::String(text) => Some(text.clone()),
-        _ => None,
-    };
-    let arg = context(clap::error::ContextKind::InvalidArg)?;
-    let value = context(clap::error::ContextKind::InvalidValue)?;
-    let option = arg.split(' ').next().filter(|o| o.starts_with("--"))?;
+    let Refused {
+        option,
+        value,
+        source,
+    } = Refused::of(e)?;
+    let value = value?;
     let text = value.trim();
     let negative = text
         .strip_prefix('-')
