@@ -873,7 +873,9 @@ fn a_book_kept_by_play_is_whole_in_its_file() {
             "--cols",
             "4",
             // 25 free edges: the reply at 24 (KEEP_FREE, the fewest a book keeps) is proved in a
-            // fraction of a second even on a loaded machine, so the game keeps what it proved.
+            // fraction of a second on a quiet machine, so the game keeps what it proved. A turn
+            // ends when its position is proved: the long think time costs nothing then, and keeps
+            // the proof within the turn on a machine so loaded that 2 s of think proved nothing.
             "--moves",
             "1-2 2-3 3-4 4-5 16-17 17-18",
             "--book",
@@ -881,7 +883,7 @@ fn a_book_kept_by_play_is_whole_in_its_file() {
             "--seed",
             "1",
             "--think",
-            "2s",
+            "60s",
         ],
         Some("18-19\nquit\n"),
     );
