@@ -1171,14 +1171,18 @@ fn heaps_and_dice_race_games_are_played_by_their_homes() {
         (
             "/api/heaps/game",
             r#"{"heaps":[3,4],"moves":"2,,1"}"#,
-            "moves: item 2 is empty",
+            "\"moves\": item 2 is empty",
         ),
         (
             "/api/heaps/game",
             r#"{"heaps":"1,,2"}"#,
-            "heaps: item 2 is empty",
+            "\"heaps\": item 2 is empty",
         ),
-        ("/api/heaps", r#"{"heaps":",1"}"#, "heaps: item 1 is empty"),
+        (
+            "/api/heaps",
+            r#"{"heaps":",1"}"#,
+            "\"heaps\": item 1 is empty",
+        ),
         (
             "/api/dice-race/compare",
             r#"{"first":"7,,8","second":[7]}"#,

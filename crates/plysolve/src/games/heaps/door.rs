@@ -10,9 +10,16 @@ use crate::games::door::{About, Ask, Context, Cost, Door, Game, Grants, Page, Re
 use crate::input::surface::{Surface, Worded};
 
 impl Worded for HeapsFault {
-    /// A heap fault names heaps, not options: the same on every surface.
-    fn worded(&self, _: Surface) -> String {
-        self.to_string()
+    /// A heap fault names the heap (`heap 2 holds 0`), the same on every surface; an empty item
+    /// names the list as the caller wrote it: `heaps` on the command line (positional words),
+    /// `"heaps"` in a JSON body, `heaps` in Python.
+    fn worded(&self, surface: Surface) -> String {
+        match self {
+            HeapsFault::EmptyItem(item) if surface == Surface::Api => {
+                format!("{}: {item}", surface.name("heaps"))
+            }
+            _ => self.to_string(),
+        }
     }
 }
 
@@ -92,12 +99,14 @@ impl Ask for Play {
 }
 
 impl Worded for HeapsGameError {
-    /// A game's fault names the move and the heaps, the same on every surface; too many takes
-    /// names the option.
+    /// A game's fault names the move and the heaps, the same on every surface; too many takes and
+    /// an empty item in the takes name the option, the heaps' faults are worded as theirs.
     fn worded(&self, surface: Surface) -> String {
         match self {
             HeapsGameError::TooManyTakes(takes) => too_many_takes(surface, *takes),
-            _ => self.to_string(),
+            HeapsGameError::EmptyItem(item) => format!("{}: {item}", surface.name("moves")),
+            HeapsGameError::Heaps(fault) => fault.worded(surface),
+            HeapsGameError::Take { .. } => self.to_string(),
         }
     }
 }
