@@ -1214,3 +1214,22 @@ fn an_interrupted_build_keeps_its_proved_part_and_resumes() {
         "`b.book`: 1 positions of 1 in Dots and Boxes, 4×4 (1 exact)\nStart: +2, best move 14-19 (in the key's frame)\n"
     );
 }
+
+/// A build whose list of positions is more than half its memory holds (4×4 boxes, ten moves, in
+/// 256 MiB: some 10^11 positions) is refused in one line as its list reaches that many, naming the
+/// figures, with no book file left behind — not aborted by the allocator minutes later.
+#[test]
+fn a_build_too_big_for_its_memory_is_refused_and_leaves_no_file() {
+    let dir = scratch();
+    refused_in(
+        dir.path(),
+        &[
+            "dots", "book", "build", "big.book", "boxes", "--rows", "4", "--cols", "4", "--depth",
+            "10", "--memory", "256M",
+        ],
+        "ply: a build of 10 moves lists more than 419430 positions here (over 128.0 MiB \
+         (134217600 bytes)), more than half the memory budget of 256.0 MiB (268435456 bytes) \
+         allows: build fewer moves, or allow more memory",
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

@@ -461,14 +461,16 @@ fn book_build(
 
 /// The positions a book build of `depth` moves after the position of the JSON `DotsRequest` proves
 /// by the search (`build::leaves`): `[{"board", "key", "free", "moves"}]` as JSON, `moves` those
-/// after the request's. `args`: `depth` ([`Args`]). What a build spread over machines hands out
+/// after the request's. `args`: `depth`, `memory` ([`Args`]; the list refused past half of it, as
+/// a build's). What a build spread over machines hands out
 /// (`plysolve.distributed book`).
 #[pyfunction]
 fn book_positions(request: &str, args: &str) -> PyResult<String> {
     let query = dots_query(request)?;
     let args = Args::read(args)?;
     let depth = args.depth.unwrap_or(0);
-    to_json(&leaves(&query.built, query.position.drawn(), depth))
+    let budget = budget(args.memory.as_deref())?;
+    to_json(&leaves(&query.built, query.position.drawn(), depth, budget).map_err(bad)?)
 }
 
 /// Every board of the book at `args`' `path` summed up (`ply dots book stats --json`).

@@ -19,7 +19,7 @@ use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
 use plysolve::games::dots::book::build::{
-    build, count, leaves, verify, BuildOptions, Verified, VerifyOptions,
+    build, count, leaves, verify, BuildError, BuildOptions, Verified, VerifyOptions, POSITION_BYTES,
 };
 use plysolve::games::dots::book::key::KeyScheme;
 use plysolve::games::dots::book::ops;
@@ -279,7 +279,7 @@ fn check_book(geometry: Geometry, depth: u32, empty_value: i32) {
     let book = BookFile::open(&path, false, false).unwrap();
     let entries = book.entries_of(&built).unwrap();
     assert_eq!(written.len(), entries.len());
-    assert_eq!(entries.len(), count(&built, &[EdgeSet(0)], depth));
+    assert_eq!(entries.len(), count(&built, &[EdgeSet(0)], depth, budget()).unwrap());
     let by_key: HashMap<u64, &BookEntry> = entries.iter().map(|e| (e.key, e)).collect();
     assert_eq!(by_key.len(), entries.len(), "one entry per key");
     let edges = board.edge_count() as u32;
@@ -367,11 +367,11 @@ fn a_builds_leaves_are_its_deepest_positions_each_once_with_moves_reaching_them(
     let start = EdgeSet(0);
     // Positions up to symmetry and twins after 1 and 2 moves, as the build counts them.
     for (depth, distinct) in [(1, LEAVES_3X3_1), (2, LEAVES_3X3_2)] {
-        let listed = leaves(&built, start, depth);
+        let listed = leaves(&built, start, depth, budget()).unwrap();
         assert_eq!(listed.len(), distinct, "depth {depth}");
         assert_eq!(
             listed.len(),
-            count(&built, &[start], depth) - count(&built, &[start], depth - 1)
+            count(&built, &[start], depth, budget()).unwrap() - count(&built, &[start], depth - 1, budget()).unwrap()
         );
         let keys: HashSet<u64> = listed.iter().map(|l| l.key).collect();
         assert_eq!(keys.len(), listed.len(), "each position once");
@@ -396,12 +396,46 @@ fn a_builds_leaves_are_its_deepest_positions_each_once_with_moves_reaching_them(
     let last = Edge(5);
     let start = EdgeSet(((1u64 << 12) - 1) & !(1 << last.0));
     for depth in [1, 3] {
-        let listed = leaves(&small, start, depth);
+        let listed = leaves(&small, start, depth, budget()).unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].moves, vec![format_edge(&small.board, last)]);
         assert_eq!((listed[0].free, listed[0].key), (0, (1 << 12) - 1));
     }
-    assert_eq!(leaves(&small, start, 0)[0].moves, Vec::<String>::new());
+    assert_eq!(leaves(&small, start, 0, budget()).unwrap()[0].moves, Vec::<String>::new());
+}
+
+/// A build whose positions are more than half its memory holds is refused as its list reaches
+/// that many — before it proves or writes anything — and says how many the memory allows; the
+/// same build within a larger budget lists them all (3×3 boxes, 4 moves: 938 positions).
+#[test]
+fn a_build_too_big_for_its_memory_is_refused_before_it_writes_anything() {
+    let scratch = Scratch::new();
+    let built = built(BOXES_3X3);
+    let book = BookFile::open(&scratch.path("small.book"), true, true).unwrap();
+    let halt = Halt::never();
+    let small = MemoryBudget::new(500 * POSITION_BYTES * 2);
+    let options = BuildOptions {
+        budget: small,
+        ..build_options(4, &halt)
+    };
+    let refused = build(&book, &built, &[EdgeSet(0)], options, &mut |_| {}).unwrap_err();
+    assert!(
+        matches!(refused, BuildError::TooManyPositions { depth: 4, most: 500, .. }),
+        "{refused}"
+    );
+    assert_eq!(
+        refused.to_string(),
+        "a build of 4 moves lists more than 500 positions here (over 156.2 KiB (160000 bytes)), \
+         more than half the memory budget of 312.5 KiB (320000 bytes) allows: build fewer moves, \
+         or allow more memory"
+    );
+    assert!(ops::stats(&book).unwrap().is_empty());
+    assert!(matches!(
+        count(&built, &[EdgeSet(0)], 4, small),
+        Err(BuildError::TooManyPositions { most: 500, .. })
+    ));
+    assert!(leaves(&built, EdgeSet(0), 4, small).is_err());
+    assert_eq!(count(&built, &[EdgeSet(0)], 4, budget()).unwrap(), 938);
 }
 
 #[test]
@@ -412,7 +446,7 @@ fn a_build_over_its_leaves_proved_apart_equals_the_build_and_searches_nothing() 
     let expected = build_into(&whole, &built, 2, None, TieOrder::LowFirst);
     // Each leaf proved by a build of depth 0 of its own, in a book of its own, merged in.
     let apart = BookFile::open(&scratch.path("apart.book"), true, true).unwrap();
-    let listed = leaves(&built, EdgeSet(0), 2);
+    let listed = leaves(&built, EdgeSet(0), 2, budget()).unwrap();
     for (i, leaf) in listed.iter().enumerate() {
         let own = BookFile::open(&scratch.path(&format!("leaf{i}.book")), true, true).unwrap();
         let drawn = played(&built.board, EdgeSet(0), &leaf.moves);
@@ -441,7 +475,7 @@ fn a_build_over_its_leaves_proved_apart_equals_the_build_and_searches_nothing() 
         v
     };
     assert_eq!(same(&got), same(&expected));
-    assert_eq!(got.len(), count(&built, &[EdgeSet(0)], 2));
+    assert_eq!(got.len(), count(&built, &[EdgeSet(0)], 2, budget()).unwrap());
 }
 
 #[test]
@@ -1173,7 +1207,7 @@ fn a_build_out_of_time_keeps_bounds_that_hold_and_resumes_to_the_values() {
         TieOrder::LowFirst,
     );
     // Positions of which nothing was proved (bounds as wide as the cells left) are not written.
-    assert!(rushed.len() <= count(&built, &[EdgeSet(0)], 1));
+    assert!(rushed.len() <= count(&built, &[EdgeSet(0)], 1, budget()).unwrap());
     for entry in &rushed {
         let cells = scheme.open_cells(EdgeSet(entry.key)) as i32;
         assert!(
@@ -1214,7 +1248,7 @@ fn a_build_out_of_time_keeps_bounds_that_hold_and_resumes_to_the_values() {
         .filter(|e| e.value().is_some() && e.best.is_some())
         .count();
     assert_eq!(found, settled);
-    assert_eq!(resumed.len(), count(&built, &[EdgeSet(0)], 1));
+    assert_eq!(resumed.len(), count(&built, &[EdgeSet(0)], 1, budget()).unwrap());
     for entry in book.entries_of(&built).unwrap() {
         assert_eq!(entry.value(), Some(table.value_of_mask(entry.key)));
         assert!(entry.best.is_some());
@@ -1248,7 +1282,7 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
         .iter()
         .filter(|e| e.proved_by.ends_with("children"))
         .count();
-    assert_eq!(by_children, count(&built, &[EdgeSet(0)], 1));
+    assert_eq!(by_children, count(&built, &[EdgeSet(0)], 1, budget()).unwrap());
     assert_eq!(
         (
             verified.agreed,

@@ -227,8 +227,9 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
     }
     let budget = a.memory.budget()?;
     let time = time_arg(&a.time)?;
+    // Counted before the book is opened: a build too big for the memory leaves no file behind.
+    let total = count(&built, &starts, a.depth, budget).map_err(Failure::bad)?;
     let book = BookFile::open(&a.file, true, true).map_err(Failure::bad)?;
-    let total = count(&built, &starts, a.depth);
     let progress = StatesProgress::with_total("positions", total as u64);
     progress.event(&format!(
         "{total} positions up to {} on {}",

@@ -17,8 +17,7 @@ use crate::engine::scored::search::{
 use crate::engine::scored::{Completion, Solver, SubsetIndexed};
 use crate::engine::scored::{SolveError, Strategy, ValueRange};
 use crate::engine::util::halt::Halt;
-use crate::engine::util::memory::MemoryBudget;
-use crate::engine::util::memory::MemoryError;
+use crate::engine::util::memory::{Bytes, Limit, MemoryBudget, MemoryError};
 use crate::engine::util::progress::Progress;
 use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::jobs::combine;
@@ -74,6 +73,37 @@ pub enum BuildError {
     /// The search's table refused before it was allocated.
     #[error(transparent)]
     Memory(#[from] MemoryError),
+    /// The build's list of positions would take more than its part of the memory budget: refused
+    /// as the list reached it, before any position was proved or anything written.
+    #[error(
+        "a build of {depth} moves lists more than {most} positions here (over {}), more than half \
+         the memory budget of {}{} allows: build fewer moves, or allow more memory",
+        Bytes(*most as u128 * POSITION_BYTES as u128),
+        Bytes(*budget as u128),
+        limit.explanation()
+    )]
+    TooManyPositions {
+        /// The moves asked for.
+        depth: u32,
+        /// The most positions the budget allows.
+        most: u64,
+        /// The budget's bytes.
+        budget: u64,
+        /// Which limit set the budget.
+        limit: Limit,
+    },
+}
+
+/// What listing one position of a build takes: its key in a level and in the expansion's frontier,
+/// its node in the map and its children's keys, and the map's room to grow (peak resident memory
+/// measured: some 210 bytes a position over 6.2 million positions eight moves into 4×4 boxes, 290
+/// over 2.1 million of the 21-dot triangles board; rounded up).
+pub const POSITION_BYTES: u64 = 320;
+
+/// The positions up to `depth` moves a build may list within `budget`: half of it (the other half
+/// for the search's table).
+fn most_positions(budget: MemoryBudget) -> u64 {
+    budget.bytes() / 2 / POSITION_BYTES
 }
 
 /// A position of the build and its distinct children.
@@ -91,13 +121,25 @@ fn rules(built: &BuiltBoard) -> Completion<'_> {
         .expect("dots boards state completion rules")
 }
 
-/// Every distinct position up to `depth` edges after each of `starts`, by key, in levels: level `d`
-/// holds the positions `d` edges after a start.
+/// The positions of a build and their expansion: levels of keys (level `d` holds the positions `d`
+/// edges after a start) and each position's node by key.
+type Levels = (Vec<Vec<u64>>, HashMap<u64, Node>);
+
+/// Every distinct position up to `depth` edges after each of `starts`, by key, in levels; refused
+/// ([`BuildError::TooManyPositions`]) as soon as they are more than half of `budget` holds.
 fn levels(
     built: &BuiltBoard,
     starts: &[EdgeSet],
     depth: u32,
-) -> (Vec<Vec<u64>>, HashMap<u64, Node>) {
+    budget: MemoryBudget,
+) -> Result<Levels, BuildError> {
+    let most = most_positions(budget);
+    let too_many = || BuildError::TooManyPositions {
+        depth,
+        most,
+        budget: budget.bytes(),
+        limit: budget.limit(),
+    };
     let board = &built.board;
     let scheme = KeyScheme::new(board);
     let rules = rules(built);
@@ -137,6 +179,9 @@ fn levels(
                 }
                 children.push((child_key, rules.points(drawn.0, e), Edge(e as u8)));
                 if let std::collections::hash_map::Entry::Vacant(slot) = nodes.entry(child_key) {
+                    if levels_len(&levels, &level) >= most {
+                        return Err(too_many());
+                    }
                     slot.insert(Node {
                         drawn: child,
                         cells: scheme.open_cells(child),
@@ -154,12 +199,27 @@ fn levels(
         levels.push(level);
         frontier = next;
     }
-    (levels, nodes)
+    Ok((levels, nodes))
 }
 
-/// The number of distinct positions a build of `depth` moves from `starts` covers.
-pub fn count(built: &BuiltBoard, starts: &[EdgeSet], depth: u32) -> usize {
-    levels(built, starts, depth).0.iter().map(Vec::len).sum()
+/// The positions listed so far: those of the levels done and of the one under way.
+fn levels_len(levels: &[Vec<u64>], level: &[u64]) -> u64 {
+    (levels.iter().map(Vec::len).sum::<usize>() + level.len()) as u64
+}
+
+/// The number of distinct positions a build of `depth` moves from `starts` covers; refused as the
+/// build would be when they are more than half of `budget` holds.
+pub fn count(
+    built: &BuiltBoard,
+    starts: &[EdgeSet],
+    depth: u32,
+    budget: MemoryBudget,
+) -> Result<usize, BuildError> {
+    Ok(levels(built, starts, depth, budget)?
+        .0
+        .iter()
+        .map(Vec::len)
+        .sum())
 }
 
 /// A position a build proves by the search ([`leaves`]), with what proving it apart takes.
@@ -182,10 +242,17 @@ pub struct Leaf {
 /// over before, each once, in the build's order — its levels' leaves, not a second enumeration.
 /// Each can be proved apart (on other machines: `python -m plysolve.distributed book`) into the
 /// book, where the build finds them and proves every shallower position from its children.
-pub fn leaves(built: &BuiltBoard, start: EdgeSet, depth: u32) -> Vec<Leaf> {
+///
+/// Refused, as a build would be, when the positions are more than half of `budget` holds.
+pub fn leaves(
+    built: &BuiltBoard,
+    start: EdgeSet,
+    depth: u32,
+    budget: MemoryBudget,
+) -> Result<Vec<Leaf>, BuildError> {
     let board = &built.board;
-    let (levels, nodes) = levels(built, &[start], depth);
-    levels
+    let (levels, nodes) = levels(built, &[start], depth, budget)?;
+    Ok(levels
         .iter()
         .flatten()
         .map(|key| (key, &nodes[key]))
@@ -200,7 +267,7 @@ pub fn leaves(built: &BuiltBoard, start: EdgeSet, depth: u32) -> Vec<Leaf> {
                 .map(|e| format_edge(board, e))
                 .collect(),
         })
-        .collect()
+        .collect())
 }
 
 /// Proves every position up to `options.depth` edges after each of `starts` into `book`, telling
@@ -230,11 +297,17 @@ pub fn build_in(
     shared: Option<&SharedBounds>,
     on_event: &mut dyn FnMut(&BuildEvent),
 ) -> Result<Vec<BookEntry>, BuildError> {
+    // Listed before the book is touched: a build refused for its size writes nothing.
+    let (levels, nodes) = levels(built, starts, options.depth, options.budget)?;
     book.add_board(built)?;
     let board = &built.board;
     let slug = built.geometry.slug();
-    let (levels, nodes) = levels(built, starts, options.depth);
-    let total = levels.iter().map(Vec::len).sum();
+    let total: usize = levels.iter().map(Vec::len).sum();
+    // The search's table in what the list leaves of the budget.
+    let listed = total as u64 * POSITION_BYTES;
+    let table_budget = options
+        .budget
+        .share(options.budget.bytes().saturating_sub(listed));
     let most_free = levels
         .iter()
         .flatten()
@@ -244,8 +317,8 @@ pub fn build_in(
     let memory = match memory {
         Some(kept) => kept.clone(),
         None => Arc::new(SearchMemory::new(
-            SearchOptions::table_bytes_for(most_free, options.budget),
-            options.budget,
+            SearchOptions::table_bytes_for(most_free, table_budget),
+            table_budget,
         )?),
     };
     let mut unfinished = Some(book.unfinished_of(built)?);
@@ -657,7 +730,9 @@ fn from_checked_children(
     drawn: EdgeSet,
     trusted: &dyn Fn(u64, &BookEntry) -> bool,
 ) -> Result<Option<ValueRange>, BookError> {
-    let (levels, nodes) = levels(built, &[drawn], 1);
+    // One position's children: a few dozen at most, whatever the budget.
+    let (levels, nodes) = levels(built, &[drawn], 1, MemoryBudget::new(u64::MAX))
+        .expect("no budget refuses one position's children");
     let node = &nodes[&levels[0][0]];
     if node.children.is_empty() {
         return Ok(None);
