@@ -1233,3 +1233,84 @@ fn a_build_too_big_for_its_memory_is_refused_and_leaves_no_file() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// A line read from a book goes on past the book's last position to the end of the game where
+/// what is left is small (2×2 boxes, a book of two moves: all 12 moves, worth the value the book
+/// gives, +2; the shipped size-4 triangles book: all 30 of the empty board's, the same as with no
+/// book), and where it is not (the shipped 4×4 book leaves 38 free edges) it ends where the book
+/// does, saying so.
+#[test]
+fn a_line_from_a_book_goes_on_to_the_end_where_the_rest_is_small() {
+    let dir = scratch();
+    let dir = dir.path();
+    ok_in(
+        dir,
+        &[
+            "dots", "book", "build", "x.book", "boxes", "--rows", "2", "--cols", "2", "--depth",
+            "2",
+        ],
+    );
+    let json: Value = serde_json::from_str(&ok_in(
+        dir,
+        &[
+            "dots", "boxes", "--rows", "2", "--cols", "2", "--book", "x.book", "--line", "--json",
+        ],
+    ))
+    .unwrap();
+    assert_eq!(json["strategy"], "book");
+    let line: Vec<&str> = json["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        (line.len(), json["line_steps"].as_array().unwrap().len()),
+        (12, 12)
+    );
+    // Played out, the line ends with A ahead by the value (the empty 2×2 board: +2 for A).
+    let end: Value = serde_json::from_str(&ok_in(
+        dir,
+        &[
+            "dots",
+            "boxes",
+            "--rows",
+            "2",
+            "--cols",
+            "2",
+            "--moves",
+            &line.join(" "),
+            "--json",
+        ],
+    ))
+    .unwrap();
+    assert_eq!(json["value"], 2);
+    assert_eq!(
+        (
+            end["over"].as_bool(),
+            end["score"]["A"].as_i64(),
+            end["score"]["B"].as_i64()
+        ),
+        (Some(true), Some(3), Some(1))
+    );
+    let shipped = ok_in(dir, &["dots", "triangles", "--size", "4", "--line"]);
+    let searched = ok_in(
+        dir,
+        &["dots", "triangles", "--size", "4", "--line", "--no-book"],
+    );
+    let best_line = |text: &str| text.lines().last().unwrap().to_string();
+    assert!(
+        best_line(&shipped).starts_with("Best line: A 1-2, B 4-7, A 2-4"),
+        "{shipped}"
+    );
+    assert_eq!(best_line(&shipped).matches(", ").count(), 29);
+    assert_eq!(best_line(&shipped), best_line(&searched));
+    let four = ok_in(
+        dir,
+        &["dots", "boxes", "--rows", "4", "--cols", "4", "--line"],
+    );
+    assert_eq!(
+        best_line(&four),
+        "Best line (as far as it is proved): A 1-2, B 1-6"
+    );
+}

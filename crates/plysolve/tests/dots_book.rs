@@ -279,7 +279,10 @@ fn check_book(geometry: Geometry, depth: u32, empty_value: i32) {
     let book = BookFile::open(&path, false, false).unwrap();
     let entries = book.entries_of(&built).unwrap();
     assert_eq!(written.len(), entries.len());
-    assert_eq!(entries.len(), count(&built, &[EdgeSet(0)], depth, budget()).unwrap());
+    assert_eq!(
+        entries.len(),
+        count(&built, &[EdgeSet(0)], depth, budget()).unwrap()
+    );
     let by_key: HashMap<u64, &BookEntry> = entries.iter().map(|e| (e.key, e)).collect();
     assert_eq!(by_key.len(), entries.len(), "one entry per key");
     let edges = board.edge_count() as u32;
@@ -371,7 +374,8 @@ fn a_builds_leaves_are_its_deepest_positions_each_once_with_moves_reaching_them(
         assert_eq!(listed.len(), distinct, "depth {depth}");
         assert_eq!(
             listed.len(),
-            count(&built, &[start], depth, budget()).unwrap() - count(&built, &[start], depth - 1, budget()).unwrap()
+            count(&built, &[start], depth, budget()).unwrap()
+                - count(&built, &[start], depth - 1, budget()).unwrap()
         );
         let keys: HashSet<u64> = listed.iter().map(|l| l.key).collect();
         assert_eq!(keys.len(), listed.len(), "each position once");
@@ -401,7 +405,10 @@ fn a_builds_leaves_are_its_deepest_positions_each_once_with_moves_reaching_them(
         assert_eq!(listed[0].moves, vec![format_edge(&small.board, last)]);
         assert_eq!((listed[0].free, listed[0].key), (0, (1 << 12) - 1));
     }
-    assert_eq!(leaves(&small, start, 0, budget()).unwrap()[0].moves, Vec::<String>::new());
+    assert_eq!(
+        leaves(&small, start, 0, budget()).unwrap()[0].moves,
+        Vec::<String>::new()
+    );
 }
 
 /// A build whose positions are more than half its memory holds is refused as its list reaches
@@ -420,7 +427,14 @@ fn a_build_too_big_for_its_memory_is_refused_before_it_writes_anything() {
     };
     let refused = build(&book, &built, &[EdgeSet(0)], options, &mut |_| {}).unwrap_err();
     assert!(
-        matches!(refused, BuildError::TooManyPositions { depth: 4, most: 500, .. }),
+        matches!(
+            refused,
+            BuildError::TooManyPositions {
+                depth: 4,
+                most: 500,
+                ..
+            }
+        ),
         "{refused}"
     );
     assert_eq!(
@@ -475,7 +489,10 @@ fn a_build_over_its_leaves_proved_apart_equals_the_build_and_searches_nothing() 
         v
     };
     assert_eq!(same(&got), same(&expected));
-    assert_eq!(got.len(), count(&built, &[EdgeSet(0)], 2, budget()).unwrap());
+    assert_eq!(
+        got.len(),
+        count(&built, &[EdgeSet(0)], 2, budget()).unwrap()
+    );
 }
 
 #[test]
@@ -1248,7 +1265,10 @@ fn a_build_out_of_time_keeps_bounds_that_hold_and_resumes_to_the_values() {
         .filter(|e| e.value().is_some() && e.best.is_some())
         .count();
     assert_eq!(found, settled);
-    assert_eq!(resumed.len(), count(&built, &[EdgeSet(0)], 1, budget()).unwrap());
+    assert_eq!(
+        resumed.len(),
+        count(&built, &[EdgeSet(0)], 1, budget()).unwrap()
+    );
     for entry in book.entries_of(&built).unwrap() {
         assert_eq!(entry.value(), Some(table.value_of_mask(entry.key)));
         assert!(entry.best.is_some());
@@ -1282,7 +1302,10 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
         .iter()
         .filter(|e| e.proved_by.ends_with("children"))
         .count();
-    assert_eq!(by_children, count(&built, &[EdgeSet(0)], 1, budget()).unwrap());
+    assert_eq!(
+        by_children,
+        count(&built, &[EdgeSet(0)], 1, budget()).unwrap()
+    );
     assert_eq!(
         (
             verified.agreed,

@@ -6,7 +6,7 @@
 use super::book::key::KeyScheme;
 use super::book::{proved_by, BookEntry, BookError};
 use super::kept::Kept;
-use super::notation::format_edge;
+use super::notation::{edge_named, format_edge};
 use super::policy::{Plan, Policy};
 use super::report::{report_from, report_unproved, DotsReport, Estimated, MoveReport};
 use super::request::{tie_name, Detail, DotsQuery};
@@ -128,6 +128,9 @@ pub fn answer_planned(
         Detail::Moves | Detail::Line => plan.time.map(|t| t.mul_f64(EXACT_SHARE)),
     };
     let mut report = prove(query, plan, proving, policy, kept, hooks)?;
+    if report.strategy == Strategy::Book && query.detail == Detail::Line {
+        carry_lines_past_books(query, &mut report, policy, kept, hooks)?;
+    }
     if let Some(kept) = kept {
         keep_proofs(query, &report, kept, started.elapsed())?;
     }
@@ -144,6 +147,73 @@ pub fn answer_planned(
         report.estimate = estimate;
     }
     Ok(report)
+}
+
+/// Free edges up to which a line read from the books is carried on past the last position they
+/// hold by the solver (well under a second on the boards with books up to 30 free edges); a line
+/// the books leave with more free edges than that (4×4 boxes two moves in: 38) ends where they do.
+pub const LINE_PAST_BOOK_FREE: u32 = 30;
+
+/// Carries `report`'s lines (its best line and each top line), read from the books, on to the end
+/// of the game when the position where the books leave them has at most [`LINE_PAST_BOOK_FREE`]
+/// free edges: by the answer to that position under the same policy and books.
+fn carry_lines_past_books(
+    query: &DotsQuery,
+    report: &mut DotsReport,
+    policy: &Policy,
+    kept: Option<&Kept>,
+    hooks: Hooks<'_>,
+) -> Result<(), SolveError> {
+    let line: Vec<String> = report.line.clone();
+    let rest = line_after(query, &line, policy, kept, hooks)?;
+    report.line.extend(rest.iter().map(|s| s.mv.clone()));
+    report.line_steps.extend(rest);
+    for top in &mut report.lines {
+        let rest = line_after(query, &top.line, policy, kept, hooks)?;
+        top.line.extend(rest.into_iter().map(|s| s.mv));
+    }
+    Ok(())
+}
+
+/// The best line from the position `line` leads to after `query`'s, when it has at least one and at
+/// most [`LINE_PAST_BOOK_FREE`] free edges (empty otherwise, or when a move of `line` is not one of
+/// the board's).
+fn line_after(
+    query: &DotsQuery,
+    line: &[String],
+    policy: &Policy,
+    kept: Option<&Kept>,
+    hooks: Hooks<'_>,
+) -> Result<Vec<super::report::LineStepReport>, SolveError> {
+    let board = &query.built.board;
+    let mut position = query.position.clone();
+    for mv in line {
+        let Some(edge) = edge_named(board, mv) else {
+            return Ok(Vec::new());
+        };
+        if position.play(board, edge).is_err() {
+            return Ok(Vec::new());
+        }
+    }
+    let free = board.edge_count() as u32 - position.drawn().len();
+    if free == 0 || free > LINE_PAST_BOOK_FREE {
+        return Ok(Vec::new());
+    }
+    let asked = DotsQuery {
+        position,
+        detail: Detail::Line,
+        window: ValueRange::FULL,
+        lines: 1,
+        ..query.clone()
+    };
+    let plan = policy.plan(&asked, kept);
+    // Its progress and status are not the asked position's: the front end hears none of them.
+    let quiet = Hooks {
+        progress: None,
+        status: None,
+        ..hooks
+    };
+    Ok(prove(&asked, &plan, plan.time, policy, kept, quiet)?.line_steps)
 }
 
 /// What is proved of every move of `query`'s position (its detail is taken as [`Detail::Moves`])
