@@ -16,7 +16,7 @@
 //! under way (a process cannot end while a thread of its waits on the disk), and none starts after
 //! it: no fsync of a whole large file stands between Ctrl-C and the end.
 
-use plysolve::input::quote;
+use plysolve::input::quote_path;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -144,7 +144,7 @@ impl SaveError {
     /// One line naming `path` as the user gave it (never the temporary file):
     /// `` `t.plytable` is not a regular file ``, `` cannot write `t.plytable`: File too large ``.
     pub fn about(&self, path: &Path) -> String {
-        let shown = quote(&path.to_string_lossy());
+        let shown = quote_path(path);
         match self {
             SaveError::Target(fault) => format!("{shown} {fault}"),
             SaveError::Write(e) => format!("cannot write {shown}: {e}"),
@@ -169,7 +169,7 @@ pub fn check_target(path: &Path) -> Result<(), SaveError> {
         _ => {}
     }
     let dir = directory_of(path);
-    let shown = quote(&dir.to_string_lossy());
+    let shown = quote_path(&dir);
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => target(&format!("is in {shown}, which is not a directory")),
@@ -472,10 +472,7 @@ mod tests {
         });
         assert_eq!(
             failed.unwrap_err().about(&target),
-            format!(
-                "cannot write {}: disk full",
-                quote(&target.to_string_lossy())
-            )
+            format!("cannot write {}: disk full", quote_path(&target))
         );
         assert_eq!(std::fs::read(&target).unwrap(), b"old");
         assert_eq!(
@@ -505,7 +502,7 @@ mod tests {
         assert_eq!(fault(dir.path()), "is a directory");
         let file = dir.path().join("file");
         std::fs::write(&file, b"").unwrap();
-        let shown = quote(&file.to_string_lossy());
+        let shown = quote_path(&file);
         assert_eq!(
             fault(&file.join("t")),
             format!("is in {shown}, which is not a directory")
@@ -513,10 +510,7 @@ mod tests {
         let missing = dir.path().join("missing");
         assert_eq!(
             fault(&missing.join("t")),
-            format!(
-                "is in {}, which does not exist",
-                quote(&missing.to_string_lossy())
-            )
+            format!("is in {}, which does not exist", quote_path(&missing))
         );
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         assert_eq!(
@@ -563,7 +557,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("t".repeat(250));
         let e = write_whole(&target, |out| out.write_all(b"x")).unwrap_err();
-        let shown = quote(&target.to_string_lossy());
+        let shown = quote_path(&target);
         assert_eq!(
             e.about(&target),
             format!("cannot write {shown}: invalid filename")

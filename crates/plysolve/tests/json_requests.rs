@@ -204,3 +204,31 @@ fn one_key_given_under_two_names_is_refused_naming_both() {
         assert_eq!(request.moves.text(), "1-2");
     }
 }
+
+/// A request's key set to `null` counts as not given, whatever its type (an optional number, a
+/// word, a list): the default board, `"cols"` alone (refused later, as without the null), no
+/// moves. A key given twice is refused even
+/// when one of them is `null`, and an unknown key set to `null` is still unknown.
+#[test]
+fn a_key_set_to_null_counts_as_not_given() {
+    let read_ = |json: &str| read::<DotsRequest>(json.as_bytes());
+    let given: DotsRequest =
+        read_(r#"{"game":"triangles","size":null,"moves":null,"detail":null}"#).unwrap();
+    let absent: DotsRequest = read_(r#"{"game":"triangles"}"#).unwrap();
+    assert_eq!(given, absent);
+    assert_eq!(given.size, None);
+    assert_eq!(
+        read_(r#"{"game":"boxes","rows":null,"cols":2}"#).unwrap(),
+        read_(r#"{"game":"boxes","cols":2}"#).unwrap()
+    );
+    assert_eq!(
+        fault(r#"{"game":"boxes","rows":2,"rows":null}"#, Surface::Api),
+        "\"rows\" is given twice"
+    );
+    assert!(
+        fault(r#"{"game":"boxes","bogus":null}"#, Surface::Api)
+            .starts_with("unknown key \"bogus\""),
+        "{}",
+        fault(r#"{"game":"boxes","bogus":null}"#, Surface::Api)
+    );
+}

@@ -27,8 +27,8 @@ pub struct BenchPlayerArgs {
     /// Play Dots and Triangles of this size instead of boxes.
     #[arg(long)]
     size: Option<u32>,
-    /// Games against each opponent (ply moves first in half of them).
-    #[arg(long, default_value_t = 200)]
+    /// Games against each opponent (ply moves first in half of them), at least one.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// The opponents.
     #[arg(long, value_enum, default_value_t = OpponentArg::Both)]

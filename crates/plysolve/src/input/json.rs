@@ -54,10 +54,12 @@ fn names_of_one_key<T: DeserializeOwned>(mut fault: JsonFault, tree: &Json) -> J
     let first = if *key != second && given(key) == 1 {
         Some(key.clone())
     } else {
-        // The second name's value is never read (serde refuses the key before it): null stands
-        // for it, so a large value is not copied once per key tried.
+        // The second name's value is never read (serde refuses the key before it): an empty
+        // list stands for it (not `null`, which would count as no key at all), so a large value
+        // is not copied once per key tried.
         entries[..last].iter().find_map(|(k, v)| {
-            let pair = Json::Object(vec![(k.clone(), v.clone()), (second.clone(), Json::Null)]);
+            let stand_in = Json::List(Vec::new());
+            let pair = Json::Object(vec![(k.clone(), v.clone()), (second.clone(), stand_in)]);
             let refused = T::deserialize(Node(&pair)).err()?;
             matches!(refused.kind, Kind::RepeatedKey(_)).then(|| k.clone())
         })
@@ -649,13 +651,23 @@ impl<'de, 'a> Deserializer<'de> for Node<'a> {
         }
     }
 
+    /// A request's object: a key of the request set to `null` (once) counts as not given, so every
+    /// optional key reads `null` as its default alike (`"size": null` is the default size, as
+    /// `"misere": null` is `false`); any other key set to `null` is refused as any other value.
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
-        _: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, JsonFault> {
-        self.deserialize_map(visitor)
+        match self.0 {
+            Json::Object(entries) => Entries {
+                absent_if_null: fields,
+                ..Entries::new(entries)
+            }
+            .visit(visitor),
+            _ => self.expected(Expected::Object),
+        }
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -763,21 +775,36 @@ impl<'de, 'a> SeqAccess<'de> for Items<'a> {
 
 /// The entries of an object, each fault placed at its key.
 struct Entries<'a> {
+    all: &'a [(String, Json)],
     entries: std::slice::Iter<'a, (String, Json)>,
     value: Option<&'a (String, Json)>,
     /// The keys read so far, as written.
     read: Vec<&'a str>,
+    /// Keys skipped, as if not given, when set to `null` once (a request's own keys).
+    absent_if_null: &'static [&'static str],
 }
 
 impl<'a> Entries<'a> {
     fn new(entries: &'a [(String, Json)]) -> Self {
         Entries {
+            all: entries,
             entries: entries.iter(),
             value: None,
             read: Vec::new(),
+            absent_if_null: &[],
         }
     }
+}
 
+/// Whether `(key, value)` of the object `all` counts as not given: a key of `absent_if_null`, set
+/// to `null`, and given once.
+fn absent(all: &[(String, Json)], absent_if_null: &[&str], (key, value): &(String, Json)) -> bool {
+    *value == Json::Null
+        && absent_if_null.contains(&key.as_str())
+        && all.iter().filter(|(k, _)| k == key).count() == 1
+}
+
+impl Entries<'_> {
     /// The entries given to `visitor`; a key given again names, besides the key (the first name
     /// the request knows it by), the name it was given under the second time.
     fn visit<'de, V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, JsonFault> {
@@ -797,7 +824,8 @@ impl<'de, 'a> MapAccess<'de> for Entries<'a> {
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, JsonFault> {
-        let Some(entry) = self.entries.next() else {
+        let (all, keys) = (self.all, self.absent_if_null);
+        let Some(entry) = self.entries.find(|e| !absent(all, keys, e)) else {
             return Ok(None);
         };
         self.value = Some(entry);

@@ -31,6 +31,13 @@ pub fn quote(text: &str) -> String {
     quote_bytes(text.as_bytes())
 }
 
+/// A path as messages show it: between backticks, its bytes escaped as [`quote_bytes`] writes
+/// them (`\xff` for a byte that is not UTF-8, never `�`), its end kept when it is long
+/// ([`path_excerpt`]).
+pub fn quote_path(path: &std::path::Path) -> String {
+    format!("`{}`", path_excerpt(path))
+}
+
 /// Raw bytes as messages show them: like [`quote`], with bytes that are not UTF-8 written `\xff`.
 pub fn quote_bytes(bytes: &[u8]) -> String {
     format!("`{}`", excerpt(bytes))

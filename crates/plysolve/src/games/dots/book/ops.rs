@@ -60,13 +60,9 @@ pub fn stats(file: &BookFile) -> Result<Vec<BoardStats>, BookError> {
 pub fn open_merge(into: &Path, from: &Path) -> Result<(BookFile, BookFile), BookError> {
     let source = BookFile::open(from, false, false)?;
     source.check_all()?;
-    let same = match (std::fs::canonicalize(into), std::fs::canonicalize(from)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if same {
+    if same_file(into, from) {
         return Err(BookError::Io(
-            crate::input::quote(&into.display().to_string()),
+            crate::input::quote_path(into),
             format!(
                 "the same book as {}: a book is not merged into itself",
                 source.name()
@@ -74,6 +70,24 @@ pub fn open_merge(into: &Path, from: &Path) -> Result<(BookFile, BookFile), Book
         ));
     }
     Ok((BookFile::open(into, true, true)?, source))
+}
+
+/// Whether `a` and `b` name one file: the same path once links are followed, or (on Unix) the
+/// same device and inode — a hard link to the file under another name.
+fn same_file(a: &Path, b: &Path) -> bool {
+    if let (Ok(a), Ok(b)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        if a == b {
+            return true;
+        }
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            return (a.dev(), a.ino()) == (b.dev(), b.ino());
+        }
+    }
+    false
 }
 
 /// Writes every entry of `from` into `into`; gives how many. Two proofs that disagree are

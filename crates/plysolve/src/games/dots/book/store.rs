@@ -237,7 +237,7 @@ impl BookFile {
     /// A book opened to `write` is checked whole first ([`Self::check_all`]): nothing is written
     /// into a damaged book.
     pub fn open(path: &Path, write: bool, create: bool) -> Result<Self, BookError> {
-        let name = crate::input::quote(&path.display().to_string());
+        let name = crate::input::quote_path(path);
         let found = path.metadata();
         if let Ok(meta) = &found {
             if meta.is_dir() {
@@ -259,7 +259,7 @@ impl BookFile {
         }
         let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
         if let Some(folder) = folder.filter(|f| !f.is_dir()) {
-            let folder = crate::input::quote(&folder.display().to_string());
+            let folder = crate::input::quote_path(folder);
             return Err(BookError::Io(name, format!("the folder {folder} does not exist")));
         }
         // A book only read is still opened read-write when the file allows it (nothing is
@@ -273,8 +273,19 @@ impl BookFile {
         } else {
             OpenFlags::SQLITE_OPEN_READ_ONLY
         } | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| BookError::Io(name.clone(), one_line(&e)))?;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| {
+            // No file to open and none to make: a folder the user may not write into.
+            let cannot_make = !exists
+                && matches!(
+                    e.sqlite_error_code(),
+                    Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly)
+                );
+            if cannot_make {
+                BookError::ReadOnly(name.clone())
+            } else {
+                BookError::Io(name.clone(), one_line(&e))
+            }
+        })?;
         let book = BookFile {
             conn,
             name: name.clone(),
