@@ -1314,3 +1314,41 @@ fn a_line_from_a_book_goes_on_to_the_end_where_the_rest_is_small() {
         "Best line (as far as it is proved): A 1-2, B 1-6"
     );
 }
+
+/// A book named by a hard link is the same book: a merge of it into itself through one is refused
+/// as through its own name (nothing written, no file left beside it); a book's name that is not
+/// UTF-8 is shown with its bytes escaped, never as `�`.
+#[test]
+fn a_hard_link_is_the_same_book_and_names_are_shown_escaped() {
+    let dir = scratch();
+    let dir = dir.path();
+    triangles_book(dir);
+    std::fs::hard_link(dir.join("b.book"), dir.join("h.book")).unwrap();
+    refused_in(
+        dir,
+        &["dots", "book", "merge", "b.book", "h.book"],
+        "ply: `b.book`: the same book as `h.book`: a book is not merged into itself",
+    );
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["b.book", "h.book"]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::OsStr::from_bytes(b"no\xffsuch.book");
+        let output = common::ply()
+            .current_dir(dir)
+            .args(["dots", "book", "stats"])
+            .arg(name)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8(output.stderr).unwrap(),
+            "ply: `no\\xffsuch.book`: no such book\n"
+        );
+    }
+}
