@@ -216,6 +216,8 @@ const CASES: &[Case] = &[
     case("long job", &["magic-board", "stats", "--sizes", "5..21"], Line("ply: a board of size 21 breaks the size rule (5 to 20; --any-size allows 2 to 4096)")),
     case("long job", &["magic-board", "stats", "--size", "20", "--boards", "1000000000000000000"], Line("ply: drawing and searching 1000000000000000000 boards of size 20 would take over a century here (5·10^20 units of work; the limit is 6·10^9, about 60 s)")),
     case("long job", &["dots", "book", "build", "big.plybook", "boxes", "--rows", "4", "--cols", "4", "--depth", "10", "--memory", "256M"], Line("ply: a build of 10 moves lists more than 419430 positions here (over 128.0 MiB (134217600 bytes)), more than half the memory budget of 256.0 MiB (268435456 bytes) allows: build fewer moves, or allow more memory")),
+    case("numbers", &["serve", "--port", "0", "--body-bytes", "1"], Line("ply: --body-bytes: 1 B is less than one body of the largest size the server takes (1 MiB): give at least 1M")),
+    case("numbers", &["serve", "--port", "0", "--body-bytes", "1M", "--body-bytes-per-client", "2M"], Line("ply: --body-bytes-per-client: 2097152 B is more than --body-bytes allows all clients (1048576 B)")),
     case("numbers", &["bench", "dots-player", "--size", "2", "--games", "0"], Line("ply: --games: `0` is not in 1..=4294967295")),
     case("long job", &["magic-board", "stats", "--size", "4096", "--any-size"], Line("ply: drawing and searching 100000 boards of size 4096 would take about 5 hours here (1.7·10^12 units of work; the limit is 6·10^9, about 60 s)")),
 ];

@@ -49,11 +49,12 @@ pub struct ServeArgs {
     /// The most time for a whole request body (default 20s); past it, 408.
     #[arg(long, value_name = "TIME", value_parser = crate::input::parse_time)]
     body_deadline: Option<Duration>,
-    /// The most bytes of request bodies in flight at once, e.g. 32M (default); past it, 503.
+    /// The most bytes of request bodies in flight at once, e.g. 32M (default, at least 1M); past
+    /// it, 503.
     #[arg(long, value_name = "SIZE", value_parser = crate::input::parse_memory)]
     body_bytes: Option<u64>,
     /// The most bytes of one client address's request bodies in flight at once (default 8M, at
-    /// least 1M); past it, 503 for that client.
+    /// least 1M and at most --body-bytes); past it, 503 for that client.
     #[arg(long, value_name = "SIZE", value_parser = crate::input::parse_memory)]
     body_bytes_per_client: Option<u64>,
     /// Log no request (by default each is a line on stderr: method, path, status, time taken).
@@ -91,6 +92,32 @@ pub fn run(args: ServeArgs) -> Result<String, Failure> {
             least >> 20
         )));
     }
+    let body_bytes = args.body_bytes.unwrap_or(BODY_BYTES);
+    // The default for one client is at most the whole, when only the whole is given.
+    let client_body_bytes = args
+        .body_bytes_per_client
+        .unwrap_or(CLIENT_BODY_BYTES.min(body_bytes));
+    // Each cap holds at least one body of the largest size: a smaller one would refuse every
+    // large request (refused here, not raised silently).
+    let one_body = ply_web::limits::MAX_BODY as u64;
+    for (option, given) in [
+        ("--body-bytes", body_bytes),
+        ("--body-bytes-per-client", client_body_bytes),
+    ] {
+        if given < one_body {
+            return Err(Failure::BadInput(format!(
+                "{option}: {given} B is less than one body of the largest size the server takes \
+                 ({} MiB): give at least 1M",
+                one_body >> 20
+            )));
+        }
+    }
+    if client_body_bytes > body_bytes {
+        return Err(Failure::BadInput(format!(
+            "--body-bytes-per-client: {client_body_bytes} B is more than --body-bytes allows all \
+             clients ({body_bytes} B)"
+        )));
+    }
     let time_limit = args.time_limit.unwrap_or(TIME_LIMIT);
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     let settings = Settings {
@@ -104,8 +131,8 @@ pub fn run(args: ServeArgs) -> Result<String, Failure> {
         body_timeout: args.body_timeout.unwrap_or(BODY_TIMEOUT),
         body_rate: args.body_rate.unwrap_or(BODY_RATE),
         body_deadline: args.body_deadline.unwrap_or(BODY_DEADLINE),
-        body_bytes: args.body_bytes.unwrap_or(BODY_BYTES),
-        client_body_bytes: args.body_bytes_per_client.unwrap_or(CLIENT_BODY_BYTES),
+        body_bytes,
+        client_body_bytes,
         log: !args.quiet,
     };
     let books = args.book.books()?;
