@@ -888,6 +888,14 @@ fn a_book_kept_by_play_is_whole_in_its_file() {
         Some("18-19\nquit\n"),
     );
     assert_eq!((code, err.as_str()), (0, ""));
+    // The game over, its analysis's thread has ended with it: the book closed, no SQLite file
+    // (`-wal`, `-shm`) beside it.
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, ["p.book"]);
     std::fs::copy(dir.join("p.book"), dir.join("copy.book")).unwrap();
     let stats = ok_in(dir, &["dots", "book", "stats", "copy.book"]);
     assert!(

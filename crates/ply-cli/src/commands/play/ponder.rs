@@ -35,6 +35,9 @@ pub struct Ponder {
     result: Receiver<Result<DotsReport, SolveError>>,
     /// The report, once received.
     done: Option<Result<DotsReport, SolveError>>,
+    /// The analysis's thread, joined when this is dropped: it holds the game's books, which
+    /// close (and remove SQLite's `-wal` and `-shm` files beside a user's book) only after it.
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Ponder {
@@ -46,7 +49,7 @@ impl Ponder {
         let nodes = Arc::new(AtomicU64::new(0));
         let (send, result) = channel();
         let (flag, count) = (cancel.clone(), nodes.clone());
-        std::thread::spawn(move || {
+        let thread = std::thread::spawn(move || {
             let mut query = query;
             query.detail = Detail::Moves;
             let update = |n| count.store(n, Ordering::Relaxed);
@@ -65,6 +68,7 @@ impl Ponder {
             nodes,
             result,
             done: None,
+            thread: Some(thread),
         }
     }
 
@@ -106,15 +110,17 @@ impl Ponder {
 
     /// Stops the analysis and waits until it has stopped (so that it takes no time from the next).
     pub fn stop(self) {
-        self.cancel.store(true, Ordering::Relaxed);
-        if self.done.is_none() {
-            let _ = self.result.recv();
-        }
+        drop(self);
     }
 }
 
 impl Drop for Ponder {
+    /// Stops the analysis and waits for its thread to end (at once: it checks its cancel flag
+    /// every few thousand nodes), so nothing it holds outlives the game.
     fn drop(&mut self) {
         self.cancel.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
