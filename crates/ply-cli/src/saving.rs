@@ -169,7 +169,7 @@ pub fn check_target(path: &Path) -> Result<(), SaveError> {
         _ => {}
     }
     let dir = directory_of(path);
-    let shown = quote_path(&dir);
+    let shown = quote_path(dir);
     match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => target(&format!("is in {shown}, which is not a directory")),
