@@ -1719,7 +1719,7 @@ fn a_table_over_the_memory_budget_is_refused_before_it_is_read() {
         ],
         None,
         &format!(
-            "ply: the table in {path} (2^12 states, one byte each) needs 4.0 KiB (4096 bytes) but \
+            "ply: the table in `{path}` (2^12 states, one byte each) needs 4.0 KiB (4096 bytes) but \
              the memory budget is 1.0 KiB (1024 bytes); try a larger --memory"
         ),
     );

@@ -285,10 +285,11 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
     let entries = build(&book, &built, &starts, options, &mut on_event).map_err(Failure::bad)?;
     drop(progress);
     if stop.load(Ordering::SeqCst) {
+        // Settled: valued exactly (the one under proof may have bounds by now, not its value).
+        let settled = entries.iter().filter(|e| e.value().is_some()).count();
         return Err(Failure::Interrupted(format!(
-            "interrupted: {} of {total} positions settled in {}, with what the search proved of \
-             the one it was proving; the same command resumes",
-            entries.len(),
+            "interrupted: {settled} of {total} positions settled in {}, with what the search \
+             proved of the one it was proving; the same command resumes",
             book.name()
         )));
     }
