@@ -267,7 +267,7 @@ fn a_table_over_the_budget_is_refused_before_it_is_read() {
     assert_eq!(
         refused.to_string(),
         format!(
-            "the table in {} (2^9 states, one byte each) needs 512 B but the memory budget is 511 B",
+            "the table in `{}` (2^9 states, one byte each) needs 512 B but the memory budget is 511 B",
             path.display()
         )
     );

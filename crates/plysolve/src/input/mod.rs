@@ -23,19 +23,14 @@ pub mod tokens;
 use std::io::{self, BufRead};
 use thiserror::Error;
 
-pub use crate::engine::util::excerpt::{excerpt, excerpt_within, path_excerpt, QUOTED_CHARS};
+pub use crate::engine::util::excerpt::{
+    excerpt, excerpt_within, path_excerpt, quote_path, QUOTED_CHARS,
+};
 
 /// `text` as messages show it: between backticks, at most [`QUOTED_CHARS`] characters, control
 /// characters escaped, `…` when cut. One helper for every message that echoes input.
 pub fn quote(text: &str) -> String {
     quote_bytes(text.as_bytes())
-}
-
-/// A path as messages show it: between backticks, its bytes escaped as [`quote_bytes`] writes
-/// them (`\xff` for a byte that is not UTF-8, never `�`), its end kept when it is long
-/// ([`path_excerpt`]).
-pub fn quote_path(path: &std::path::Path) -> String {
-    format!("`{}`", path_excerpt(path))
 }
 
 /// Raw bytes as messages show them: like [`quote`], with bytes that are not UTF-8 written `\xff`.

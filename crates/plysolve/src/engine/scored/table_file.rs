@@ -305,7 +305,7 @@ impl SubsetTable {
             .zeroed_bytes(SubsetTable::bytes_needed(items), || {
                 format!(
                     "the table in {} (2^{items} states, one byte each)",
-                    crate::input::quote_path(path)
+                    crate::engine::util::excerpt::quote_path(path)
                 )
             })
             .map_err(TableFileError::Memory)?;

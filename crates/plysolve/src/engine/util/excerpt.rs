@@ -20,6 +20,13 @@ pub fn path_excerpt(path: &std::path::Path) -> String {
     format!("…{tail}")
 }
 
+/// A path as messages show it: between backticks, its bytes escaped as [`excerpt`] writes them
+/// (`\xff` for a byte that is not UTF-8, never `�`), its end kept when it is long
+/// ([`path_excerpt`]).
+pub fn quote_path(path: &std::path::Path) -> String {
+    format!("`{}`", path_excerpt(path))
+}
+
 /// The inside of a quote, for messages that echo input without backticks (a long number): the
 /// input escaped (`\0`, `\t`, `\x7f`, `\xff` for a byte that is not UTF-8, `\u{202e}` for an
 /// invisible character, `\\` for a backslash), at most [`QUOTED_CHARS`] characters as shown (an
