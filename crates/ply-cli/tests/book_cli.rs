@@ -64,6 +64,16 @@ fn import_refused(dir: &Path, line: &str, message: &str) {
     );
 }
 
+/// The names of the files in `dir`, sorted.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    files
+}
+
 /// Whether `text` matches `pattern` whole.
 fn matches(pattern: &str, text: &str) -> bool {
     predicate::str::is_match(format!("^{pattern}$"))
@@ -155,12 +165,10 @@ fn build_stats_and_show_of_a_small_book() {
         dir,
         &["dots", "triangles", "--size", "3", "--book", "b.book"],
     );
-    let mut files: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+    let files: Vec<String> = files_in(dir)
+        .into_iter()
         .filter(|f| f.starts_with("b.book"))
         .collect();
-    files.sort();
     assert_eq!(files, ["b.book"]);
     let board = &json["boards"][0];
     assert_eq!(json["boards"].as_array().unwrap().len(), 1);
@@ -890,11 +898,7 @@ fn a_book_kept_by_play_is_whole_in_its_file() {
     assert_eq!((code, err.as_str()), (0, ""));
     // The game over, its analysis's thread has ended with it: the book closed, no SQLite file
     // (`-wal`, `-shm`) beside it.
-    let mut files: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    files.sort();
+    let files = files_in(dir);
     assert_eq!(files, ["p.book"]);
     std::fs::copy(dir.join("p.book"), dir.join("copy.book")).unwrap();
     let stats = ok_in(dir, &["dots", "book", "stats", "copy.book"]);
@@ -1337,11 +1341,7 @@ fn a_hard_link_is_the_same_book_and_names_are_shown_escaped() {
         &["dots", "book", "merge", "b.book", "h.book"],
         "ply: `b.book`: the same book as `h.book`: a book is not merged into itself",
     );
-    let mut files: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    files.sort();
+    let files = files_in(dir);
     assert_eq!(files, ["b.book", "h.book"]);
     #[cfg(unix)]
     {
