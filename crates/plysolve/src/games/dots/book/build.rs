@@ -178,8 +178,10 @@ fn levels(
                     continue;
                 }
                 children.push((child_key, rules.points(drawn.0, e), Edge(e as u8)));
+                // The map holds every position listed so far, in every level.
+                let listed = nodes.len() as u64;
                 if let std::collections::hash_map::Entry::Vacant(slot) = nodes.entry(child_key) {
-                    if levels_len(&levels, &level) >= most {
+                    if listed >= most {
                         return Err(too_many());
                     }
                     slot.insert(Node {
@@ -200,11 +202,6 @@ fn levels(
         frontier = next;
     }
     Ok((levels, nodes))
-}
-
-/// The positions listed so far: those of the levels done and of the one under way.
-fn levels_len(levels: &[Vec<u64>], level: &[u64]) -> u64 {
-    (levels.iter().map(Vec::len).sum::<usize>() + level.len()) as u64
 }
 
 /// The number of distinct positions a build of `depth` moves from `starts` covers; refused as the
