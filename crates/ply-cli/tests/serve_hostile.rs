@@ -160,6 +160,22 @@ fn only_json_from_the_servers_own_page() {
     let head = format!("POST /api/heaps HTTP/1.1\r\nHost: evil.example:{port}\r\nContent-Type: {json}\r\nContent-Length: {}", body.len());
     let rebound = raw(&server, &head, body.as_bytes(), Duration::from_secs(30));
     assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
+    // The same in absolute form: the URI's host is the one HTTP goes by, whatever Host says.
+    let head = format!("POST http://evil.example:{port}/api/heaps HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: {json}\r\nContent-Length: {}", body.len());
+    let absolute = raw(&server, &head, body.as_bytes(), Duration::from_secs(30));
+    assert!(absolute.starts_with("HTTP/1.1 403"), "{absolute}");
+    assert!(absolute.ends_with(&format!(
+        r#"{{"error":"the request names the host `evil.example:{port}`, not this server"}}"#
+    )));
+    let head = format!("POST http://127.0.0.1:{port}/api/heaps HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: {json}\r\nContent-Length: {}", body.len());
+    let own_absolute = raw(&server, &head, body.as_bytes(), Duration::from_secs(30));
+    assert!(own_absolute.starts_with("HTTP/1.1 200"), "{own_absolute}");
+    // JSON in another charset than UTF-8 would be misread: 415.
+    let utf16 = ask("", "application/json; charset=utf-16");
+    assert!(utf16.starts_with("HTTP/1.1 415"), "{utf16}");
+    assert!(utf16.ends_with(
+        r#"{"error":"the body is sent in charset `utf-16`: this server reads JSON in UTF-8 only"}"#
+    ));
     // The wrong method: 405 with a JSON body.
     let get = raw(
         &server,

@@ -11,7 +11,7 @@ use crate::error::ApiError;
 use crate::limits::MAX_BODY;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::net::SocketAddr;
@@ -53,15 +53,26 @@ impl Guard {
         local && port.is_none_or(|p| p == addr.port())
     }
 
-    /// Why `headers` of a `method` request to the API are refused, if they are. The headers the
-    /// check reads must be readable: a `Host`, `Origin` or `Content-Type` that is not visible ASCII,
-    /// or given twice, is refused (400) rather than read as absent or as its first copy.
-    fn refusal(&self, method: &Method, headers: &HeaderMap) -> Option<ApiError> {
-        self.refusal_of_read(method, headers).err()
+    /// Why `headers` of a `method` request for `uri` to the API are refused, if they are. The
+    /// headers the check reads must be readable: a `Host`, `Origin` or `Content-Type` that is not
+    /// visible ASCII, or given twice, is refused (400) rather than read as absent or as its first
+    /// copy. A request in absolute form (`POST http://host/api/…`) names its host in the URI,
+    /// which HTTP says is the one to go by (RFC 9112, 3.2.2): that host is checked, whatever the
+    /// `Host` header says.
+    fn refusal(&self, method: &Method, uri: &Uri, headers: &HeaderMap) -> Option<ApiError> {
+        self.refusal_of_read(method, uri, headers).err()
     }
 
-    fn refusal_of_read(&self, method: &Method, headers: &HeaderMap) -> Result<(), ApiError> {
-        let host = single(headers, header::HOST)?;
+    fn refusal_of_read(
+        &self,
+        method: &Method,
+        uri: &Uri,
+        headers: &HeaderMap,
+    ) -> Result<(), ApiError> {
+        let host = match uri.authority() {
+            Some(authority) => Some(authority.as_str()),
+            None => single(headers, header::HOST)?,
+        };
         let origin = single(headers, header::ORIGIN)?;
         let content_type = single(headers, header::CONTENT_TYPE)?;
         let encoding = single(headers, header::CONTENT_ENCODING)?;
@@ -102,6 +113,16 @@ impl Guard {
                     "the body must be JSON, sent with Content-Type: application/json",
                 ));
             }
+            // JSON is UTF-8 (RFC 8259): a body declared in another charset would be misread.
+            if let Some(charset) = content_type.and_then(charset_of).filter(|c| !is_utf8(c)) {
+                return Err(ApiError::status(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    format!(
+                        "the body is sent in charset {}: this server reads JSON in UTF-8 only",
+                        plysolve::input::quote(charset)
+                    ),
+                ));
+            }
             // A compressed body would be read as if it were plain JSON: refused, not guessed at.
             if let Some(coding) = encoding.filter(|c| !c.trim().eq_ignore_ascii_case("identity")) {
                 return Err(ApiError::status(
@@ -115,6 +136,22 @@ impl Guard {
         }
         Ok(())
     }
+}
+
+/// The `charset` parameter of a `Content-Type` value (`application/json; charset=utf-8` gives
+/// `utf-8`), its quotes taken off, if it has one.
+fn charset_of(content_type: &str) -> Option<&str> {
+    content_type.split(';').skip(1).find_map(|parameter| {
+        let (name, value) = parameter.split_once('=')?;
+        name.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| value.trim().trim_matches('"'))
+    })
+}
+
+/// Whether a charset's name is UTF-8's (`utf-8`, `UTF8`).
+fn is_utf8(charset: &str) -> bool {
+    charset.eq_ignore_ascii_case("utf-8") || charset.eq_ignore_ascii_case("utf8")
 }
 
 /// The one value of the header `name` in `headers` as text, if it is there; refused (400) when it
@@ -162,7 +199,7 @@ fn canonical(name: &header::HeaderName) -> String {
 /// deadlines, its bytes held against the caps until the answer is ready), tells the connection that
 /// its body is in, and hands the request on with the body read.
 pub async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
-    if let Some(refused) = guard.refusal(request.method(), request.headers()) {
+    if let Some(refused) = guard.refusal(request.method(), request.uri(), request.headers()) {
         return refused.into_response();
     }
     let declared = request
@@ -216,19 +253,20 @@ mod tests {
     #[test]
     fn only_json_from_the_servers_own_page() {
         let guard = Guard::new("127.0.0.1:8080".parse().unwrap(), limits());
+        let api: Uri = "/api/dots".parse().unwrap();
         let json = (header::CONTENT_TYPE, "application/json; charset=utf-8");
         let host = (header::HOST, "127.0.0.1:8080");
         let ok = headers(&[json.clone(), host.clone()]);
-        assert_eq!(guard.refusal(&Method::POST, &ok), None);
+        assert_eq!(guard.refusal(&Method::POST, &api, &ok), None);
         let page = headers(&[
             json.clone(),
             host.clone(),
             (header::ORIGIN, "http://127.0.0.1:8080"),
         ]);
-        assert_eq!(guard.refusal(&Method::POST, &page), None);
+        assert_eq!(guard.refusal(&Method::POST, &api, &page), None);
         let localhost = headers(&[json.clone(), (header::HOST, "localhost:8080")]);
-        assert_eq!(guard.refusal(&Method::POST, &localhost), None);
-        let status = |h: &HeaderMap| guard.refusal(&Method::POST, h).map(|e| e.status);
+        assert_eq!(guard.refusal(&Method::POST, &api, &localhost), None);
+        let status = |h: &HeaderMap| guard.refusal(&Method::POST, &api, h).map(|e| e.status);
         // A form post, a text post: 415.
         let form = headers(&[(header::CONTENT_TYPE, "text/plain"), host.clone()]);
         assert_eq!(status(&form), Some(StatusCode::UNSUPPORTED_MEDIA_TYPE));
@@ -243,7 +281,7 @@ mod tests {
             (header::CONTENT_ENCODING, "gzip"),
         ]);
         assert_eq!(status(&gzip), Some(StatusCode::UNSUPPORTED_MEDIA_TYPE));
-        let message = guard.refusal(&Method::POST, &gzip).unwrap().message;
+        let message = guard.refusal(&Method::POST, &api, &gzip).unwrap().message;
         assert_eq!(
             message,
             "the body is sent with Content-Encoding `gzip`: this server reads plain JSON only"
@@ -267,7 +305,7 @@ mod tests {
         assert_eq!(status(&port), Some(StatusCode::FORBIDDEN));
         // A GET needs no JSON.
         assert_eq!(
-            guard.refusal(&Method::GET, &headers(std::slice::from_ref(&host))),
+            guard.refusal(&Method::GET, &api, &headers(std::slice::from_ref(&host))),
             None
         );
         // What the check cannot read is refused, not skipped: a value that is not visible ASCII,
@@ -277,7 +315,7 @@ mod tests {
             header::ORIGIN,
             HeaderValue::from_bytes(b"http://\xe9vil").unwrap(),
         );
-        let refused = guard.refusal(&Method::POST, &latin).unwrap();
+        let refused = guard.refusal(&Method::POST, &api, &latin).unwrap();
         assert_eq!(refused.status, StatusCode::BAD_REQUEST);
         assert_eq!(
             refused.message,
@@ -293,7 +331,7 @@ mod tests {
                 name.clone(),
                 HeaderValue::from_static("http://evil.example"),
             );
-            let refused = guard.refusal(&Method::POST, &twice).unwrap();
+            let refused = guard.refusal(&Method::POST, &api, &twice).unwrap();
             assert_eq!(refused.status, StatusCode::BAD_REQUEST);
             let shown = canonical(&name);
             assert_eq!(
@@ -301,6 +339,34 @@ mod tests {
                 format!("the request has the {shown} header more than once; send it once")
             );
         }
+        // A body in another charset than UTF-8: 415; UTF-8 however it is written passes.
+        let utf16 = headers(&[
+            (header::CONTENT_TYPE, "application/json; charset=utf-16"),
+            host.clone(),
+        ]);
+        let refused = guard.refusal(&Method::POST, &api, &utf16).unwrap();
+        assert_eq!(refused.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert_eq!(
+            refused.message,
+            "the body is sent in charset `utf-16`: this server reads JSON in UTF-8 only"
+        );
+        for written in [
+            "application/json;charset=\"UTF-8\"",
+            "application/json; CharSet=utf8",
+        ] {
+            let h = headers(&[(header::CONTENT_TYPE, written), host.clone()]);
+            assert_eq!(status(&h), None, "{written}");
+        }
+        // A request in absolute form goes by the host its URI names, not its Host header.
+        let absolute: Uri = "http://evil.example/api/dots".parse().unwrap();
+        let refused = guard.refusal(&Method::POST, &absolute, &ok).unwrap();
+        assert_eq!(refused.status, StatusCode::FORBIDDEN);
+        assert_eq!(
+            refused.message,
+            "the request names the host `evil.example`, not this server"
+        );
+        let own: Uri = "http://127.0.0.1:8080/api/dots".parse().unwrap();
+        assert_eq!(guard.refusal(&Method::POST, &own, &ok), None);
         // Bound to a public address, any host is its own.
         let public = Guard::new("0.0.0.0:8080".parse().unwrap(), limits());
         assert!(public.is_own_host("ply.example:8080"));
