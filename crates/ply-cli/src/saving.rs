@@ -180,6 +180,33 @@ pub fn check_target(path: &Path) -> Result<(), SaveError> {
     }
 }
 
+/// Refuses a target that already holds something other than the kind of file a save writes: a
+/// file that is neither empty nor starts with `magic` (`PLYTABLE`) is the user's own — a book, a
+/// note, a file named by a slip — and a save must not replace it. SQLite files (ply's books) are
+/// named as such. A missing target, or one that cannot be read, is left to [`check_target`].
+pub fn check_replaces_only(path: &Path, magic: &[u8], kind: &str) -> Result<(), SaveError> {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return Ok(());
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    let mut head = Vec::with_capacity(16);
+    file.take(16).read_to_end(&mut head)?;
+    if head.is_empty() || head.starts_with(magic) {
+        return Ok(());
+    }
+    let what = if head.starts_with(b"SQLite format 3\0") {
+        "is a SQLite file (a ply book?)"
+    } else {
+        "holds something else"
+    };
+    Err(SaveError::Target(format!(
+        "{what}, not {kind}: a save replaces only {kind}; remove it first or name another file"
+    )))
+}
+
 /// The directory `path` is in (`.` for a bare file name).
 fn directory_of(path: &Path) -> &Path {
     match path.parent() {

@@ -201,6 +201,8 @@ const CASES: &[Case] = &[
     with_input("file", &["dots", "solve", "triangles", "--size", "2", "--save", "{dir}"], Dir, Line("ply: --save: `{dir}` is a directory")),
     with_input("file", &["dots", "solve", "triangles", "--size", "2", "--save", "{file}"], Input::Fifo, Line("ply: --save: `{file}` is not a regular file")),
     with_input("file", &["dots", "solve", "triangles", "--size", "2", "--save", "{file}"], Input::DanglingLink, Line("ply: --save: `{file}` is not a regular file")),
+    with_input("file", &["dots", "solve", "triangles", "--size", "2", "--save", "{file}"], File(b"my notes\n"), Line("ply: --save: `{file}` holds something else, not a ply table: a save replaces only a ply table; remove it first or name another file")),
+    with_input("file", &["dots", "solve", "triangles", "--size", "2", "--save", "{file}"], File(b"SQLite format 3\0 (a book)"), Line("ply: --save: `{file}` is a SQLite file (a ply book?), not a ply table: a save replaces only a ply table; remove it first or name another file")),
     with_input("file", &["dots", "triangles", "--moves-file", "{dir}"], Dir, Line("ply: cannot read {dir}: is a directory")),
     with_input("file", &["triangle-war", "{dir}"], Dir, Line("ply: cannot read {dir}: is a directory")),
     with_input("file", &["solitaire", "--input", "{dir}"], Dir, Line("ply: cannot read {dir}: is a directory")),

@@ -1327,7 +1327,7 @@ fn a_save_over_the_file_size_limit_fails_and_leaves_nothing() {
     let cache = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.plytable");
     let path = file.to_str().unwrap();
-    std::fs::write(&file, "an older table").unwrap();
+    std::fs::write(&file, "PLYTABLE: an older table").unwrap();
     // Files may grow to 8 KiB: the table of 2^18 values fails part-way. ply itself ignores SIGXFSZ,
     // so the write reports the error instead of the signal killing the process.
     let output = ply_with_file_size_limit(cache.path(), 8 << 10)
@@ -1344,7 +1344,7 @@ fn a_save_over_the_file_size_limit_fails_and_leaves_nothing() {
     assert_eq!(output.status.code(), Some(2), "{:?}", output.status);
     assert_eq!(output.stdout, b"");
     assert_eq!(files_in(dir.path()), ["t.plytable"]);
-    assert_eq!(std::fs::read(&file).unwrap(), b"an older table");
+    assert_eq!(std::fs::read(&file).unwrap(), b"PLYTABLE: an older table");
 }
 
 /// Starts `ply dots solve triangles --size 3 --save FILE` with the test hook that pauses the save
@@ -1380,7 +1380,7 @@ fn interrupted_saves_leave_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.plytable");
-    std::fs::write(&file, "an older table").unwrap();
+    std::fs::write(&file, "PLYTABLE: an older table").unwrap();
     for signal in ["-INT", "-TERM"] {
         let (child, temp) = paused_save(&file, cache.path());
         // Mid-save: a temporary file beside the target holds what was written; the target is intact.
@@ -1404,7 +1404,7 @@ fn interrupted_saves_leave_nothing_behind() {
         );
         assert_eq!(output.stdout, b"");
         assert_eq!(files_in(dir.path()), ["t.plytable"], "{signal}");
-        assert_eq!(std::fs::read(&file).unwrap(), b"an older table");
+        assert_eq!(std::fs::read(&file).unwrap(), b"PLYTABLE: an older table");
     }
 }
 
@@ -1417,7 +1417,7 @@ fn an_interrupted_save_stops_after_the_step_under_way_and_syncs_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.plytable");
-    std::fs::write(&file, "an older table").unwrap();
+    std::fs::write(&file, "PLYTABLE: an older table").unwrap();
     // 3×3 boxes: a table of 2^24 values, 16 chunks of 1 MiB and a sync every 8 MiB.
     let mut child = ply_process(cache.path())
         .env("PLY_TEST_SLOW_SAVE", "150")
@@ -1453,7 +1453,7 @@ fn an_interrupted_save_stops_after_the_step_under_way_and_syncs_nothing() {
     assert!(rest.matches(" bytes written\n").count() <= 2, "{rest}");
     assert!(!rest.contains("synced"), "{rest}");
     assert_eq!(files_in(dir.path()), ["t.plytable"]);
-    assert_eq!(std::fs::read(&file).unwrap(), b"an older table");
+    assert_eq!(std::fs::read(&file).unwrap(), b"PLYTABLE: an older table");
 }
 
 #[test]

@@ -9,6 +9,7 @@ use crate::progress::StatesProgress;
 use crate::saving;
 use clap::{Args, Subcommand};
 use plysolve::engine::util::memory::{Bytes, MemoryError};
+use plysolve::engine::scored::table_file::MAGIC as TABLE_MAGIC;
 use plysolve::engine::scored::SolveError;
 use plysolve::games::dots::measured::TableReport;
 use plysolve::games::dots::tables::{worth_caching, BoardTable};
@@ -86,7 +87,9 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let budget = args.memory.budget()?;
     let states = 1u64 << board.edge_count();
     if let Some(path) = &args.save {
-        saving::check_target(path).map_err(|e| cannot_save(path, e))?;
+        saving::check_target(path)
+            .and_then(|()| saving::check_replaces_only(path, TABLE_MAGIC, "a ply table"))
+            .map_err(|e| cannot_save(path, e))?;
     }
     let progress = StatesProgress::with_total("states filled", states);
     let update = |filled: u64| progress.update(filled);
