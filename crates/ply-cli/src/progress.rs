@@ -34,6 +34,8 @@ enum Display {
 /// that counts what it has done.
 pub struct StatesProgress {
     display: Display,
+    /// What is counted, before `what` in a count without a total: `states `, or nothing.
+    noun: &'static str,
     what: &'static str,
     total: Option<u64>,
     start: Instant,
@@ -42,20 +44,32 @@ pub struct StatesProgress {
 impl StatesProgress {
     /// A reporter counting states `what` (e.g. "visited"), with no known total: a spinner.
     pub fn new(what: &'static str) -> Self {
-        Self::with_style(what, None, "{spinner} {elapsed_precise} {msg}")
+        Self::with_style("states ", what, None, "{spinner} {elapsed_precise} {msg}")
+    }
+
+    /// A reporter counting other things than states, with no known total: `what` says what they
+    /// are (`positions listed` gives `1048576 positions listed`).
+    pub fn counting(what: &'static str) -> Self {
+        Self::with_style("", what, None, "{spinner} {elapsed_precise} {msg}")
     }
 
     /// A reporter of `total` units of work described by `what` (e.g. "games played"): a bar with
     /// the time left on a terminal; plain lines with the time left when asked for.
     pub fn with_total(what: &'static str, total: u64) -> Self {
         Self::with_style(
+            "",
             what,
             Some(total),
             "{bar:40} {human_pos}/{human_len} {msg}, {percent}%, ETA {eta}",
         )
     }
 
-    fn with_style(what: &'static str, total: Option<u64>, template: &str) -> Self {
+    fn with_style(
+        noun: &'static str,
+        what: &'static str,
+        total: Option<u64>,
+        template: &str,
+    ) -> Self {
         let display = if std::io::stderr().is_terminal() {
             let bar = match total {
                 Some(total) => ProgressBar::new(total),
@@ -74,6 +88,7 @@ impl StatesProgress {
         };
         StatesProgress {
             display,
+            noun,
             what,
             total,
             start: Instant::now(),
@@ -96,14 +111,14 @@ impl StatesProgress {
                         bar.set_message(format!("{}{detail}", self.what));
                     }
                 }
-                None => bar.set_message(format!("{done} states {}{detail}", self.what)),
+                None => bar.set_message(format!("{done} {}{}{detail}", self.noun, self.what)),
             },
             Display::Plain(last) => {
                 let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
                 if last.is_none_or(|at| at.elapsed() >= PLAIN_EVERY) {
                     say(&format!(
                         "ply: {}{detail}",
-                        plain_line(self.what, done, self.total, self.start.elapsed())
+                        plain_line(self.noun, self.what, done, self.total, self.start.elapsed())
                     ));
                     *last = Some(Instant::now());
                 }
@@ -142,9 +157,9 @@ pub fn say(line: &str) {
 
 /// The plain progress line: `N states visited`, or with a total `N/T games played (P%), about S s
 /// left` (the time left assumes the rest goes at the pace so far).
-fn plain_line(what: &str, done: u64, total: Option<u64>, elapsed: Duration) -> String {
+fn plain_line(noun: &str, what: &str, done: u64, total: Option<u64>, elapsed: Duration) -> String {
     let Some(total) = total else {
-        return format!("{done} states {what}");
+        return format!("{done} {noun}{what}");
     };
     let percent = if total == 0 {
         100
@@ -179,26 +194,32 @@ mod tests {
     #[test]
     fn plain_lines_count_and_estimate_the_time_left() {
         assert_eq!(
-            plain_line("visited", 1234, None, Duration::from_secs(10)),
+            plain_line("states ", "visited", 1234, None, Duration::from_secs(10)),
             "1234 states visited"
         );
         // A quarter done in 10 s: 30 s to go at that pace.
         assert_eq!(
-            plain_line("games played", 250, Some(1000), Duration::from_secs(10)),
+            plain_line("", "games played", 250, Some(1000), Duration::from_secs(10)),
             "250/1000 games played (25%), about 30 s left"
         );
         assert_eq!(
-            plain_line("games played", 0, Some(1000), Duration::from_secs(10)),
+            plain_line("", "games played", 0, Some(1000), Duration::from_secs(10)),
             "0/1000 games played (0%), time left unknown"
         );
         assert_eq!(
             plain_line(
+                "",
                 "games played",
                 u64::MAX,
                 Some(u64::MAX),
                 Duration::from_secs(1)
             ),
             format!("{0}/{0} games played (100%), about 0 s left", u64::MAX)
+        );
+        // A count of other things than states names them alone.
+        assert_eq!(
+            plain_line("", "positions listed", 16384, None, Duration::from_secs(1)),
+            "16384 positions listed"
         );
     }
 }

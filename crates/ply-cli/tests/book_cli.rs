@@ -1158,6 +1158,58 @@ fn writers_refuse_a_damaged_book_and_a_book_merged_into_itself() {
 /// what its search proved of the position (the book's `unfinished` table), says so in one line,
 /// writes nothing on stdout and exits 130; the same command then finishes it, with the value a
 /// build never stopped gives.
+/// A build of millions of positions lists them for seconds before it proves any: the listing
+/// shows its count and stops at Ctrl-C, the book untouched (not even made).
+#[test]
+fn a_long_listing_shows_progress_and_stops_at_an_interrupt() {
+    use std::io::BufRead;
+    let dir = scratch();
+    let cache = scratch();
+    // Eight moves into 4×4 boxes: some 6.2 million positions, seconds to list.
+    let mut child = common::ply_process(cache.path())
+        .current_dir(dir.path())
+        .args([
+            "dots",
+            "book",
+            "--progress",
+            "build",
+            "b.book",
+            "--depth",
+            "8",
+            "--memory",
+            "4G",
+            "boxes",
+            "--rows",
+            "4",
+            "--cols",
+            "4",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ply runs");
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    assert!(stderr.read_line(&mut line).unwrap() > 0, "ply said nothing");
+    assert_eq!(line, "ply: 16384 positions listed\n");
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{rest}");
+    assert_eq!(output.stdout, b"");
+    assert_eq!(
+        rest.lines().last(),
+        Some("ply: interrupted while listing the positions: `b.book` untouched"),
+        "{rest}"
+    );
+    assert!(!dir.path().join("b.book").exists());
+}
+
 #[test]
 fn an_interrupted_build_keeps_its_proved_part_and_resumes() {
     use std::io::BufRead;

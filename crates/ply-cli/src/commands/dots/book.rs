@@ -11,7 +11,7 @@ use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use plysolve::engine::util::halt::Halt;
 use plysolve::games::dots::book::build::{
-    build, count, verify, BuildEvent, BuildOptions, VerifyOptions,
+    build_planned, verify, BuildError, BuildEvent, BuildOptions, Plan, VerifyOptions,
 };
 use plysolve::games::dots::book::key::KeyScheme;
 use plysolve::games::dots::book::store::{position_text, BookEntry, BookFile};
@@ -227,8 +227,23 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
     }
     let budget = a.memory.budget()?;
     let time = time_arg(&a.time)?;
-    // Counted before the book is opened: a build too big for the memory leaves no file behind.
-    let total = count(&built, &starts, a.depth, budget).map_err(Failure::bad)?;
+    // An interrupt stops the listing, or the build at its next check, keeping the proved part of
+    // the position under proof; a second one ends it at once.
+    let stop = crate::saving::stop_cleanly_on_interrupt();
+    let halt = Halt::never().with_flag(stop.clone());
+    // Listed before the book is opened: a build too big for the memory leaves no file behind.
+    let plan = {
+        let listing = StatesProgress::counting("positions listed");
+        let listed = |n: u64| listing.update(n);
+        Plan::list(&built, &starts, a.depth, budget, &halt, Some(&listed)).map_err(|e| match e {
+            BuildError::Listing(_) => Failure::Interrupted(format!(
+                "interrupted while listing the positions: {} untouched",
+                plysolve::engine::util::excerpt::quote_path(&a.file)
+            )),
+            e => Failure::bad(e),
+        })?
+    };
+    let total = plan.len();
     let book = BookFile::open(&a.file, true, true).map_err(Failure::bad)?;
     let progress = StatesProgress::with_total("positions", total as u64);
     progress.event(&format!(
@@ -239,10 +254,6 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
         },
         built.geometry.title()
     ));
-    // An interrupt stops the build at its next check, keeping the proved part of the position
-    // under proof; a second one ends it at once.
-    let stop = crate::saving::stop_cleanly_on_interrupt();
-    let halt = Halt::never().with_flag(stop.clone());
     // Between the positions' lines, the search under way (a position can take hours).
     let done = AtomicU64::new(0);
     let searching = |states: u64| progress.update_with(done.load(Ordering::Relaxed), Some(&in_proof(states)));
@@ -282,7 +293,8 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
             e.entry.seconds
         ));
     };
-    let entries = build(&book, &built, &starts, options, &mut on_event).map_err(Failure::bad)?;
+    let entries = build_planned(&book, &built, &plan, options, None, None, &mut on_event)
+        .map_err(Failure::bad)?;
     drop(progress);
     if stop.load(Ordering::SeqCst) {
         // Settled: valued exactly (the one under proof may have bounds by now, not its value).

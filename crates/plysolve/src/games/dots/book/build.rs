@@ -16,7 +16,7 @@ use crate::engine::scored::search::{
 };
 use crate::engine::scored::{Completion, Solver, SubsetIndexed};
 use crate::engine::scored::{SolveError, Strategy, ValueRange};
-use crate::engine::util::halt::Halt;
+use crate::engine::util::halt::{Halt, Halted};
 use crate::engine::util::memory::{Bytes, Limit, MemoryBudget, MemoryError};
 use crate::engine::util::progress::Progress;
 use crate::games::dots::geometry::BuiltBoard;
@@ -73,6 +73,10 @@ pub enum BuildError {
     /// The search's table refused before it was allocated.
     #[error(transparent)]
     Memory(#[from] MemoryError),
+    /// The listing of a build's positions was stopped (Ctrl-C) before it was whole: nothing was
+    /// proved or written.
+    #[error("stopped while listing the positions ({0}): nothing was proved or written")]
+    Listing(Halted),
     /// The build's list of positions would take more than its part of the memory budget: refused
     /// as the list reached it, before any position was proved or anything written.
     #[error(
@@ -121,17 +125,59 @@ fn rules(built: &BuiltBoard) -> Completion<'_> {
         .expect("dots boards state completion rules")
 }
 
-/// The positions of a build and their expansion: levels of keys (level `d` holds the positions `d`
-/// edges after a start) and each position's node by key.
+/// How many positions are listed between two reports of a [`Plan`]'s listing (and checks of its
+/// halt): a few milliseconds of work.
+const LISTED_EVERY: usize = 1 << 14;
+
+/// The positions a build proves, listed once: every distinct position (up to the board's
+/// symmetries and twins) up to a number of moves after each start, in levels (level `d` holds the
+/// positions `d` edges after a start), each with its distinct children. Listed before the book is
+/// touched, so a front end can say how many positions a build covers, and a build too big for its
+/// memory is refused having written nothing; [`build_planned`] then proves them.
+pub struct Plan {
+    levels: Vec<Vec<u64>>,
+    nodes: HashMap<u64, Node>,
+}
+
+impl Plan {
+    /// Lists every distinct position up to `depth` edges after each of `starts`; refused
+    /// ([`BuildError::TooManyPositions`]) as soon as they are more than half of `budget` holds.
+    /// A listing of millions of positions takes seconds: `listed` is told the positions listed so
+    /// far every few thousand, and `halt` is checked as often ([`BuildError::Listing`]).
+    pub fn list(
+        built: &BuiltBoard,
+        starts: &[EdgeSet],
+        depth: u32,
+        budget: MemoryBudget,
+        halt: &Halt,
+        listed: Option<Progress<'_>>,
+    ) -> Result<Plan, BuildError> {
+        let (levels, nodes) = levels(built, starts, depth, budget, halt, listed)?;
+        Ok(Plan { levels, nodes })
+    }
+
+    /// The number of distinct positions listed.
+    pub fn len(&self) -> usize {
+        self.levels.iter().map(Vec::len).sum()
+    }
+
+    /// Whether no position is listed (never, for a plan with a start).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The positions of a build and their expansion: levels of keys and each position's node by key.
 type Levels = (Vec<Vec<u64>>, HashMap<u64, Node>);
 
-/// Every distinct position up to `depth` edges after each of `starts`, by key, in levels; refused
-/// ([`BuildError::TooManyPositions`]) as soon as they are more than half of `budget` holds.
+/// [`Plan::list`]'s listing.
 fn levels(
     built: &BuiltBoard,
     starts: &[EdgeSet],
     depth: u32,
     budget: MemoryBudget,
+    halt: &Halt,
+    on_listed: Option<Progress<'_>>,
 ) -> Result<Levels, BuildError> {
     let most = most_positions(budget);
     let too_many = || BuildError::TooManyPositions {
@@ -191,6 +237,14 @@ fn levels(
                     });
                     level.push(child_key);
                     next.push(child);
+                    if nodes.len() % LISTED_EVERY == 0 {
+                        if let Some(halted) = halt.check() {
+                            return Err(BuildError::Listing(halted));
+                        }
+                        if let Some(tell) = on_listed {
+                            tell(nodes.len() as u64);
+                        }
+                    }
                 }
             }
             nodes
@@ -202,21 +256,6 @@ fn levels(
         frontier = next;
     }
     Ok((levels, nodes))
-}
-
-/// The number of distinct positions a build of `depth` moves from `starts` covers; refused as the
-/// build would be when they are more than half of `budget` holds.
-pub fn count(
-    built: &BuiltBoard,
-    starts: &[EdgeSet],
-    depth: u32,
-    budget: MemoryBudget,
-) -> Result<usize, BuildError> {
-    Ok(levels(built, starts, depth, budget)?
-        .0
-        .iter()
-        .map(Vec::len)
-        .sum())
 }
 
 /// A position a build proves by the search ([`leaves`]), with what proving it apart takes.
@@ -248,7 +287,7 @@ pub fn leaves(
     budget: MemoryBudget,
 ) -> Result<Vec<Leaf>, BuildError> {
     let board = &built.board;
-    let (levels, nodes) = levels(built, &[start], depth, budget)?;
+    let (levels, nodes) = levels(built, &[start], depth, budget, &Halt::never(), None)?;
     Ok(levels
         .iter()
         .flatten()
@@ -295,7 +334,29 @@ pub fn build_in(
     on_event: &mut dyn FnMut(&BuildEvent),
 ) -> Result<Vec<BookEntry>, BuildError> {
     // Listed before the book is touched: a build refused for its size writes nothing.
-    let (levels, nodes) = levels(built, starts, options.depth, options.budget)?;
+    let plan = Plan::list(
+        built,
+        starts,
+        options.depth,
+        options.budget,
+        options.halt,
+        None,
+    )?;
+    build_planned(book, built, &plan, options, memory, shared, on_event)
+}
+
+/// [`build_in`] of the positions `plan` lists (its depth, not `options.depth`): for a front end
+/// that listed them first, to say how many there are before the book is opened.
+pub fn build_planned(
+    book: &BookFile,
+    built: &BuiltBoard,
+    plan: &Plan,
+    options: BuildOptions<'_>,
+    memory: Option<&Arc<SearchMemory>>,
+    shared: Option<&SharedBounds>,
+    on_event: &mut dyn FnMut(&BuildEvent),
+) -> Result<Vec<BookEntry>, BuildError> {
+    let Plan { levels, nodes } = plan;
     book.add_board(built)?;
     let board = &built.board;
     let slug = built.geometry.slug();
@@ -728,7 +789,7 @@ fn from_checked_children(
     trusted: &dyn Fn(u64, &BookEntry) -> bool,
 ) -> Result<Option<ValueRange>, BookError> {
     // One position's children: a few dozen at most, whatever the budget.
-    let (levels, nodes) = levels(built, &[drawn], 1, MemoryBudget::new(u64::MAX))
+    let (levels, nodes) = levels(built, &[drawn], 1, MemoryBudget::new(u64::MAX), &Halt::never(), None)
         .expect("no budget refuses one position's children");
     let node = &nodes[&levels[0][0]];
     if node.children.is_empty() {
