@@ -19,7 +19,7 @@ use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::answer::{answer, Hooks};
 use plysolve::games::dots::book::build::{
-    build, count, leaves, verify, BuildError, BuildOptions, Verified, VerifyOptions, POSITION_BYTES,
+    build, leaves, verify, BuildError, BuildOptions, Plan, Verified, VerifyOptions, POSITION_BYTES,
 };
 use plysolve::games::dots::book::key::KeyScheme;
 use plysolve::games::dots::book::ops;
@@ -54,6 +54,13 @@ fn budget() -> MemoryBudget {
 }
 
 /// A build of `depth` moves, no time limit, the low-first tie order, stopped by `halt`.
+/// The number of positions a build of `depth` moves from `starts` lists ([`Plan`]).
+fn count(built: &BuiltBoard, starts: &[EdgeSet], depth: u32, budget: MemoryBudget) -> usize {
+    Plan::list(built, starts, depth, budget, &Halt::never(), None)
+        .unwrap()
+        .len()
+}
+
 fn build_options(depth: u32, halt: &Halt) -> BuildOptions<'_> {
     BuildOptions {
         depth,
@@ -279,10 +286,7 @@ fn check_book(geometry: Geometry, depth: u32, empty_value: i32) {
     let book = BookFile::open(&path, false, false).unwrap();
     let entries = book.entries_of(&built).unwrap();
     assert_eq!(written.len(), entries.len());
-    assert_eq!(
-        entries.len(),
-        count(&built, &[EdgeSet(0)], depth, budget()).unwrap()
-    );
+    assert_eq!(entries.len(), count(&built, &[EdgeSet(0)], depth, budget()));
     let by_key: HashMap<u64, &BookEntry> = entries.iter().map(|e| (e.key, e)).collect();
     assert_eq!(by_key.len(), entries.len(), "one entry per key");
     let edges = board.edge_count() as u32;
@@ -374,8 +378,7 @@ fn a_builds_leaves_are_its_deepest_positions_each_once_with_moves_reaching_them(
         assert_eq!(listed.len(), distinct, "depth {depth}");
         assert_eq!(
             listed.len(),
-            count(&built, &[start], depth, budget()).unwrap()
-                - count(&built, &[start], depth - 1, budget()).unwrap()
+            count(&built, &[start], depth, budget()) - count(&built, &[start], depth - 1, budget())
         );
         let keys: HashSet<u64> = listed.iter().map(|l| l.key).collect();
         assert_eq!(keys.len(), listed.len(), "each position once");
@@ -445,11 +448,49 @@ fn a_build_too_big_for_its_memory_is_refused_before_it_writes_anything() {
     );
     assert!(ops::stats(&book).unwrap().is_empty());
     assert!(matches!(
-        count(&built, &[EdgeSet(0)], 4, small),
+        Plan::list(&built, &[EdgeSet(0)], 4, small, &Halt::never(), None),
         Err(BuildError::TooManyPositions { most: 500, .. })
     ));
     assert!(leaves(&built, EdgeSet(0), 4, small).is_err());
-    assert_eq!(count(&built, &[EdgeSet(0)], 4, budget()).unwrap(), 938);
+    assert_eq!(count(&built, &[EdgeSet(0)], 4, budget()), 938);
+}
+
+/// A listing of many positions tells its count as it grows and stops at its halt.
+#[test]
+fn a_plan_tells_its_listing_and_stops_at_its_halt() {
+    let built = built(BOXES_3X3);
+    let told = std::sync::Mutex::new(Vec::new());
+    let tell = |n: u64| told.lock().unwrap().push(n);
+    let plan = Plan::list(
+        &built,
+        &[EdgeSet(0)],
+        7,
+        budget(),
+        &Halt::never(),
+        Some(&tell),
+    )
+    .unwrap();
+    let told = told.into_inner().unwrap();
+    assert!(plan.len() > 1 << 14, "{}", plan.len());
+    assert_eq!(told.len(), plan.len() >> 14);
+    assert!(
+        told.iter().zip(1u64..).all(|(&n, i)| n == i << 14),
+        "{told:?}"
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let halted = Plan::list(
+        &built,
+        &[EdgeSet(0)],
+        7,
+        budget(),
+        &Halt::never().with_flag(stop),
+        None,
+    );
+    assert!(matches!(halted, Err(BuildError::Listing(_))));
+    assert_eq!(
+        halted.err().unwrap().to_string(),
+        "stopped while listing the positions (the solve was cancelled): nothing was proved or written"
+    );
 }
 
 #[test]
@@ -489,10 +530,7 @@ fn a_build_over_its_leaves_proved_apart_equals_the_build_and_searches_nothing() 
         v
     };
     assert_eq!(same(&got), same(&expected));
-    assert_eq!(
-        got.len(),
-        count(&built, &[EdgeSet(0)], 2, budget()).unwrap()
-    );
+    assert_eq!(got.len(), count(&built, &[EdgeSet(0)], 2, budget()));
 }
 
 #[test]
@@ -1224,7 +1262,7 @@ fn a_build_out_of_time_keeps_bounds_that_hold_and_resumes_to_the_values() {
         TieOrder::LowFirst,
     );
     // Positions of which nothing was proved (bounds as wide as the cells left) are not written.
-    assert!(rushed.len() <= count(&built, &[EdgeSet(0)], 1, budget()).unwrap());
+    assert!(rushed.len() <= count(&built, &[EdgeSet(0)], 1, budget()));
     for entry in &rushed {
         let cells = scheme.open_cells(EdgeSet(entry.key)) as i32;
         assert!(
@@ -1265,10 +1303,7 @@ fn a_build_out_of_time_keeps_bounds_that_hold_and_resumes_to_the_values() {
         .filter(|e| e.value().is_some() && e.best.is_some())
         .count();
     assert_eq!(found, settled);
-    assert_eq!(
-        resumed.len(),
-        count(&built, &[EdgeSet(0)], 1, budget()).unwrap()
-    );
+    assert_eq!(resumed.len(), count(&built, &[EdgeSet(0)], 1, budget()));
     for entry in book.entries_of(&built).unwrap() {
         assert_eq!(entry.value(), Some(table.value_of_mask(entry.key)));
         assert!(entry.best.is_some());
@@ -1302,10 +1337,7 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
         .iter()
         .filter(|e| e.proved_by.ends_with("children"))
         .count();
-    assert_eq!(
-        by_children,
-        count(&built, &[EdgeSet(0)], 1, budget()).unwrap()
-    );
+    assert_eq!(by_children, count(&built, &[EdgeSet(0)], 1, budget()));
     assert_eq!(
         (
             verified.agreed,
@@ -1392,6 +1424,35 @@ fn verify_marks_agreeing_entries_and_reports_forged_ones() {
             env!("CARGO_PKG_VERSION")
         ))
     );
+    // A resumed verification counts on a check only if a verification could have written it: by
+    // another method than the entry's proof. A check naming the proof itself, or text no
+    // verification writes (a book edited by hand), is proved again.
+    let proved = high_file.get("triangles-3", 0).unwrap().unwrap();
+    for forged in [
+        format!("ply {version} search high-first"),
+        "trust me".to_string(),
+        format!("ply {version} table"),
+    ] {
+        high_file
+            .put(
+                &built,
+                &BookEntry {
+                    checked_by: Some(forged.clone()),
+                    ..proved.clone()
+                },
+            )
+            .unwrap();
+        let resumed = verify_all(&high_file, &built, &high_entries, true);
+        assert_eq!((resumed.already, resumed.agreed), (0, 1), "{forged}");
+        assert_eq!(
+            checked_by(&high_file, "triangles-3", 0),
+            Some(format!("ply {version} search low-first")),
+            "{forged}"
+        );
+    }
+    // The genuine check is counted on.
+    let resumed = verify_all(&high_file, &built, &high_entries, true);
+    assert_eq!((resumed.already, resumed.agreed), (1, 0));
     // Two forged values: the empty board (-3) said to be +1, a one-edge position said otherwise;
     // proved again, the one-edge position from its children, the empty board by the search (one
     // of its children is found wrong).

@@ -711,7 +711,7 @@ pub fn verify(
         let Some(value) = entry.value() else {
             continue;
         };
-        if entry.checked_by.is_some() && options.resume {
+        if options.resume && checked_independently(entry) {
             verified.already += 1;
             on_entry(entry, None);
             continue;
@@ -719,7 +719,7 @@ pub fn verify(
         let drawn = EdgeSet(entry.key);
         let from_children = if entry.proved_by.ends_with("children") {
             let trusted = |child: u64, e: &BookEntry| {
-                confirmed.contains(&child) || (options.resume && e.checked_by.is_some())
+                confirmed.contains(&child) || (options.resume && checked_independently(e))
             };
             from_checked_children(book, built, drawn, &trusted)?
         } else {
@@ -778,6 +778,26 @@ pub fn verify(
         }
     }
     Ok(verified)
+}
+
+/// Whether `entry`'s check is one a resumed verification may count on: what a verification
+/// writes, `ply VERSION METHOD`, by another method than the entry's own proof (the search in a
+/// tie order its proof did not use, or its children's entries, themselves checked) — not a check
+/// that names the very proof it checks, nor text no verification writes (a book edited by hand).
+fn checked_independently(entry: &BookEntry) -> bool {
+    let method = |by: &str| {
+        by.strip_prefix("ply ")
+            .and_then(|rest| rest.split_once(' '))
+            .map(|(_, method)| method.to_string())
+    };
+    let Some(checked) = entry.checked_by.as_deref().and_then(method) else {
+        return false;
+    };
+    match checked.as_str() {
+        "children" => true,
+        "search low-first" | "search high-first" => method(&entry.proved_by) != Some(checked),
+        _ => false,
+    }
 }
 
 /// What the entries of the children of `drawn` say of it (Wilson's rule), when every child is in
