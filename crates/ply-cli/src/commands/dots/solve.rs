@@ -9,10 +9,9 @@ use crate::progress::StatesProgress;
 use crate::saving;
 use clap::{Args, Subcommand};
 use plysolve::engine::util::memory::{Bytes, MemoryError};
-use plysolve::engine::scored::table_file::MAGIC as TABLE_MAGIC;
 use plysolve::engine::scored::SolveError;
 use plysolve::games::dots::measured::TableReport;
-use plysolve::games::dots::tables::{worth_caching, BoardTable};
+use plysolve::games::dots::tables::{worth_caching, BoardTable, TABLE_FILE_MAGIC};
 use std::time::Instant;
 
 /// `ply dots solve <board>`
@@ -88,7 +87,7 @@ pub fn run(args: SolveArgs) -> Result<String, Failure> {
     let states = 1u64 << board.edge_count();
     if let Some(path) = &args.save {
         saving::check_target(path)
-            .and_then(|()| saving::check_replaces_only(path, TABLE_MAGIC, "a ply table"))
+            .and_then(|()| saving::check_replaces_only(path, TABLE_FILE_MAGIC, "a ply table"))
             .map_err(|e| cannot_save(path, e))?;
     }
     let progress = StatesProgress::with_total("states filled", states);

@@ -14,6 +14,10 @@ use crate::engine::util::progress::{Progress, Watch};
 use crate::input::surface::Surface;
 use std::path::Path;
 
+/// The first bytes of a saved table file: what a front end looks for before it replaces a file
+/// with a table (`--save` replaces a table, never a user's other file).
+pub const TABLE_FILE_MAGIC: &[u8; 8] = crate::engine::scored::table_file::MAGIC;
+
 /// Where the automatic choice crosses from one strategy to the next on dots boards, measured with
 /// `ply bench dots-free` (BENCHMARKS.md):
 /// - `small_items` 24: a board of at most 24 edges is small — its whole table is 16 MiB, well under
