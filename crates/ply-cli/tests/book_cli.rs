@@ -1154,52 +1154,37 @@ fn writers_refuse_a_damaged_book_and_a_book_merged_into_itself() {
     }
 }
 
-/// Ctrl-C (SIGINT) or SIGTERM a second into a build's proof: the build stops at once, keeping
-/// what its search proved of the position (the book's `unfinished` table), says so in one line,
-/// writes nothing on stdout and exits 130; the same command then finishes it, with the value a
-/// build never stopped gives.
 /// A build of millions of positions lists them for seconds before it proves any: the listing
 /// shows its count and stops at Ctrl-C, the book untouched (not even made).
 #[test]
 fn a_long_listing_shows_progress_and_stops_at_an_interrupt() {
-    use std::io::BufRead;
     let dir = scratch();
     let cache = scratch();
     // Eight moves into 4×4 boxes: some 6.2 million positions, seconds to list.
-    let mut child = common::ply_process(cache.path())
-        .current_dir(dir.path())
-        .args([
-            "dots",
-            "book",
-            "--progress",
-            "build",
-            "b.book",
-            "--depth",
-            "8",
-            "--memory",
-            "4G",
-            "boxes",
-            "--rows",
-            "4",
-            "--cols",
-            "4",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("ply runs");
-    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    assert!(stderr.read_line(&mut line).unwrap() > 0, "ply said nothing");
-    assert_eq!(line, "ply: 16384 positions listed\n");
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
-    let output = child.wait_with_output().unwrap();
+    let args = [
+        "dots",
+        "book",
+        "--progress",
+        "build",
+        "b.book",
+        "--depth",
+        "8",
+        "--memory",
+        "4G",
+        "boxes",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+    ];
+    let (first, rest, output) = interrupted_after_first_line(
+        dir.path(),
+        cache.path(),
+        &args,
+        std::time::Duration::ZERO,
+        "-INT",
+    );
+    assert_eq!(first, "ply: 16384 positions listed\n");
     assert_eq!(output.status.code(), Some(130), "{rest}");
     assert_eq!(output.stdout, b"");
     assert_eq!(
@@ -1210,9 +1195,46 @@ fn a_long_listing_shows_progress_and_stops_at_an_interrupt() {
     assert!(!dir.path().join("b.book").exists());
 }
 
+/// Runs ply with `args` in `dir`, reads its first line on stderr, waits `pause` and sends it
+/// `signal` (`-INT`): gives the first line, the rest of stderr and how ply ended.
+fn interrupted_after_first_line(
+    dir: &std::path::Path,
+    cache: &std::path::Path,
+    args: &[&str],
+    pause: std::time::Duration,
+    signal: &str,
+) -> (String, String, std::process::Output) {
+    use std::io::BufRead;
+    let mut child = common::ply_process(cache)
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ply runs");
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    assert!(
+        stderr.read_line(&mut first).unwrap() > 0,
+        "ply said nothing"
+    );
+    std::thread::sleep(pause);
+    let killed = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    (first, rest, child.wait_with_output().unwrap())
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM a second into a build's proof: the build stops at once, keeping
+/// what its search proved of the position (the book's `unfinished` table), says so in one line,
+/// writes nothing on stdout and exits 130; the same command then finishes it, with the value a
+/// build never stopped gives.
 #[test]
 fn an_interrupted_build_keeps_its_proved_part_and_resumes() {
-    use std::io::BufRead;
     let dir = scratch();
     let cache = scratch();
     // A 4×4 position of 32 free edges: +2, some 8 million states (seconds of search).
@@ -1232,26 +1254,14 @@ fn an_interrupted_build_keeps_its_proved_part_and_resumes() {
         position,
     ];
     for signal in ["-INT", "-TERM"] {
-        let mut child = common::ply_process(cache.path())
-            .current_dir(dir.path())
-            .args(args)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("ply runs");
         // The build's first line, then a second of its search.
-        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "ply said nothing");
-        std::thread::sleep(std::time::Duration::from_secs(1));
-        let killed = std::process::Command::new("kill")
-            .args([signal, &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let mut rest = String::new();
-        std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
-        let output = child.wait_with_output().unwrap();
+        let (_, rest, output) = interrupted_after_first_line(
+            dir.path(),
+            cache.path(),
+            &args,
+            std::time::Duration::from_secs(1),
+            signal,
+        );
         assert_eq!(output.status.code(), Some(130), "{signal}: {rest}");
         assert_eq!(output.stdout, b"");
         let last = rest.lines().last().unwrap_or_default();
