@@ -238,7 +238,7 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
         Plan::list(&built, &starts, a.depth, budget, &halt, Some(&listed)).map_err(|e| match e {
             BuildError::Listing(_) => Failure::Interrupted(format!(
                 "interrupted while listing the positions: {} untouched",
-                plysolve::engine::util::excerpt::quote_path(&a.file)
+                plysolve::input::quote_path(&a.file)
             )),
             e => Failure::bad(e),
         })?
