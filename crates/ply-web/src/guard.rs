@@ -69,10 +69,9 @@ impl Guard {
         uri: &Uri,
         headers: &HeaderMap,
     ) -> Result<(), ApiError> {
-        let host = match uri.authority() {
-            Some(authority) => Some(authority.as_str()),
-            None => single(headers, header::HOST)?,
-        };
+        // The Host header is read (once, visible ASCII) even when the URI names the host.
+        let named = single(headers, header::HOST)?;
+        let host = uri.authority().map(|a| a.as_str()).or(named);
         let origin = single(headers, header::ORIGIN)?;
         let content_type = single(headers, header::CONTENT_TYPE)?;
         let encoding = single(headers, header::CONTENT_ENCODING)?;
