@@ -1,5 +1,6 @@
 // The page's move tree and records (crates/ply-web/static/move-tree.js, dots-record.js) without a
-// browser: movetext read and written back, variations promoted and deleted, records read.
+// browser: movetext read and written back, variations promoted and deleted, records read, lists
+// past any board refused before they are parsed into a tree.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -9,8 +10,9 @@ import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
 const statics = resolve(dirname(fileURLToPath(import.meta.url)), "..", "crates", "ply-web", "static");
-const context = vm.createContext({});
-for (const file of ["move-tree.js", "dots-record.js"]) vm.runInContext(readFileSync(join(statics, file), "utf8"), context);
+// common.js (quoteText) reads the page's elements when it loads: none here.
+const context = vm.createContext({ document: { getElementById: () => null } });
+for (const file of ["common.js", "move-tree.js", "dots-record.js"]) vm.runInContext(readFileSync(join(statics, file), "utf8"), context);
 const { MoveTree, readRecord, recordText, recordJson } = vm.runInContext("({ MoveTree, readRecord, recordText, recordJson })", context);
 // Values made in the script's context, as this one's (deepEqual compares prototypes).
 const plain = (x) => JSON.parse(JSON.stringify(x));
@@ -36,6 +38,23 @@ test("movetext: faults are named", () => {
   assert.throws(() => MoveTree.read("(1-2)"), /a variation “\(” before any move/);
   assert.throws(() => MoveTree.read("1-2 7"), /move `7` has only one dot/);
   assert.throws(() => MoveTree.read("1-2 {best"), /braces/);
+});
+
+test("movetext: a line longer than any board, or too many lines, is refused while it is read", () => {
+  const moves = (n) => Array.from({ length: n }, (_, i) => `${i + 1}-${i + 2}`).join(" ");
+  const limits = { maxLine: 63, maxLines: 256 };
+  assert.equal(MoveTree.read(moves(63), limits).mainLine().length, 63);
+  assert.throws(() => MoveTree.read(moves(64), limits), /^Error: a line of more than 63 moves: no board has more than 63 edges$/);
+  // 50 000 moves (what a probe pasted, and the page once overflowed its stack on): refused the same.
+  assert.throws(() => MoveTree.read(moves(50_000), limits), /a line of more than 63 moves/);
+  // A variation counts from the start of the game: 62 moves, then one replacing the 62nd with three.
+  assert.equal(MoveTree.read(`${moves(62)} (a b)`, limits).leaves()[1].length, 63);
+  assert.throws(() => MoveTree.read(`${moves(62)} (a b c)`, limits), /a line of more than 63 moves/);
+  const branches = (n) => "1-2 " + Array.from({ length: n }, (_, i) => `(v${i})`).join(" ");
+  assert.equal(MoveTree.read(branches(255), limits).leaves().length, 256);
+  assert.throws(() => MoveTree.read(branches(256), limits), /^Error: more than 256 lines \(the main line and its variations\)$/);
+  // Without limits (the tests above), any length is read.
+  assert.equal(MoveTree.read(moves(200)).mainLine().length, 200);
 });
 
 test("a new move at an earlier position starts a variation; promote and delete", () => {
@@ -73,4 +92,18 @@ test("records: the text form's tags and moves, and the JSON form, read back", ()
   assert.throws(() => readRecord("{ not json"), /is not JSON/);
   assert.throws(() => readRecord('{"format": "other"}'), /"format" is "ply dots record 1"/);
   assert.throws(() => readRecord('[Game triangles]\n1-2'), /the tag line `\[Game triangles\]` is not of the form/);
+  assert.throws(() => readRecord(" \n "), /^Error: the box is empty: paste moves or a record, then Load$/);
+});
+
+test("records: the limits hold for both forms", () => {
+  const limits = { maxLine: 3, maxLines: 2 };
+  assert.equal(readRecord('[Game "triangles"]\n[Size "2"]\n1-2 1-3 (2-3) 2-4', limits).tree.leaves().length, 2);
+  assert.throws(() => readRecord("1-2 1-3 2-4 3-5", limits), /a line of more than 3 moves/);
+  assert.throws(() => readRecord("1-2 (1-3) (2-3)", limits), /more than 2 lines/);
+  const json = (moves) => JSON.stringify({ format: "ply dots record 1", game: "triangles", size: 2, moves });
+  const m = (move, variations = []) => ({ move, variations });
+  assert.equal(readRecord(json([m("1-2"), m("1-3", [[m("2-3")]]), m("2-4")]), limits).tree.write(), "1-2 1-3 (2-3) 2-4");
+  assert.throws(() => readRecord(json([m("1-2"), m("1-3"), m("2-4"), m("3-5")]), limits), /^Error: "moves" makes a line of more than 3 moves/);
+  assert.throws(() => readRecord(json([m("1-2", [[m("a")], [m("b")]])]), limits), /more than 2 lines/);
+  assert.throws(() => readRecord(json([{ move: "1-2", variations: "2-3" }]), limits), /^Error: "moves"\[0\].variations is a list of lines$/);
 });

@@ -142,6 +142,9 @@ pub struct Limits {
     pub time_limit_seconds: f64,
     /// The player's time to think per move, in seconds.
     pub think_seconds: f64,
+    /// The most edges any dots board has ([`MAX_EDGES`](plysolve::games::dots::geometry::MAX_EDGES)):
+    /// the page refuses a longer move list before it asks.
+    pub dots_max_edges: u32,
     /// Every dots board the server answers (`{"game": "triangles", "size": 3}`, `{"game":
     /// "boxes", "rows": 4, "cols": 4}`): what the page's board picker offers.
     pub dots_boards: Vec<plysolve::games::dots::geometry::Geometry>,
@@ -159,6 +162,7 @@ impl Limits {
             max_magic_size: SHARED_MAX_SIZE,
             time_limit_seconds: settings.time_limit.as_secs_f64(),
             think_seconds: settings.think.as_secs_f64(),
+            dots_max_edges: plysolve::games::dots::geometry::MAX_EDGES,
             dots_boards: plysolve::games::dots::geometry::Geometry::every(),
         }
     }

@@ -6,8 +6,9 @@
 // "Any question (JSON)" (ask.js), every question of the registry asked as JSON.
 "use strict";
 
-// Page id → the function that opens it, as the registry names it.
-const PAGES = {};
+// Page id → the function that opens it, as the registry names it (a Map: a link's `game` is any text,
+// `__proto__` or `toString` too, and names no page unless the registry lists it).
+const PAGES = new Map();
 
 // The game open now: what its function returned (the dots session answers Back/Forward and keys).
 let currentGame = null;
@@ -41,16 +42,19 @@ async function loadPages() {
   }
   picker.append(new Option("Any question (JSON)", "ask"));
   await loadScripts(scripts);
-  for (const page of entries) PAGES[page.id] = window[page.entry];
-  PAGES.ask = (params) => askPage(params, games);
+  for (const page of entries) PAGES.set(page.id, window[page.entry]);
+  PAGES.set("ask", (params) => askPage(params, games));
 }
 
 function open(params) {
-  const game = PAGES[params.get("game")] ? params.get("game") : picker.options[0].value;
+  const game = PAGES.has(params.get("game")) ? params.get("game") : picker.options[0].value;
   picker.value = game;
   clearError();
+  clearLinkNotices();
+  const asked = params.get("game");
+  if (asked !== null && asked !== game) linkRefused("game", asked, "is no game of this page", `it shows ${picker.selectedOptions[0].text}`);
   currentGame?.close?.();
-  currentGame = PAGES[game](params) || null;
+  currentGame = PAGES.get(game)(params) || null;
   // The skip link's target: the game's controls (for dots, the buttons under its board — past the
   // board's many edges).
   const controls = main.querySelector("[data-controls]") || main.querySelector(".controls");

@@ -7,6 +7,7 @@ const COLOURS = { good: "#009E73", even: "#E69F00", bad: "#D55E00", best: "#0072
 const main = document.getElementById("main");
 const picker = document.getElementById("game");
 const errorBox = document.getElementById("error");
+const notice = document.getElementById("notice");
 const share = document.getElementById("share");
 
 // ---------- helpers ----------
@@ -39,6 +40,32 @@ function clearError() {
   errorBox.hidden = true;
 }
 
+// Says what the page could not use of the link it opened — a value it did not take, moves it did
+// not load — and what it did instead. Unlike a request's error (showError, which the next answer
+// clears), a notice stays until another game is opened (clearLinkNotices): a link's value is never
+// replaced in silence.
+function linkNotice(text) {
+  if ([...notice.children].some((p) => p.textContent === text)) return;
+  notice.append(el("p", { text }));
+  notice.hidden = false;
+}
+
+function clearLinkNotices() {
+  notice.replaceChildren();
+  notice.hidden = true;
+}
+
+// A link's value `key=value` the page does not take: `why` not, and what it does `instead`.
+function linkRefused(key, value, why, instead) {
+  linkNotice(`The link's ${key}=${quoteText(value)} ${why}: ${instead}.`);
+}
+
+// Text quoted in a message: at most 40 characters, escaped.
+function quoteText(text) {
+  const cut = text.length > 40 ? text.slice(0, 40) + "…" : text;
+  return "`" + JSON.stringify(cut).slice(1, -1) + "`";
+}
+
 // POSTs `text`, a request written as JSON, to `path`: the server's response when it took the
 // request, else throws an Error with the server's one-line message and its `status`. `signal` aborts
 // it (the server then stops the solve). api() and apiStream() send through it, and so does the "Any
@@ -59,10 +86,18 @@ async function post(path, text, signal) {
   return response;
 }
 
+// JSON as the server writes it, read without loss: a whole number past 2^53 (a heap of
+// 18446744073709551615 counters) would be rounded to the nearest double, so it is kept as its decimal
+// text, which the pages print and send back as it came (the reviver's `context.source`).
+function readJson(text) {
+  return JSON.parse(text, (key, value, context) =>
+    typeof value === "number" && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? "") ? context.source : value);
+}
+
 // POSTs a request; returns {body, ms} (ms: the server's solve time) or throws as post() does.
 async function api(path, request, signal) {
   const response = await post(path, JSON.stringify(request), signal);
-  const body = await response.json();
+  const body = readJson(await response.text());
   const timing = response.headers.get("server-timing") || "";
   const solve = /solve;dur=([0-9.]+)/.exec(timing);
   return { body, ms: solve ? Number(solve[1]) : null };
@@ -93,7 +128,7 @@ async function readEvents(response, onEvent) {
       const name = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
       if (!name || data === undefined) continue;
-      const parsed = JSON.parse(data);
+      const parsed = readJson(data);
       if (name === "report") return parsed;
       if (name === "error") throw new Error(parsed.error);
       onEvent(name, parsed);
@@ -117,6 +152,24 @@ function setLink(params, push = false) {
   else history.replaceState(null, "", url);
 }
 
+// The text colour readable on `fill` (`#rrggbb`): near-black or white, whichever contrasts more by
+// WCAG's relative luminance (white on the palette's green, orange or pink falls short of 4.5:1).
+function inkOn(fill) {
+  const linear = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const [r, g, b] = [1, 3, 5].map((i) => linear(parseInt(fill.slice(i, i + 2), 16) / 255));
+  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (l + 0.05) / (0.0056 + 0.05) >= 1.05 / (l + 0.05) ? "#111" : "#fff";
+}
+
+// An exact fraction `n/d` (or a whole number) as `tag` with `attrs`: on a narrow screen it breaks
+// after its slash, and inside a number only when the number alone is wider than its box.
+function fraction(text, tag = "span", attrs = {}) {
+  const [n, d] = String(text).split("/");
+  const node = el(tag, { ...attrs, class: "fraction" }, el("span", { class: "part", text: n }));
+  if (d !== undefined) node.append(el("span", { class: "part", text: "/" + d }));
+  return node;
+}
+
 function signed(v) {
   return v > 0 ? "+" + v : String(v);
 }
@@ -133,7 +186,9 @@ function numberList(text) {
 // one (put in the link, so the game can be shared and replayed).
 function seedOf(params) {
   const given = params.get("seed");
-  return given !== null && /^\d+$/.test(given) ? Number(given) : Math.floor(Math.random() * 1000000);
+  if (given !== null && /^\d+$/.test(given) && Number.isSafeInteger(Number(given))) return Number(given);
+  if (given !== null) linkRefused("seed", given, "is not a whole number", "a new seed is used");
+  return Math.floor(Math.random() * 1000000);
 }
 
 let limitsCache = null;

@@ -61,11 +61,13 @@ function recordJson(spec, players, result, tree, grade) {
   return { format: RECORD_FORMAT, game: spec.game, ...board, players, result, moves: moves([]) };
 }
 
-// What an import reads: {spec (or null: the board open now), players (or null), tree}. Throws an
-// Error naming the fault in the record's terms.
-function readRecord(text) {
+// What an import reads: {spec (or null: the board open now), players (or null), tree}, within
+// `limits` (MoveTree.read's: the most moves in a line, the most lines). Throws an Error naming the
+// fault in the record's terms.
+function readRecord(text, limits = {}) {
   const trimmed = text.trim();
-  if (trimmed.startsWith("{")) return readRecordJson(trimmed);
+  if (!trimmed) throw new Error("the box is empty: paste moves or a record, then Load");
+  if (trimmed.startsWith("{")) return readRecordJson(trimmed, limits);
   const tags = new Map();
   const body = trimmed.replace(/^\s*\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$/gm, (_, name, value) => {
     tags.set(name.toLowerCase(), value.replace(/\\(.)/g, "$1"));
@@ -73,10 +75,10 @@ function readRecord(text) {
   });
   const bad = /^\s*\[.*$/m.exec(body);
   if (bad) throw new Error(`the tag line ${quoteText(bad[0].trim())} is not of the form [Name "value"]`);
-  return { spec: specOfTags(tags), players: playersOf(tags.get("a"), tags.get("b")), tree: MoveTree.read(body) };
+  return { spec: specOfTags(tags), players: playersOf(tags.get("a"), tags.get("b")), tree: MoveTree.read(body, limits) };
 }
 
-function readRecordJson(text) {
+function readRecordJson(text, { maxLine = Infinity, maxLines = Infinity }) {
   let record;
   try {
     record = JSON.parse(text);
@@ -86,11 +88,15 @@ function readRecordJson(text) {
   if (!record || typeof record !== "object" || Array.isArray(record)) throw new Error("a JSON record is an object");
   if (record.format !== RECORD_FORMAT) throw new Error(`a JSON record's "format" is "${RECORD_FORMAT}"`);
   const tree = new MoveTree();
+  let lines = 1;
   const walk = (prefix, moves, where) => {
     if (!Array.isArray(moves)) throw new Error(`${where} is a list of moves`);
+    if (prefix.length + moves.length > maxLine) throw new Error(`${where} makes a line of more than ${maxLine} moves: no board has more than ${maxLine} edges`);
     let line = prefix;
     moves.forEach((m, i) => {
       if (!m || typeof m.move !== "string") throw new Error(`${where}[${i}] has no "move" text`);
+      if (!Array.isArray(m.variations ?? [])) throw new Error(`${where}[${i}].variations is a list of lines`);
+      if (m.variations?.length && (lines += m.variations.length) > maxLines) throw new Error(`more than ${maxLines} lines (the main line and its variations)`);
       const here = line.concat(m.move);
       tree.add(here);
       (m.variations || []).forEach((v, j) => walk(line, v, `${where}[${i}].variations[${j}]`));
@@ -118,10 +124,4 @@ function specOfTags(tags) {
 
 function playersOf(a, b) {
   return a === undefined && b === undefined ? null : { A: String(a ?? "A"), B: String(b ?? "B") };
-}
-
-// Text quoted in a message: at most 40 characters, escaped.
-function quoteText(text) {
-  const cut = text.length > 40 ? text.slice(0, 40) + "…" : text;
-  return "`" + JSON.stringify(cut).slice(1, -1) + "`";
 }

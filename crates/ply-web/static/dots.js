@@ -23,12 +23,19 @@ function dotsGame(params) {
   return session;
 }
 
+// The most lines (the main line and its variations) a link or a record may hold: the server checks
+// each before the game is shown.
+const MAX_LINES = 256;
+
 // The board a link names: the game and its size (the classic boards by default). Sizes are not
-// checked here: the API refuses a board it does not have, with its own message.
+// checked here: the API refuses a board it does not have with its own message, which names the
+// link's value as written (`"size": -1 must not be negative`, `"size" must be a whole number, not
+// "abc"`).
 function dotsSpec(params) {
   const whole = (key, fallback) => {
     const v = params.get(key);
-    return v !== null && /^\d+$/.test(v) ? Number(v) : fallback;
+    // A number as written (`-1`, `3.5`) goes as a number, anything else as its text.
+    return v === null ? fallback : String(Number(v)) === v ? Number(v) : v;
   };
   return params.get("game") === "boxes"
     ? { game: "boxes", rows: whole("rows", 3), cols: whole("cols", 3) }
@@ -56,7 +63,13 @@ function typedEdge(board, text) {
 
 class DotsSession {
   constructor(params) {
-    this.readLink(params);
+    this.spec = dotsSpec(params);
+    this.readOptions(params);
+    // The game comes with the board (start): the link's moves are checked by the server first.
+    this.tree = new MoveTree();
+    this.line = [];
+    this.at = 0;
+    this.opened = params;
     this.seed = seedOf(params);
     this.board = null;
     this.limits = null;
@@ -81,29 +94,64 @@ class DotsSession {
 
   // ---------- the address ----------
 
-  readLink(params) {
-    this.spec = dotsSpec(params);
-    try {
-      this.tree = MoveTree.read(params.get("moves") || "");
-    } catch (e) {
-      showError(`The link's moves: ${e.message}.`);
-      this.tree = new MoveTree();
-    }
-    // The line shown: the link's when the tree has it, else the main line.
+  // The link's settings other than the board and the moves: who plays, values shown, ply's time and
+  // level, the players' names. A value the page cannot take is said (linkRefused), never replaced in
+  // silence.
+  readOptions(params) {
+    // The players an imported record named (kept in the link as `a` and `b`), else null: this page's.
+    this.players = params.has("a") || params.has("b") ? { A: params.get("a") ?? "A", B: params.get("b") ?? "B" } : null;
+    const first = params.get("first");
+    this.side = first === "ply" ? "B" : first === "both" ? "both" : "A";
+    if (first !== null && !["me", "ply", "both"].includes(first)) linkRefused("first", first, "is not `me`, `ply` or `both`", "you move first");
+    const values = params.get("values");
+    this.showValues = values === "1";
+    if (values !== null && values !== "0" && values !== "1") linkRefused("values", values, "is not 0 or 1", "values are not shown");
+    const think = params.get("think");
+    this.think = think !== null && Number(think) > 0 && Number.isFinite(Number(think)) ? Number(think) : null;
+    if (think !== null && this.think === null) linkRefused("think", think, "is not a number of seconds above 0", "ply thinks for the server's time");
+    const level = params.get("level");
+    this.level = level !== null && /^[1-8]$/.test(level) ? Number(level) : 8;
+    if (level !== null && this.level !== Number(level)) linkRefused("level", level, "is not a level from 1 to 8", "ply plays perfectly (level 8)");
+  }
+
+  // What `read` bounds a move list or a record by before the server is asked.
+  moveLimits() {
+    return { maxLine: this.limits?.dots_max_edges ?? Infinity, maxLines: MAX_LINES };
+  }
+
+  // The link's game (`moves`, `line`, `at`) on the board shown: its movetext read (a fault throws),
+  // the line it names when the tree has it (else the main line), the position on it.
+  readMoves(params) {
+    this.tree = MoveTree.read(params.get("moves") || "", this.moveLimits());
+    this.chooseLine(params);
+  }
+
+  chooseLine(params) {
     const chosen = (params.get("line") || "").split(" ").filter((m) => m !== "");
     const known = chosen.every((m, k) => this.tree.after(chosen, k).includes(m));
     this.line = this.tree.continuation(known ? chosen : []);
-    // The players an imported record named (kept in the link as `a` and `b`), else null: this page's.
-    this.players = params.has("a") || params.has("b") ? { A: params.get("a") ?? "A", B: params.get("b") ?? "B" } : null;
     const at = params.get("at");
     this.at = at !== null && /^\d+$/.test(at) ? Math.min(Number(at), this.line.length) : this.line.length;
-    const first = params.get("first");
-    this.side = first === "ply" ? "B" : first === "both" ? "both" : "A";
-    this.showValues = params.get("values") === "1";
-    const think = Number(params.get("think"));
-    this.think = params.get("think") !== null && think > 0 ? think : null;
-    const level = params.get("level");
-    this.level = level !== null && /^[1-8]$/.test(level) ? Number(level) : 8;
+    if (at !== null && !/^\d+$/.test(at)) linkRefused("at", at, "is not a number of moves", "the page shows the end of the line");
+  }
+
+  // The link's moves, every line checked by the server (and its moves named as the board names
+  // them) before the game is shown; a link the page cannot read, or whose moves the server refuses,
+  // is said and the board shows its start.
+  async loadLink(params) {
+    try {
+      const read = MoveTree.read(params.get("moves") || "", this.moveLimits());
+      if (read.leaves().length) this.ui.status.textContent = "Checking the link's moves…";
+      this.tree = await checkedTree(this.spec, read);
+      if (this.closed) return;
+      this.chooseLine(params);
+    } catch (e) {
+      if (this.closed) return;
+      linkNotice(`The link's moves were not loaded${e.where ?? ""}: ${e.message}. The board shows the start.`);
+      this.tree = new MoveTree();
+      this.line = [];
+      this.at = 0;
+    }
   }
 
   linkParams() {
@@ -127,7 +175,12 @@ class DotsSession {
   follow(params) {
     if (params.get("game") !== this.spec.game || !sameSpec(dotsSpec(params), this.spec)) return false;
     const line = this.line.join(" ");
-    this.readLink(params);
+    this.readOptions(params);
+    try {
+      this.readMoves(params);
+    } catch {
+      return false;
+    }
     if (this.line.join(" ") !== line) this.dropReview();
     this.syncControls();
     this.go(this.at, null);
@@ -216,6 +269,8 @@ class DotsSession {
     this.ui.title.textContent = this.board.title;
     this.ui.sizeNote.textContent = exactNote(this.board, this.limits);
     this.ui.think.placeholder = String(this.limits.think_seconds);
+    await this.loadLink(this.opened);
+    if (this.closed) return;
     this.go(this.at, false);
   }
 
@@ -240,6 +295,9 @@ class DotsSession {
 
   failed(e, gen) {
     if (aborted(e) || gen !== this.gen) return;
+    // A position whose facts did not come says so (going to it again asks again).
+    const here = this.entry(this.at);
+    if (!here.facts) here.unread = e.message;
     this.thinking = false;
     this.analysing = false;
     showError(e.message);
@@ -249,6 +307,7 @@ class DotsSession {
   async settle(gen, signal) {
     const here = this.entry(this.at);
     if (!here.facts) {
+      here.unread = null;
       const { body } = await api("/api/dots", this.request(this.at, { detail: "value", time: DOTS_TIME.facts }), signal);
       here.facts = body;
       here.toMove = body.to_move;
@@ -522,26 +581,22 @@ class DotsSession {
   async importRecord(text) {
     let record;
     try {
-      record = readRecord(text);
+      record = readRecord(text, this.moveLimits());
     } catch (e) {
       showError(`Not loaded: ${e.message}.`);
       return;
     }
     const spec = record.spec || this.spec;
-    const leaves = record.tree.leaves();
-    const names = new Map();
-    for (const [i, leaf] of leaves.entries()) {
-      try {
-        const { body } = await api("/api/dots", { ...spec, moves: leaf.join(" "), detail: "value", time: DOTS_TIME.facts });
-        leaf.forEach((m, k) => names.set(m, body.played[k]));
-      } catch (e) {
-        const where = leaves.length === 1 ? "" : i === 0 ? " (the main line)" : ` (variation ${i})`;
-        showError(`Not loaded${where}: ${e.message}`);
-        return;
-      }
+    let tree;
+    try {
+      // A record of another board opens it: the server has to have it, moves or none.
+      if (!sameSpec(spec, this.spec)) await api("/api/dots/board", spec);
+      tree = await checkedTree(spec, record.tree);
+    } catch (e) {
+      showError(`Not loaded${e.where ?? ""}: ${e.message}`);
+      return;
     }
     clearError();
-    const tree = record.tree.renamed(names);
     const params = { ...spec, moves: tree.write(), first: "both", seed: this.seed };
     if (record.players) Object.assign(params, { a: record.players.A, b: record.players.B });
     this.ui.recordEdited = false;
@@ -550,7 +605,8 @@ class DotsSession {
       open(new URLSearchParams(params));
       return;
     }
-    this.readLink(new URLSearchParams(params));
+    this.readOptions(new URLSearchParams(params));
+    this.readMoves(new URLSearchParams(params));
     this.dropReview();
     this.syncControls();
     const variations = tree.leaves().length - 1;
@@ -705,7 +761,7 @@ class DotsSession {
     const ui = this.ui;
     const viewing = this.atEnd() ? "" : ` Viewing move ${this.at} of ${this.line.length}.`;
     if (!f) {
-      ui.status.textContent = "Reading the position…";
+      ui.status.textContent = here.unread ? `This position could not be read: ${here.unread}` : "Reading the position…";
       ui.status.setAttribute("data-player", "none");
       return;
     }
@@ -877,6 +933,24 @@ class DotsSession {
     setLink(p, true);
     open(new URLSearchParams(p));
   }
+}
+
+// `tree` with every line checked by the server on `spec`'s board and its moves named as the board
+// names them (`5 2` → `2-5`). Throws the server's refusal of the first line it refuses, with `where`
+// naming that line (" (the main line)", " (variation 2)") when there are several.
+async function checkedTree(spec, tree) {
+  const leaves = tree.leaves();
+  const names = new Map();
+  for (const [i, leaf] of leaves.entries()) {
+    try {
+      const { body } = await api("/api/dots", { ...spec, moves: leaf.join(" "), detail: "value", time: DOTS_TIME.facts });
+      leaf.forEach((m, k) => names.set(m, body.played[k]));
+    } catch (e) {
+      e.where = leaves.length === 1 ? "" : i === 0 ? " (the main line)" : ` (variation ${i})`;
+      throw e;
+    }
+  }
+  return tree.renamed(names);
 }
 
 // What the size inputs mean for exactness: every position proved, or from how many free edges on.

@@ -11,6 +11,7 @@ function heapsGame(params) {
   const first = el("select", { id: "first", "data-testid": "first", "aria-label": "who moves first" },
     el("option", { value: "me", text: "you move first" }), el("option", { value: "ply", text: "ply moves first" }));
   first.value = params.get("first") === "ply" ? "ply" : "me";
+  if (params.get("first") !== null && !["me", "ply"].includes(params.get("first"))) linkRefused("first", params.get("first"), "is not `me` or `ply`", "you move first");
   const misere = el("input", { type: "checkbox", id: "misere", "data-testid": "misere" });
   misere.checked = params.get("misere") === "1";
   const verdict = el("p", { class: "status", "data-testid": "to-move", "aria-live": "polite" });
@@ -70,6 +71,7 @@ function heapsGame(params) {
   // a line it refuses is shown with its reason, and the game starts from the heaps.
   async function start(fresh) {
     clearError();
+    if (fresh) clearLinkNotices();
     game.heaps = input.value.trim();
     game.misere = misere.checked;
     game.human = first.value === "me";
@@ -90,7 +92,9 @@ function heapsGame(params) {
       game.answers.clear();
     }
     const at = Number(params.get("at"));
-    game.at = !fresh && params.get("at") !== null && Number.isSafeInteger(at) ? Math.max(0, Math.min(at, game.takes.length)) : game.takes.length;
+    const atGiven = !fresh && params.get("at") !== null;
+    game.at = atGiven && /^\d+$/.test(params.get("at")) && Number.isSafeInteger(at) ? Math.min(at, game.takes.length) : game.takes.length;
+    if (atGiven && game.at !== Math.min(at, game.takes.length)) linkRefused("at", params.get("at"), "is not a number of moves", "the page shows the end of the game");
     link(fresh);
     await show();
   }
@@ -225,8 +229,9 @@ function heapsGame(params) {
 }
 
 // The heaps as counters (at most 20 drawn per heap), the lowest heap's counters buttons: clicking
-// (or Enter on) the counter j-th from the top takes j counters. `winning`: the winning take,
-// highlighted, or 0.
+// (or Enter on) the counter j-th from the top takes j counters (on a heap of more than 20, the top
+// counter takes all but 19). `winning`: the winning take, its counters highlighted, or 0. Heaps and
+// takes past 2^53 come as decimal text (readJson) and are compared as BigInts.
 function heapsSvg(heaps, low, winning, take) {
   const n = heaps.length;
   const shown = heaps.map((h) => Math.min(h, 20));
@@ -239,8 +244,8 @@ function heapsSvg(heaps, low, winning, take) {
     picture.append(svg("text", { x, y: h - 8, "text-anchor": "middle", "font-size": 12 }, `heap ${i + 1}: ${size}`));
     for (let k = 0; k < shown[i]; k++) {
       const fromTop = shown[i] - k;
-      const count = size > 20 ? fromTop + (size - 20) : fromTop;
-      const taken = i === low && fromTop <= winning;
+      const count = size > 20 ? String(BigInt(size) - 20n + BigInt(fromTop)) : fromTop;
+      const taken = i === low && BigInt(count) <= BigInt(winning);
       const dot = svg("circle", { cx: x, cy: h - 35 - k * 22, r: 9, fill: taken ? COLOURS.best : i === low ? "#888" : "#bbb", stroke: "#333", "data-heap": i + 1, "data-take": count, "data-winning": String(taken) });
       if (i === low) {
         const button = svg("g", { class: "counter", tabindex: "0", role: "button", "aria-label": `take ${count} from heap ${i + 1}${taken ? ", the winning move" : ""}`, "data-take": count });

@@ -98,9 +98,18 @@ class MoveTree {
   // parentheses, and what a record adds around them skipped: move numbers (`12.`, `12...`, or a bare
   // number just before a move with a dash or a player letter), the player letters `A` and `B`,
   // comments in braces. Throws an Error naming the fault; the moves themselves are checked by the
-  // server.
-  static read(text) {
+  // server. `limits` bound what is read before the server is asked (a pasted list of 50 000 moves is
+  // refused at once, not parsed into a tree no board holds): `maxLine`, the most moves one line may
+  // have (the most edges a board has: /api/limits `dots_max_edges`), and `maxLines`, the most lines
+  // (the main line and each variation), each of which the server checks.
+  static read(text, limits = {}) {
+    const { maxLine = Infinity, maxLines = Infinity } = limits;
     const tree = new MoveTree();
+    let lines = 1;
+    const push = (line, move) => {
+      if (line.length >= maxLine) throw new Error(`a line of more than ${maxLine} moves: no board has more than ${maxLine} edges`);
+      line.push(move);
+    };
     if (/\{|\}/.test(text.replace(/\{[^}]*\}/g, ""))) throw new Error("a comment's braces { } do not match");
     const tokens = text.replace(/\{[^}]*\}/g, " ").replace(/\s*-\s*/g, "-").match(/\(|\)|[^\s(),;]+/g) || [];
     const numberBefore = (i) => /^(\d+-\d+|A|B)$/.test(tokens[i + 1] || "");
@@ -112,6 +121,7 @@ class MoveTree {
       if (token === "(") {
         if (pending !== null) throw new Error(`move \`${pending}\` has only one dot`);
         if (!line.length) throw new Error("a variation “(” before any move");
+        if (++lines > maxLines) throw new Error(`more than ${maxLines} lines (the main line and its variations)`);
         tree.add(line);
         open.push(line);
         line = line.slice(0, -1);
@@ -127,11 +137,11 @@ class MoveTree {
       } else if (/^\d+$/.test(token)) {
         if (pending === null) pending = token;
         else {
-          line.push(`${pending} ${token}`);
+          push(line, `${pending} ${token}`);
           pending = null;
         }
       } else {
-        line.push(token);
+        push(line, token);
       }
     }
     if (pending !== null) throw new Error(`move \`${pending}\` has only one dot`);

@@ -27,7 +27,11 @@ pub enum Geometry {
     },
 }
 
-/// The sizes of triangle boards: size 6 has 63 edges, the most a state holds.
+/// The most edges a board has: what one state holds. A move list longer than this is no game on any
+/// board (the page refuses one before it asks).
+pub const MAX_EDGES: u32 = 63;
+
+/// The sizes of triangle boards: size 6 has 63 edges ([`MAX_EDGES`]), the most a state holds.
 pub const TRIANGLE_SIZES: std::ops::RangeInclusive<u32> = 1..=6;
 
 /// A size no board of that shape can have.
@@ -112,7 +116,7 @@ impl Geometry {
             }
             Geometry::Boxes { rows, cols } => {
                 let edges = rows as u64 * (cols as u64 + 1) + cols as u64 * (rows as u64 + 1);
-                if rows == 0 || cols == 0 || edges > 63 {
+                if rows == 0 || cols == 0 || edges > u64::from(MAX_EDGES) {
                     Err(GeometryError::BoxesSize { rows, cols, edges })
                 } else {
                     Ok(())
@@ -357,6 +361,16 @@ fn triangles(size: u32) -> Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn max_edges_is_the_largest_boards() {
+        let most = Geometry::every()
+            .iter()
+            .map(|g| g.build().unwrap().board.edge_count())
+            .max();
+        assert_eq!(most, Some(63));
+        assert_eq!(most, Some(MAX_EDGES as usize));
+    }
 
     #[test]
     fn every_board_builds_and_no_other_does() {
