@@ -632,6 +632,105 @@ test("dots: a pasted move list with a variation loads; its record exports and im
   await page.close();
 });
 
+test("dots: a link's moves the page cannot read, or the server refuses, are said and the board shows its start", async () => {
+  for (const [moves, said] of [
+    ["1-2+(", "The link's moves were not loaded: a variation “(” is not closed. The board shows the start."],
+    ["1-2+9-9", "The link's moves were not loaded: "],
+  ]) {
+    const { page, errors } = await open(`game=triangles&size=3&seed=1&moves=${moves}`);
+    const notice = page.getByTestId("link-notice");
+    await notice.filter({ hasText: said }).waitFor();
+    // Not stuck reading a position: the start, A to move, every edge free.
+    await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
+    assert.equal(await drawnCount(page), 0);
+    if (moves === "1-2+9-9") assert.match(await notice.textContent(), /9-9/);
+    // The notice stays while the game goes on (a request's error would be cleared by the next answer).
+    await edge(page, "1-2").click();
+    await page.locator('[data-drawn="true"]').nth(1).waitFor({ state: "attached" });
+    assert.equal(await notice.isVisible(), true);
+    assert.deepEqual(errors.filter((e) => !e.includes("status of 400")), []);
+    await page.close();
+  }
+});
+
+test("dots: a pasted list longer than any board, an empty box, an impossible board: refused at once, the game kept", async () => {
+  const { page, errors } = await open("game=triangles&size=2&seed=5&moves=1-2&first=both");
+  const toMove = page.getByTestId("to-move");
+  await toMove.filter({ hasText: "to move" }).waitFor();
+  const box = page.getByTestId("moves-text");
+  const error = page.getByTestId("error");
+  // 50 000 moves (the page once overflowed its stack, then froze, on such a list).
+  const long = Array.from({ length: 50_000 }, (_, i) => `${i + 1}-${i + 2}`).join(" ");
+  await box.fill(long);
+  await page.getByTestId("import-moves").click();
+  await error.filter({ hasText: "Not loaded: a line of more than 63 moves: no board has more than 63 edges." }).waitFor();
+  await box.fill("  ");
+  await page.getByTestId("import-moves").click();
+  await error.filter({ hasText: "Not loaded: the box is empty: paste moves or a record, then Load." }).waitFor();
+  // A record of a board the server does not have, with no moves: refused in the server's words.
+  await box.fill('[Game "triangles"]\n[Size "9"]\n');
+  await page.getByTestId("import-moves").click();
+  await error.filter({ hasText: "Not loaded: triangle boards have size 1 to 6" }).waitFor();
+  // The game is the one before.
+  assert.equal(await drawnCount(page), 1);
+  assert.equal(await page.locator("[data-edge]").count(), 9);
+  assert.match(page.url(), /moves=1-2/);
+  assert.deepEqual(errors.filter((e) => !e.includes("status of 400")), []);
+  await page.close();
+});
+
+test("a link's values the page cannot take are said, each with what is done instead", async () => {
+  const { page, errors } = await open("game=triangles&size=2&level=99&think=-1&first=them&values=yes&at=x&seed=s");
+  const notice = page.getByTestId("link-notice");
+  await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
+  for (const said of [
+    "The link's first=`them` is not `me`, `ply` or `both`: you move first.",
+    "The link's values=`yes` is not 0 or 1: values are not shown.",
+    "The link's think=`-1` is not a number of seconds above 0: ply thinks for the server's time.",
+    "The link's level=`99` is not a level from 1 to 8: ply plays perfectly (level 8).",
+    "The link's seed=`s` is not a whole number: a new seed is used.",
+    "The link's at=`x` is not a number of moves: the page shows the end of the line.",
+  ]) await notice.filter({ hasText: said }).waitFor();
+  await page.close();
+  // A board size as written reaches the server, whose refusal names it.
+  const bad = await open("game=triangles&size=abc");
+  await bad.page.getByTestId("error").filter({ hasText: '"size" must be a whole number, not `"abc"`' }).waitFor();
+  await bad.page.close();
+  const negative = await open("game=boxes&rows=-2&cols=3");
+  await negative.page.getByTestId("error").filter({ hasText: '"rows": -2 must not be negative' }).waitFor();
+  await negative.page.close();
+  // A game no page has — `__proto__` or `toString` too — opens the first page, and says so.
+  for (const name of ["__proto__", "toString", "chess"]) {
+    const other = await open(`game=${name}`);
+    await other.page.getByTestId("link-notice").filter({ hasText: `The link's game=\`${name}\` is no game of this page: it shows Dots and Triangles.` }).waitFor();
+    await other.page.locator("[data-edge]").first().waitFor({ state: "attached" });
+    assert.deepEqual(other.errors, []);
+    await other.page.close();
+  }
+  assert.deepEqual(errors, []);
+});
+
+test("heaps: a heap past 2^53 is played exactly — ply's reply and the winning move are the API's to the counter", async () => {
+  const heaps = "18446744073709551615,3";
+  const raw = await (await fetch(base + "/api/heaps/game", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ heaps, moves: "", seed: 7 }) })).text();
+  // The winning take, as the server writes it (JSON.parse would round it).
+  const winning = /"winning_take":(\d+)/.exec(raw)[1];
+  assert.equal(winning, "18446744073709551614");
+  const { page, errors } = await open(`game=heaps&heaps=${heaps}&seed=7`);
+  await page.getByTestId("verdict").filter({ hasText: `take ${winning} from heap 1` }).waitFor();
+  // The counter that wins takes exactly that many, and the counters it takes are marked.
+  assert.match(await page.locator(`g.counter[data-take="${winning}"]`).getAttribute("aria-label"), /the winning move$/);
+  assert.equal(await page.locator('circle[data-winning="true"]').count(), 19);
+  await page.close();
+  // ply moving first takes the winning move, and the game goes on.
+  const first = await open(`game=heaps&heaps=${heaps}&first=ply&seed=7`);
+  await first.page.getByTestId("log").filter({ hasText: `ply took ${winning} from heap 1` }).waitFor();
+  await first.page.getByTestId("to-move").filter({ hasText: "You to move." }).waitFor();
+  assert.match(first.page.url(), new RegExp(`moves=${winning}`));
+  assert.deepEqual([...errors, ...first.errors], []);
+  await first.page.close();
+});
+
 test("the game menu is the registry's: every page of every game, each opening, then any question", async () => {
   const games = await (await fetch(base + "/api/games")).json();
   // After the games, the page of every question (not a game: the page adds it itself).
@@ -660,6 +759,10 @@ test("every game fits a 390-pixel phone: no horizontal scroll, every control on 
     ["game=heaps&heaps=3,4,5,6,7,8", "heaps-board"],
     ["game=triangles&size=4", "dots-board"],
     ["game=boxes&rows=5&cols=5", "dots-board"],
+    // A game over: how each side played (its table was 402–437 px wide).
+    ["game=boxes&rows=1&cols=2&first=ply&seed=1&moves=1-2+2-3+4-5+5-6+1-4+2-5+3-6", "game-summary-table"],
+    // Fractions of 37 digits (35 sevens against one six).
+    [`game=dice-race&first=${Array(35).fill(7).join(",")}&second=6`, "sums-chart"],
   ];
   for (const [query, ready] of games) {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -674,9 +777,70 @@ test("every game fits a 390-pixel phone: no horizontal scroll, every control on 
       .filter(([, r]) => r.left < 0 || r.right > 390.5)
       .map(([name, r]) => `${name}: ${Math.round(r.left)}..${Math.round(r.right)}`));
     assert.deepEqual(outside, [], query);
+    if (ready === "game-summary-table") {
+      // Read in the summary's own words, not cut.
+      assert.equal(await page.getByTestId("game-summary-table").textContent(), "bestmistakesblundersnot provedvalue lostA12004B31002");
+      await page.close();
+      continue;
+    }
+    if (query.includes("second=6")) {
+      // A fraction breaks after its slash: its denominator starts a line of its own.
+      const breaks = await page.locator("td.fraction").first().evaluate((td) => {
+        const [n, d] = td.querySelectorAll(".part");
+        return { numerator: n.textContent, below: d.getBoundingClientRect().top > n.getBoundingClientRect().top, starts: d.textContent.startsWith("/") };
+      });
+      assert.deepEqual(breaks, { numerator: "1719070799748422591028658176", below: true, starts: true });
+      await page.close();
+      continue;
+    }
     await page.screenshot({ path: join(shots, `phone-${query.split("&")[0].slice(5)}.png`), fullPage: true });
     await page.close();
   }
+});
+
+test("contrast and names: every label on a colour reads at 4.5:1 or more; every picture is named", async () => {
+  const { page, errors } = await open("game=triangles&size=3&first=both&seed=1&moves=1-2+2-3+2-5+4-5&values=1");
+  await page.locator(".value-label").first().waitFor({ state: "attached" });
+  await page.locator('.move-badge[data-badge="4"]').waitFor({ state: "attached" });
+  // WCAG's contrast of each move number and each best value's label against the colour under it.
+  const ratios = await page.evaluate(() => {
+    const luminance = (colour) => {
+      const [r, g, b] = colour.match(/\d+/g).slice(0, 3).map((c) => {
+        const v = Number(c) / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const ratio = (a, b) => {
+      const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+      return (x + 0.05) / (y + 0.05);
+    };
+    const labels = [...document.querySelectorAll(".move-badge, .value-label")].map((g) => {
+      const shape = g.querySelector("circle, rect");
+      const text = g.querySelector("text");
+      return [g.getAttribute("class"), getComputedStyle(shape).fill, getComputedStyle(text).fill];
+    }).filter(([, fill]) => fill !== "rgb(255, 255, 255)");
+    // The current move's row: its link on the row's tint.
+    const row = document.querySelector(".move-list tr.current");
+    const link = row.querySelector("button.link");
+    labels.push(["current move", getComputedStyle(row).backgroundColor, getComputedStyle(link).color]);
+    return labels.map(([kind, fill, ink]) => [kind, fill, ratio(fill, ink)]);
+  });
+  assert.ok(ratios.some(([kind]) => kind === "move-badge"), JSON.stringify(ratios));
+  for (const [kind, fill, r] of ratios) assert.ok(r >= 4.5, `${kind} on ${fill}: ${r.toFixed(2)}:1`);
+  await page.close();
+  for (const [query, testid, name] of [
+    ["game=solitaire&squares=1,-2,0,9,-1,-2&die=6", "solitaire-board", /^the board: 6 squares; the best path visits squares 0, 3, 5$/],
+    ["game=magic-board&size=8&seed=1", "magic-board", /^the board, 8×8, the goal at \(\d+,\d+\); each solvable corner's shortest path drawn to step \d+ of \d+$/],
+  ]) {
+    const other = await open(query);
+    await other.page.getByTestId(testid).waitFor();
+    assert.equal(await other.page.getByTestId(testid).getAttribute("role"), "img");
+    assert.match(await other.page.getByTestId(testid).getAttribute("aria-label"), name);
+    assert.deepEqual(other.errors, []);
+    await other.page.close();
+  }
+  assert.deepEqual(errors, []);
 });
 
 test("the keyboard: a skip link past the board, the chart's points focusable and named", async () => {

@@ -31,9 +31,9 @@ function diceGame(params) {
 
   function chances(r) {
     return el("table", {},
-      el("tr", {}, el("td", { text: "P(first wins)" }), el("td", { class: "fraction", text: r.exact.p_first }), el("td", { text: r.p_first.toFixed(6) })),
-      el("tr", {}, el("td", { text: "P(second wins)" }), el("td", { class: "fraction", text: r.exact.p_second }), el("td", { text: r.p_second.toFixed(6) })),
-      el("tr", {}, el("td", { text: "P(tie)" }), el("td", { class: "fraction", text: r.exact.p_tie }), el("td", { text: r.p_tie.toFixed(6) })));
+      el("tr", {}, el("td", { text: "P(first wins)" }), fraction(r.exact.p_first, "td"), el("td", { text: r.p_first.toFixed(6) })),
+      el("tr", {}, el("td", { text: "P(second wins)" }), fraction(r.exact.p_second, "td"), el("td", { text: r.p_second.toFixed(6) })),
+      el("tr", {}, el("td", { text: "P(tie)" }), fraction(r.exact.p_tie, "td"), el("td", { text: r.p_tie.toFixed(6) })));
   }
 
   function diceRequest() {
@@ -45,7 +45,7 @@ function diceGame(params) {
     link();
     try {
       const { body } = await api("/api/dice-race/compare", { first: first.value, second: second.value, ...diceRequest() });
-      outcome.replaceChildren(chances(body), el("p", { text: `Expected rolls ${body.exact.expected_rolls} ≈ ${body.expected_rolls.toFixed(3)}` }));
+      outcome.replaceChildren(chances(body), el("p", {}, "Expected rolls ", fraction(body.exact.expected_rolls), ` ≈ ${body.expected_rolls.toFixed(3)}`));
       const d = await api("/api/dice-race/sums", diceRequest());
       current = {};
       sums.replaceChildren(barChart(d.body.map((s) => ({ label: String(s.sum), value: s.p, text: `${s.sum}: ${s.probability}` })), { testid: "sums-chart", name: "the chance of each sum of the dice, as a bar chart", mark: percent }));

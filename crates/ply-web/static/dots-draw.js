@@ -179,7 +179,7 @@ function valueLabel(x, y, r, colour, best) {
   const width = Math.max(30, text.length * size * 0.58 + 10);
   const g = svg("g", { class: "value-label", "aria-hidden": "true" });
   g.append(svg("rect", { x: x - width / 2, y: y - 13, width, height: 26, rx: 7, fill: best ? colour : "#fff", stroke: colour, "stroke-width": 2.5 }));
-  g.append(svg("text", { x, y: y + size * 0.36, "text-anchor": "middle", "font-size": size, "font-weight": 700, fill: best && colour !== COLOURS.even ? "#fff" : "#111", class: best ? "" : "halo" }, text));
+  g.append(svg("text", { x, y: y + size * 0.36, "text-anchor": "middle", "font-size": size, "font-weight": 700, fill: best ? inkOn(colour) : "#111", class: best ? "" : "halo" }, text));
   return g;
 }
 
@@ -187,8 +187,9 @@ function valueLabel(x, y, r, colour, best) {
 function moveBadge(x, y, mark) {
   const g = svg("g", { class: "move-badge", "aria-hidden": "true", "data-badge": String(mark.number) });
   const r = mark.number >= 100 ? 16 : 13;
-  g.append(svg("circle", { cx: x, cy: y, r, fill: mark.player ? PLAYER_COLOURS[mark.player] : "#222", stroke: "#fff", "stroke-width": 2.5 }));
-  g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#fff" }, String(mark.number)));
+  const fill = mark.player ? PLAYER_COLOURS[mark.player] : "#222222";
+  g.append(svg("circle", { cx: x, cy: y, r, fill, stroke: "#fff", "stroke-width": 2.5 }));
+  g.append(svg("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: inkOn(fill) }, String(mark.number)));
   return g;
 }
 
@@ -346,7 +347,7 @@ function gameSummaryTable(review, who) {
       el("td", { text: String(count("blunder")) }), el("td", { text: String(count("unknown")) }),
       el("td", { "data-lost": String(lost), text: sure ? String(lost) : `≥ ${lost}` }));
   });
-  return el("table", { "data-testid": "game-summary-table" },
+  return el("table", { class: "summary-table", "data-testid": "game-summary-table" },
     el("tr", {}, el("th", { text: "" }), el("th", { text: "best" }), el("th", { text: "mistakes" }), el("th", { text: "blunders" }),
       el("th", { text: "not proved" }), el("th", { text: "value lost" })), ...sides);
 }

@@ -58,8 +58,9 @@ function magicGame(params) {
     const d = report.d;
     const cell = Math.max(18, Math.min(64, Math.floor(560 / d)));
     const w = d * cell + 20;
-    const picture = svg("svg", { width: w, height: w, viewBox: `0 0 ${w} ${w}`, "data-testid": "magic-board" });
     const k = Number(step.value);
+    const picture = svg("svg", { width: w, height: w, viewBox: `0 0 ${w} ${w}`, "data-testid": "magic-board", role: "img",
+      "aria-label": `the board, ${d}×${d}, the goal at (${report.goal.join(",")}); each solvable corner's shortest path drawn to step ${k} of ${step.max}` });
     stepLabel.textContent = `${k} of ${step.max}`;
     for (let r = 0; r < d; r++) {
       for (let c = 0; c < d; c++) {

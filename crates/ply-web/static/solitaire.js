@@ -20,12 +20,15 @@ function solitaireGame(params) {
 
   async function run() {
     clearError();
+    // The squares go as typed, and the die as written: the server reads them as the command line
+    // does and names a fault in those terms (`token 2 (line 1) `abc` is not an integer`). The
+    // numbers drawn are the same text's, once the server has taken it.
     const values = numberList(squares.value);
     const n = values.length;
-    const request = { squares: values, die: Number(die.value) };
+    const request = { squares: squares.value, die: String(Number(die.value)) === die.value ? Number(die.value) : die.value };
     if (n <= 60) Object.assign(request, { expected: true, distribution: true });
     if (n <= 40) request.explain = true;
-    setLink({ game: "solitaire", squares: values.join(","), die: die.value });
+    setLink({ game: "solitaire", squares: squares.value.trim(), die: die.value });
     try {
       const { body } = await api("/api/solitaire", request);
       result.textContent = `Best total ${body.best}` + (body.path ? `: path ${body.path.join(" → ")} (throws ${body.throws.join(", ") || "none"})` : "");
@@ -41,7 +44,9 @@ function solitaireGame(params) {
     const shown = Math.min(values.length, 60);
     const cell = 46;
     const w = shown * cell + 20;
-    const picture = svg("svg", { width: w, height: 110, viewBox: `0 0 ${w} 110`, "data-testid": "solitaire-board" });
+    const path = r.path ? `the best path visits squares ${r.path.slice(0, 40).join(", ")}${r.path.length > 40 ? ", …" : ""}` : "no path shown";
+    const picture = svg("svg", { width: w, height: 110, viewBox: `0 0 ${w} 110`, "data-testid": "solitaire-board", role: "img",
+      "aria-label": `the board: ${values.length} squares${shown < values.length ? ` (the first ${shown} drawn)` : ""}; ${path}` });
     const onPath = new Set(r.path || []);
     for (let i = 0; i < shown; i++) {
       const x = 10 + i * cell;
@@ -50,12 +55,12 @@ function solitaireGame(params) {
       picture.append(svg("text", { x: x + (cell - 6) / 2, y: 66, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: inPath ? "#fff" : "#111" }, String(values[i])));
       picture.append(svg("text", { x: x + (cell - 6) / 2, y: 96, "text-anchor": "middle", "font-size": 10, fill: "#666" }, String(i)));
     }
-    const path = (r.path || []).filter((s) => s < shown);
-    for (let k = 1; k < path.length; k++) {
-      const x1 = 10 + path[k - 1] * cell + (cell - 6) / 2;
-      const x2 = 10 + path[k] * cell + (cell - 6) / 2;
+    const drawn = (r.path || []).filter((s) => s < shown);
+    for (let k = 1; k < drawn.length; k++) {
+      const x1 = 10 + drawn[k - 1] * cell + (cell - 6) / 2;
+      const x2 = 10 + drawn[k] * cell + (cell - 6) / 2;
       picture.append(svg("path", { d: `M ${x1} 38 Q ${(x1 + x2) / 2} ${8} ${x2} 38`, fill: "none", stroke: COLOURS.best, "stroke-width": 2 }));
-      picture.append(svg("text", { x: (x1 + x2) / 2, y: 20, "text-anchor": "middle", "font-size": 11 }, "+" + (path[k] - path[k - 1])));
+      picture.append(svg("text", { x: (x1 + x2) / 2, y: 20, "text-anchor": "middle", "font-size": 11 }, "+" + (drawn[k] - drawn[k - 1])));
     }
     board.replaceChildren(picture);
   }
@@ -77,7 +82,7 @@ function solitaireGame(params) {
       return;
     }
     distribution.replaceChildren(
-      el("p", {}, "Expected result ", el("span", { class: "fraction", "data-testid": "expected", text: r.expected_exact }), ` ≈ ${r.expected.toFixed(4)}`),
+      el("p", {}, "Expected result ", fraction(r.expected_exact, "span", { "data-testid": "expected" }), ` ≈ ${r.expected.toFixed(4)}`),
       barChart(r.distribution.map((d) => ({ label: String(d.result), value: d.p, text: `${d.result}: ${d.probability}` })), { testid: "distribution-chart", name: "the chance of each final total, as a bar chart", mark: percent }));
   }
 
