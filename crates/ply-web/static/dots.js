@@ -596,7 +596,9 @@ class DotsSession {
       showError(`Not loaded${e.where ?? ""}: ${e.message}`);
       return;
     }
+    // The game is replaced: what was said of the link it came from no longer holds.
     clearError();
+    clearLinkNotices();
     const params = { ...spec, moves: tree.write(), first: "both", seed: this.seed };
     if (record.players) Object.assign(params, { a: record.players.A, b: record.players.B });
     this.ui.recordEdited = false;
