@@ -1311,6 +1311,54 @@ fn a_build_out_of_time_keeps_bounds_that_hold_and_resumes_to_the_values() {
 }
 
 #[test]
+fn an_entry_the_search_proved_is_checked_from_its_checked_children() {
+    let scratch = Scratch::new();
+    let path = scratch.path("searched.book");
+    let built = built(TRIANGLES_3);
+    let table = whole_table(&built.board);
+    let entries = built_book(&path, TRIANGLES_3, 2);
+    let book = BookFile::open(&path, true, false).unwrap();
+    // The first moves' entries as the search proved them (as the 4×4 book's are).
+    let version = env!("CARGO_PKG_VERSION");
+    let first_moves: Vec<BookEntry> = entries
+        .iter()
+        .filter(|e| e.key != 0 && e.proved_by.ends_with("children"))
+        .map(|e| BookEntry {
+            proved_by: format!("ply {version} search low-first"),
+            ..e.clone()
+        })
+        .collect();
+    assert_eq!(
+        first_moves.len(),
+        count(&built, &[EdgeSet(0)], 1, budget()) - 1
+    );
+    for entry in &first_moves {
+        book.put(&built, entry).unwrap();
+    }
+    let entries = book.entries_of(&built).unwrap();
+    let verified = verify_all(&book, &built, &entries, false);
+    // Every two-move position by the search; the first moves and the empty board from them.
+    assert_eq!(
+        (
+            verified.agreed,
+            verified.from_children,
+            verified.disagreements.len()
+        ),
+        (entries.len(), first_moves.len() + 1, 0)
+    );
+    for entry in &first_moves {
+        assert_eq!(
+            checked_by(&book, "triangles-3", entry.key),
+            Some(format!("ply {version} children"))
+        );
+        assert_eq!(
+            book.get("triangles-3", entry.key).unwrap().unwrap().value(),
+            Some(table.value_of_mask(entry.key))
+        );
+    }
+}
+
+#[test]
 fn verify_marks_agreeing_entries_and_reports_forged_ones() {
     let scratch = Scratch::new();
     let path = scratch.path("verify.book");

@@ -678,12 +678,12 @@ pub struct VerifyOptions<'a> {
 }
 
 /// Proves `entries` (exact ones of `built`'s board) again, fewest free edges first, and marks those
-/// that agree as checked in `book`: an entry proved by the search, by the search in the other tie
-/// order than the one it names, with no book and a table of its own, within `options.time` each;
-/// an entry proved from its children (Wilson's rule, no search), from its children's entries again
-/// when every one is exact and confirmed (earlier in this verification, or by an earlier one when
-/// resuming) — so the empty board of a book whose first moves are checked is checked at once —
-/// and otherwise by the high-first search. Each entry is taken as the book holds it when
+/// that agree as checked in `book`: an entry whose children are all in the book, exact and
+/// confirmed (earlier in this verification, or by an earlier one when resuming), from their
+/// entries (Wilson's rule, no search) whatever proved it — so the empty board and the first moves
+/// of a book whose two-move positions are checked are checked at once; any other by the search
+/// in the other tie order than the one its proof names (high-first for one proved from its
+/// children), with no book and a table of its own, within `options.time` each. Each entry is taken as the book holds it when
 /// its turn comes. `on_entry` hears of each entry: what its second proof found, `None` for one
 /// checked before.
 pub fn verify(
@@ -717,14 +717,13 @@ pub fn verify(
             continue;
         }
         let drawn = EdgeSet(entry.key);
-        let from_children = if entry.proved_by.ends_with("children") {
-            let trusted = |child: u64, e: &BookEntry| {
-                confirmed.contains(&child) || (options.resume && checked_independently(e))
-            };
-            from_checked_children(book, built, drawn, &trusted)?
-        } else {
-            None
+        // Whatever proved the entry, its children checked by second proofs give its value by
+        // Wilson's rule with no search: a check independent of the entry's own proof (for one
+        // proved from its children, the children are now checked ones).
+        let trusted = |child: u64, e: &BookEntry| {
+            confirmed.contains(&child) || (options.resume && checked_independently(e))
         };
+        let from_children = from_checked_children(book, built, drawn, &trusted)?;
         let (found, how) = match from_children {
             Some(found) => (found, "children".to_string()),
             None => {
