@@ -287,8 +287,8 @@ def book_verify(
     path: str, time: Optional[str] = None, memory: Optional[str] = None, resume: bool = False
 ) -> Dict[str, Any]:
     """Proves every exact entry of the book at ``path`` again (``ply dots book verify``): an entry
-    the search proved, by the search in the other tie order and without any book; an entry proved
-    from its children, from its children's entries when they are all confirmed. Entries that agree
+    whose children are all in the book and confirmed, from their entries (Wilson's rule) whatever
+    proved it; any other by the search in the other tie order and without any book. Entries that agree
     are marked checked; with ``resume``, entries checked before are skipped (``already``), so a
     verification stopped part way resumes. Returns per board ``{"agreed", "from_children",
     "already", "unsettled", "disagreements": [{"position", "key", "book", "found"}]}``. A bad
