@@ -731,6 +731,76 @@ test("heaps: a heap past 2^53 is played exactly — ply's reply and the winning 
   await first.page.close();
 });
 
+test("the second probe: ply's time capped at the server's, one take per double click, one winning counter", async () => {
+  // A time to think over the server's limit (30 s here) is said and cut to it; ply moves.
+  const { page, errors } = await open("game=triangles&size=2&seed=1&think=1e9");
+  await page.getByTestId("link-notice").filter({ hasText: "The link's think=`1000000000` is more than a request may take here (30 s): ply thinks 30 s." }).waitFor();
+  await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
+  await page.getByTestId("think").fill("100000");
+  await page.getByTestId("think").dispatchEvent("change");
+  assert.equal(await page.getByTestId("think").inputValue(), "30");
+  assert.match(page.url(), /think=30(&|$)/);
+  await edge(page, "1-2").click();
+  await page.getByTestId("to-move").filter({ hasText: "A to move (you)" }).waitFor();
+  assert.equal(await drawnCount(page), 2);
+  assert.deepEqual(errors, []);
+  await page.close();
+  // Heaps 5,6,7: only the counter of the winning take (4) says so; a double click is one take.
+  const heaps = await open("game=heaps&heaps=5,6,7&first=me&seed=1");
+  await heaps.page.getByTestId("heaps-board").waitFor();
+  const winning = await heaps.page.locator('g.counter[aria-label$="the winning move"]').evaluateAll((gs) => gs.map((g) => g.getAttribute("data-take")));
+  assert.deepEqual(winning, ["4"]);
+  await heaps.page.locator('g.counter[data-take="1"]').dblclick();
+  await heaps.page.locator('[data-testid="log"] li').nth(1).waitFor();
+  await heaps.page.getByTestId("to-move").filter({ hasText: "You to move." }).waitFor();
+  assert.equal(await heaps.page.locator('[data-testid="log"] li').count(), 2);
+  assert.match(await heaps.page.locator('[data-testid="log"] li').first().textContent(), /^you took 1 from heap 1/);
+  assert.deepEqual(heaps.errors, []);
+  await heaps.page.close();
+});
+
+test("the second probe: a game left mid-request writes nothing into the next; the menu keeps history; boards as the server read them", async () => {
+  const { page, errors } = await open("game=solitaire&squares=1,2,3&die=6");
+  await page.getByTestId("solitaire-board").waitFor();
+  // A MagicBoard answer held back until another game is open.
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route("**/api/magic-board/generate", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByTestId("game").selectOption("magic-board");
+  await page.getByTestId("size").fill("3");
+  await page.getByTestId("generate").click();
+  await page.getByTestId("game").selectOption("heaps");
+  await page.getByTestId("heaps-board").waitFor();
+  release();
+  // The refusal of size 3 would have shown by now; the address stays the heaps game's.
+  await page.getByTestId("heaps").fill("2,3");
+  await page.getByTestId("start").click();
+  await page.waitForURL(/heaps=2%2C3/);
+  assert.equal(await page.getByTestId("error").isVisible(), false);
+  assert.match(page.url(), /game=heaps/);
+  // Back returns through the games picked from the menu (Start was a game of its own).
+  await page.goBack();
+  await page.waitForURL(/game=heaps&heaps=3%2C4%2C5/);
+  await page.goBack();
+  await page.waitForURL(/game=magic-board/);
+  await page.goBack();
+  await page.waitForURL(/game=solitaire/);
+  await page.getByTestId("solitaire-board").waitFor();
+  await page.unroute("**/api/magic-board/generate");
+  await page.close();
+  // A board with commas and a blank line is drawn with the numbers the server read.
+  const magic = await open("game=magic-board&board=1%2C0__1%2C1");
+  await magic.page.getByTestId("magic-board").waitFor();
+  const numbers = await magic.page.locator('[data-testid="magic-board"] text').evaluateAll((ts) => ts.map((t) => t.textContent));
+  assert.deepEqual(numbers, ["1", "0", "1", "1"]);
+  assert.match(magic.page.url(), /board=1\.0_1\.1/);
+  await magic.page.close();
+  assert.deepEqual([...errors, ...magic.errors].filter((e) => !e.includes("status of 4")), []);
+});
+
 test("the game menu is the registry's: every page of every game, each opening, then any question", async () => {
   const games = await (await fetch(base + "/api/games")).json();
   // After the games, the page of every question (not a game: the page adds it itself).

@@ -49,6 +49,8 @@ async function loadPages() {
 function open(params) {
   const game = PAGES.has(params.get("game")) ? params.get("game") : picker.options[0].value;
   picker.value = game;
+  // The requests of the game open until now no longer reach the page.
+  pageGeneration++;
   clearError();
   clearLinkNotices();
   const asked = params.get("game");
@@ -65,7 +67,11 @@ function open(params) {
   }
 }
 
-picker.addEventListener("change", () => open(new URLSearchParams({ game: picker.value })));
+// A game picked from the menu is a new history entry: Back returns to the game and position left.
+picker.addEventListener("change", () => {
+  setLink({ game: picker.value }, true);
+  open(new URLSearchParams({ game: picker.value }));
+});
 
 // Back and Forward: the game open follows the address when it can (the dots session walks through
 // its moves), else the address's game is opened afresh.

@@ -119,7 +119,7 @@ function askPage(params, games) {
   }
 
   const linked = questions.find((q) => q.path === params.get("q"));
-  if (params.get("q") !== null && !linked) showError(`no question is asked at ${params.get("q")}: pick one from the list`);
+  if (params.get("q") !== null && !linked) showError(`no question is asked at ${quoteText(params.get("q"))}: pick one from the list`);
   choice.value = (linked || questions[0]).path;
   request.value = linked && params.get("body") !== null ? params.get("body") : chosen().example;
   changed();

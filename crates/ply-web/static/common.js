@@ -71,12 +71,21 @@ function quoteText(text) {
 // it (the server then stops the solve). api() and apiStream() send through it, and so does the "Any
 // question" page, which sends the text as typed.
 async function post(path, text, signal) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: text,
-    signal,
-  });
+  const asked = pageGeneration;
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: text,
+      signal,
+    });
+  } catch (e) {
+    if (asked !== pageGeneration) return stale();
+    throw e;
+  }
+  // The answer of a game no longer shown: nothing of it reaches the page (no error, no link).
+  if (asked !== pageGeneration) return stale();
   if (!response.ok) {
     const body = await response.json().catch(() => ({}));
     const e = new Error(body.error || response.statusText);
@@ -92,6 +101,15 @@ async function post(path, text, signal) {
 function readJson(text) {
   return JSON.parse(text, (key, value, context) =>
     typeof value === "number" && !Number.isSafeInteger(value) && /^-?\d+$/.test(context?.source ?? "") ? context.source : value);
+}
+
+// Counts the games opened (app.js's open() raises it): a request asked by an earlier one is stale.
+let pageGeneration = 0;
+
+// A promise that never settles: what a stale request gives its caller, whose code after it then
+// never runs (the game that asked is gone).
+function stale() {
+  return new Promise(() => {});
 }
 
 // POSTs a request; returns {body, ms} (ms: the server's solve time) or throws as post() does.
@@ -146,10 +164,42 @@ function aborted(e) {
 // browser's Back returns to the address before.
 function setLink(params, push = false) {
   const query = new URLSearchParams(params).toString();
-  const url = "/?" + query;
+  let url = "/?" + query;
+  // An address longer than the server reads (its request head is at most 16 KiB) would be
+  // refused when opened: such a position keeps only its game in the address, and says why.
+  const tooLong = url.length > MAX_LINK;
+  if (tooLong) url = "/?" + new URLSearchParams({ game: params.game }).toString();
   share.href = url;
+  share.textContent = tooLong ? "link to this game (the position is too long for a link)" : "link to this position";
   if (push) history.pushState(null, "", url);
   else history.replaceState(null, "", url);
+}
+
+// The longest address the page writes: well within the server's 16 KiB request head.
+const MAX_LINK = 8000;
+
+// A whole number typed or linked, for a request: a number, or — past 2^53, where a double would
+// round it — the exact JSON number text (JSON.rawJSON); anything else as its text, for the server
+// to refuse in its own words.
+function wholeNumber(text) {
+  const t = String(text).trim();
+  if (/^-?\d+$/.test(t) && !Number.isSafeInteger(Number(t)) && JSON.rawJSON) return JSON.rawJSON(t);
+  return t !== "" && String(Number(t)) === t ? Number(t) : t;
+}
+
+// Runs `action` when Enter is pressed in `input` (a box outside a form).
+function onEnter(input, action) {
+  input.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    action();
+  });
+}
+
+// A number box filled from the link's `key`: a value the box cannot hold is said (linkRefused).
+function checkLinked(params, key, input) {
+  const given = params.get(key);
+  if (given !== null && input.value !== given) linkRefused(key, given, "is not a number", input.value ? `the box holds ${input.value}` : "the box is empty");
 }
 
 // The text colour readable on `fill` (`#rrggbb`): near-black or white, whichever contrasts more by

@@ -37,7 +37,7 @@ function diceGame(params) {
   }
 
   function diceRequest() {
-    return { dice: Number(dice.value), sides: Number(sides.value) };
+    return { dice: wholeNumber(dice.value), sides: wholeNumber(sides.value) };
   }
 
   async function run() {
@@ -47,7 +47,8 @@ function diceGame(params) {
       const { body } = await api("/api/dice-race/compare", { first: first.value, second: second.value, ...diceRequest() });
       outcome.replaceChildren(chances(body), el("p", {}, "Expected rolls ", fraction(body.exact.expected_rolls), ` ≈ ${body.expected_rolls.toFixed(3)}`));
       const d = await api("/api/dice-race/sums", diceRequest());
-      current = {};
+      // The replay races the lists compared (edited boxes wait for the next Compare).
+      current = { race: { first: first.value, second: second.value, ...diceRequest() } };
       sums.replaceChildren(barChart(d.body.map((s) => ({ label: String(s.sum), value: s.p, text: `${s.sum}: ${s.probability}` })), { testid: "sums-chart", name: "the chance of each sum of the dice, as a bar chart", mark: percent }));
       restart();
       const picks = body.first.length;
@@ -61,6 +62,9 @@ function diceGame(params) {
         unbeaten.replaceChildren(el("p", { class: "small", text: e.message }));
       }
     } catch (e) {
+      // No answer of other lists stays on screen beside the error, and no replay of them.
+      current = null;
+      for (const part of [outcome, sums, race, unbeaten]) part.replaceChildren();
       showError(e.message);
     }
   }
@@ -76,22 +80,28 @@ function diceGame(params) {
       seed = Math.floor(Math.random() * 1000000);
       link();
     }
-    current.rolls = 0;
-    current.over = false;
+    // A new replay (a roll still on its way belongs to the one before and is dropped).
+    current = { race: current.race, rolls: 0, over: false };
     race.replaceChildren(el("p", { class: "small", "data-placeholder": "", text: "Press Roll." }));
   }
 
   // One more roll: the race from the start to it, as the library plays it from the seed.
   async function roll() {
-    if (!current || current.over) return;
+    // One roll at a time: quick clicks roll once each, in turn.
+    if (!current || current.over || current.rolling) return;
     clearError();
     let body;
+    const replay = current;
+    replay.rolling = true;
     try {
-      body = (await api("/api/dice-race/game", { first: first.value, second: second.value, ...diceRequest(), seed, rolls: current.rolls + 1 })).body;
+      body = (await api("/api/dice-race/game", { ...replay.race, seed, rolls: replay.rolls + 1 })).body;
     } catch (e) {
       showError(e.message);
       return;
+    } finally {
+      replay.rolling = false;
     }
+    if (replay !== current) return;
     current.rolls = body.rolls.length;
     const last = body.rolls[body.rolls.length - 1];
     const needs = (left) => left.length ? left.join(",") : "nothing";
@@ -110,5 +120,8 @@ function diceGame(params) {
     race.prepend(line);
   }
 
+  for (const box of [first, second, dice, sides]) onEnter(box, run);
+  checkLinked(params, "dice", dice);
+  checkLinked(params, "sides", sides);
   run();
 }

@@ -90,7 +90,7 @@ function dotsMoveForm(session, ui) {
     if (!session.board) return;
     const edge = typedEdge(session.board, input.value);
     if (!edge) {
-      session.say(`No edge “${input.value.trim()}” on this board: name its two dots, such as 2-5.`);
+      session.say(`No edge ${quoteText(input.value.trim())} on this board: name its two dots, such as 2-5.`);
       return;
     }
     if (session.play(edge)) input.value = "";

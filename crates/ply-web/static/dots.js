@@ -35,7 +35,7 @@ function dotsSpec(params) {
   const whole = (key, fallback) => {
     const v = params.get(key);
     // A number as written (`-1`, `3.5`) goes as a number, anything else as its text.
-    return v === null ? fallback : String(Number(v)) === v ? Number(v) : v;
+    return v === null ? fallback : Number.isFinite(Number(v)) && String(Number(v)) === v ? Number(v) : v;
   };
   return params.get("game") === "boxes"
     ? { game: "boxes", rows: whole("rows", 3), cols: whole("cols", 3) }
@@ -269,6 +269,11 @@ class DotsSession {
     this.ui.title.textContent = this.board.title;
     this.ui.sizeNote.textContent = exactNote(this.board, this.limits);
     this.ui.think.placeholder = String(this.limits.think_seconds);
+    this.ui.think.max = String(this.limits.time_limit_seconds);
+    if (this.think !== null && this.think > this.limits.time_limit_seconds) {
+      linkRefused("think", String(this.think), `is more than a request may take here (${this.limits.time_limit_seconds} s)`, `ply thinks ${this.limits.time_limit_seconds} s`);
+      this.think = this.limits.time_limit_seconds;
+    }
     await this.loadLink(this.opened);
     if (this.closed) return;
     this.go(this.at, false);
@@ -763,8 +768,11 @@ class DotsSession {
     const ui = this.ui;
     const viewing = this.atEnd() ? "" : ` Viewing move ${this.at} of ${this.line.length}.`;
     if (!f) {
-      ui.status.textContent = here.unread ? `This position could not be read: ${here.unread}` : "Reading the position…";
+      ui.status.textContent = here.unread ? `This position could not be read: ${here.unread}. Step back and forward to ask again.` : "Reading the position…";
       ui.status.setAttribute("data-player", "none");
+      // Nothing of the position shown before stays on screen as if it were this one's.
+      ui.summary.textContent = "";
+      this.ui.topLines.replaceChildren();
       return;
     }
     const score = `Score: A ${f.score.A}, B ${f.score.B}.`;
@@ -911,9 +919,18 @@ class DotsSession {
     this.link(false);
   }
 
+  // ply's time to think from the box: above 0, at most what a request may take here (more is
+  // said and cut to it, never sent to be refused while ply's turn waits).
   setThink(value) {
     const think = Number(value);
-    this.think = value !== "" && think > 0 ? think : null;
+    const most = this.limits ? this.limits.time_limit_seconds : Infinity;
+    this.think = value !== "" && think > 0 && Number.isFinite(think) ? Math.min(think, most) : null;
+    if (this.think !== null && think > most) {
+      this.ui.think.value = String(most);
+      this.say(`ply thinks at most ${most} s a move here (the server's limit for a request).`);
+    } else if (value !== "" && this.think === null) {
+      this.say(`“${value}” is no time to think: ply thinks for the server's time.`);
+    }
     this.link(false);
   }
 

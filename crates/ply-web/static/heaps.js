@@ -37,7 +37,7 @@ function heapsGame(params) {
   // The game: the heaps it started from (as written), the rule, the takes of its line, who made each
   // (you, ply, or "" for a link's), the position shown (after `at` takes), who moved first, and the
   // API's answer for the first k takes of the line.
-  const game = { heaps: "", misere: false, takes: [], by: [], at: 0, human: true, seed: seedOf(params), answers: new Map(), gen: 0 };
+  const game = { heaps: "", misere: false, takes: [], by: [], at: 0, human: true, seed: seedOf(params), answers: new Map(), gen: 0, taking: false };
 
   // The request for the game after the takes `takes`: with the seed of that move for ply's reply.
   function request(takes) {
@@ -131,21 +131,28 @@ function heapsGame(params) {
         ? `The player to move wins: take ${pos.winning_take} from heap ${pos.heap} (remoteness ${pos.remoteness}: the winner hurries).`
         : `The player to move loses against perfect play (remoteness ${pos.remoteness}: the loser delays).`;
     }
+    // The keyboard stays on the counters when they are drawn again.
+    const focused = board.contains(document.activeElement);
     board.replaceChildren(heapsSvg(now.heaps, pos.heap === null ? -1 : pos.heap - 1, pos.winning_take || 0, humanTake));
+    if (focused) (board.querySelector("g.counter") || takeInput).focus();
   }
 
   // A move by the person, on their turn, checked by the API: from an earlier position the line after
   // it is replaced.
   async function humanTake(count) {
     const now = game.answers.get(game.at);
-    if (!now || now.over || now.positions[game.at].to_move !== you()) return;
+    // One take at a time: a double click, or Take pressed twice, is one move.
+    if (game.taking || !now || now.over || now.positions[game.at].to_move !== you()) return;
     const takes = game.takes.slice(0, game.at).concat(String(count).trim() || "0");
     let after;
+    game.taking = true;
     try {
       after = (await api("/api/heaps/game", request(takes))).body;
     } catch (e) {
       showError(e.message);
       return;
+    } finally {
+      game.taking = false;
     }
     clearError();
     const take = after.takes[game.at].take;
@@ -215,6 +222,7 @@ function heapsGame(params) {
     humanTake(takeInput.value);
   });
 
+  onEnter(input, () => start(true));
   start(false);
   // Back and Forward walk through the game's takes.
   return {
@@ -246,9 +254,10 @@ function heapsSvg(heaps, low, winning, take) {
       const fromTop = shown[i] - k;
       const count = size > 20 ? String(BigInt(size) - 20n + BigInt(fromTop)) : fromTop;
       const taken = i === low && BigInt(count) <= BigInt(winning);
+      const wins = taken && BigInt(count) === BigInt(winning);
       const dot = svg("circle", { cx: x, cy: h - 35 - k * 22, r: 9, fill: taken ? COLOURS.best : i === low ? "#888" : "#bbb", stroke: "#333", "data-heap": i + 1, "data-take": count, "data-winning": String(taken) });
       if (i === low) {
-        const button = svg("g", { class: "counter", tabindex: "0", role: "button", "aria-label": `take ${count} from heap ${i + 1}${taken ? ", the winning move" : ""}`, "data-take": count });
+        const button = svg("g", { class: "counter", tabindex: "0", role: "button", "aria-label": `take ${count} from heap ${i + 1}${wins ? ", the winning move" : ""}`, "data-take": count });
         button.addEventListener("click", () => take(count));
         button.addEventListener("keydown", (event) => {
           if (event.key !== "Enter" && event.key !== " ") return;

@@ -25,11 +25,15 @@ function magicGame(params) {
   async function generate() {
     clearError();
     try {
-      const { body } = await api("/api/magic-board/generate", { size: Number(size.value), seed: Number(seed.value) });
+      const { body } = await api("/api/magic-board/generate", { size: wholeNumber(size.value), seed: wholeNumber(seed.value) });
       text.value = body.text;
       setLink({ game: "magic-board", size: size.value, seed: seed.value });
       await solve(true);
     } catch (e) {
+      // No answer of another board stays on screen beside the error.
+      report = null;
+      result.replaceChildren();
+      board.replaceChildren();
       showError(e.message);
     }
   }
@@ -39,8 +43,10 @@ function magicGame(params) {
     try {
       const { body } = await api("/api/magic-board", { board: text.value, any_size: true });
       report = body;
-      rows = text.value.trim().split(/\n/).map((l) => l.trim().split(/\s+/).map(Number));
-      if (!generated) setLink({ game: "magic-board", board: text.value.trim().split(/\n/).map((l) => l.trim().split(/\s+/).join(".")).join("_") });
+      // The numbers as the server read them: rows of numbers split by spaces or commas, blank lines
+      // skipped (kept as text, drawn as typed).
+      rows = text.value.split(/\n/).map((l) => l.split(/[\s,]+/).filter((t) => t !== "")).filter((r) => r.length);
+      if (!generated) setLink({ game: "magic-board", board: rows.map((r) => r.join(".")).join("_") });
       const longest = Math.max(0, ...report.corners.map((c) => c.moves || 0));
       step.max = longest;
       step.value = longest;
@@ -49,6 +55,10 @@ function magicGame(params) {
         `(${c.start.join(",")}): ` + (c.is_goal ? "is the goal" : c.solvable ? `solvable in ${c.moves} moves: ${c.path.map((p) => `(${p.join(",")})`).join(" ")}` : "not solvable"))));
       draw();
     } catch (e) {
+      // No answer of another board stays on screen beside the error.
+      report = null;
+      result.replaceChildren();
+      board.replaceChildren();
       showError(e.message);
     }
   }
@@ -95,6 +105,10 @@ function magicGame(params) {
     board.replaceChildren(picture);
   }
 
+  onEnter(size, generate);
+  onEnter(seed, generate);
+  checkLinked(params, "size", size);
+  checkLinked(params, "seed", seed);
   const boardParam = params.get("board");
   if (boardParam) {
     text.value = boardParam.split("_").map((l) => l.split(".").join(" ")).join("\n") + "\n";

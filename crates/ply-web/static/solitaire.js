@@ -23,9 +23,10 @@ function solitaireGame(params) {
     // The squares go as typed, and the die as written: the server reads them as the command line
     // does and names a fault in those terms (`token 2 (line 1) `abc` is not an integer`). The
     // numbers drawn are the same text's, once the server has taken it.
-    const values = numberList(squares.value);
+    // As text: a number past 2^53 is drawn as it was typed, not as the nearest double.
+    const values = squares.value.split(/[\s,]+/).filter((t) => t !== "");
     const n = values.length;
-    const request = { squares: squares.value, die: String(Number(die.value)) === die.value ? Number(die.value) : die.value };
+    const request = { squares: squares.value, die: wholeNumber(die.value) };
     if (n <= 60) Object.assign(request, { expected: true, distribution: true });
     if (n <= 40) request.explain = true;
     setLink({ game: "solitaire", squares: squares.value.trim(), die: die.value });
@@ -36,6 +37,8 @@ function solitaireGame(params) {
       drawTable(body);
       drawDistribution(body);
     } catch (e) {
+      // No answer of another board stays on screen beside the error.
+      for (const part of [result, board, table, distribution]) part.replaceChildren();
       showError(e.message);
     }
   }
@@ -86,5 +89,8 @@ function solitaireGame(params) {
       barChart(r.distribution.map((d) => ({ label: String(d.result), value: d.p, text: `${d.result}: ${d.probability}` })), { testid: "distribution-chart", name: "the chance of each final total, as a bar chart", mark: percent }));
   }
 
+  onEnter(squares, run);
+  onEnter(die, run);
+  checkLinked(params, "die", die);
   run();
 }
