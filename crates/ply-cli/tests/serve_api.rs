@@ -913,16 +913,19 @@ fn a_restarted_server_answers_what_it_proved_from_its_book() {
     let book = dir.path().join("served.plybook");
     let book = book.to_str().expect("a UTF-8 path");
     // 3×4 boxes seven moves in: 24 free edges, past the shipped book (two moves) and worth keeping.
-    let body = r#"{"game":"boxes","rows":3,"cols":4,"moves":"1-2 4-5 16-17 19-20 3-8 13-18 7-8"}"#;
+    // Under a second alone; a time far past it, so that a loaded machine proves it too (with the
+    // default time it was once left unproved beside four busy loops).
+    let body = r#"{"game":"boxes","rows":3,"cols":4,"moves":"1-2 4-5 16-17 19-20 3-8 13-18 7-8","time":120}"#;
+    let limit = ["--time-limit", "300s"];
     let first = {
-        let server = Server::start_with(&["--book", book]);
+        let server = Server::start_with(&["--book", book, limit[0], limit[1]]);
         let (status, text) = server.post("/api/dots", body);
         assert_eq!(status, 200, "{text}");
         serde_json::from_str::<serde_json::Value>(&text).expect("JSON")
     };
     assert_eq!(first["exact"], true);
     assert_ne!(first["strategy"], "book");
-    let server = Server::start_with(&["--book", book]);
+    let server = Server::start_with(&["--book", book, limit[0], limit[1]]);
     let (status, text) = server.post("/api/dots", body);
     assert_eq!(status, 200, "{text}");
     let again: serde_json::Value = serde_json::from_str(&text).expect("JSON");
@@ -932,7 +935,7 @@ fn a_restarted_server_answers_what_it_proved_from_its_book() {
         assert_eq!(again[key], first[key], "{key}");
     }
     // Without the book the same position is searched again.
-    let fresh = Server::start();
+    let fresh = Server::start_with(&limit);
     let (_, text) = fresh.post("/api/dots", body);
     let searched: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     assert_ne!(searched["strategy"], "book");
