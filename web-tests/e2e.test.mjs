@@ -546,8 +546,9 @@ test("dots: a move from an earlier position starts a variation; the main line is
   await toMove.filter({ hasText: "Viewing move 2 of 7" }).waitFor();
   // Moves that came with the link are labelled by their player only.
   const playerCell = (k) => page.locator(`[data-testid=move-list] tr[data-ply='${k}'] td.player`);
-  assert.equal(await playerCell(1).textContent(), "A");
-  assert.equal(await playerCell(2).textContent(), "B");
+  // (The players come with the review, which may come after the position on a loaded machine.)
+  await playerCell(1).filter({ hasText: /^A$/ }).waitFor();
+  await playerCell(2).filter({ hasText: /^B$/ }).waitFor();
   await page.getByTestId("first").selectOption("both");
   await edge(page, "2-5").click();
   await toMove.filter({ hasNotText: "Viewing" }).filter({ hasText: "to move." }).waitFor();
