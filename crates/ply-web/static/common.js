@@ -184,7 +184,7 @@ const MAX_LINK = 8000;
 function wholeNumber(text) {
   const t = String(text).trim();
   if (/^-?\d+$/.test(t) && !Number.isSafeInteger(Number(t)) && JSON.rawJSON) return JSON.rawJSON(t);
-  return t !== "" && String(Number(t)) === t ? Number(t) : t;
+  return Number.isFinite(Number(t)) && String(Number(t)) === t ? Number(t) : t;
 }
 
 // Runs `action` when Enter is pressed in `input` (a box outside a form).
@@ -228,9 +228,6 @@ function valueColour(v) {
   return v > 0 ? COLOURS.good : v < 0 ? COLOURS.bad : COLOURS.even;
 }
 
-function numberList(text) {
-  return text.split(/[\s,]+/).filter((t) => t !== "").map(Number);
-}
 
 // The seed that breaks ties between equally good moves of the perfect player: the link's, else a new
 // one (put in the link, so the game can be shared and replayed).

@@ -35,7 +35,7 @@ function dotsSpec(params) {
   const whole = (key, fallback) => {
     const v = params.get(key);
     // A number as written (`-1`, `3.5`) goes as a number, anything else as its text.
-    return v === null ? fallback : Number.isFinite(Number(v)) && String(Number(v)) === v ? Number(v) : v;
+    return v === null ? fallback : wholeNumber(v);
   };
   return params.get("game") === "boxes"
     ? { game: "boxes", rows: whole("rows", 3), cols: whole("cols", 3) }
