@@ -802,6 +802,46 @@ test("the second probe: a game left mid-request writes nothing into the next; th
   assert.deepEqual([...errors, ...magic.errors].filter((e) => !e.includes("status of 4")), []);
 });
 
+test("the keyboard keeps its place when a button disables itself; New game after a refused size opens the classic board", async () => {
+  // |◀ pressed from the keyboard disables itself (and ◀, Undo): the focus goes to ▶, not the page.
+  const { page, errors } = await open("game=triangles&size=2&first=both&moves=1-2%202-3");
+  await page.getByTestId("to-move").waitFor();
+  await page.locator('[data-testid="nav-first"]:not([disabled])').waitFor();
+  await page.getByTestId("nav-first").focus();
+  await page.keyboard.press("Enter");
+  await page.locator('[data-testid="nav-first"][disabled]').waitFor();
+  await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "nav-next");
+  // ▶| the same way: the focus goes back to the nearest usable button before it.
+  await page.getByTestId("nav-last").focus();
+  await page.keyboard.press("Enter");
+  await page.locator('[data-testid="nav-last"][disabled]').waitFor();
+  await page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "undo");
+  assert.deepEqual(errors, []);
+  await page.close();
+  // Heaps: Undo back to the start disables it; the focus goes to Redo.
+  const heaps = await open("game=heaps&heaps=2,3&first=me&seed=1");
+  await heaps.page.getByTestId("heaps-board").waitFor();
+  await heaps.page.locator('g.counter[data-take="1"]').first().click();
+  await heaps.page.locator('[data-testid="undo"]:not([disabled])').waitFor();
+  await heaps.page.getByTestId("to-move").filter({ hasText: "You to move." }).waitFor();
+  await heaps.page.getByTestId("undo").focus();
+  await heaps.page.keyboard.press("Enter");
+  await heaps.page.locator('[data-testid="undo"][disabled]').waitFor();
+  await heaps.page.waitForFunction(() => document.activeElement?.getAttribute("data-testid") === "redo");
+  assert.deepEqual(heaps.errors, []);
+  await heaps.page.close();
+  // A link whose board the server refuses: the picker shows the classic board, and New game opens it.
+  const refused = await open("game=boxes&rows=abc&cols=3");
+  await refused.page.getByTestId("error").filter({ hasText: "rows" }).waitFor();
+  await refused.page.locator('[data-testid="board-size"] option').first().waitFor({ state: "attached" });
+  assert.equal(await refused.page.getByTestId("board-size").inputValue(), "3x3");
+  await refused.page.getByTestId("new-game").click();
+  await refused.page.waitForURL(/rows=3&cols=3/);
+  await refused.page.getByTestId("to-move").filter({ hasText: "A to move" }).waitFor();
+  assert.equal(await refused.page.locator('[data-testid="board"] [data-edge]').count(), 24);
+  await refused.page.close();
+});
+
 test("the game menu is the registry's: every page of every game, each opening, then any question", async () => {
   const games = await (await fetch(base + "/api/games")).json();
   // After the games, the page of every question (not a game: the page adds it itself).

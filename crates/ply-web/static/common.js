@@ -196,6 +196,29 @@ function onEnter(input, action) {
   });
 }
 
+// Keeps the keyboard's place in a row of controls: returns a function to call after the row's
+// buttons are enabled or disabled, which, when the button last focused in the row is now disabled
+// or hidden (Undo at the start, ▶| at the end, "ply moves here" while ply thinks) and the focus has
+// gone nowhere else, focuses the nearest control of the row still usable (after it, then before
+// it) — not the page's start, where the browser would leave it.
+function keepFocusIn(row) {
+  let last = null;
+  row.addEventListener("focusin", (event) => { last = event.target; });
+  return () => {
+    if (!last || !(last.disabled || last.hidden)) return;
+    const active = document.activeElement;
+    if (active && active !== last && active !== document.body) {
+      last = null;
+      return;
+    }
+    const items = [...row.querySelectorAll("button, input, select")];
+    const i = items.indexOf(last);
+    const usable = (b) => !b.disabled && !b.hidden;
+    const next = items.slice(i + 1).find(usable) ?? items.slice(0, Math.max(i, 0)).reverse().find(usable);
+    next?.focus();
+  };
+}
+
 // A number box filled from the link's `key`: a value the box cannot hold is said (linkRefused).
 function checkLinked(params, key, input) {
   const given = params.get(key);

@@ -3,19 +3,25 @@
 "use strict";
 
 // The board picker: every board of this game the server answers (`dots_boards` of /api/limits), the
-// one open chosen.
+// one open chosen — or, when the open one is none of them (a link's size the server refused), the
+// game's classic board, so that "New game" always names a board the server has.
 function dotsSizePicker(spec) {
   const key = (b) => (b.game === "boxes" ? `${b.rows}x${b.cols}` : String(b.size));
   const name = (b) => (b.game === "boxes" ? `${b.rows}×${b.cols} boxes` : `size ${b.size}`);
+  const classic = spec.game === "boxes" ? "3x3" : "3";
   const picker = el("select", { id: "board-size", "data-testid": "board-size", "aria-label": "the board" });
   serverLimits().then((limits) => {
     const boards = limits.dots_boards.filter((b) => b.game === spec.game);
     picker.replaceChildren(...boards.map((b) => el("option", { value: key(b), text: name(b) })));
     picker.value = key(spec);
+    if (picker.value === "") picker.value = boards.some((b) => key(b) === classic) ? classic : key(boards[0] ?? spec);
   });
   const chosen = () => {
-    if (spec.game !== "boxes") return { game: spec.game, size: Number(picker.value || spec.size) };
-    const [rows, cols] = (picker.value || key(spec)).split("x").map(Number);
+    // Before the list comes: the open board when the link named whole numbers, else the classic one.
+    const open = key(spec);
+    const value = picker.value || (/^\d+(x\d+)?$/.test(open) ? open : classic);
+    if (spec.game !== "boxes") return { game: spec.game, size: Number(value) };
+    const [rows, cols] = value.split("x").map(Number);
     return { game: spec.game, rows, cols };
   };
   return { picker, chosen };
@@ -77,8 +83,10 @@ function dotsNavigation(session, ui) {
       session.go(session.at, null);
     }),
   };
-  return el("div", { class: "controls", "data-controls": "" }, el("label", {}, ui.values, " Show values"),
+  const row = el("div", { class: "controls", "data-controls": "" }, el("label", {}, ui.values, " Show values"),
     ui.nav.first, ui.nav.prev, ui.nav.next, ui.nav.last, ui.nav.undo, ui.nav.redo, ui.nav.ply, ui.nav.again);
+  ui.keepNavFocus = keepFocusIn(row);
+  return row;
 }
 
 function dotsMoveForm(session, ui) {
@@ -199,6 +207,7 @@ function dotsLayout(session) {
     ui.promote.disabled = s.tree.onMainLine(s.line);
     ui.deleteMove.disabled = s.at === 0;
     ui.nav.again.hidden = !(here.analysis && !here.analysis.exact) || s.analysing;
+    ui.keepNavFocus();
   };
   return ui;
 }

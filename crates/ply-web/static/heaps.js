@@ -22,6 +22,8 @@ function heapsGame(params) {
     el("span", { text: " from the lowest heap " }), el("button", { type: "submit", text: "Take", "data-testid": "take-button" }));
   const undo = el("button", { type: "button", text: "Undo", "data-testid": "undo", title: "back to before your last move" });
   const redo = el("button", { type: "button", text: "Redo", "data-testid": "redo", title: "forward to your next turn" });
+  const undoRow = el("div", { class: "controls" }, undo, redo);
+  const keepUndoFocus = keepFocusIn(undoRow);
   const log = el("ol", { "data-testid": "log" });
   const summary = el("div", { "data-testid": "game-summary" });
   const summaryPanel = panel("Game over", summary);
@@ -31,7 +33,7 @@ function heapsGame(params) {
       el("p", { class: "small", text: "Take any number of counters from the lowest non-empty heap; whoever takes the last counter wins (under misère play, loses). Click a counter to take it and all above it, or Tab to it and press Enter." }),
       el("div", { class: "controls" }, el("label", { text: "heaps " }, input), first,
         el("label", { for: "misere" }, misere, " misère"), el("button", { text: "Start", "data-testid": "start", onclick: () => start(true) })),
-      verdict, board, takeForm, el("div", { class: "controls" }, undo, redo), info),
+      verdict, board, takeForm, undoRow, info),
     el("div", { class: "side" }, summaryPanel, panel("Moves", log)));
 
   // The game: the heaps it started from (as written), the rule, the takes of its line, who made each
@@ -119,6 +121,7 @@ function heapsGame(params) {
     const viewing = game.at < game.takes.length ? ` Viewing move ${game.at} of ${game.takes.length}.` : "";
     undo.disabled = game.at === 0;
     redo.disabled = game.at === game.takes.length;
+    keepUndoFocus();
     takeInput.max = pos.left;
     summaryPanel.hidden = !(now.over && game.at === game.takes.length);
     if (now.over) {
