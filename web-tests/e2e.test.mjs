@@ -842,6 +842,59 @@ test("the keyboard keeps its place when a button disables itself; New game after
   await refused.page.close();
 });
 
+test("the third probe: refused heaps keep the game; Back and Forward keep who took; New game keeps the level; failures in a player's words; the move list keeps the focus", async () => {
+  const { page, errors } = await open("game=heaps&heaps=2,3&first=me&seed=4");
+  await page.getByTestId("heaps-board").waitFor();
+  await page.locator('g.counter[data-take="1"]').first().click();
+  await page.locator('[data-testid="log"] li').nth(1).waitFor();
+  await page.getByTestId("to-move").filter({ hasText: "You to move." }).waitFor();
+  const log = async () => page.locator('[data-testid="log"] li').allTextContents();
+  const played = await log();
+  assert.match(played[0], /^you took 1 from heap 1/);
+  assert.match(played[1], /^ply took/);
+  // Heaps the server refuses: said, and the game on the board goes on.
+  await page.getByTestId("heaps").fill("3,abc");
+  await page.getByTestId("heaps").press("Enter");
+  await page.getByTestId("error").filter({ hasText: "is not a whole number. The game of heaps 2,3 goes on." }).waitFor();
+  assert.deepEqual(await log(), played);
+  // Back and Forward walk the takes, each still named by who made it.
+  await page.goBack();
+  await page.getByTestId("to-move").filter({ hasText: "Viewing move" }).waitFor();
+  assert.deepEqual(await log(), played);
+  await page.goForward();
+  await page.getByTestId("to-move").filter({ hasText: /^You to move\.$/ }).waitFor();
+  assert.deepEqual(await log(), played);
+  // The take then still works.
+  await page.locator('g.counter[data-take="1"]').first().click();
+  await page.locator('[data-testid="log"] li').nth(2).waitFor();
+  assert.match((await log())[2], /^you took 1/);
+  assert.deepEqual(errors.filter((e) => !e.includes("status of 400")), []);
+  await page.close();
+  // New game keeps ply's level; a move picked in the list from the keyboard keeps the focus there.
+  const dots = await open("game=triangles&size=2&first=both&level=3&seed=2&moves=1-2%202-3");
+  await dots.page.getByTestId("to-move").waitFor();
+  await dots.page.locator('[data-testid="move-list"] tr[data-ply="0"] button').focus();
+  await dots.page.keyboard.press("Enter");
+  await dots.page.locator('[data-testid="move-list"] tr[data-ply="0"][aria-current="step"]').waitFor();
+  await dots.page.waitForFunction(() => document.activeElement?.closest?.('tr[data-ply="0"]') !== null && document.activeElement?.tagName === "BUTTON");
+  await dots.page.getByTestId("new-game").click();
+  await dots.page.waitForURL(/level=3/);
+  assert.equal(await dots.page.getByTestId("level").inputValue(), "3");
+  await dots.page.close();
+  // A server that does not answer, and limits that do not come: said in a player's words.
+  const cut = await open("game=heaps&heaps=1");
+  await cut.page.route("**/api/dots", (route) => route.abort());
+  await cut.page.goto(`${base}/?game=triangles&size=2`);
+  await cut.page.getByTestId("error").filter({ hasText: "The server did not answer (is `ply serve` still running?)" }).waitFor();
+  assert.doesNotMatch(await cut.page.getByTestId("error").textContent(), /Failed to fetch/);
+  await cut.page.unroute("**/api/dots");
+  await cut.page.route("**/api/limits", (route) => route.fulfill({ status: 500, contentType: "application/json", body: "{}" }));
+  await cut.page.goto(`${base}/?game=boxes&rows=2&cols=2`);
+  await cut.page.getByTestId("error").filter({ hasText: "The server's limits did not come (HTTP 500): reload the page to try again" }).waitFor();
+  assert.deepEqual(cut.errors.filter((e) => !e.includes("status of 500") && !e.includes("net::ERR_FAILED")), []);
+  await cut.page.close();
+});
+
 test("the game menu is the registry's: every page of every game, each opening, then any question", async () => {
   const games = await (await fetch(base + "/api/games")).json();
   // After the games, the page of every question (not a game: the page adds it itself).

@@ -82,17 +82,33 @@ async function post(path, text, signal) {
     });
   } catch (e) {
     if (asked !== pageGeneration) return stale();
-    throw e;
+    if (aborted(e)) throw e;
+    // The browser's own words ("Failed to fetch", "NetworkError …") say nothing to a player.
+    throw new Error(NO_ANSWER);
   }
   // The answer of a game no longer shown: nothing of it reaches the page (no error, no link).
   if (asked !== pageGeneration) return stale();
   if (!response.ok) {
     const body = await response.json().catch(() => ({}));
-    const e = new Error(body.error || response.statusText);
+    const reason = typeof body.error === "string" && body.error !== "" ? body.error : null;
+    const e = new Error(reason ?? `The server could not answer (HTTP ${response.status}): try again, or restart \`ply serve\``);
     e.status = response.status;
     throw e;
   }
   return response;
+}
+
+// What a request that got no answer at all says (the server stopped, or the network is down).
+const NO_ANSWER = "The server did not answer (is `ply serve` still running?): try again";
+
+// The server's answer read as JSON (readJson); an answer that is not JSON (a proxy's error page)
+// is said in a player's words, not the parser's.
+function answerJson(text) {
+  try {
+    return readJson(text);
+  } catch {
+    throw new Error("The server's answer could not be read (it is not ply's JSON): try again");
+  }
 }
 
 // JSON as the server writes it, read without loss: a whole number past 2^53 (a heap of
@@ -115,7 +131,7 @@ function stale() {
 // POSTs a request; returns {body, ms} (ms: the server's solve time) or throws as post() does.
 async function api(path, request, signal) {
   const response = await post(path, JSON.stringify(request), signal);
-  const body = readJson(await response.text());
+  const body = answerJson(await response.text());
   const timing = response.headers.get("server-timing") || "";
   const solve = /solve;dur=([0-9.]+)/.exec(timing);
   return { body, ms: solve ? Number(solve[1]) : null };
@@ -146,7 +162,7 @@ async function readEvents(response, onEvent) {
       const name = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
       if (!name || data === undefined) continue;
-      const parsed = readJson(data);
+      const parsed = answerJson(data);
       if (name === "report") return parsed;
       if (name === "error") throw new Error(parsed.error);
       onEvent(name, parsed);
@@ -200,8 +216,9 @@ function onEnter(input, action) {
 // buttons are enabled or disabled, which, when the button last focused in the row is now disabled
 // or hidden (Undo at the start, ▶| at the end, "ply moves here" while ply thinks) and the focus has
 // gone nowhere else, focuses the nearest control of the row still usable (after it, then before
-// it) — not the page's start, where the browser would leave it.
-function keepFocusIn(row) {
+// it), else `fallback()` (an element, or null) — not the page's start, where the browser would
+// leave it.
+function keepFocusIn(row, fallback = () => null) {
   let last = null;
   row.addEventListener("focusin", (event) => { last = event.target; });
   return () => {
@@ -214,7 +231,7 @@ function keepFocusIn(row) {
     const items = [...row.querySelectorAll("button, input, select")];
     const i = items.indexOf(last);
     const usable = (b) => !b.disabled && !b.hidden;
-    const next = items.slice(i + 1).find(usable) ?? items.slice(0, Math.max(i, 0)).reverse().find(usable);
+    const next = items.slice(i + 1).find(usable) ?? items.slice(0, Math.max(i, 0)).reverse().find(usable) ?? fallback();
     next?.focus();
   };
 }
@@ -263,9 +280,21 @@ function seedOf(params) {
 
 let limitsCache = null;
 
-// What the server answers (GET /api/limits), read once.
-async function serverLimits() {
-  if (!limitsCache) limitsCache = await (await fetch("/api/limits")).json();
+// What the server answers (GET /api/limits), asked once; a failed asking is not kept (the next
+// call asks again) and throws in a player's words.
+function serverLimits() {
+  if (!limitsCache) {
+    limitsCache = fetch("/api/limits")
+      .catch(() => { throw new Error(NO_ANSWER); })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`The server's limits did not come (HTTP ${response.status}): reload the page to try again`);
+        return answerJson(await response.text());
+      })
+      .catch((e) => {
+        limitsCache = null;
+        throw e;
+      });
+  }
   return limitsCache;
 }
 

@@ -15,7 +15,7 @@ function dotsSizePicker(spec) {
     picker.replaceChildren(...boards.map((b) => el("option", { value: key(b), text: name(b) })));
     picker.value = key(spec);
     if (picker.value === "") picker.value = boards.some((b) => key(b) === classic) ? classic : key(boards[0] ?? spec);
-  });
+  }, () => {}); // a failed asking is said by the session's start, which asks too
   const chosen = () => {
     // Before the list comes: the open board when the link named whole numbers, else the classic one.
     const open = key(spec);
@@ -137,7 +137,9 @@ function dotsMovesPanel(session, ui) {
       session.say("Select the text in the box and copy it.");
     }
   });
-  return panel("Moves", el("div", { class: "controls" }, ui.lineNote, ui.promote, ui.deleteMove), ui.moveList,
+  const lineRow = el("div", { class: "controls" }, ui.lineNote, ui.promote, ui.deleteMove);
+  ui.keepLineFocus = keepFocusIn(lineRow, () => ui.moveList.querySelector('tr[aria-current="step"] button'));
+  return panel("Moves", lineRow, ui.moveList,
     el("label", { for: "moves-text", class: "small", text: "The game (edit it, or paste moves or a record, then Load)" }), ui.movesText,
     el("div", { class: "controls" },
       button("Load", "import-moves", () => session.importRecord(ui.movesText.value)), copy,
@@ -208,6 +210,7 @@ function dotsLayout(session) {
     ui.deleteMove.disabled = s.at === 0;
     ui.nav.again.hidden = !(here.analysis && !here.analysis.exact) || s.analysing;
     ui.keepNavFocus();
+    ui.keepLineFocus();
   };
   return ui;
 }

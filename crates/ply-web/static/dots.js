@@ -814,7 +814,9 @@ class DotsSession {
     }
     if (a.exact) {
       const outcome = a.winner === "tie" ? "a tie" : `${a.winner} wins`;
-      return `Value ${shown(a.value)} for ${a.to_move}: with perfect play ${outcome}, ${a.final_score.A}–${a.final_score.B}. Best move ${a.best_move}.` +
+      // A value proved (a book's) with no move proved to keep it: the move named is the estimate's.
+      const best = !a.best_move ? "" : a.estimate ? ` Best move found: ${a.best_move} (the value is proved, not yet which move keeps it).` : ` Best move ${a.best_move}.`;
+      return `Value ${shown(a.value)} for ${a.to_move}: with perfect play ${outcome}, ${a.final_score.A}–${a.final_score.B}.${best}` +
         (a.line.length ? ` Best line: ${a.line.slice(0, 12).join(" ")}${a.line.length > 12 ? " …" : ""}` : "");
     }
     const found = a.best_move ? ` Best move found: ${a.best_move}` + (a.estimate ? `, value about ${aboutText(a.estimate)} (not proved; estimated ${a.estimate.depth} turns ahead).` : ".") : "";
@@ -859,7 +861,13 @@ class DotsSession {
     });
     const note = this.reviewing ? "Grading the moves…" : this.reviews.get(this.line.join(" "))?.failure || "";
     const list = this.ui.moveList;
+    // The list is drawn anew: the keyboard's place in it (a move picked with Enter) goes to the
+    // move now current, not to the page's start — also when an earlier drawing already lost it.
+    const active = document.activeElement;
+    if (list.contains(active)) this.listFocused = true;
+    else if (active && active !== document.body) this.listFocused = false;
     list.replaceChildren(moveListTable(rows, this.at, (k) => this.go(k), (path) => this.goPath(path)), el("p", { class: "small", text: note }));
+    if (this.listFocused) list.querySelector(`tr[data-ply="${this.at}"] button`)?.focus({ preventScroll: true });
     // The current move in view, inside the list only (the page does not scroll).
     const row = list.querySelector(`tr[data-ply="${this.at}"]`);
     if (row && (row.offsetTop < list.scrollTop || row.offsetTop + row.offsetHeight > list.scrollTop + list.clientHeight)) {
@@ -946,6 +954,7 @@ class DotsSession {
     const side = this.ui.first.value;
     if (side !== "me") p.first = side;
     if (this.showValues) p.values = "1";
+    if (this.level !== 8) p.level = this.level;
     const think = Number(this.ui.think.value);
     if (think > 0) p.think = think;
     p.seed = this.seed;
@@ -977,7 +986,7 @@ function exactNote(board, limits) {
   const edges = board.edges.length;
   const free = limits.dots_exact_free;
   if (edges <= free) return `${board.title}: ${edges} edges, every position exact.`;
-  return `${board.title}: ${edges} edges. Exact from ${free} free edges on (after move ${edges - free}); before that ply plays its best estimate and values may be bounds.`;
+  return `${board.title}: ${edges} edges. Exact from ${free} free edges on (after move ${edges - free}); before that, exact where ply's book holds the position, else ply plays its best estimate and values may be bounds.`;
 }
 
 function strategyRow(name, body, ms, failure) {

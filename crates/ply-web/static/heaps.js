@@ -74,6 +74,8 @@ function heapsGame(params) {
   async function start(fresh) {
     clearError();
     if (fresh) clearLinkNotices();
+    // The game on the board, kept whole until the server takes the new heaps.
+    const before = { ...game, answers: new Map(game.answers) };
     game.heaps = input.value.trim();
     game.misere = misere.checked;
     game.human = first.value === "me";
@@ -85,7 +87,13 @@ function heapsGame(params) {
       game.takes = r.takes.map((t) => t.take);
     } catch (e) {
       if (!game.takes.length) {
-        showError(e.message);
+        // Refused heaps: the game shown (if any) goes on, and the error says so.
+        if (before.heaps !== "") {
+          Object.assign(game, before);
+          showError(`${e.message.replace(/\.$/, "")}. The game of heaps ${before.heaps} goes on.`);
+        } else {
+          showError(e.message);
+        }
         return;
       }
       showError(`The link's moves are not a game here (${e.message}): the game starts from its heaps.`);
@@ -230,9 +238,13 @@ function heapsGame(params) {
   // Back and Forward walk through the game's takes.
   return {
     follow(next) {
-      if (next.get("game") !== "heaps" || next.get("heaps") !== game.heaps || (next.get("misere") === "1") !== game.misere || (next.get("moves") || "") !== game.takes.join(",")) return false;
-      const at = Number(next.get("at") ?? game.takes.length);
-      game.at = Number.isSafeInteger(at) ? Math.max(0, Math.min(at, game.takes.length)) : game.takes.length;
+      // The same game, its takes those of the line shown or a beginning of them (each take was an
+      // address of its own): the line is kept, with who made each take, and the position moves.
+      const moves = (next.get("moves") || "").split(",").filter((t) => t !== "");
+      const ours = moves.length <= game.takes.length && moves.every((t, i) => String(t) === String(game.takes[i]));
+      if (next.get("game") !== "heaps" || next.get("heaps") !== game.heaps || (next.get("misere") === "1") !== game.misere || !ours) return false;
+      const at = Number(next.get("at") ?? moves.length);
+      game.at = Number.isSafeInteger(at) ? Math.max(0, Math.min(at, moves.length)) : moves.length;
       show();
       return true;
     },
