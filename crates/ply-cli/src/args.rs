@@ -29,6 +29,14 @@ pub fn number_in(
     }
 }
 
+/// `--level N` (`ply play`, `ply bench dots-player`): a level of ply's dots player, 1 to 8, the
+/// value quoted as every option's is (at most 40 characters, escaped) when it is none.
+pub fn level(text: &str) -> Result<plysolve::games::dots::level::Level, String> {
+    let refused = || format!("{} is not a level (1 to 8)", quote(text));
+    let n: u64 = text.trim_ascii().parse().map_err(|_| refused())?;
+    plysolve::games::dots::level::Level::new(n).map_err(|_| refused())
+}
+
 /// `--memory SIZE`: the most memory a solver may use. `GLOBAL` makes it an option of the command's
 /// subcommands too (`ply dots solve --memory 1G triangles` and `… triangles --memory 1G`).
 #[derive(Clone, Copy, Default)]

@@ -63,11 +63,9 @@ pub enum OpponentArg {
     Level,
 }
 
+/// Reads `--level` and `--opponent-level` as the level's number.
 fn parse_level(text: &str) -> Result<u8, String> {
-    let n: u64 = text
-        .parse()
-        .map_err(|_| format!("{text:?} is not a level (1 to 8)"))?;
-    Level::new(n).map(Level::number).map_err(|e| e.to_string())
+    crate::args::level(text).map(Level::number)
 }
 
 /// What ply did against one opponent.

@@ -77,18 +77,10 @@ pub struct DotsPlay {
     think: Duration,
     /// How well ply plays, 1 (weakest: often at random or greedily) to 8 (perfect, the default);
     /// levels in between make mistakes of a few cells by design.
-    #[arg(long, default_value = "8", value_parser = parse_level)]
+    #[arg(long, default_value = "8", value_parser = crate::args::level)]
     level: Level,
     #[command(flatten)]
     book: crate::commands::dots::BookArg,
-}
-
-/// Reads `--level`.
-fn parse_level(text: &str) -> Result<Level, String> {
-    let n: u64 = text
-        .parse()
-        .map_err(|_| format!("{text:?} is not a level (1 to 8)"))?;
-    Level::new(n).map_err(|e| e.to_string())
 }
 
 /// Runs `ply play triangles|boxes`.
