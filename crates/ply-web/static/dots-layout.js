@@ -8,7 +8,8 @@
 function dotsSizePicker(spec) {
   const key = (b) => (b.game === "boxes" ? `${b.rows}x${b.cols}` : String(b.size));
   const name = (b) => (b.game === "boxes" ? `${b.rows}×${b.cols} boxes` : `size ${b.size}`);
-  const classic = spec.game === "boxes" ? "3x3" : "3";
+  // The game's classic board: what a link naming no size opens (dotsSpec's own default).
+  const classic = key(dotsSpec(new URLSearchParams({ game: spec.game })));
   const picker = el("select", { id: "board-size", "data-testid": "board-size", "aria-label": "the board" });
   serverLimits().then((limits) => {
     const boards = limits.dots_boards.filter((b) => b.game === spec.game);
