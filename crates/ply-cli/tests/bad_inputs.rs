@@ -137,6 +137,11 @@ const CASES: &[Case] = &[
     Case { class: "memory", args: &["dots", "boxes", "--rows", "3", "--cols", "4", "--strategy", "table"], input: Input::Nothing, limit_as: Some(1 << 30), expect: Starts("ply: a table of 2^31 states (one byte each) needs 2.0 GiB (2147483648 bytes) but the memory budget is") },
     Case { class: "memory", args: &["dots", "solve", "boxes", "--rows", "1", "--cols", "11"], input: Input::Nothing, limit_as: Some(8 << 30), expect: Starts("ply: a table of 2^34 states (one byte each) needs 16.0 GiB, over the memory budget of") },
     with_input("memory", &["magic-board", "--memory", "1", "{file}"], File(b"4 4 4 1 1\n2 4 1 4 3\n0 2 1 3 2\n3 2 3 2 3\n3 4 2 2 1\n"), Line("ply: a search over 40 states needs 200 B but the memory budget is 0 B (the 1 B budget is split over 4 corners, one search each)")),
+    // A declared count whose records (or a line whose numbers) memory cannot hold: refused before it is read.
+    with_input("memory", &["triangle-war"], Stdin(b"18446744073709551615\n6\n"), Starts("ply: line 1: keeping the answers of 18446744073709551615 games needs 2976.0 EiB (3431094397709976600390 bytes) but the memory budget is")),
+    with_input("memory", &["bench", "dots", "--games", "-"], Stdin(b"100000000000000\n6\n"), Starts("ply: line 1: keeping the answers of 100000000000000 games needs 16.5 PiB (18600000000000000 bytes) but the memory budget is")),
+    with_input("memory", &["heaps", "--batch"], Stdin(b"1000000000000\n1\n1\n"), Starts("ply: line 1: keeping the answers of 1000000000000 tests needs 8.2 TiB (9000000000000 bytes) but the memory budget is")),
+    with_input("memory", &["heaps", "--batch"], Stdin(b"1\n1000000000000\n1 2\n"), Starts("ply: test 1: a line of 1000000000000 numbers needs 16.4 TiB (18000000000000 bytes) but the memory budget is")),
     // Bounded input: the first impossible byte or line ends the read.
     with_input("bounded input", &["triangle-war", "/dev/zero"], Input::Nothing, Line("ply: line 1: byte 0 of the input is `\\0`, which no valid input holds")),
     with_input("bounded input", &["heaps", "--batch", "/dev/zero"], Input::Nothing, Line("ply: line 1: byte 0 of the input is `\\0`, which no valid input holds")),

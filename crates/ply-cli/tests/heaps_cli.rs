@@ -325,10 +325,29 @@ fn batch_with_a_hundred_thousand_tests_of_one_huge_heap() {
 }
 
 #[test]
-fn batch_test_count_larger_than_memory_then_truncated() {
+fn batch_test_count_larger_than_memory_is_refused_before_a_test_is_read() {
+    // 9 bytes a test's answer takes at the most: 9·10^18 bytes, more than any machine's memory.
+    let output = ply()
+        .args(["heaps", "--batch"])
+        .write_stdin("1000000000000000000\n1\n1\n")
+        .assert()
+        .failure()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with(
+            "ply: line 1: keeping the answers of 1000000000000000000 tests needs 7.8 EiB \
+             (9000000000000000000 bytes) but the memory budget is "
+        ),
+        "{stderr}"
+    );
+    // A count that fits is read until the input ends.
     assert_bad_batch(
-        "1000000000000000000\n1\n1\n",
-        "ply: test 2: the input ends before the heap count of test 2 of 1000000000000000000 (after line 3)",
+        "1000000\n1\n1\n",
+        "ply: test 2: the input ends before the heap count of test 2 of 1000000 (after line 3)",
     );
 }
 

@@ -54,12 +54,12 @@ pub fn run(command: BenchCommand) -> Result<String, Failure> {
         BenchCommand::Costs => return super::bench_costs::run(),
     };
     let built = Geometry::CLASSIC_TRIANGLES.build().map_err(Failure::bad)?;
+    let budget = memory_budget(None)?;
     let positions = match &args.games {
-        Some(path) => read_games(&built.board, open_input(Some(path))?),
+        Some(path) => read_games(&built.board, open_input(Some(path))?, budget),
         None => parse_games(&built.board, SAMPLE_GAMES),
     }
     .map_err(Failure::bad)?;
-    let budget = memory_budget(None)?;
     let mut rows: Vec<StrategyRun> = Vec::new();
     for strategy in Strategy::ORIGINAL {
         if strategy == Strategy::Recursion && args.skip_recursion {

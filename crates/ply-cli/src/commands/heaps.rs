@@ -2,7 +2,7 @@
 //! Codeforces 1382B batch format.
 
 use crate::failure::Failure;
-use crate::input::open_input;
+use crate::input::{memory_budget, open_input};
 use clap::Args;
 use plysolve::engine::impartial::Convention;
 use plysolve::games::heaps::request::HeapsRequest;
@@ -40,7 +40,9 @@ pub fn run(args: HeapsArgs) -> Result<String, Failure> {
         } else {
             Convention::Normal
         };
-        let answers = read_batch(open_input(file.as_deref())?, convention).map_err(Failure::bad)?;
+        let budget = memory_budget(None)?;
+        let answers =
+            read_batch(open_input(file.as_deref())?, convention, budget).map_err(Failure::bad)?;
         let mut out = String::with_capacity(answers.len() * 7);
         for first in answers {
             out.push_str(if first { "First\n" } else { "Second\n" });

@@ -17,6 +17,7 @@ pub struct TriangleWarArgs {
 pub fn run(args: TriangleWarArgs) -> Result<String, Failure> {
     let input = open_input(args.file.as_deref())?;
     let built = classic_board().map_err(Failure::bad)?;
-    let positions = read_games(&built.board, input).map_err(Failure::bad)?;
-    Ok(judge(&built, &positions, None, memory_budget(None)?)?.text())
+    let budget = memory_budget(None)?;
+    let positions = read_games(&built.board, input, budget).map_err(Failure::bad)?;
+    Ok(judge(&built, &positions, None, budget)?.text())
 }

@@ -4,10 +4,13 @@
 //!
 //! The input is read as a stream through [`Lines`]: a line may hold at most [`LINE_BYTES`] bytes
 //! plus [`BYTES_PER_NUMBER`] for each number it should hold (blank lines before it included), so an
-//! endless or binary input is refused at its first impossible line or byte.
+//! endless or binary input is refused at its first impossible line or byte. A reader given a memory
+//! budget ([`NumberLines::within`], [`read_records`]) also refuses, before reading on, a line or a
+//! count of records whose numbers or answers could not be held in it.
 
 use super::number::{items, parse_int, EmptyItem, IntFault};
 use super::{quote, Lines, ReadError, ReadFault};
+use crate::engine::util::memory::{MemoryBudget, MemoryError};
 use std::fmt;
 use std::io::BufRead;
 use thiserror::Error;
@@ -50,7 +53,14 @@ pub enum LineFault {
     /// Bytes that no valid input holds, or a line longer than any valid line.
     #[error(transparent)]
     Read(ReadFault),
+    /// A line declared to hold more numbers than the memory budget can keep.
+    #[error(transparent)]
+    Memory(Box<MemoryError>),
 }
+
+/// Bytes a number read from a line takes at the least: its 16 in memory, one digit and one separator
+/// in the line's text.
+pub const HELD_PER_NUMBER: u64 = 18;
 
 /// Where a fault is: the record (e.g. `game 2`) and the line, when known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -87,14 +97,24 @@ pub struct NumberLines<R> {
     lines: Lines<R>,
     /// The number of the last non-blank line read.
     last: usize,
+    /// What the numbers of one line may take, text and values.
+    budget: MemoryBudget,
 }
 
 impl<R: BufRead> NumberLines<R> {
-    /// A reader over `source`.
+    /// A reader over `source` whose lines are bounded only by what they should hold (for text
+    /// already in memory, which bounds them itself).
     pub fn new(source: R) -> Self {
+        NumberLines::within(source, MemoryBudget::new(u64::MAX))
+    }
+
+    /// A reader over `source` (a stream, which may be endless) that refuses a line declared to hold
+    /// more numbers than `budget` can keep, and reads no line past what is left of it.
+    pub fn within(source: R, budget: MemoryBudget) -> Self {
         NumberLines {
             lines: Lines::new(source),
             last: 0,
+            budget,
         }
     }
 
@@ -147,7 +167,15 @@ impl<R: BufRead> NumberLines<R> {
         missing: impl FnOnce() -> String,
     ) -> Result<(usize, Vec<i128>), LineError> {
         let last = self.last;
-        let (line, text) = self.line(line_limit(count))?.ok_or_else(|| {
+        let held = count as u128 * u128::from(HELD_PER_NUMBER);
+        self.budget
+            .check(held, || format!("a line of {count} numbers"))
+            .map_err(|e| (None, LineFault::Memory(Box::new(e))))?;
+        // The line's text may take what its numbers' values leave of the budget.
+        let values = count as u128 * std::mem::size_of::<i128>() as u128;
+        let room = u128::from(self.budget.bytes()) - values;
+        let limit = line_limit(count).min(usize::try_from(room).unwrap_or(usize::MAX));
+        let (line, text) = self.line(limit)?.ok_or_else(|| {
             (
                 None,
                 LineFault::Truncated(format!("{} (after line {last})", missing())),
@@ -266,10 +294,14 @@ pub fn record_fault<F>(line: usize, fault: F) -> RecordError<F> {
 
 /// Reads a contest format from `source`: a line with the number of records, each record by
 /// `record(lines, k, count)` (`k` 1-based), then nothing but blank lines. The reading stops at the
-/// first fault, so an endless or binary input is refused at once.
+/// first fault, so an endless or binary input is refused at once; a count whose records, at
+/// `per_record` bytes each (the record and what its answer will take), `budget` cannot hold is
+/// refused before any is read, and so is a line whose numbers it cannot hold.
 pub fn read_records<R: BufRead, T, F>(
     source: R,
     names: RecordNames,
+    budget: MemoryBudget,
+    per_record: u64,
     mut record: impl FnMut(&mut NumberLines<R>, usize, usize) -> Result<T, RecordError<F>>,
 ) -> Result<Vec<T>, ContestError<F>> {
     let at = |record: Option<usize>, (line, fault): RecordError<F>| ContestError {
@@ -279,7 +311,7 @@ pub fn read_records<R: BufRead, T, F>(
         },
         fault,
     };
-    let mut lines = NumberLines::new(source);
+    let mut lines = NumberLines::within(source, budget);
     let what = format!("one number (the number of {})", names.many);
     let (line, count) = lines.numbers(1, &what, String::new).map_err(|e| match e {
         (None, LineFault::Truncated(_)) => at(None, (None, ContestFault::Empty { names })),
@@ -295,6 +327,14 @@ pub fn read_records<R: BufRead, T, F>(
             return Err(at(None, (Some(line), fault)));
         }
     };
+    budget
+        .check(count as u128 * u128::from(per_record), || {
+            format!("keeping the answers of {count} {}", names.many)
+        })
+        .map_err(|e| {
+            let fault = ContestFault::Line(LineFault::Memory(Box::new(e)));
+            at(None, (Some(line), fault))
+        })?;
     // Room for a few records only: the rest grows with the records read, not the count declared.
     let mut records = Vec::with_capacity(count.min(1 << 10));
     for k in 1..=count {
@@ -351,6 +391,53 @@ mod tests {
         let fault = lines.numbers(3, "three", String::new).unwrap_err();
         assert_eq!(fault, (Some(1), LineFault::EmptyItem(EmptyItem(2))));
         assert_eq!(fault.1.to_string(), "item 2 is empty");
+    }
+
+    #[test]
+    fn counts_and_lines_beyond_the_memory_budget_are_refused_before_they_are_read() {
+        const ITEMS: RecordNames = RecordNames {
+            one: "item",
+            many: "items",
+        };
+        let budget = MemoryBudget::new(1000);
+        // Ten records of 100 bytes fit; eleven do not, whatever follows.
+        let read = |text: &str| {
+            read_records(text.as_bytes(), ITEMS, budget, 100, |lines, _, _| {
+                let (_, numbers) = lines.numbers(2, "two", String::new).map_err(line_fault)?;
+                Ok::<_, RecordError<String>>(numbers[0] + numbers[1])
+            })
+        };
+        assert_eq!(read("1\n2 3\n"), Ok(vec![5]));
+        assert_eq!(
+            read("\n11\n2 3\n").unwrap_err().to_string(),
+            "line 2: keeping the answers of 11 items needs 1.1 KiB (1100 bytes) but the memory \
+             budget is 1000 B"
+        );
+        // A line of 55 numbers takes at least 18 bytes each: 990 fit, 56 × 18 = 1008 do not.
+        let mut lines = NumberLines::within(&b"1\n"[..], budget);
+        assert_eq!(
+            lines
+                .numbers(56, "56", String::new)
+                .unwrap_err()
+                .1
+                .to_string(),
+            "a line of 56 numbers needs 1008 B but the memory budget is 1000 B"
+        );
+        let mut lines = NumberLines::within(&b"1\n"[..], budget);
+        assert_eq!(
+            lines.numbers(55, "55 numbers", String::new).unwrap_err().1,
+            LineFault::WrongItemCount {
+                expected: "55 numbers".into(),
+                found: 1
+            }
+        );
+        // What the values leave of the budget bounds the line's text: 2 × 16 = 32, 968 left.
+        let long = format!("1{}2\n", " ".repeat(1100));
+        let mut lines = NumberLines::within(long.as_bytes(), budget);
+        assert_eq!(
+            lines.numbers(2, "two", String::new).unwrap_err().1,
+            LineFault::Read(ReadFault::LineTooLong { limit: 968 })
+        );
     }
 
     #[test]

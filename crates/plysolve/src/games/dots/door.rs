@@ -15,7 +15,7 @@ use super::report::DotsReport;
 use super::request::{DotsFault, DotsQuery, DotsRequest};
 use super::review::{review_promising, Review};
 use super::triangle_war::{
-    classic_board, judge, read_games, TriangleWarReport, TriangleWarRequest, WarError,
+    classic_board, judge, parse_games, TriangleWarReport, TriangleWarRequest, WarError,
 };
 use super::view::{view, BoardView};
 use crate::engine::scored::{SolveError, Strategy};
@@ -422,7 +422,7 @@ impl Ask for TriangleWar {
 
     fn check(request: TriangleWarRequest) -> Result<Vec<Position>, Refused> {
         let built = classic_board().map_err(DotsFault::from)?;
-        Ok(read_games(&built.board, request.games.as_bytes())?)
+        Ok(parse_games(&built.board, &request.games)?)
     }
 
     /// The classic board's table is small (18 edges): cheap, as a small board's report.

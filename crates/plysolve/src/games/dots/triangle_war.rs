@@ -45,15 +45,26 @@ pub enum WarFault {
 /// A fault with where it is: the game and the line when known.
 pub type WarError = ContestError<WarFault>;
 
+/// Bytes a game read takes until it is answered, at the most: its final position and its verdict
+/// (twice: a list grows by doubling) and the verdict's line (`Game 18446744073709551615: A wins.`).
+const GAME_BYTES: u64 =
+    (2 * (std::mem::size_of::<Position>() + std::mem::size_of::<Winner>()) + 40) as u64;
+
 /// Parses and plays every game of `text` on `board`; returns the final positions, or the first fault.
+/// (The text bounds what its games can take.)
 pub fn parse_games(board: &DotsBoard, text: &str) -> Result<Vec<Position>, WarError> {
-    read_games(board, text.as_bytes())
+    read_games(board, text.as_bytes(), MemoryBudget::new(u64::MAX))
 }
 
 /// Reads and plays every game from `source` on `board`, line by line: the reading stops at the
-/// first fault, so an endless or binary input is refused at once.
-pub fn read_games<R: BufRead>(board: &DotsBoard, source: R) -> Result<Vec<Position>, WarError> {
-    read_records(source, GAMES, |lines, g, games| {
+/// first fault, so an endless or binary input is refused at once, and a count of games whose
+/// positions and verdicts `budget` cannot hold is refused before any game is read.
+pub fn read_games<R: BufRead>(
+    board: &DotsBoard,
+    source: R,
+    budget: MemoryBudget,
+) -> Result<Vec<Position>, WarError> {
+    read_records(source, GAMES, budget, GAME_BYTES, |lines, g, games| {
         // If the count line holds a move, the game before listed more moves than its count.
         let count_line = match g {
             1 => "one number (the number of moves)".to_string(),

@@ -16,6 +16,7 @@ pub mod player;
 pub mod request;
 
 use crate::engine::impartial::{Convention, ImpartialGame, Outcome};
+use crate::engine::util::memory::MemoryBudget;
 use crate::input::lines::{
     count_fault, line_fault, parse_whole, read_records, record_fault, ContestError, LineFault,
     RecordNames,
@@ -287,16 +288,26 @@ pub enum BatchFault {
 /// A batch fault with its place: the test and the line.
 pub type BatchError = ContestError<BatchFault>;
 
+/// Bytes a test read takes until it is answered, at the most: its answer (twice: a list grows by
+/// doubling) and the answer's line (`Second`).
+const TEST_BYTES: u64 = 9;
+
 /// Parses the Codeforces 1382B format — t, then per test a line with n and a line with n sizes — and
-/// answers each test by the closed form: `true` when the first player wins.
+/// answers each test by the closed form: `true` when the first player wins. (The text bounds what
+/// its tests can take.)
 pub fn solve_batch(text: &str, convention: Convention) -> Result<Vec<bool>, BatchError> {
-    read_batch(text.as_bytes(), convention)
+    read_batch(text.as_bytes(), convention, MemoryBudget::new(u64::MAX))
 }
 
 /// [`solve_batch`] over a stream, read line by line: the reading stops at the first fault, so an
-/// endless or binary input is refused at once.
-pub fn read_batch<R: BufRead>(source: R, convention: Convention) -> Result<Vec<bool>, BatchError> {
-    read_records(source, TESTS, |lines, test, tests| {
+/// endless or binary input is refused at once, and a count of tests or of heaps whose answers or
+/// sizes `budget` cannot hold is refused before it is read.
+pub fn read_batch<R: BufRead>(
+    source: R,
+    convention: Convention,
+    budget: MemoryBudget,
+) -> Result<Vec<bool>, BatchError> {
+    read_records(source, TESTS, budget, TEST_BYTES, |lines, test, tests| {
         let (line, n) = lines
             .numbers(1, "one number (the number of heaps)", || {
                 format!("the heap count of test {test} of {tests}")

@@ -16,6 +16,7 @@ use crate::engine::chance::{
 use crate::engine::util::cost::{OverLimit, WorkLimit};
 use crate::engine::util::fraction::format_fraction;
 use crate::engine::util::halt::{Halt, Halted};
+use crate::engine::util::memory::{MemoryBudget, MemoryError};
 use crate::engine::window_path::WindowPath;
 use crate::input::number::{parse_int, IntFault};
 use crate::input::quote;
@@ -31,6 +32,11 @@ pub const MAX_FACES: u64 = 1_000_000;
 /// square with the path and its throws as given: BENCHMARKS); longer ones give the
 /// best result alone in O(K) memory unless the path is asked for.
 pub const PATH_LIMIT: u64 = 1_000_000;
+/// Bytes a square of a board takes when its path is kept and given, at the most (BENCHMARKS): what
+/// a board read with `--path` is checked against, every [`PATH_CHECK_EVERY`] squares.
+pub const PATH_BYTES_PER_SQUARE: u64 = 40;
+/// How many squares are read between two checks of a kept path against the memory budget.
+pub const PATH_CHECK_EVERY: u64 = 1 << 16;
 /// Boards up to this many squares get the expected result as an exact fraction, and a distribution.
 pub const EXACT_LIMIT: usize = 60;
 /// Boards up to this many squares can be explained square by square.
@@ -105,13 +111,19 @@ pub enum SolitaireError {
     /// The halt came before the distribution was done.
     #[error(transparent)]
     Halted(#[from] Halted),
+    /// A path asked for on a board longer than memory can keep it for (a stream read on and on).
+    #[error(transparent)]
+    Memory(MemoryError),
 }
 
 impl SolitaireError {
-    /// Whether the board was refused for the work or time it would take (a server's 422), not
+    /// Whether the board was refused for the work, time or memory it would take (a server's 422), not
     /// for what it is.
     pub fn is_over_budget(&self) -> bool {
-        matches!(self, SolitaireError::TooSlow(_) | SolitaireError::Halted(_))
+        matches!(
+            self,
+            SolitaireError::TooSlow(_) | SolitaireError::Halted(_) | SolitaireError::Memory(_)
+        )
     }
 }
 
@@ -220,13 +232,14 @@ impl SquareSource for JsonSquares<'_> {
 /// pass: memory stays O(K) unless the path, explanation or exact answers need more. Everything but
 /// the distribution is linear in the board; the distribution is costed first
 /// ([`distribution_work`]) and refused over the default limit, or what `halt`'s deadline leaves,
-/// and stopped when `halt` comes.
+/// and stopped when `halt` comes. The input may be an endless stream: a path asked for is refused
+/// once the board read is longer than the memory the system has could keep it for.
 pub fn solve<R: Read>(
     input: R,
     options: SolitaireQuery,
     halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
-    solve_squares(IntReader::new(input), options, halt)
+    solve_squares(IntReader::new(input), options, MemoryBudget::from_system(), halt)
 }
 
 /// [`solve`] for a board given as JSON numbers as written, square 0 first, each a 64-bit integer.
@@ -239,7 +252,8 @@ pub fn solve_numbers(
         numbers: numbers.iter(),
         token: 0,
     };
-    solve_squares(squares, options, halt)
+    // The numbers are in memory already: their path takes a few times what they do.
+    solve_squares(squares, options, MemoryBudget::new(u64::MAX), halt)
 }
 
 /// The speed of the exact distribution in the units of [`distribution_work`] (the chance walk's
@@ -299,6 +313,7 @@ fn distribution(
 fn solve_squares<S: SquareSource>(
     mut squares: S,
     options: SolitaireQuery,
+    budget: MemoryBudget,
     halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
     let faces = options.faces;
@@ -329,6 +344,17 @@ fn solve_squares<S: SquareSource>(
         }
         if options.path == PathMode::Auto && dag.len() > PATH_LIMIT && dag.recording() {
             dag.stop_recording();
+        }
+        let read = dag.len();
+        if dag.recording() && read % PATH_CHECK_EVERY == 0 {
+            // The next squares must fit too: checked before they are read. A path asked for is
+            // refused; one given by default is given up, as on a board past `PATH_LIMIT`.
+            let kept = u128::from(read + PATH_CHECK_EVERY) * u128::from(PATH_BYTES_PER_SQUARE);
+            match budget.check(kept, || format!("the path of a board of over {read} squares")) {
+                Ok(()) => {}
+                Err(_) if options.path == PathMode::Auto => dag.stop_recording(),
+                Err(e) => return Err(SolitaireError::Memory(e)),
+            }
         }
     }
     let n = dag.len();
@@ -381,6 +407,25 @@ mod tests {
 
     fn options(faces: u64) -> SolitaireQuery {
         SolitaireQuery::best(faces, PathMode::Auto)
+    }
+
+    #[test]
+    fn a_path_longer_than_memory_is_refused_as_it_is_read_or_given_up_by_default() {
+        let board = "1 ".repeat(70_000);
+        let budget = MemoryBudget::new(1 << 20);
+        let asked = SolitaireQuery::best(6, PathMode::Always);
+        let refused = solve_squares(IntReader::new(board.as_bytes()), asked, budget, &NEVER);
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "the path of a board of over 65536 squares needs 5.0 MiB (5242880 bytes) but the \
+             memory budget is 1.0 MiB (1048576 bytes)"
+        );
+        let by_default = options(6);
+        let r = solve_squares(IntReader::new(board.as_bytes()), by_default, budget, &NEVER);
+        let r = r.unwrap();
+        assert_eq!((r.best, r.n, r.path), (70_000, 70_000, None));
+        let unbounded = solve(board.as_bytes(), asked, &NEVER).unwrap();
+        assert_eq!(unbounded.path.map(|p| p.len()), Some(70_000));
     }
 
     #[test]
