@@ -989,6 +989,50 @@ fn bench_dots_free_series_agrees_with_the_whole_table() {
     assert_eq!(last["seconds"], Value::Null);
 }
 
+/// Past every ceiling (the 28-dot board at 50 free edges), nothing runs — the automatic choice
+/// neither, bounded as the strategy it picks — and the series ends at once.
+#[test]
+fn bench_dots_free_runs_nothing_past_every_ceiling() {
+    let series: Value = serde_json::from_str(&stdout_of(
+        &[
+            "bench",
+            "dots-free",
+            "--size",
+            "6",
+            "--from",
+            "50",
+            "--to",
+            "50",
+            "--json",
+        ],
+        None,
+    ))
+    .unwrap();
+    let row = &series[0];
+    assert_eq!(row["value"], Value::Null);
+    assert_eq!(row["auto"], "search");
+    assert_eq!(
+        row["auto_run"]["skipped"],
+        "picks search, over --search-up-to 32"
+    );
+    assert_eq!(row["auto_run"]["seconds"], Value::Null);
+    assert_eq!(row["auto_answered_by"], Value::Null);
+    let skipped: Vec<&str> = row["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["skipped"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            "over --memo-up-to 24",
+            "needs 1125899906842624 bytes, over the memory budget",
+            "over --search-up-to 32"
+        ]
+    );
+}
+
 #[test]
 fn bench_dots_free_bad_ranges() {
     for (args, expected) in [

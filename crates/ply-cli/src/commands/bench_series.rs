@@ -119,33 +119,51 @@ pub fn run(args: BenchFreeArgs) -> Result<String, Failure> {
                 skipped: None,
             });
         }
-        let started = Instant::now();
-        let (auto_value, auto_states, answered_by) =
-            value_by_policy(&policy, &query).map_err(|e| Failure::solve(e, auto))?;
-        let seconds = started.elapsed().as_secs_f64();
-        if value.is_some_and(|known| known != auto_value) {
-            return Err(Failure::Internal(
-                "the strategies disagree; please report this".into(),
-            ));
-        }
         let fastest = runs
             .iter()
             .filter_map(|r| r.seconds)
             .fold(f64::INFINITY, f64::min);
+        // The automatic choice is bounded as the strategy it picks: over its ceiling, not run.
+        let (auto_run, auto_answered_by) = match ceiling(auto, free, &args, budget.bytes()) {
+            Some(why) => (
+                SeriesRun {
+                    strategy: "auto",
+                    states_visited: None,
+                    seconds: None,
+                    time_ratio: None,
+                    skipped: Some(format!("picks {}, {why}", auto.name())),
+                },
+                None,
+            ),
+            None => {
+                let started = Instant::now();
+                let (auto_value, auto_states, answered_by) =
+                    value_by_policy(&policy, &query).map_err(|e| Failure::solve(e, auto))?;
+                let seconds = started.elapsed().as_secs_f64();
+                if value.is_some_and(|known| known != auto_value) {
+                    return Err(Failure::Internal(
+                        "the strategies disagree; please report this".into(),
+                    ));
+                }
+                value = Some(auto_value);
+                let run = SeriesRun {
+                    strategy: "auto",
+                    states_visited: Some(auto_states),
+                    seconds: Some(seconds),
+                    time_ratio: fastest.is_finite().then(|| seconds / fastest),
+                    skipped: None,
+                };
+                (run, Some(answered_by.name()))
+            }
+        };
         rows.push(FreeSeriesRow {
             free,
             moves: moves_text(board, drawn.0),
-            value: auto_value,
+            value,
             runs,
             auto: auto.name(),
-            auto_run: SeriesRun {
-                strategy: "auto",
-                states_visited: Some(auto_states),
-                seconds: Some(seconds),
-                time_ratio: fastest.is_finite().then(|| seconds / fastest),
-                skipped: None,
-            },
-            auto_answered_by: answered_by.name(),
+            auto_run,
+            auto_answered_by,
         });
     }
     if args.json {
@@ -210,18 +228,30 @@ fn render(rows: &[FreeSeriesRow], geometry: &Geometry, seed: u64) -> String {
         "free", "value", "strategy", "states", "time", "ratio"
     );
     for row in rows {
-        for run in &row.runs {
-            let (states, time, ratio) = match (run.states_visited, run.seconds, run.time_ratio) {
-                (Some(s), Some(t), Some(x)) => {
-                    (s.to_string(), format!("{t:.3} s"), format!("{x:.2}x"))
-                }
+        let value = row.value.map_or("-".to_string(), |v| v.to_string());
+        let auto = &row.auto_run;
+        let auto_name = match row.auto_answered_by {
+            Some(by) => format!("auto ({by})"),
+            None => "auto".to_string(),
+        };
+        for run in row.runs.iter().chain([auto]) {
+            let (states, time, ratio) = match (run.states_visited, run.seconds) {
+                (Some(s), Some(t)) => (
+                    s.to_string(),
+                    format!("{t:.3} s"),
+                    run.time_ratio
+                        .map(|x| format!("{x:.2}x"))
+                        .unwrap_or_default(),
+                ),
                 _ => (
                     "-".into(),
                     run.skipped.clone().unwrap_or_default(),
                     String::new(),
                 ),
             };
-            let name = if run.strategy == row.auto {
+            let name = if std::ptr::eq(run, auto) {
+                auto_name.clone()
+            } else if run.strategy == row.auto {
                 format!("{}*", run.strategy)
             } else {
                 run.strategy.to_string()
@@ -229,22 +259,9 @@ fn render(rows: &[FreeSeriesRow], geometry: &Geometry, seed: u64) -> String {
             let _ = writeln!(
                 out,
                 "{:>5} {:>6}  {:<18} {:>14} {:>11} {:>8}",
-                row.free, row.value, name, states, time, ratio
+                row.free, value, name, states, time, ratio
             );
         }
-        let auto = &row.auto_run;
-        let _ = writeln!(
-            out,
-            "{:>5} {:>6}  {:<18} {:>14} {:>11} {:>8}",
-            row.free,
-            row.value,
-            format!("auto ({})", row.auto_answered_by),
-            auto.states_visited.unwrap_or_default(),
-            format!("{:.3} s", auto.seconds.unwrap_or_default()),
-            auto.time_ratio
-                .map(|x| format!("{x:.2}x"))
-                .unwrap_or_default()
-        );
     }
     out
 }

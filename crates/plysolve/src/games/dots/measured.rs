@@ -132,18 +132,20 @@ pub struct FreeSeriesRow {
     pub free: u32,
     /// The position's edges, as `ply dots --moves` reads them.
     pub moves: String,
-    /// Its value (the same for every strategy that ran).
-    pub value: i32,
+    /// Its value (the same for every strategy that ran); `None` when none ran (each over its
+    /// ceiling).
+    pub value: Option<i32>,
     /// Each strategy, in the order asked: run, or skipped and why.
     pub runs: Vec<SeriesRun>,
     /// The strategy the policy's automatic choice picks for the position (with the budget and no
     /// time limit, as `ply dots` does).
     pub auto: &'static str,
     /// The automatic choice run as `ply dots` runs it (its search giving way to the free-edge
-    /// table when it runs long); its `time_ratio` is against the fastest run of `runs`.
+    /// table when it runs long); its `time_ratio` is against the fastest run of `runs`. Skipped,
+    /// as the strategy it picks would be, when that strategy is over its ceiling.
     pub auto_run: SeriesRun,
-    /// The strategy that gave the automatic choice's answer.
-    pub auto_answered_by: &'static str,
+    /// The strategy that gave the automatic choice's answer, when it ran.
+    pub auto_answered_by: Option<&'static str>,
 }
 
 /// One strategy on one position of a series.
