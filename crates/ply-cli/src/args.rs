@@ -12,7 +12,7 @@ use std::ops::RangeInclusive;
 /// The parser of a whole-number option whose game's home checks it against `range` (`--size`,
 /// `--lines`): a number no `u32` holds (negative, or past 2^32) is refused here naming that range
 /// (`` `-1` is not in 1..=6 ``), the rest left to the home's check and its own words; anything but a
-/// whole number is refused as one.
+/// whole number is refused as one — white space around it too, as every count option refuses it.
 pub fn number_in(
     range: RangeInclusive<u32>,
 ) -> impl Fn(&str) -> Result<u32, String> + Clone + Send + Sync + 'static {
@@ -21,7 +21,16 @@ pub fn number_in(
             let (low, high) = (range.start(), range.end());
             format!("{} is not in {low}..={high}", quote(text))
         };
-        match parse_int(text.trim_ascii()) {
+        if text.trim_ascii() != text {
+            return Err(format!("{} is not a whole number", quote(text)));
+        }
+        if text
+            .strip_prefix('-')
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b == b'0'))
+        {
+            return Err(format!("{} has a minus sign: write 0", quote(text)));
+        }
+        match parse_int(text) {
             Ok(n) => u32::try_from(n).map_err(|_| outside()),
             Err(IntFault::OutOfRange) => Err(outside()),
             Err(IntFault::NotANumber) => Err(format!("{} is not a whole number", quote(text))),
@@ -33,7 +42,7 @@ pub fn number_in(
 /// value quoted as every option's is (at most 40 characters, escaped) when it is none.
 pub fn level(text: &str) -> Result<plysolve::games::dots::level::Level, String> {
     let refused = || format!("{} is not a level (1 to 8)", quote(text));
-    let n: u64 = text.trim_ascii().parse().map_err(|_| refused())?;
+    let n: u64 = text.parse().map_err(|_| refused())?;
     plysolve::games::dots::level::Level::new(n).map_err(|_| refused())
 }
 

@@ -291,13 +291,18 @@ fn number_refusal(e: &clap::Error) -> Option<String> {
     } = Refused::of(e)?;
     let value = value?;
     let text = value.trim();
-    let negative = text
+    let minus_digits = text
         .strip_prefix('-')
-        .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
+        .filter(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
+    let negative = minus_digits.is_some_and(|digits| digits.bytes().any(|b| b != b'0'));
     let why = match source.downcast_ref::<std::num::ParseIntError>() {
         Some(parse) => match parse.kind() {
             IntErrorKind::Empty => "is empty: a whole number is needed".to_string(),
             IntErrorKind::InvalidDigit if negative => "must not be negative".to_string(),
+            // `-0`: zero with a sign no count has.
+            IntErrorKind::InvalidDigit if minus_digits.is_some() => {
+                "has a minus sign: write 0".to_string()
+            }
             IntErrorKind::InvalidDigit => "is not a whole number".to_string(),
             IntErrorKind::PosOverflow => "is too large".to_string(),
             IntErrorKind::NegOverflow => "is too small".to_string(),

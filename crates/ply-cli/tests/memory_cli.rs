@@ -167,9 +167,25 @@ fn search_space_the_system_refuses_is_an_error() {
     );
 }
 
+/// A declared count is checked against the budget before a record is read, and nothing is
+/// allocated for it up front: under 64 MiB of address space (a budget of nothing) a billion games
+/// are refused with the figure they need; a count that is small change is read until the input ends.
 #[test]
-fn a_large_declared_count_allocates_nothing_up_front() {
+fn a_large_declared_count_is_refused_before_a_record_is_read() {
     let output = run(&["triangle-war"], Some(64 << 20), "1000000000\n");
+    let line = refusal(
+        output,
+        "ply: line 1: keeping the answers of 1000000000 games needs 173.2 GiB (186000000000 bytes) \
+         but the memory budget is ",
+    );
+    assert!(
+        line.ends_with("ulimit -v less what is mapped and 512 MiB"),
+        "{line}"
+    );
+    let output = run(&["triangle-war"], Some(64 << 20), "100\n");
     let line = refusal(output, "ply: game 1");
-    assert!(!line.contains("memory"), "{line}");
+    assert_eq!(
+        line,
+        "ply: game 1: the input ends before the move count of game 1 of 100 (after line 1)"
+    );
 }

@@ -62,6 +62,23 @@ pub enum LineFault {
 /// in the line's text.
 pub const HELD_PER_NUMBER: u64 = 18;
 
+/// Bytes a reader may hold without asking its budget: the small change of reading, which the
+/// budget's margin for the rest of the process covers (a budget of 0 under a tight `ulimit -v` still
+/// reads a count line).
+pub const UNCHECKED_BYTES: u128 = 1 << 16;
+
+/// `Ok` when `needed` bytes are small change ([`UNCHECKED_BYTES`]) or fit `budget`.
+fn within(
+    budget: MemoryBudget,
+    needed: u128,
+    what: impl FnOnce() -> String,
+) -> Result<(), Box<MemoryError>> {
+    if needed <= UNCHECKED_BYTES {
+        return Ok(());
+    }
+    budget.check(needed, what).map_err(Box::new)
+}
+
 /// Where a fault is: the record (e.g. `game 2`) and the line, when known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Place {
@@ -168,12 +185,11 @@ impl<R: BufRead> NumberLines<R> {
     ) -> Result<(usize, Vec<i128>), LineError> {
         let last = self.last;
         let held = count as u128 * u128::from(HELD_PER_NUMBER);
-        self.budget
-            .check(held, || format!("a line of {count} numbers"))
-            .map_err(|e| (None, LineFault::Memory(Box::new(e))))?;
+        within(self.budget, held, || format!("a line of {count} numbers"))
+            .map_err(|e| (None, LineFault::Memory(e)))?;
         // The line's text may take what its numbers' values leave of the budget.
         let values = count as u128 * std::mem::size_of::<i128>() as u128;
-        let room = u128::from(self.budget.bytes()) - values;
+        let room = u128::from(self.budget.bytes()).max(UNCHECKED_BYTES) - values;
         let limit = line_limit(count).min(usize::try_from(room).unwrap_or(usize::MAX));
         let (line, text) = self.line(limit)?.ok_or_else(|| {
             (
@@ -327,14 +343,10 @@ pub fn read_records<R: BufRead, T, F>(
             return Err(at(None, (Some(line), fault)));
         }
     };
-    budget
-        .check(count as u128 * u128::from(per_record), || {
-            format!("keeping the answers of {count} {}", names.many)
-        })
-        .map_err(|e| {
-            let fault = ContestFault::Line(LineFault::Memory(Box::new(e)));
-            at(None, (Some(line), fault))
-        })?;
+    within(budget, count as u128 * u128::from(per_record), || {
+        format!("keeping the answers of {count} {}", names.many)
+    })
+    .map_err(|e| at(None, (Some(line), ContestFault::Line(LineFault::Memory(e)))))?;
     // Room for a few records only: the rest grows with the records read, not the count declared.
     let mut records = Vec::with_capacity(count.min(1 << 10));
     for k in 1..=count {
@@ -399,45 +411,58 @@ mod tests {
             one: "item",
             many: "items",
         };
-        let budget = MemoryBudget::new(1000);
-        // Ten records of 100 bytes fit; eleven do not, whatever follows.
+        let budget = MemoryBudget::new(100_000);
+        // A thousand records of 100 bytes fit; 1001 do not, whatever follows.
         let read = |text: &str| {
             read_records(text.as_bytes(), ITEMS, budget, 100, |lines, _, _| {
-                let (_, numbers) = lines.numbers(2, "two", String::new).map_err(line_fault)?;
+                let two = || "two numbers".to_string();
+                let (_, numbers) = lines.numbers(2, "two", two).map_err(line_fault)?;
                 Ok::<_, RecordError<String>>(numbers[0] + numbers[1])
             })
         };
         assert_eq!(read("1\n2 3\n"), Ok(vec![5]));
         assert_eq!(
-            read("\n11\n2 3\n").unwrap_err().to_string(),
-            "line 2: keeping the answers of 11 items needs 1.1 KiB (1100 bytes) but the memory \
-             budget is 1000 B"
+            read("1000\n2 3\n").unwrap_err().to_string(),
+            "item 2: the input ends before two numbers (after line 2)"
         );
-        // A line of 55 numbers takes at least 18 bytes each: 990 fit, 56 × 18 = 1008 do not.
+        assert_eq!(
+            read("\n1001\n2 3\n").unwrap_err().to_string(),
+            "line 2: keeping the answers of 1001 items needs 97.8 KiB (100100 bytes) but the \
+             memory budget is 97.7 KiB (100000 bytes)"
+        );
+        // A line's numbers take at least 18 bytes each: 5555 fit, 5556 do not.
         let mut lines = NumberLines::within(&b"1\n"[..], budget);
         assert_eq!(
             lines
-                .numbers(56, "56", String::new)
+                .numbers(5556, "many", String::new)
                 .unwrap_err()
                 .1
                 .to_string(),
-            "a line of 56 numbers needs 1008 B but the memory budget is 1000 B"
+            "a line of 5556 numbers needs 97.7 KiB (100008 bytes) but the memory budget is 97.7 \
+             KiB (100000 bytes)"
         );
         let mut lines = NumberLines::within(&b"1\n"[..], budget);
         assert_eq!(
-            lines.numbers(55, "55 numbers", String::new).unwrap_err().1,
+            lines
+                .numbers(5555, "5555 numbers", String::new)
+                .unwrap_err()
+                .1,
             LineFault::WrongItemCount {
-                expected: "55 numbers".into(),
+                expected: "5555 numbers".into(),
                 found: 1
             }
         );
-        // What the values leave of the budget bounds the line's text: 2 × 16 = 32, 968 left.
-        let long = format!("1{}2\n", " ".repeat(1100));
+        // What the values leave of the budget bounds the line's text: 5000 × 16 = 80 000, 20 000
+        // left (of the 324 096 bytes such a line may otherwise hold).
+        let long = format!("1{}2\n", " ".repeat(25_000));
         let mut lines = NumberLines::within(long.as_bytes(), budget);
         assert_eq!(
-            lines.numbers(2, "two", String::new).unwrap_err().1,
-            LineFault::Read(ReadFault::LineTooLong { limit: 968 })
+            lines.numbers(5000, "5000", String::new).unwrap_err().1,
+            LineFault::Read(ReadFault::LineTooLong { limit: 20_000 })
         );
+        // Small change is not asked of the budget: a budget of nothing still reads a count.
+        let mut lines = NumberLines::within(&b"7\n"[..], MemoryBudget::new(0));
+        assert_eq!(lines.numbers(1, "one", String::new), Ok((1, vec![7])));
     }
 
     #[test]
