@@ -223,7 +223,8 @@ fn clap_message(e: &clap::Error) -> String {
     if let Some(message) = quoting_refusal(e).or_else(|| number_refusal(e)) {
         return message;
     }
-    let mut message = one_line(&e.to_string());
+    // Quoted before the message is made one line: an echoed line break would be joined away.
+    let mut message = e.to_string();
     for (_, value) in e.context() {
         if let ContextValue::String(value) = value {
             let echoed = clap::builder::StyledStr::from(value.clone()).to_string();
@@ -233,7 +234,7 @@ fn clap_message(e: &clap::Error) -> String {
             }
         }
     }
-    message
+    one_line(&message)
 }
 
 /// An option's value that a value parser refused, as clap's error carries it: the option

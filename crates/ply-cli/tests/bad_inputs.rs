@@ -171,6 +171,8 @@ const CASES: &[Case] = &[
     case("message", &["dots", "triangles", "--moves", "99999999999999999999999999999999999999999999999-2"], Line("ply: move 1: `9999999999999999999999999999999999999999…` is not a dot number")),
     case("message", &["heaps", "99999999999999999999999999999999999999999999999999999999"], Line("ply: heap 1 holds 9999999999999999999999999999999999999999…, more than the largest size (18446744073709551615)")),
     case("message", &["heaps", "1", "x\u{202e}y", "3"], Line("ply: heap 2: `x\\u{202e}y` is not a whole number")),
+    case("message", &["fo\no"], Line("ply: unrecognized subcommand 'fo\\no'")),
+    case("message", &["dots", "boxes", "--x\ny"], Line("ply: unexpected argument '--x\\ny' found")),
     case("message", &["dice-race", "compare", "7", "x\ty"], Line("ply: the second list: `x` is not a whole number")),
     with_input("message", &["triangle-war"], Stdin(b"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"), Line("ply: line 1: `xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…` is not a whole number")),
     // Dots moves.
