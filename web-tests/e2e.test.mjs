@@ -269,6 +269,11 @@ test("dots: \"Analyse longer\" shows the search as it goes, and moving on stops 
   await page.getByTestId("to-move").filter({ hasText: "Viewing move 13 of 14" }).waitFor();
   await summary.filter({ hasText: /^Not proved|^Analysing \(/ }).waitFor();
   assert.doesNotMatch(await summary.textContent(), /Analysing longer/);
+  // Back at the position left during the longer analysis: its old progress is not shown as if new.
+  await page.getByTestId("nav-next").click();
+  await page.getByTestId("to-move").filter({ hasText: /^[AB] to move\. Score/ }).waitFor();
+  await summary.filter({ hasText: "Analysing" }).waitFor();
+  assert.doesNotMatch(await summary.textContent(), /positions searched|Analysing longer/);
   assert.equal(await page.getByTestId("error").isHidden(), true);
   assert.deepEqual(errors, []);
   await page.close();
@@ -893,6 +898,48 @@ test("the third probe: refused heaps keep the game; Back and Forward keep who to
   await cut.page.getByTestId("error").filter({ hasText: "The server's limits did not come (HTTP 500): reload the page to try again" }).waitFor();
   assert.deepEqual(cut.errors.filter((e) => !e.includes("status of 500") && !e.includes("net::ERR_FAILED")), []);
   await cut.page.close();
+});
+
+test("the fourth pass: boxes named as the page names them; words for the level and the top lines; bounds that fit their edge; targets a finger can hit", async () => {
+  // A refusal names the box typed in, not the API's field.
+  const sol = await open("game=solitaire&squares=1,-2,0,9,-1,-2&die=6");
+  await sol.page.getByTestId("result").filter({ hasText: "Best total 8" }).waitFor();
+  await sol.page.getByTestId("die").fill("");
+  await sol.page.getByTestId("die").press("Enter");
+  await sol.page.getByTestId("error").filter({ hasText: "the die box is empty: type a whole number" }).waitFor();
+  assert.doesNotMatch(await sol.page.getByTestId("error").textContent(), /"die"/);
+  await sol.page.close();
+  const magic = await open("game=magic-board&size=5&seed=1");
+  await magic.page.locator("[data-corner]").first().waitFor();
+  await magic.page.getByTestId("size").fill("1");
+  await magic.page.getByTestId("generate").click();
+  await magic.page.getByTestId("error").filter({ hasText: "a board of size 1 breaks the size rule (5 to 20)" }).waitFor();
+  assert.doesNotMatch(await magic.page.getByTestId("error").textContent(), /any_size/);
+  await magic.page.close();
+  // The level has words on screen, and so have the top lines; the 21-dot board's book bounds
+  // ("≤−1": the other bound is only what the cells allow) fit their edges without overlapping.
+  const { page, errors } = await open("game=triangles&size=5&values=1&first=both&moves=1-2");
+  await page.locator(".value-label").nth(43).waitFor({ state: "attached" });
+  assert.match(await page.getByTestId("level-note").textContent(), /^Level 8 plays perfectly .* level 1 can be beaten\.$/);
+  assert.equal(await page.getByText("ply plays at").count(), 1);
+  await page.getByText("The best moves, each with its value and the line that keeps it:").waitFor();
+  assert.equal(await page.locator('[data-edge="2-3"]').getAttribute("data-value"), "-25..-1");
+  assert.match(await page.locator('[data-edge="2-3"]').getAttribute("aria-label"), /value at most −1 for B/);
+  const boxes = await page.locator(".value-label rect").evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect()).map((b) => [b.left, b.top, b.right, b.bottom]));
+  assert.equal(boxes.length, 44);
+  const overlapping = boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]).map((b) => [a, b]));
+  assert.deepEqual(overlapping, []);
+  // The move list's links are 24 pixels high at the least.
+  const link = await page.locator('[data-testid="move-list"] button.link').first().boundingBox();
+  assert.ok(link.height >= 24, JSON.stringify(link));
+  assert.deepEqual(errors, []);
+  await page.close();
+  // The heaps' counters are 24 pixels across.
+  const heaps = await open("game=heaps&heaps=3,4&first=me");
+  await heaps.page.locator("g.counter").first().waitFor();
+  const counter = await heaps.page.locator("g.counter circle").first().boundingBox();
+  assert.ok(counter.width >= 24 && counter.height >= 24, JSON.stringify(counter));
+  await heaps.page.close();
 });
 
 test("the game menu is the registry's: every page of every game, each opening, then any question", async () => {

@@ -189,3 +189,45 @@ fn a_large_declared_count_is_refused_before_a_record_is_read() {
         "ply: game 1: the input ends before the move count of game 1 of 100 (after line 1)"
     );
 }
+
+/// `ply ask` checks a long request against `--memory` before reading it (reading takes up to 64
+/// times its bytes): a 100 000-byte list of heaps under `--memory 1M` is refused with the figure; a
+/// short one is read within any budget, and the long one within a budget that holds it.
+#[test]
+fn a_long_request_to_ask_is_checked_against_the_budget_before_it_is_read() {
+    let heaps = vec!["1"; 50_000].join(",");
+    let request = format!(r#"{{"heaps": [{heaps}]}}"#);
+    let length = request.len();
+    let line = refusal(
+        run(
+            &["ask", "heaps", "report", "-", "--memory", "1M"],
+            None,
+            &request,
+        ),
+        "ply: ",
+    );
+    assert_eq!(
+        line,
+        format!(
+            "ply: reading a request of {length} bytes needs 6.1 MiB ({} bytes) but the memory \
+             budget is 1.0 MiB (1048576 bytes)",
+            length * 64
+        )
+    );
+    let answered = run(
+        &["ask", "heaps", "report", "-", "--memory", "64M"],
+        None,
+        &request,
+    );
+    assert_eq!(answered.status.code(), Some(0));
+    let short = run(
+        &["ask", "heaps", "report", "-", "--memory", "1K"],
+        None,
+        r#"{"heaps": [1, 2]}"#,
+    );
+    assert_eq!(
+        String::from_utf8(short.stdout).unwrap(),
+        // Heaps 1, 2: the first must take the 1, the second takes the 2.
+        "{\"winner\":\"second\",\"move\":null,\"remoteness\":2,\"grundy\":0,\"convention\":\"normal\"}\n"
+    );
+}

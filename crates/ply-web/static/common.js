@@ -129,12 +129,40 @@ function stale() {
 }
 
 // POSTs a request; returns {body, ms} (ms: the server's solve time) or throws as post() does.
-async function api(path, request, signal) {
-  const response = await post(path, JSON.stringify(request), signal);
+// `boxes` names the request's fields the page fills from its boxes (field → the box's label, or
+// null for a setting the page makes itself): a refusal then names the box, not the API's field
+// (inPageTerms).
+async function api(path, request, signal, boxes = {}) {
+  let response;
+  try {
+    response = await post(path, JSON.stringify(request), signal);
+  } catch (e) {
+    throw new Error(inPageTerms(e.message, boxes));
+  }
   const body = answerJson(await response.text());
   const timing = response.headers.get("server-timing") || "";
   const solve = /solve;dur=([0-9.]+)/.exec(timing);
   return { body, ms: solve ? Number(solve[1]) : null };
+}
+
+// A server's refusal in the page's terms: a field filled from a box (`boxes`: field → the box's
+// label) is named as that box — `"die" must be a whole number, not `""`` becomes "the die box is
+// empty: type a whole number" — and a setting the page makes itself (label null) is left out of the
+// rule it would widen (`(5 to 20; "any_size": true allows 2 to 4096)` becomes `(5 to 20)`).
+function inPageTerms(message, boxes) {
+  let out = message;
+  for (const [field, label] of Object.entries(boxes)) {
+    const name = `"${field}"`;
+    if (label === null) {
+      out = out.split(`; ${name}`).map((part, i) => (i === 0 ? part : part.replace(/^[^;)]*/, ""))).join("");
+      continue;
+    }
+    out = out.replace(`${name} must be a whole number, not \`""\``, `the ${label} box is empty: type a whole number`)
+      .replace(`${name} must be a whole number, not `, `the ${label} box must hold a whole number, not `)
+      .replace(`${name}: `, `the ${label} box: `)
+      .replaceAll(name, `the ${label} box`);
+  }
+  return out;
 }
 
 // POSTs a request to an endpoint that answers in server-sent events (/api/dots/analyse): calls

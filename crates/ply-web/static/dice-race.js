@@ -4,6 +4,9 @@
 // no rule and draws no roll.
 "use strict";
 
+// The dice race's boxes, as a refusal names them.
+const DICE_BOXES = { first: "first", second: "second", dice: "dice", sides: "sides" };
+
 function diceGame(params) {
   const first = el("input", { type: "text", id: "first", "data-testid": "first", value: params.get("first") || "5,6,7,8,9" });
   const second = el("input", { type: "text", id: "second", "data-testid": "second", value: params.get("second") || "5,6,7,8,7" });
@@ -44,16 +47,16 @@ function diceGame(params) {
     clearError();
     link();
     try {
-      const { body } = await api("/api/dice-race/compare", { first: first.value, second: second.value, ...diceRequest() });
+      const { body } = await api("/api/dice-race/compare", { first: first.value, second: second.value, ...diceRequest() }, undefined, DICE_BOXES);
       outcome.replaceChildren(chances(body), el("p", {}, "Expected rolls ", fraction(body.exact.expected_rolls), ` ≈ ${body.expected_rolls.toFixed(3)}`));
-      const d = await api("/api/dice-race/sums", diceRequest());
+      const d = await api("/api/dice-race/sums", diceRequest(), undefined, DICE_BOXES);
       // The replay races the lists compared (edited boxes wait for the next Compare).
       current = { race: { first: first.value, second: second.value, ...diceRequest() } };
       sums.replaceChildren(barChart(d.body.map((s) => ({ label: String(s.sum), value: s.p, text: `${s.sum}: ${s.probability}` })), { testid: "sums-chart", name: "the chance of each sum of the dice, as a bar chart", mark: percent }));
       restart();
       const picks = body.first.length;
       try {
-        const b = await api("/api/dice-race/best", { picks, ...diceRequest() });
+        const b = await api("/api/dice-race/best", { picks, ...diceRequest() }, undefined, DICE_BOXES);
         unbeaten.replaceChildren(el("p", {}, b.body.unbeaten
           ? `With ${picks} picks no list beats ${JSON.stringify(b.body.best)} head to head` + (b.body.all_unbeaten.length > 1 ? ` (unbeaten: ${b.body.all_unbeaten.map((l) => JSON.stringify(l)).join(", ")})` : "") + "."
           : `With ${picks} picks every list is beaten by some other list; see the equilibrium.`),

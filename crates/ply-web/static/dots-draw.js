@@ -39,6 +39,24 @@ function rangeWords(r) {
   return r.lower === r.upper ? shown(r.lower) : `between ${shown(r.lower)} and ${shown(r.upper)}`;
 }
 
+// A proved bound on its own, where the other bound is only what the open cells allow (a move
+// completing `points` of `left` cells): "≤ −1" for −25..−1, "≥ +1" for +1..+25; else the range. Short
+// enough for an edge's label, and what the numbers mean.
+function boundText(r, left, points = 0) {
+  if (r.lower === r.upper) return shown(r.lower);
+  if (r.lower <= 2 * points - left) return `≤${shown(r.upper)}`;
+  if (r.upper >= left) return `≥${shown(r.lower)}`;
+  return rangeText(r);
+}
+
+// boundText in words, for labels read aloud: "at most −1", "at least +1", "between −5 and +3".
+function boundWords(r, left, points = 0) {
+  if (r.lower === r.upper) return shown(r.lower);
+  if (r.lower <= 2 * points - left) return `at most ${shown(r.upper)}`;
+  if (r.upper >= left) return `at least ${shown(r.lower)}`;
+  return rangeWords(r);
+}
+
 // Whether nothing is proved of a value: its bounds are all that `left` open cells allow — for a move
 // completing `points` of them, from all of them to the other player after its points (2·points −
 // left) to all of them (left). Such bounds are no result: they are said "not proved yet", never
@@ -119,7 +137,8 @@ function edgeLook(e, pos) {
   }
   return {
     stroke: rangeColour(r), width: pos.best.has(e.name) ? 11 : 5, dash: r.lower === r.upper ? "" : "12 7", range: r,
-    label: `edge ${e.name}, value ${rangeWords(r)} for ${pos.toMove}${best}${move.points ? `, completes ${move.points}` : ""}`,
+    text: boundText(r, pos.cellsLeft, move.points),
+    label: `edge ${e.name}, value ${boundWords(r, pos.cellsLeft, move.points)} for ${pos.toMove}${best}${move.points ? `, completes ${move.points}` : ""}`,
   };
 }
 
@@ -150,7 +169,7 @@ function edgeGroup(e, pos, at, play, labels) {
   } else if (look.range) {
     const r = look.range;
     group.setAttribute("data-value", r.lower === r.upper ? String(r.lower) : `${r.lower}..${r.upper}`);
-    labels.push(valueLabel(mx, my, r, look.stroke, pos.best.has(e.name)));
+    labels.push(valueLabel(mx, my, look.text, r.lower !== r.upper, look.stroke, pos.best.has(e.name)));
   }
   group.setAttribute("tabindex", "0");
   group.setAttribute("role", "button");
@@ -166,15 +185,13 @@ function edgeGroup(e, pos, at, play, labels) {
 
 // The best move found on an edge of which nothing is proved: a star.
 function starLabel(x, y) {
-  return valueLabel(x, y, null, UNDECIDED, true);
+  return valueLabel(x, y, "★", false, UNDECIDED, true);
 }
 
-// A free edge's value, written on it: "+3", or a range "−5..+3" (`r`); a star when `r` is null (the
-// best move found, nothing proved). A best move's label is filled with its colour.
-function valueLabel(x, y, r, colour, best) {
-  const nothing = r === null;
-  const open = !nothing && r.lower !== r.upper;
-  const text = nothing ? "★" : rangeText(r);
+// A free edge's value, written on it (`text`): "+3", a bound "≤ −1" or a range "−5..+3" (`open`:
+// not one value, written smaller); a star for the best move found when nothing is proved. A best
+// move's label is filled with its colour.
+function valueLabel(x, y, text, open, colour, best) {
   const size = open ? 14 : 20;
   const width = Math.max(30, text.length * size * 0.58 + 10);
   const g = svg("g", { class: "value-label", "aria-hidden": "true" });

@@ -56,7 +56,8 @@ function dotsControls(session, ui) {
   };
   sizes.picker.addEventListener("change", noteFor);
   return [
-    el("div", { class: "controls" }, ui.first, ui.level, el("label", { text: "ply thinks " }, ui.think, " s")),
+    el("div", { class: "controls" }, ui.first, el("label", { text: "ply plays at " }, ui.level), el("label", { text: "ply thinks " }, ui.think, " s")),
+    el("p", { class: "small", "data-testid": "level-note", text: "Level 8 plays perfectly where the answer is proved, and by ply's best estimate elsewhere; levels 7 to 1 play weaker on purpose (a shallower search, a blurred estimate, more often a greedy move), so that level 1 can be beaten." }),
     el("div", { class: "controls" }, el("label", { text: "board " }, sizes.picker), el("button", { text: "New game", "data-testid": "new-game", onclick: () => session.newGame() })),
   ];
 }
@@ -170,7 +171,7 @@ function dotsLegend() {
   const swatch = (colour, text) => el("span", {}, el("span", { class: "swatch", style: `background:${colour}` }), text);
   return el("div", { class: "legend small" },
     swatch(COLOURS.good, "gains (value > 0)"), swatch(COLOURS.even, "even (0)"), swatch(COLOURS.bad, "loses (value < 0)"),
-    swatch(UNDECIDED, "bounds: a range"), el("span", { text: "thin, dashed, no label: not proved yet" }),
+    swatch(UNDECIDED, "bounds: a range, or ≤ or ≥ one bound"), el("span", { text: "thin, dashed, no label: not proved yet" }),
     el("span", { text: "thick, filled: a best move (★: the best found)" }),
     swatch(COLOURS.a, "A's last turn"), swatch(COLOURS.b, "B's last turn"));
 }
@@ -182,7 +183,8 @@ function dotsLayout(session) {
   ui.sizeNote = el("p", { class: "small", "data-testid": "size-note" });
   ui.status = el("p", { class: "status", "data-testid": "to-move" });
   ui.summary = el("p", { "data-testid": "summary" });
-  ui.topLines = el("ol", { class: "top-lines", "data-testid": "top-lines", "aria-label": "the best moves, each with its line" });
+  ui.topLines = el("ol", { class: "top-lines", "data-testid": "top-lines", "aria-labelledby": "top-lines-title" });
+  ui.topLinesBox = el("div", { hidden: true }, el("p", { class: "small", id: "top-lines-title", text: "The best moves, each with its value and the line that keeps it:" }), ui.topLines);
   ui.board = el("div", { class: "dots-board", "data-testid": "board" });
   ui.lastMoves = el("div", { class: "last-moves", "data-testid": "last-moves" });
   ui.live = el("div", { class: "live small", "aria-live": "polite", "data-testid": "announce" });
@@ -194,7 +196,7 @@ function dotsLayout(session) {
   ui.summaryPanel.hidden = true;
   main.replaceChildren(
     el("section", { class: "panel board-panel" }, ui.title, ui.status, ui.board, dotsNavigation(session, ui),
-      dotsMoveForm(session, ui), ui.summary, ui.topLines, ui.lastMoves, ui.live,
+      dotsMoveForm(session, ui), ui.summary, ui.topLinesBox, ui.lastMoves, ui.live,
       el("p", { class: "small", text: "Click an edge, or Tab to it and press Enter. ← and → step through the game; Back and Forward too." }),
       dotsLegend(),
       el("section", { class: "setup", "aria-label": "players and board" }, el("h3", { text: "Players, and a new board" }), ...controls, ui.sizeNote)),

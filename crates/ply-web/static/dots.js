@@ -341,8 +341,9 @@ class DotsSession {
     const here = this.entry(this.at);
     if (here.analysis && here.analysis.exact) return;
     this.analysing = true;
-    this.render();
+    // The progress of a search left earlier is not this one's: cleared before anything is drawn.
     here.live = null;
+    this.render();
     try {
       const request = this.request(this.at, { detail: "line", lines: TOP_LINES, time: this.analysisSeconds() });
       // A longer analysis streams what it proves as it comes; leaving the position aborts it.
@@ -357,7 +358,11 @@ class DotsSession {
       here.facts = body;
       here.failure = null;
     } catch (e) {
-      if (aborted(e) || gen !== this.gen) return;
+      if (aborted(e) || gen !== this.gen) {
+        // A search left behind: its progress goes with it.
+        here.live = null;
+        return;
+      }
       here.failure = e.message;
     }
     this.analysing = false;
@@ -773,6 +778,7 @@ class DotsSession {
       // Nothing of the position shown before stays on screen as if it were this one's.
       ui.summary.textContent = "";
       this.ui.topLines.replaceChildren();
+      this.ui.topLinesBox.hidden = true;
       return;
     }
     const score = `Score: A ${f.score.A}, B ${f.score.B}.`;
@@ -796,9 +802,15 @@ class DotsSession {
   renderTopLines(here) {
     const a = here.analysis;
     const lines = a && !a.over && !this.thinking && here.facts && !here.facts.over ? a.lines || [] : [];
+    this.ui.topLinesBox.hidden = lines.length === 0;
+    // Bounds as the board writes them: "≤ −1" where the other bound is only what the cells allow.
+    const left = a ? a.owners.filter((o) => o === null).length : 0;
+    const points = new Map((a?.moves || []).map((m) => [m.move, m.points || 0]));
     this.ui.topLines.replaceChildren(...lines.map((t) => {
+      const r = rangeOf(t);
+      const bound = provesNothing(r, left, points.get(t.move)) ? "not proved" : boundText(r, left, points.get(t.move));
       const value = t.value !== null ? shown(t.value)
-        : t.estimate !== undefined ? `about ${shown(t.estimate)} (${rangeText(t)})` : rangeText(t);
+        : t.estimate !== undefined ? `about ${shown(t.estimate)} (${bound})` : bound;
       const line = t.line.slice(0, 14).join(" ") + (t.line.length > 14 ? " …" : "");
       return el("li", { "data-move": t.move }, el("strong", { text: t.move }), ` ${value}: ${line}`);
     }));
@@ -829,7 +841,7 @@ class DotsSession {
         (here.live.moves ? `, ${here.live.moves_proved} of ${here.live.moves} moves proved` : "") + "."
       : "";
     return `Not proved${why}: the value for ${a.to_move} is ${value}.${found}` +
-      (this.analysing ? ` Analysing longer (up to ${this.analysisSeconds()} s)…${live}` : "");
+      (this.analysing ? ` Analysing${this.longer ? " longer" : ""} (up to ${this.analysisSeconds()} s)…${live}` : "");
   }
 
   // The grades of the moves of the last two turns (the ones highlighted on the board).

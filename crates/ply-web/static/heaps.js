@@ -260,7 +260,8 @@ function heapsSvg(heaps, low, winning, take) {
   const shown = heaps.map((h) => Math.min(h, 20));
   const top = Math.max(1, ...shown);
   const w = n * 70 + 20;
-  const h = top * 22 + 50;
+  // Counters 24 pixels across, one above another: a finger's target each (WCAG's 24 × 24).
+  const h = top * 25 + 50;
   const picture = svg("svg", { width: w, height: h, viewBox: `0 0 ${w} ${h}`, "data-testid": "heaps-board", role: "group", "aria-label": `heaps ${heaps.join(", ")}` });
   heaps.forEach((size, i) => {
     const x = 10 + i * 70 + 35;
@@ -270,7 +271,7 @@ function heapsSvg(heaps, low, winning, take) {
       const count = size > 20 ? String(BigInt(size) - 20n + BigInt(fromTop)) : fromTop;
       const taken = i === low && BigInt(count) <= BigInt(winning);
       const wins = taken && BigInt(count) === BigInt(winning);
-      const dot = svg("circle", { cx: x, cy: h - 35 - k * 22, r: 9, fill: taken ? COLOURS.best : i === low ? "#888" : "#bbb", stroke: "#333", "data-heap": i + 1, "data-take": count, "data-winning": String(taken) });
+      const dot = svg("circle", { cx: x, cy: h - 38 - k * 25, r: 12, fill: taken ? COLOURS.best : i === low ? "#888" : "#bbb", stroke: "#333", "data-heap": i + 1, "data-take": count, "data-winning": String(taken) });
       if (i === low) {
         const button = svg("g", { class: "counter", tabindex: "0", role: "button", "aria-label": `take ${count} from heap ${i + 1}${wins ? ", the winning move" : ""}`, "data-take": count });
         button.addEventListener("click", () => take(count));

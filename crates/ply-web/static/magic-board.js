@@ -25,7 +25,8 @@ function magicGame(params) {
   async function generate() {
     clearError();
     try {
-      const { body } = await api("/api/magic-board/generate", { size: wholeNumber(size.value), seed: wholeNumber(seed.value) });
+      const { body } = await api("/api/magic-board/generate", { size: wholeNumber(size.value), seed: wholeNumber(seed.value) }, undefined,
+        { size: "size", seed: "seed", any_size: null });
       text.value = body.text;
       setLink({ game: "magic-board", size: size.value, seed: seed.value });
       await solve(true);
@@ -41,7 +42,7 @@ function magicGame(params) {
   async function solve(generated) {
     clearError();
     try {
-      const { body } = await api("/api/magic-board", { board: text.value, any_size: true });
+      const { body } = await api("/api/magic-board", { board: text.value, any_size: true }, undefined, { board: "board", any_size: null });
       report = body;
       // The numbers as the server read them: rows of numbers split by spaces or commas, blank lines
       // skipped (kept as text, drawn as typed).

@@ -31,7 +31,7 @@ function solitaireGame(params) {
     if (n <= 40) request.explain = true;
     setLink({ game: "solitaire", squares: squares.value.trim(), die: die.value });
     try {
-      const { body } = await api("/api/solitaire", request);
+      const { body } = await api("/api/solitaire", request, undefined, { squares: "squares", die: "die" });
       result.textContent = `Best total ${body.best}` + (body.path ? `: path ${body.path.join(" → ")} (throws ${body.throws.join(", ") || "none"})` : "");
       drawBoard(values, body);
       drawTable(body);
