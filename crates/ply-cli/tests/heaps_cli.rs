@@ -48,6 +48,21 @@ fn assert_bad_batch(input: &str, expected: &str) {
     assert_bad_input(&["heaps", "--batch", file.arg()], None, expected);
 }
 
+/// The stderr of `ply heaps --batch` refusing `input` (exit 2, nothing on stdout), for faults whose
+/// line ends with a figure of the machine.
+fn batch_failure(input: &str) -> String {
+    let output = ply()
+        .args(["heaps", "--batch"])
+        .write_stdin(input)
+        .assert()
+        .failure()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    String::from_utf8(output.stderr).expect("stderr is UTF-8")
+}
+
 /// The remoteness line for `r` moves.
 fn remoteness_line(r: u64) -> String {
     let moves = if r == 1 { "move" } else { "moves" };
@@ -327,16 +342,7 @@ fn batch_with_a_hundred_thousand_tests_of_one_huge_heap() {
 #[test]
 fn batch_test_count_larger_than_memory_is_refused_before_a_test_is_read() {
     // 9 bytes a test's answer takes at the most: 9·10^18 bytes, more than any machine's memory.
-    let output = ply()
-        .args(["heaps", "--batch"])
-        .write_stdin("1000000000000000000\n1\n1\n")
-        .assert()
-        .failure()
-        .code(2)
-        .stdout("")
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8(output.stderr).unwrap();
+    let stderr = batch_failure("1000000000000000000\n1\n1\n");
     assert!(
         stderr.starts_with(
             "ply: line 1: keeping the answers of 1000000000000000000 tests needs 7.8 EiB \
@@ -536,16 +542,7 @@ fn batch_counts_beyond_usize_are_not_called_below_one() {
             "ply: test 1, line 2: ",
         ),
     ] {
-        let output = ply()
-            .args(["heaps", "--batch"])
-            .write_stdin(input)
-            .assert()
-            .failure()
-            .code(2)
-            .stdout("")
-            .get_output()
-            .clone();
-        let stderr = String::from_utf8(output.stderr).expect("stderr is UTF-8");
+        let stderr = batch_failure(input);
         assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
         assert!(stderr.starts_with(place), "{stderr:?}");
         assert!(stderr.contains("99999999999999999999999999"), "{stderr:?}");
