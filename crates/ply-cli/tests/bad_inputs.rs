@@ -134,6 +134,7 @@ const CASES: &[Case] = &[
     case("memory", &["dots", "triangles", "--memory", "12Q"], Line("ply: --memory: `12Q` is not a memory size like 8G or 512M (invalid digit found in string)")),
     case("memory", &["dots", "triangles", "--memory", ""], Line("ply: --memory: `` is not a memory size like 8G or 512M (cannot parse integer from empty string)")),
     case("memory", &["dots", "triangles", "--memory", "0"], Line("ply: --memory: `0` is no memory at all: give a size like 1G")),
+    case("memory", &["dots", "triangles", "--memory", "1Gb"], Line("ply: --memory: `1Gb` is not a memory size like 8G or 512M (a small b after a capital unit is bits: write B, or the unit alone)")),
     case("memory", &["dots", "boxes", "--rows", "3", "--cols", "3", "--memory", "1K", "--strategy", "table"], Line("ply: a table of 2^24 states (one byte each) needs 16.0 MiB (16777216 bytes) but the memory budget is 1.0 KiB (1024 bytes); try --strategy memo, or a larger --memory")),
     case("memory", &["dots", "triangles", "--size", "5", "--strategy", "table", "--memory", "1G"], Line("ply: a table of 2^45 states (one byte each) needs 32.0 TiB (35184372088832 bytes) but the memory budget is 1.0 GiB (1073741824 bytes); try --strategy memo, or a larger --memory")),
     case("memory", &["dots", "triangles", "--size", "5", "--strategy", "free-table", "--memory", "1K"], Line("ply: a table of 2^45 states (one byte each) needs 32.0 TiB (35184372088832 bytes) but the memory budget is 1.0 KiB (1024 bytes); try --strategy search, or a larger --memory")),

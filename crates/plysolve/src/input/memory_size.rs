@@ -49,6 +49,15 @@ pub fn parse_memory_size(text: &str) -> Result<u64, MemorySizeError> {
     {
         return Err(MemorySizeError::Negative(quote(text)));
     }
+    // `1Gb`, `512Mb`, `2Gib`: a capital unit and a small b is the way bits are written; read as
+    // bytes it would be 8 times what was meant, so it is refused (`1gb`, all small, stays bytes).
+    let unit = text.trim_end();
+    if unit.ends_with('b') && unit.bytes().any(|b| b.is_ascii_uppercase()) {
+        return Err(MemorySizeError::NotASize {
+            quoted: quote(text),
+            reason: "a small b after a capital unit is bits: write B, or the unit alone".into(),
+        });
+    }
     let bytes = parse_size::Config::new()
         .with_binary()
         .parse_size(text)
@@ -75,6 +84,25 @@ mod tests {
     use super::*;
 
     const GIB: u64 = 1 << 30;
+
+    #[test]
+    fn bits_are_refused_and_small_letters_are_bytes() {
+        for bits in ["1Gb", "512Mb", "2Gib", "1 Tb "] {
+            assert_eq!(
+                parse_memory_size(bits),
+                Err(MemorySizeError::NotASize {
+                    quoted: quote(bits),
+                    reason: "a small b after a capital unit is bits: write B, or the unit alone"
+                        .into()
+                }),
+                "{bits}"
+            );
+        }
+        assert_eq!(parse_memory_size("1gb"), Ok(GIB));
+        assert_eq!(parse_memory_size("1GB"), Ok(GIB));
+        assert_eq!(parse_memory_size("1GiB"), Ok(GIB));
+        assert_eq!(parse_memory_size("64b"), Ok(64));
+    }
 
     #[test]
     fn parses_memory_sizes() {
