@@ -28,7 +28,13 @@ pub fn number_in(
             .strip_prefix('-')
             .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b == b'0'))
         {
-            return Err(format!("{} has a minus sign: write 0", quote(text)));
+            if !range.contains(&0) {
+                return Err(outside());
+            }
+            return Err(format!(
+                "{} has a minus sign, which no count takes",
+                quote(text)
+            ));
         }
         match parse_int(text) {
             Ok(n) => u32::try_from(n).map_err(|_| outside()),

@@ -291,7 +291,9 @@ fn number_refusal(e: &clap::Error) -> Option<String> {
         source,
     } = Refused::of(e)?;
     let value = value?;
-    let text = value.trim();
+    // As written: white space around a number is refused as not a whole number, as every count
+    // option refuses it.
+    let text = value.as_str();
     let minus_digits = text
         .strip_prefix('-')
         .filter(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
@@ -302,7 +304,7 @@ fn number_refusal(e: &clap::Error) -> Option<String> {
             IntErrorKind::InvalidDigit if negative => "must not be negative".to_string(),
             // `-0`: zero with a sign no count has.
             IntErrorKind::InvalidDigit if minus_digits.is_some() => {
-                "has a minus sign: write 0".to_string()
+                "has a minus sign, which no count takes".to_string()
             }
             IntErrorKind::InvalidDigit => "is not a whole number".to_string(),
             IntErrorKind::PosOverflow => "is too large".to_string(),

@@ -108,8 +108,9 @@ const CASES: &[Case] = &[
     // A negative number given to an option: the option and the value are named.
     case("negative value", &["dots", "triangles", "--size", "-1"], Line("ply: --size: `-1` is not in 1..=6")),
     // One rule for every count option: no white space around the number, no sign on 0.
-    case("negative value", &["dots", "triangles", "--size", "-0"], Line("ply: --size: `-0` has a minus sign: write 0")),
-    case("negative value", &["bench", "dots-free", "--seed", "-0"], Line("ply: --seed: `-0` has a minus sign: write 0")),
+    case("negative value", &["dots", "triangles", "--size", "-0"], Line("ply: --size: `-0` is not in 1..=6")),
+    case("negative value", &["bench", "dots-free", "--seed", "-0"], Line("ply: --seed: `-0` has a minus sign, which no count takes")),
+    case("negative value", &["bench", "dots-free", "--seed", " -0"], Line("ply: --seed: ` -0` is not a whole number")),
     case("numbers", &["dots", "triangles", "--size", " 1"], Line("ply: --size: ` 1` is not a whole number")),
     case("numbers", &["dots", "boxes", "--rows", " 1"], Line("ply: --rows: ` 1` is not a whole number")),
     case("numbers", &["play", "boxes", "--level", "3 "], Line("ply: --level: `3 ` is not a level (1 to 8)")),

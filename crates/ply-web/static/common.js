@@ -137,7 +137,10 @@ async function api(path, request, signal, boxes = {}) {
   try {
     response = await post(path, JSON.stringify(request), signal);
   } catch (e) {
-    throw new Error(inPageTerms(e.message, boxes));
+    // The error itself goes on (a cancelled request stays an AbortError, a refusal keeps its
+    // status); only a refusal's words change.
+    if (!aborted(e)) e.message = inPageTerms(e.message, boxes);
+    throw e;
   }
   const body = answerJson(await response.text());
   const timing = response.headers.get("server-timing") || "";
@@ -145,22 +148,26 @@ async function api(path, request, signal, boxes = {}) {
   return { body, ms: solve ? Number(solve[1]) : null };
 }
 
-// A server's refusal in the page's terms: a field filled from a box (`boxes`: field → the box's
-// label) is named as that box — `"die" must be a whole number, not `""`` becomes "the die box is
-// empty: type a whole number" — and a setting the page makes itself (label null) is left out of the
-// rule it would widen (`(5 to 20; "any_size": true allows 2 to 4096)` becomes `(5 to 20)`).
+// A server's refusal in the page's terms: a refusal that starts with a field filled from a box
+// (`boxes`: field → the box's label) names that box — `"die" must be a whole number, not `""``
+// becomes "the die box is empty: type a whole number" — and a setting the page makes itself (label
+// null) is left out of the rule it would widen (`(5 to 20; "any_size": true allows 2 to 4096)`
+// becomes `(5 to 20)`). The rest, which may quote what was typed, is left as it is.
 function inPageTerms(message, boxes) {
   let out = message;
+  const notWhole = " must be a whole number, not ";
   for (const [field, label] of Object.entries(boxes)) {
     const name = `"${field}"`;
     if (label === null) {
       out = out.split(`; ${name}`).map((part, i) => (i === 0 ? part : part.replace(/^[^;)]*/, ""))).join("");
       continue;
     }
-    out = out.replace(`${name} must be a whole number, not \`""\``, `the ${label} box is empty: type a whole number`)
-      .replace(`${name} must be a whole number, not `, `the ${label} box must hold a whole number, not `)
-      .replace(`${name}: `, `the ${label} box: `)
-      .replaceAll(name, `the ${label} box`);
+    if (!out.startsWith(name)) continue;
+    const rest = out.slice(name.length);
+    out = rest === `${notWhole}\`""\`` ? `the ${label} box is empty: type a whole number`
+      : rest.startsWith(notWhole) ? `the ${label} box must hold a whole number, not ${rest.slice(notWhole.length)}`
+      : rest.startsWith(": ") ? `the ${label} box: ${rest.slice(2)}`
+      : `the ${label} box${rest}`;
   }
   return out;
 }

@@ -40,7 +40,7 @@ function rangeWords(r) {
 }
 
 // A proved bound on its own, where the other bound is only what the open cells allow (a move
-// completing `points` of `left` cells): "≤ −1" for −25..−1, "≥ +1" for +1..+25; else the range. Short
+// completing `points` of `left` cells): "≤−1" for −25..−1, "≥+1" for +1..+25; else the range. Short
 // enough for an edge's label, and what the numbers mean.
 function boundText(r, left, points = 0) {
   if (r.lower === r.upper) return shown(r.lower);
@@ -188,7 +188,7 @@ function starLabel(x, y) {
   return valueLabel(x, y, "★", false, UNDECIDED, true);
 }
 
-// A free edge's value, written on it (`text`): "+3", a bound "≤ −1" or a range "−5..+3" (`open`:
+// A free edge's value, written on it (`text`): "+3", a bound "≤−1" or a range "−5..+3" (`open`:
 // not one value, written smaller); a star for the best move found when nothing is proved. A best
 // move's label is filled with its colour.
 function valueLabel(x, y, text, open, colour, best) {

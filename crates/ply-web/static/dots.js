@@ -803,7 +803,7 @@ class DotsSession {
     const a = here.analysis;
     const lines = a && !a.over && !this.thinking && here.facts && !here.facts.over ? a.lines || [] : [];
     this.ui.topLinesBox.hidden = lines.length === 0;
-    // Bounds as the board writes them: "≤ −1" where the other bound is only what the cells allow.
+    // Bounds as the board writes them: "≤−1" where the other bound is only what the cells allow.
     const left = a ? a.owners.filter((o) => o === null).length : 0;
     const points = new Map((a?.moves || []).map((m) => [m.move, m.points || 0]));
     this.ui.topLines.replaceChildren(...lines.map((t) => {

@@ -21,7 +21,7 @@ pub const MAX_REQUEST: u64 = 16 << 20;
 
 /// The most memory reading a request may take for each of its bytes (BENCHMARKS: a 16 MiB list of
 /// eight million heaps peaks at 1.0 GB while it is read, 60×): a long request is checked against the
-/// memory budget with it before it is read.
+/// memory budget with it before it is parsed.
 pub const READ_BYTES_PER_BYTE: u64 = 64;
 
 /// Requests up to this long are read without asking the budget: small change.

@@ -100,6 +100,14 @@ fn render(r: &SolitaireReport, explain_missing_path: bool) -> String {
                 r.n
             );
         }
+        // A board within the limit whose path memory could not keep (a tight `ulimit -v`).
+        _ if explain_missing_path => {
+            let _ = writeln!(
+                out,
+                "path: not kept for {} squares (over the memory budget); --path says what it needs",
+                r.n
+            );
+        }
         _ => {}
     }
     if let Some(expected) = r.expected {

@@ -67,16 +67,17 @@ pub const HELD_PER_NUMBER: u64 = 18;
 /// reads a count line).
 pub const UNCHECKED_BYTES: u128 = 1 << 16;
 
-/// `Ok` when `needed` bytes are small change ([`UNCHECKED_BYTES`]) or fit `budget`.
+/// `Ok` when there is no budget (text already in memory bounds itself), or `needed` bytes are small
+/// change ([`UNCHECKED_BYTES`]) or fit `budget`.
 fn within(
-    budget: MemoryBudget,
+    budget: Option<MemoryBudget>,
     needed: u128,
     what: impl FnOnce() -> String,
 ) -> Result<(), Box<MemoryError>> {
-    if needed <= UNCHECKED_BYTES {
-        return Ok(());
+    match budget {
+        Some(budget) if needed > UNCHECKED_BYTES => budget.check(needed, what).map_err(Box::new),
+        _ => Ok(()),
     }
-    budget.check(needed, what).map_err(Box::new)
 }
 
 /// Where a fault is: the record (e.g. `game 2`) and the line, when known.
@@ -114,24 +115,27 @@ pub struct NumberLines<R> {
     lines: Lines<R>,
     /// The number of the last non-blank line read.
     last: usize,
-    /// What the numbers of one line may take, text and values.
-    budget: MemoryBudget,
+    /// What the numbers of one line may take, text and values (none for text in memory).
+    budget: Option<MemoryBudget>,
 }
 
 impl<R: BufRead> NumberLines<R> {
     /// A reader over `source` whose lines are bounded only by what they should hold (for text
     /// already in memory, which bounds them itself).
     pub fn new(source: R) -> Self {
-        NumberLines::within(source, MemoryBudget::new(u64::MAX))
+        NumberLines {
+            lines: Lines::new(source),
+            last: 0,
+            budget: None,
+        }
     }
 
     /// A reader over `source` (a stream, which may be endless) that refuses a line declared to hold
     /// more numbers than `budget` can keep, and reads no line past what is left of it.
     pub fn within(source: R, budget: MemoryBudget) -> Self {
         NumberLines {
-            lines: Lines::new(source),
-            last: 0,
-            budget,
+            budget: Some(budget),
+            ..NumberLines::new(source)
         }
     }
 
@@ -188,9 +192,14 @@ impl<R: BufRead> NumberLines<R> {
         within(self.budget, held, || format!("a line of {count} numbers"))
             .map_err(|e| (None, LineFault::Memory(e)))?;
         // The line's text may take what its numbers' values leave of the budget.
-        let values = count as u128 * std::mem::size_of::<i128>() as u128;
-        let room = u128::from(self.budget.bytes()).max(UNCHECKED_BYTES) - values;
-        let limit = line_limit(count).min(usize::try_from(room).unwrap_or(usize::MAX));
+        let limit = match self.budget {
+            Some(budget) => {
+                let values = count as u128 * std::mem::size_of::<i128>() as u128;
+                let room = u128::from(budget.bytes()).max(UNCHECKED_BYTES) - values;
+                line_limit(count).min(usize::try_from(room).unwrap_or(usize::MAX))
+            }
+            None => line_limit(count),
+        };
         let (line, text) = self.line(limit)?.ok_or_else(|| {
             (
                 None,
@@ -270,6 +279,9 @@ pub enum ContestFault<F> {
         /// The count given.
         count: i128,
     },
+    /// A record count whose records and answers the memory budget cannot hold.
+    #[error(transparent)]
+    Memory(Box<MemoryError>),
     /// A record's own fault.
     #[error("{0}")]
     Record(F),
@@ -312,11 +324,12 @@ pub fn record_fault<F>(line: usize, fault: F) -> RecordError<F> {
 /// `record(lines, k, count)` (`k` 1-based), then nothing but blank lines. The reading stops at the
 /// first fault, so an endless or binary input is refused at once; a count whose records, at
 /// `per_record` bytes each (the record and what its answer will take), `budget` cannot hold is
-/// refused before any is read, and so is a line whose numbers it cannot hold.
+/// refused before any is read, and so is a line whose numbers it cannot hold (no budget: text
+/// already in memory, which bounds what it can declare).
 pub fn read_records<R: BufRead, T, F>(
     source: R,
     names: RecordNames,
-    budget: MemoryBudget,
+    budget: Option<MemoryBudget>,
     per_record: u64,
     mut record: impl FnMut(&mut NumberLines<R>, usize, usize) -> Result<T, RecordError<F>>,
 ) -> Result<Vec<T>, ContestError<F>> {
@@ -327,7 +340,10 @@ pub fn read_records<R: BufRead, T, F>(
         },
         fault,
     };
-    let mut lines = NumberLines::within(source, budget);
+    let mut lines = NumberLines {
+        budget,
+        ..NumberLines::new(source)
+    };
     let what = format!("one number (the number of {})", names.many);
     let (line, count) = lines.numbers(1, &what, String::new).map_err(|e| match e {
         (None, LineFault::Truncated(_)) => at(None, (None, ContestFault::Empty { names })),
@@ -346,7 +362,7 @@ pub fn read_records<R: BufRead, T, F>(
     within(budget, count as u128 * u128::from(per_record), || {
         format!("keeping the answers of {count} {}", names.many)
     })
-    .map_err(|e| at(None, (Some(line), ContestFault::Line(LineFault::Memory(e)))))?;
+    .map_err(|e| at(None, (Some(line), ContestFault::Memory(e))))?;
     // Room for a few records only: the rest grows with the records read, not the count declared.
     let mut records = Vec::with_capacity(count.min(1 << 10));
     for k in 1..=count {
@@ -414,7 +430,7 @@ mod tests {
         let budget = MemoryBudget::new(100_000);
         // A thousand records of 100 bytes fit; 1001 do not, whatever follows.
         let read = |text: &str| {
-            read_records(text.as_bytes(), ITEMS, budget, 100, |lines, _, _| {
+            read_records(text.as_bytes(), ITEMS, Some(budget), 100, |lines, _, _| {
                 let two = || "two numbers".to_string();
                 let (_, numbers) = lines.numbers(2, "two", two).map_err(line_fault)?;
                 Ok::<_, RecordError<String>>(numbers[0] + numbers[1])

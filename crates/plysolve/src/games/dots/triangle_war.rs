@@ -53,7 +53,7 @@ const GAME_BYTES: u64 =
 /// Parses and plays every game of `text` on `board`; returns the final positions, or the first fault.
 /// (The text bounds what its games can take.)
 pub fn parse_games(board: &DotsBoard, text: &str) -> Result<Vec<Position>, WarError> {
-    read_games(board, text.as_bytes(), MemoryBudget::new(u64::MAX))
+    games_of(board, text.as_bytes(), None)
 }
 
 /// Reads and plays every game from `source` on `board`, line by line: the reading stops at the
@@ -63,6 +63,15 @@ pub fn read_games<R: BufRead>(
     board: &DotsBoard,
     source: R,
     budget: MemoryBudget,
+) -> Result<Vec<Position>, WarError> {
+    games_of(board, source, Some(budget))
+}
+
+/// The games of `source`, within `budget` when it is a stream ([`read_games`], [`parse_games`]).
+fn games_of<R: BufRead>(
+    board: &DotsBoard,
+    source: R,
+    budget: Option<MemoryBudget>,
 ) -> Result<Vec<Position>, WarError> {
     read_records(source, GAMES, budget, GAME_BYTES, |lines, g, games| {
         // If the count line holds a move, the game before listed more moves than its count.

@@ -296,7 +296,7 @@ const TEST_BYTES: u64 = 9;
 /// answers each test by the closed form: `true` when the first player wins. (The text bounds what
 /// its tests can take.)
 pub fn solve_batch(text: &str, convention: Convention) -> Result<Vec<bool>, BatchError> {
-    read_batch(text.as_bytes(), convention, MemoryBudget::new(u64::MAX))
+    batch_of(text.as_bytes(), convention, None)
 }
 
 /// [`solve_batch`] over a stream, read line by line: the reading stops at the first fault, so an
@@ -306,6 +306,16 @@ pub fn read_batch<R: BufRead>(
     source: R,
     convention: Convention,
     budget: MemoryBudget,
+) -> Result<Vec<bool>, BatchError> {
+    batch_of(source, convention, Some(budget))
+}
+
+/// The tests of `source` answered, within `budget` when it is a stream ([`read_batch`],
+/// [`solve_batch`]).
+fn batch_of<R: BufRead>(
+    source: R,
+    convention: Convention,
+    budget: Option<MemoryBudget>,
 ) -> Result<Vec<bool>, BatchError> {
     read_records(source, TESTS, budget, TEST_BYTES, |lines, test, tests| {
         let (line, n) = lines

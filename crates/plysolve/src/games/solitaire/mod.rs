@@ -239,7 +239,7 @@ pub fn solve<R: Read>(
     options: SolitaireQuery,
     halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
-    solve_squares(IntReader::new(input), options, MemoryBudget::from_system(), halt)
+    solve_squares(IntReader::new(input), options, MemoryBudget::from_system, halt)
 }
 
 /// [`solve`] for a board given as JSON numbers as written, square 0 first, each a 64-bit integer.
@@ -253,7 +253,7 @@ pub fn solve_numbers(
         token: 0,
     };
     // The numbers are in memory already: their path takes a few times what they do.
-    solve_squares(squares, options, MemoryBudget::new(u64::MAX), halt)
+    solve_squares(squares, options, || MemoryBudget::new(u64::MAX), halt)
 }
 
 /// The speed of the exact distribution in the units of [`distribution_work`] (the chance walk's
@@ -313,7 +313,7 @@ fn distribution(
 fn solve_squares<S: SquareSource>(
     mut squares: S,
     options: SolitaireQuery,
-    budget: MemoryBudget,
+    budget: impl Fn() -> MemoryBudget,
     halt: &Halt,
 ) -> Result<SolitaireReport, SolitaireError> {
     let faces = options.faces;
@@ -325,8 +325,22 @@ fn solve_squares<S: SquareSource>(
     let keep = EXACT_LIMIT.max(EXPLAIN_LIMIT) + 1;
     let mut head: Vec<i64> = Vec::with_capacity(keep);
     let mut explain: Vec<ExplainRow> = Vec::new();
+    // Asked of the system only when a path grows long (a board of a few squares asks nothing).
+    let mut budget_now = None;
     while let Some(value) = squares.next_square()? {
         let square = dag.len();
+        if dag.recording() && square > 0 && square % PATH_CHECK_EVERY == 0 {
+            // A square past `square` has come: the next ones must fit too, checked before they are
+            // kept. A path asked for is refused; one given by default is given up, as on a board
+            // past `PATH_LIMIT`.
+            let kept = u128::from(square + PATH_CHECK_EVERY) * u128::from(PATH_BYTES_PER_SQUARE);
+            let budget = *budget_now.get_or_insert_with(&budget);
+            match budget.check(kept, || format!("the path of a board of over {square} squares")) {
+                Ok(()) => {}
+                Err(_) if options.path == PathMode::Auto => dag.stop_recording(),
+                Err(e) => return Err(SolitaireError::Memory(e)),
+            }
+        }
         let arrival = dag.push(value);
         if let Some(walk) = &mut walk {
             walk.push(value);
@@ -344,17 +358,6 @@ fn solve_squares<S: SquareSource>(
         }
         if options.path == PathMode::Auto && dag.len() > PATH_LIMIT && dag.recording() {
             dag.stop_recording();
-        }
-        let read = dag.len();
-        if dag.recording() && read % PATH_CHECK_EVERY == 0 {
-            // The next squares must fit too: checked before they are read. A path asked for is
-            // refused; one given by default is given up, as on a board past `PATH_LIMIT`.
-            let kept = u128::from(read + PATH_CHECK_EVERY) * u128::from(PATH_BYTES_PER_SQUARE);
-            match budget.check(kept, || format!("the path of a board of over {read} squares")) {
-                Ok(()) => {}
-                Err(_) if options.path == PathMode::Auto => dag.stop_recording(),
-                Err(e) => return Err(SolitaireError::Memory(e)),
-            }
         }
     }
     let n = dag.len();
@@ -414,18 +417,22 @@ mod tests {
         let board = "1 ".repeat(70_000);
         let budget = MemoryBudget::new(1 << 20);
         let asked = SolitaireQuery::best(6, PathMode::Always);
-        let refused = solve_squares(IntReader::new(board.as_bytes()), asked, budget, &NEVER);
+        let refused = solve_squares(IntReader::new(board.as_bytes()), asked, || budget, &NEVER);
         assert_eq!(
             refused.unwrap_err().to_string(),
             "the path of a board of over 65536 squares needs 5.0 MiB (5242880 bytes) but the \
              memory budget is 1.0 MiB (1048576 bytes)"
         );
         let by_default = options(6);
-        let r = solve_squares(IntReader::new(board.as_bytes()), by_default, budget, &NEVER);
+        let r = solve_squares(IntReader::new(board.as_bytes()), by_default, || budget, &NEVER);
         let r = r.unwrap();
         assert_eq!((r.best, r.n, r.path), (70_000, 70_000, None));
         let unbounded = solve(board.as_bytes(), asked, &NEVER).unwrap();
         assert_eq!(unbounded.path.map(|p| p.len()), Some(70_000));
+        // The first check comes with square 65 537: a board of 65 536 squares keeps its path.
+        let whole = "1 ".repeat(65_536);
+        let r = solve_squares(IntReader::new(whole.as_bytes()), asked, || budget, &NEVER);
+        assert_eq!(r.unwrap().path.map(|p| p.len()), Some(65_536));
     }
 
     #[test]
