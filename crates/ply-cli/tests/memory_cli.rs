@@ -231,3 +231,30 @@ fn a_long_request_to_ask_is_checked_against_the_budget_before_it_is_read() {
         "{\"winner\":\"second\",\"move\":null,\"remoteness\":2,\"grundy\":0,\"convention\":\"normal\"}\n"
     );
 }
+
+/// `ply dots book import` checks long lines against the budget before it parses them or makes the
+/// book: under 64 MiB of address space (a budget of nothing) 100 000 bytes of lines are refused with
+/// the figure, and no book is left behind.
+#[test]
+fn a_long_import_is_checked_against_the_budget_before_the_book_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("new.plybook");
+    let lines = dir.path().join("lines.jsonl");
+    std::fs::write(&lines, "{}\n".repeat(33_334)).unwrap();
+    let args = [
+        "dots",
+        "book",
+        "import",
+        book.to_str().unwrap(),
+        lines.to_str().unwrap(),
+    ];
+    let line = refusal(run(&args, Some(64 << 20), ""), "ply: ");
+    assert!(
+        line.starts_with(
+            "ply: importing 100002 bytes of lines needs 781.3 KiB (800016 bytes) but the memory \
+             budget is 0 B"
+        ),
+        "{line}"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
