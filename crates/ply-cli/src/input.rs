@@ -60,3 +60,24 @@ pub fn memory_budget(given: Option<u64>) -> Result<MemoryBudget, Failure> {
         e => Failure::bad(e),
     })
 }
+
+/// Input up to this long is parsed without asking the budget: small change, which the budget's
+/// margin for the rest of the process covers.
+pub const SMALL_INPUT: usize = 64 << 10;
+
+/// Refuses, before it is parsed, input of `bytes` bytes that would take more than `budget` at
+/// `per_byte` bytes of memory a byte (`what(bytes)` names the work: "reading a request of 17 bytes");
+/// input of [`SMALL_INPUT`] or less passes.
+pub fn check_parsing(
+    budget: MemoryBudget,
+    bytes: usize,
+    per_byte: u128,
+    what: impl FnOnce(usize) -> String,
+) -> Result<(), Failure> {
+    if bytes <= SMALL_INPUT {
+        return Ok(());
+    }
+    budget
+        .check(bytes as u128 * per_byte, || what(bytes))
+        .map_err(Failure::bad)
+}

@@ -39,30 +39,46 @@ function rangeWords(r) {
   return r.lower === r.upper ? shown(r.lower) : `between ${shown(r.lower)} and ${shown(r.upper)}`;
 }
 
-// A proved bound on its own, where the other bound is only what the open cells allow (a move
-// completing `points` of `left` cells): "≤−1" for −25..−1, "≥+1" for +1..+25; else the range. Short
-// enough for an edge's label, and what the numbers mean.
+// The bounds `left` open cells allow a move completing `points` of them: from all of them to the
+// other player after its points (2·points − left) to all of them (left).
+function cellBounds(left, points = 0) {
+  return { lower: 2 * points - left, upper: left };
+}
+
+// The open cells of a position's `owners` (a cell's owner, or null).
+function openCells(owners) {
+  return owners ? owners.filter((o) => o === null).length : 0;
+}
+
+// Which bound of `r` is proved alone, the other being only what the cells allow: "upper", "lower",
+// or null (one value, or both bounds proved).
+function loneBound(r, left, points = 0) {
+  const allowed = cellBounds(left, points);
+  if (r.lower === r.upper) return null;
+  if (r.lower <= allowed.lower) return "upper";
+  if (r.upper >= allowed.upper) return "lower";
+  return null;
+}
+
+// A bound proved alone, written alone: "≤−1" for −25..−1, "≥+1" for +1..+25; else the value or the
+// range. Short enough for an edge's label, and what the numbers mean.
 function boundText(r, left, points = 0) {
-  if (r.lower === r.upper) return shown(r.lower);
-  if (r.lower <= 2 * points - left) return `≤${shown(r.upper)}`;
-  if (r.upper >= left) return `≥${shown(r.lower)}`;
-  return rangeText(r);
+  const lone = loneBound(r, left, points);
+  return lone === "upper" ? `≤${shown(r.upper)}` : lone === "lower" ? `≥${shown(r.lower)}` : rangeText(r);
 }
 
 // boundText in words, for labels read aloud: "at most −1", "at least +1", "between −5 and +3".
 function boundWords(r, left, points = 0) {
-  if (r.lower === r.upper) return shown(r.lower);
-  if (r.lower <= 2 * points - left) return `at most ${shown(r.upper)}`;
-  if (r.upper >= left) return `at least ${shown(r.lower)}`;
-  return rangeWords(r);
+  const lone = loneBound(r, left, points);
+  return lone === "upper" ? `at most ${shown(r.upper)}` : lone === "lower" ? `at least ${shown(r.lower)}` : rangeWords(r);
 }
 
-// Whether nothing is proved of a value: its bounds are all that `left` open cells allow — for a move
-// completing `points` of them, from all of them to the other player after its points (2·points −
-// left) to all of them (left). Such bounds are no result: they are said "not proved yet", never
-// shown as bounds.
+// Whether nothing is proved of a value: its bounds are all that `left` open cells allow a move
+// completing `points` of them (cellBounds). Such bounds are no result: they are said "not proved
+// yet", never shown as bounds.
 function provesNothing(r, left, points = 0) {
-  return r.lower !== r.upper && r.lower <= 2 * points - left && r.upper >= left;
+  const allowed = cellBounds(left, points);
+  return r.lower !== r.upper && r.lower <= allowed.lower && r.upper >= allowed.upper;
 }
 
 // Gains, even, loses — or grey while the range holds both.

@@ -758,7 +758,7 @@ class DotsSession {
       toMove: facts ? facts.to_move : "",
       values: analysis ? new Map(analysis.moves.map((m) => [m.move, m])) : null,
       best,
-      cellsLeft: owners ? owners.filter((o) => o === null).length : 0,
+      cellsLeft: openCells(owners),
       marks: this.marks(),
       playable: Boolean(facts && !facts.over && !this.thinking && this.yourTurn(facts.to_move)),
     };
@@ -804,7 +804,7 @@ class DotsSession {
     const lines = a && !a.over && !this.thinking && here.facts && !here.facts.over ? a.lines || [] : [];
     this.ui.topLinesBox.hidden = lines.length === 0;
     // Bounds as the board writes them: "≤−1" where the other bound is only what the cells allow.
-    const left = a ? a.owners.filter((o) => o === null).length : 0;
+    const left = openCells(a?.owners);
     const points = new Map((a?.moves || []).map((m) => [m.move, m.points || 0]));
     this.ui.topLines.replaceChildren(...lines.map((t) => {
       const r = rangeOf(t);
@@ -834,7 +834,7 @@ class DotsSession {
     const found = a.best_move ? ` Best move found: ${a.best_move}` + (a.estimate ? `, value about ${aboutText(a.estimate)} (not proved; estimated ${a.estimate.depth} turns ahead).` : ".") : "";
     const why = a.reason ? ` (${a.reason})` : "";
     // Bounds as wide as the cells left are no result: nothing is said of them.
-    const left = a.owners.filter((o) => o === null).length;
+    const left = openCells(a.owners);
     const value = provesNothing(rangeOf(a), left) ? "not proved yet" : `${rangeWords(rangeOf(a))}`;
     const live = here.live
       ? ` ${here.live.nodes.toLocaleString("en")} positions searched` +

@@ -5,6 +5,7 @@
 
 use crate::args::MemoryArg;
 use crate::failure::Failure;
+use crate::input::check_parsing;
 use clap::Args;
 use plysolve::games::door::{Context, FaultKind, Grants, Question};
 use plysolve::games::dots::kept::Kept;
@@ -22,10 +23,7 @@ pub const MAX_REQUEST: u64 = 16 << 20;
 /// The most memory reading a request may take for each of its bytes (BENCHMARKS: a 16 MiB list of
 /// eight million heaps peaks at 1.0 GB while it is read, 60×): a long request is checked against the
 /// memory budget with it before it is parsed.
-pub const READ_BYTES_PER_BYTE: u64 = 64;
-
-/// Requests up to this long are read without asking the budget: small change.
-const UNCHECKED_REQUEST: u64 = 64 << 10;
+pub const READ_BYTES_PER_BYTE: u128 = 64;
 
 /// The search memory kept for one answer's dots positions (as a Python process keeps).
 const KEPT_MEMORY: u64 = 256 << 20;
@@ -86,14 +84,9 @@ pub fn run(args: AskArgs) -> Result<String, Failure> {
         Some(text) => text.as_bytes().to_vec(),
     };
     let memory = args.memory.budget()?;
-    let length = request.len() as u64;
-    if length > UNCHECKED_REQUEST {
-        memory
-            .check(u128::from(length * READ_BYTES_PER_BYTE), || {
-                format!("reading a request of {length} bytes")
-            })
-            .map_err(Failure::bad)?;
-    }
+    check_parsing(memory, request.len(), READ_BYTES_PER_BYTE, |n| {
+        format!("reading a request of {n} bytes")
+    })?;
     let grants = Grants {
         kept: Some(Arc::new(
             Kept::new(KEPT_MEMORY.min(memory.bytes() / 2), 1).with_books(args.book.books()?),

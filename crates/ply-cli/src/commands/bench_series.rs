@@ -229,12 +229,15 @@ fn render(rows: &[FreeSeriesRow], geometry: &Geometry, seed: u64) -> String {
     );
     for row in rows {
         let value = row.value.map_or("-".to_string(), |v| v.to_string());
-        let auto = &row.auto_run;
         let auto_name = match row.auto_answered_by {
             Some(by) => format!("auto ({by})"),
             None => "auto".to_string(),
         };
-        for run in row.runs.iter().chain([auto]) {
+        let named = row.runs.iter().map(|run| match run.strategy == row.auto {
+            true => (format!("{}*", run.strategy), run),
+            false => (run.strategy.to_string(), run),
+        });
+        for (name, run) in named.chain([(auto_name, &row.auto_run)]) {
             let (states, time, ratio) = match (run.states_visited, run.seconds) {
                 (Some(s), Some(t)) => (
                     s.to_string(),
@@ -248,13 +251,6 @@ fn render(rows: &[FreeSeriesRow], geometry: &Geometry, seed: u64) -> String {
                     run.skipped.clone().unwrap_or_default(),
                     String::new(),
                 ),
-            };
-            let name = if std::ptr::eq(run, auto) {
-                auto_name.clone()
-            } else if run.strategy == row.auto {
-                format!("{}*", run.strategy)
-            } else {
-                run.strategy.to_string()
             };
             let _ = writeln!(
                 out,

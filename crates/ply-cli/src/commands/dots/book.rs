@@ -6,7 +6,7 @@
 use super::{BoxesSize, TieOrderArg, TrianglesSize};
 use crate::args::MemoryArg;
 use crate::failure::Failure;
-use crate::input::{memory_budget, read_text};
+use crate::input::{check_parsing, memory_budget, read_text};
 use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use plysolve::engine::util::halt::Halt;
@@ -580,12 +580,12 @@ const IMPORT_BYTES_PER_BYTE: u128 = 8;
 
 fn run_import(a: ImportArgs) -> Result<String, Failure> {
     let text = read_text(Some(&a.lines), IMPORT_MOST_BYTES)?;
-    if text.len() > 64 << 10 {
-        let needed = text.len() as u128 * IMPORT_BYTES_PER_BYTE;
-        memory_budget(None)?
-            .check(needed, || format!("importing {} bytes of lines", text.len()))
-            .map_err(Failure::bad)?;
-    }
+    check_parsing(
+        memory_budget(None)?,
+        text.len(),
+        IMPORT_BYTES_PER_BYTE,
+        |n| format!("importing {n} bytes of lines"),
+    )?;
     let parsed = ops::parse_lines(&text).map_err(Failure::bad)?;
     let file = BookFile::open(&a.file, true, true).map_err(Failure::bad)?;
     let count = ops::import(&file, &parsed).map_err(Failure::bad)?;
