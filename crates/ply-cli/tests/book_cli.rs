@@ -1289,6 +1289,113 @@ fn an_interrupted_build_keeps_its_proved_part_and_resumes() {
     );
 }
 
+/// The rows of `table` in the book at `path` (0 when it has no such table).
+fn rows_of(path: &Path, table: &str) -> i64 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+        .unwrap_or(0)
+}
+
+/// A build killed outright (SIGKILL: no handler runs) in the middle of a long proof still leaves
+/// what its search had proved when it last kept its work (`--keep-every`), and an intact book the
+/// same command resumes from.
+#[test]
+fn a_build_killed_outright_leaves_what_it_last_kept() {
+    let dir = scratch();
+    let cache = scratch();
+    // A 4×4 position of 35 free edges: −2, some 80 million states (many seconds of search).
+    let args = [
+        "dots",
+        "book",
+        "--progress",
+        "build",
+        "b.book",
+        "boxes",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--moves",
+        "6-7 7-8 17-18 18-19 9-10",
+        "--memory",
+        "512M",
+        "--keep-every",
+        "1s",
+    ];
+    let (_, rest, output) = interrupted_after_first_line(
+        dir.path(),
+        cache.path(),
+        &args,
+        std::time::Duration::from_secs(4),
+        "-KILL",
+    );
+    assert_eq!(output.status.code(), None, "{rest}");
+    let book = dir.path().join("b.book");
+    assert_eq!(rows_of(&book, "positions"), 0);
+    let kept = rows_of(&book, "unfinished");
+    assert!(kept > 1_000, "{kept} states kept");
+    assert_eq!(rows_of(&book, "unfinished_checks"), 0);
+    let (code, out, err) = run_in(dir.path(), &["dots", "book", "stats", "b.book"], None);
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "boxes-4x4: no positions yet\n", "")
+    );
+}
+
+/// Ctrl-C a second into a verification's second proof: it stops at once, keeping what the
+/// second proof had proved apart from a build's (`unfinished_checks`), says so in one line, writes
+/// nothing on stdout and exits 130; `--resume` then checks the entry, agreeing.
+#[test]
+fn an_interrupted_verification_keeps_its_proved_part_and_resumes() {
+    let dir = scratch();
+    let cache = scratch();
+    // A 4×4 position of 32 free edges: +2, some 8 million states.
+    let shape = ["boxes", "--rows", "4", "--cols", "4"];
+    let moves = ["--moves", "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21"];
+    let mut build = vec!["dots", "book", "build", "b.book"];
+    build.extend(shape);
+    build.extend(moves);
+    let (code, _, err) = run_in(dir.path(), &build, None);
+    assert_eq!(code, 0, "{err}");
+    let book = dir.path().join("b.book");
+    let built_kept = rows_of(&book, "unfinished");
+    let (_, rest, output) = interrupted_after_first_line(
+        dir.path(),
+        cache.path(),
+        &["dots", "book", "--progress", "verify", "b.book"],
+        std::time::Duration::from_secs(1),
+        "-INT",
+    );
+    assert_eq!(output.status.code(), Some(130), "{rest}");
+    assert_eq!(output.stdout, b"");
+    assert_eq!(
+        rest.lines().last(),
+        Some(
+            "ply: interrupted: 0 entries checked in `b.book`, with what the second proof under \
+             way had proved; the same command with --resume goes on"
+        ),
+        "{rest}"
+    );
+    let kept = rows_of(&book, "unfinished_checks");
+    assert!(kept > 1_000, "{kept} states kept");
+    assert_eq!(rows_of(&book, "unfinished"), built_kept);
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["dots", "book", "verify", "b.book", "--resume"],
+        None,
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (
+            0,
+            "boxes-4x4: 1 verified, 1 agree (0 from their checked children), 0 checked before, \
+             0 not settled in the time, 0 disagree\n",
+            ""
+        )
+    );
+}
+
 /// A build whose list of positions is more than half its memory holds (4×4 boxes, ten moves, in
 /// 256 MiB: some 10^11 positions) is refused in one line as its list reaches that many, naming the
 /// figures, with no book file left behind — not aborted by the allocator minutes later.

@@ -31,7 +31,7 @@ use plysolve::games::door::{About, Context, FaultKind, Grants};
 use plysolve::games::dots::answer::{answer, fault, Hooks};
 use plysolve::games::dots::board::MAX_CELLS;
 use plysolve::games::dots::book::build::{
-    build_in, leaves, verify, BuildEvent, BuildOptions, VerifyOptions,
+    build_in, leaves, verify, BuildEvent, BuildOptions, VerifyOptions, KEEP_EVERY,
 };
 use plysolve::games::dots::book::{ops, BookFile, Books};
 use plysolve::games::dots::jobs::{combine, expand};
@@ -438,6 +438,7 @@ fn book_build(
             budget,
             halt: &halt,
             progress: None,
+            keep_every: Some(KEEP_EVERY),
         };
         let mut tell = |e: &BuildEvent| {
             if let Some(tell) = progress {
@@ -536,6 +537,7 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
                 resume,
                 halt: &halt,
                 progress: None,
+                keep_every: Some(KEEP_EVERY),
             };
             let v =
                 verify(&file, built, &exact, options, &mut |_, _| {}).map_err(|e| e.to_string())?;

@@ -12,7 +12,8 @@ use plysolve::engine::util::halt::Halt;
 use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::book::build::{build, BuildOptions};
-use plysolve::games::dots::book::{BookError, BookFile};
+use plysolve::games::dots::book::store::Unfinished;
+use plysolve::games::dots::book::{BookEntry, BookError, BookFile};
 use plysolve::games::dots::geometry::BuiltBoard;
 use plysolve::games::dots::notation::position_from_moves;
 use plysolve::games::dots::{EdgeSet, Geometry};
@@ -64,7 +65,7 @@ fn the_states_a_search_proved_hold_the_exact_values() {
             Some(_) => assert!(gave_up && found.and_then(|r| r.value()).is_none()),
             None => assert_eq!(found.unwrap().value(), Some(table.value_of_mask(0))),
         }
-        let proved = memory.proved(board.items(), 0);
+        let proved = memory.proved(board.items(), 0, usize::MAX);
         let wrong: Vec<&ProvedState> = proved
             .iter()
             .filter(|p| {
@@ -79,8 +80,13 @@ fn the_states_a_search_proved_hold_the_exact_values() {
         assert!(proved
             .iter()
             .all(|p| p.free == 24 - p.state.count_ones() && p.free >= 1));
-        let deep = memory.proved(board.items(), 16);
+        let deep = memory.proved(board.items(), 16, usize::MAX);
         assert!(!deep.is_empty() && deep.iter().all(|p| p.free >= 16));
+        // At most 500: every state of the fewest free edges read and of more, none of fewer.
+        let few = memory.proved(board.items(), 0, 500);
+        let cut = few.last().unwrap().free;
+        assert!(few.len() <= 500 && cut > 1, "{} states to {cut}", few.len());
+        assert_eq!(few.len(), proved.iter().filter(|p| p.free >= cut).count());
     }
 }
 
@@ -112,6 +118,7 @@ fn a_stopped_build_resumes_from_what_its_search_proved() {
             budget: budget(),
             halt: &halt,
             progress: Some(&stop),
+            keep_every: None,
         };
         let mut seen = Vec::new();
         build(book, &built, &[start], options, &mut |e| {
@@ -123,12 +130,15 @@ fn a_stopped_build_resumes_from_what_its_search_proved() {
     let fresh_book = BookFile::open(&dir.path().join("fresh.plybook"), true, true).unwrap();
     let fresh = run(&fresh_book, false);
     assert_eq!(fresh.value(), Some(-2));
-    assert!(fresh_book.unfinished_of(&built).unwrap().is_empty());
+    assert!(fresh_book
+        .unfinished_of(&built, Unfinished::Build)
+        .unwrap()
+        .is_empty());
 
     let book = BookFile::open(&dir.path().join("stopped.plybook"), true, true).unwrap();
     let stopped = run(&book, true);
     assert_eq!(stopped.value(), None);
-    let kept = book.unfinished_of(&built).unwrap();
+    let kept = book.unfinished_of(&built, Unfinished::Build).unwrap();
     assert!(kept.len() > 1_000, "{} states kept", kept.len());
     assert!(kept.iter().all(|p| p.free >= 31 - 14 && p.free < 31));
     // A new process: the book opened again.
@@ -163,15 +173,17 @@ fn unfinished_rows_that_cannot_be_right_are_refused() {
         free: 10,
     };
     let book = BookFile::open(&path, true, true).unwrap();
-    book.put_unfinished(&built, &[good]).unwrap();
+    book.put_unfinished(&built, Unfinished::Build, &[good])
+        .unwrap();
     // Met with what is there: the narrower bounds kept.
     let narrower = ProvedState {
         range: ValueRange { lower: 0, upper: 4 },
         best: None,
         ..good
     };
-    book.put_unfinished(&built, &[narrower]).unwrap();
-    let read = book.unfinished_of(&built).unwrap();
+    book.put_unfinished(&built, Unfinished::Build, &[narrower])
+        .unwrap();
+    let read = book.unfinished_of(&built, Unfinished::Build).unwrap();
     assert_eq!(read.len(), 1);
     assert_eq!(
         (read[0].range, read[0].best),
@@ -201,13 +213,16 @@ fn unfinished_rows_that_cannot_be_right_are_refused() {
     for p in bad {
         assert!(
             matches!(
-                book.put_unfinished(&built, &[good, p]),
+                book.put_unfinished(&built, Unfinished::Build, &[good, p]),
                 Err(BookError::Io(..))
             ),
             "{p:?}"
         );
     }
-    assert_eq!(book.unfinished_of(&built).unwrap().len(), 1);
+    assert_eq!(
+        book.unfinished_of(&built, Unfinished::Build).unwrap().len(),
+        1
+    );
     drop(book);
     for (column, value, why) in [
         (
@@ -230,7 +245,7 @@ fn unfinished_rows_that_cannot_be_right_are_refused() {
             .unwrap();
         drop(conn);
         let book = BookFile::open(&copy, false, false).unwrap();
-        match book.unfinished_of(&built) {
+        match book.unfinished_of(&built, Unfinished::Build) {
             Err(BookError::Damaged(_, found)) => {
                 assert!(found.contains("unfinished state"), "{found}");
                 assert!(found.starts_with(why), "{found}");
@@ -262,4 +277,103 @@ fn unfinished_rows_that_cannot_be_right_are_refused() {
             stray.display()
         )
     );
+}
+
+/// The 4×4 position of 31 free edges above (−2, 3.5 million states), proved into a new book at
+/// `path` (a build of no depth), with its work kept every `keep_every`.
+fn build_kept(path: &std::path::Path, keep_every: Option<std::time::Duration>) -> BookEntry {
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    let start = position_from_moves(
+        &built.board,
+        "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8",
+    )
+    .unwrap()
+    .drawn();
+    let halt = Halt::never();
+    let options = BuildOptions {
+        depth: 0,
+        time_per_position: None,
+        tie_order: TieOrder::LowFirst,
+        budget: MemoryBudget::new(256 << 20),
+        halt: &halt,
+        progress: None,
+        keep_every,
+    };
+    let book = BookFile::open(path, true, true).unwrap();
+    let mut seen = Vec::new();
+    build(&book, &built, &[start], options, &mut |e| {
+        seen.push(e.entry.clone())
+    })
+    .unwrap();
+    seen.pop().unwrap()
+}
+
+/// A long proof keeps what its search has proved every `keep_every` while it runs, not only when
+/// stopped: a proof that ran past it leaves proved states in the book (what a build killed
+/// outright leaves), each below the position and holding its exact value; one that never ran so
+/// long (no keeping asked) leaves none.
+#[test]
+fn a_long_proof_keeps_its_work_as_it_goes() {
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let kept_path = dir.path().join("kept.plybook");
+    let entry = build_kept(&kept_path, Some(std::time::Duration::from_millis(50)));
+    assert_eq!(entry.value(), Some(-2));
+    let book = BookFile::open(&kept_path, false, false).unwrap();
+    let kept = book.unfinished_of(&built, Unfinished::Build).unwrap();
+    assert!(kept.len() > 1_000, "{} states kept", kept.len());
+    assert!(kept.iter().all(|p| p.free >= 31 - 14 && p.free < 31));
+    assert!(book
+        .unfinished_of(&built, Unfinished::Check)
+        .unwrap()
+        .is_empty());
+    let plain_path = dir.path().join("plain.plybook");
+    assert_eq!(build_kept(&plain_path, None).value(), Some(-2));
+    let plain = BookFile::open(&plain_path, false, false).unwrap();
+    assert!(plain
+        .unfinished_of(&built, Unfinished::Build)
+        .unwrap()
+        .is_empty());
+}
+
+/// A verification starts from its own kind's kept work only: bounds kept by second proofs
+/// (`unfinished_checks`) are met by a resumed one — a false bound of the position there makes its
+/// second proof disagree — while what a build kept (`unfinished`) is never read by a second proof,
+/// which then proves the value on its own; without `resume` neither is read.
+#[test]
+fn a_second_proof_starts_only_from_second_proofs() {
+    use plysolve::games::dots::book::build::{verify, VerifyOptions};
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let proved = dir.path().join("proved.plybook");
+    let entry = build_kept(&proved, None);
+    assert_eq!(entry.value(), Some(-2));
+    // The position's own state, claimed to be +2.
+    let root = entry.key;
+    let false_bound = ProvedState {
+        state: root,
+        range: ValueRange { lower: 2, upper: 2 },
+        best: None,
+        free: 31,
+    };
+    let verified = |part: Unfinished, resume: bool| {
+        let path = dir.path().join(format!("{part:?}{resume}.plybook"));
+        std::fs::copy(&proved, &path).unwrap();
+        let book = BookFile::open(&path, true, false).unwrap();
+        book.put_unfinished(&built, part, &[false_bound]).unwrap();
+        let options = VerifyOptions {
+            time: None,
+            budget: MemoryBudget::new(256 << 20),
+            resume,
+            halt: &Halt::never(),
+            progress: None,
+            keep_every: None,
+        };
+        let entries = book.entries_of(&built).unwrap();
+        let found = verify(&book, &built, &entries, options, &mut |_, _| {}).unwrap();
+        (found.agreed, found.disagreements.len())
+    };
+    assert_eq!(verified(Unfinished::Check, true), (0, 1));
+    assert_eq!(verified(Unfinished::Build, true), (1, 0));
+    assert_eq!(verified(Unfinished::Check, false), (1, 0));
 }

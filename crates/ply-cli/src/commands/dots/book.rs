@@ -92,6 +92,10 @@ struct BuildArgs {
     /// Which of two moves of equal priority the search tries first.
     #[arg(long, global = true, value_enum, default_value_t = TieOrderArg::LowFirst)]
     tie_order: TieOrderArg,
+    /// How often a long proof keeps what it has proved so far in FILE (a build killed outright
+    /// loses at most this much of its work).
+    #[arg(long, global = true, value_name = "TIME", default_value = "10m", value_parser = super::parse_time_arg)]
+    keep_every: String,
     #[command(flatten)]
     memory: MemoryArg<true>,
 }
@@ -130,9 +134,13 @@ struct VerifyArgs {
     #[arg(long, value_name = "TIME", value_parser = super::parse_time_arg)]
     time: Option<String>,
     /// Resume a verify stopped part way: entries an earlier one checked are not proved again (and
-    /// count as checked children). Without it every entry is proved again.
+    /// count as checked children), and a second proof stopped part way starts from what it had
+    /// proved. Without it every entry is proved again from nothing.
     #[arg(long)]
     resume: bool,
+    /// How often a long second proof keeps what it has proved so far in FILE (for --resume).
+    #[arg(long, value_name = "TIME", default_value = "10m", value_parser = super::parse_time_arg)]
+    keep_every: String,
     #[command(flatten)]
     memory: MemoryArg,
 }
@@ -268,6 +276,7 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
         budget,
         halt: &halt,
         progress: Some(&searching),
+        keep_every: time_arg(&Some(a.keep_every.clone()))?,
     };
     let mut on_event = |e: &BuildEvent| {
         done.store(e.done as u64, Ordering::Relaxed);
@@ -460,9 +469,14 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
     let file = BookFile::open(&a.file, true, false).map_err(Failure::bad)?;
     let budget = a.memory.budget()?;
     let time = time_arg(&a.time)?;
-    let halt = Halt::never();
+    let keep_every = time_arg(&Some(a.keep_every.clone()))?;
+    // An interrupt stops the verification at its next check, keeping what the second proof under
+    // way had proved; a second one ends it at once.
+    let stop = crate::saving::stop_cleanly_on_interrupt();
+    let halt = Halt::never().with_flag(stop.clone());
     let mut out = String::new();
     let mut disagreements = 0;
+    let mut agreed = 0;
     for (built, entries) in boards_of(&file)? {
         let mut exact: Vec<BookEntry> = entries
             .into_iter()
@@ -499,6 +513,7 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
             resume: a.resume,
             halt: &halt,
             progress: Some(&searching),
+            keep_every,
         };
         let verified =
             verify(&file, &built, &exact, options, &mut on_entry).map_err(Failure::bad)?;
@@ -531,6 +546,18 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
             .expect("to a String");
         }
         disagreements += verified.disagreements.len();
+        agreed += verified.agreed;
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+    }
+    if disagreements == 0 && stop.load(Ordering::SeqCst) {
+        return Err(Failure::Interrupted(format!(
+            "interrupted: {} checked in {}, with what the second proof under way had proved; \
+             the same command with --resume goes on",
+            entries(agreed),
+            file.name()
+        )));
     }
     if disagreements > 0 {
         print!("{out}");

@@ -289,14 +289,34 @@ impl BoundsTable {
     }
 
     /// Every entry of a state with at least `work` free elements, with its bounds and free
-    /// elements: what a search stopped part way has proved (read once its threads are done). An
-    /// entry is taken only in its home bucket, so a pair torn by two writers — which a probe never
-    /// matches, as its key is not the one asked for — is not read as a state (its garbage key would
-    /// hash elsewhere but for one chance in the buckets); the caller checks the rest (the state's
-    /// free elements against `work`, its bounds against its cells).
+    /// elements: what a search has proved (read once its threads are done, or while they run —
+    /// an entry torn as it is read is not believed). An entry is taken only in its home bucket,
+    /// so a pair torn by two writers — which a probe never matches, as its key is not the one
+    /// asked for — is not read as a state (its garbage key would hash elsewhere but for one chance
+    /// in the buckets); the caller checks the rest (the state's free elements against `work`, its
+    /// bounds against its cells).
     pub fn proved(&self, work: u32) -> Vec<(u64, Bounds, u32)> {
-        let mask = self.bucket_mask.load(Ordering::Relaxed) as usize;
         let mut found = Vec::new();
+        self.each_proved(|key, bounds, free| {
+            if free >= work {
+                found.push((key, bounds, free));
+            }
+        });
+        found
+    }
+
+    /// How many entries [`proved`](Self::proved) would read of each number of free elements
+    /// (the index, up to 255): what lets a caller choose how deep to read before it copies
+    /// anything out of a table of billions of entries.
+    pub fn proved_counts(&self) -> Vec<u64> {
+        let mut counts = vec![0u64; 256];
+        self.each_proved(|_, _, free| counts[free as usize] += 1);
+        counts
+    }
+
+    /// Calls `f` with the key, bounds and free elements of every entry in its home bucket.
+    fn each_proved(&self, mut f: impl FnMut(u64, Bounds, u32)) {
+        let mask = self.bucket_mask.load(Ordering::Relaxed) as usize;
         for bucket in 0..=mask {
             for slot in [bucket * 4, bucket * 4 + 2] {
                 let (key, data) = self.read(slot);
@@ -304,12 +324,9 @@ impl BoundsTable {
                     continue;
                 }
                 let (bounds, free) = unpack(data);
-                if free >= work {
-                    found.push((key, bounds, free));
-                }
+                f(key, bounds, free);
             }
         }
-        found
     }
 
     /// Share of the entries in use, from the first 2^16 of them (cheap enough for progress reports;

@@ -55,15 +55,25 @@ impl SearchMemory {
     }
 
     /// The states of a game of `elements` elements with at least `free` free elements whose
-    /// bounds the table holds, most free first: what the searches in this memory proved, kept when
-    /// a long proof stops part way (a book build's, say) so that the next one starts from it. Each
-    /// state is a table key — a state of the game with the value of those it stands for — and its
-    /// bounds are proved, never a guess (a search halted stores nothing more); a key that is not a
-    /// state with its entry's free elements (a torn entry's garbage) is left out.
-    pub fn proved(&self, elements: u32, free: u32) -> Vec<ProvedState> {
+    /// bounds the table holds, most free first, at most `most` of them: what the searches in this
+    /// memory proved, kept when a long proof stops part way (a book build's, say) so that the next
+    /// one starts from it. The table is counted first and read only as deep as `most` states reach
+    /// whole (the states of the deepest number of free elements that fits, and every shallower
+    /// one), so a table of billions of entries is never copied out whole. Each state is a table
+    /// key — a state of the game with the value of those it stands for — and its bounds are
+    /// proved, never a guess (a search stores a state's bounds only once its subtree is searched;
+    /// a search halted stores nothing more): read while searches run, it gives what they have
+    /// proved so far. A key that is not a state with its entry's free elements (a torn entry's
+    /// garbage) is left out.
+    pub fn proved(&self, elements: u32, free: u32, most: usize) -> Vec<ProvedState> {
+        let counts = self.table.proved_counts();
+        let mut from = free as usize;
+        while from < counts.len() && counts[from..].iter().sum::<u64>() > most as u64 {
+            from += 1;
+        }
         let mut found: Vec<ProvedState> = self
             .table
-            .proved(free)
+            .proved(from as u32)
             .into_iter()
             .filter(|&(key, _, work)| {
                 let drawn = key.count_ones();
@@ -83,6 +93,8 @@ impl SearchMemory {
             .filter(|p| p.range.lower <= p.range.upper)
             .collect();
         found.sort_by_key(|p| (std::cmp::Reverse(p.free), p.state));
+        // Entries stored while the table was counted.
+        found.truncate(most);
         found
     }
 

@@ -6,7 +6,7 @@
 //! keeps the bounds proved. A second proof in the other tie order checks entries ([`verify`]).
 
 use super::key::KeyScheme;
-use super::store::{position_named, position_text, BookEntry, BookError, BookFile};
+use super::store::{position_named, position_text, BookEntry, BookError, BookFile, Unfinished};
 use super::{proved_by, BoardBook, ParentBounded};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::known::Informed;
@@ -44,7 +44,16 @@ pub struct BuildOptions<'a> {
     /// Told the states a search has visited while it proves one position (a build's position can
     /// take hours: a front end shows this between the positions' own lines).
     pub progress: Option<Progress<'a>>,
+    /// How often a long proof keeps what its search has proved so far in the book (`None`:
+    /// only when stopped): a build killed outright loses at most this much of its work
+    /// ([`KEEP_EVERY`]).
+    pub keep_every: Option<Duration>,
 }
+
+/// How often a long proof keeps what its search has proved so far, by default: a keep takes
+/// seconds (two reads of the table, at most [`PART_PROVED_MOST`] rows written), a few hundredths
+/// of the time between two.
+pub const KEEP_EVERY: Duration = Duration::from_secs(10 * 60);
 
 /// What a build reports as it goes: one line per position proved or skipped.
 #[derive(Debug, Clone)]
@@ -379,7 +388,7 @@ pub fn build_planned(
             table_budget,
         )?),
     };
-    let mut unfinished = Some(book.unfinished_of(built)?);
+    let mut unfinished = Some(book.unfinished_of(built, Unfinished::Build)?);
     // The book's entries, read once and added to as they are written (read again only when
     // another process has written into the book meanwhile).
     let mut index = BoardBook::of_file(book, built)?;
@@ -550,7 +559,17 @@ fn prove(
         progress: options.progress,
         ..SolveOptions::new(options.budget)
     };
-    let (range, nodes, best) = with_solver(board, Strategy::Search, solve, &drawn, |inner| {
+    let keeper = Keeper {
+        book,
+        work: ProofWork {
+            built,
+            memory,
+            drawn,
+            part: Unfinished::Build,
+        },
+    };
+    let proof = keeper.keeping(options.keep_every, || {
+        with_solver(board, Strategy::Search, solve, &drawn, |inner| {
         // The book's own entry of the position (bounds, say) and of its children count too.
         let mut solver = Informed::new(board, &bounded, Some(inner));
         let range = solver.range(&drawn)?;
@@ -576,11 +595,12 @@ fn prove(
             }
         }
         Ok((range, solver.states_visited(), best))
-    })
-    .map_err(|e| index.worded(e, |set| position_named(built, set)))?;
+        })
+    });
+    let (range, nodes, best) = proof.map_err(|e| index.worded(e, |set| position_named(built, set)))?;
     let tie = crate::games::dots::request::tie_name(options.tie_order);
     if range.value().is_none() && options.halt.check().is_some() {
-        keep_part_proved(book, built, memory, drawn)?;
+        keeper.keep()?;
     }
     Ok(BookEntry::of(
         built,
@@ -601,33 +621,85 @@ pub const PART_PROVED_BELOW: u32 = 14;
 /// written in seconds (BENCHMARKS).
 pub const PART_PROVED_MOST: usize = 2_000_000;
 
-/// Keeps what the search proved of a position `drawn` it was stopped in the middle of: the bounds
-/// its table holds of states with at most [`PART_PROVED_BELOW`] fewer free edges (at most
-/// [`PART_PROVED_MOST`] of them, most free first), in the book's `unfinished` table, in one
-/// transaction. Every one is proved (a halted search stores nothing more); the next build stores
-/// them into its table before it searches, so it starts where this one stopped instead of from
-/// nothing — a position that takes hours survives being stopped. Bounds as wide as the cells left
-/// are not kept. Gives how many were kept.
-fn keep_part_proved(
-    book: &BookFile,
-    built: &BuiltBoard,
-    memory: &SearchMemory,
+/// A proof in progress: the position `drawn` of `built`'s board, searched in `memory`, its work
+/// to be kept in a book's `part` table.
+#[derive(Clone, Copy)]
+struct ProofWork<'a> {
+    built: &'a BuiltBoard,
+    memory: &'a SearchMemory,
     drawn: EdgeSet,
-) -> Result<usize, BookError> {
+    part: Unfinished,
+}
+
+/// A proof in progress whose search's work is kept in `book`.
+struct Keeper<'a> {
+    book: &'a BookFile,
+    work: ProofWork<'a>,
+}
+
+impl Keeper<'_> {
+    /// Keeps what the search has proved of the position: the bounds its table holds of states
+    /// with at most [`PART_PROVED_BELOW`] fewer free edges (at most [`PART_PROVED_MOST`] of them,
+    /// most free first), in place of what the table held, in one transaction. Every one is
+    /// proved (a search stores a state's bounds once its subtree is searched; a halted one stores
+    /// nothing more); the next build (or verification) stores them into its table before it
+    /// searches, so it starts where this one stopped instead of from nothing — a position that
+    /// takes hours survives being stopped. Bounds as wide as the cells left are not kept. Gives
+    /// how many were kept.
+    fn keep(&self) -> Result<usize, BookError> {
+        keep_part_proved(self.book, self.work)
+    }
+
+    /// Runs `proof` (the search of the position), and while it runs, on a thread of its own with
+    /// a connection of its own to the book, keeps its work every `every` (`None`: never): a proof
+    /// of hours killed outright (SIGKILL, a machine stopping) loses at most `every` of its work.
+    /// A keep that fails ends the keeping, not the proof (a book with no file, made from bytes,
+    /// keeps nothing); the proof's own writes meet the book's faults.
+    fn keeping<T>(&self, every: Option<Duration>, proof: impl FnOnce() -> T) -> T {
+        let (Some(every), Some(path)) = (every, self.book.path()) else {
+            return proof();
+        };
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let work = self.work;
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let mut own: Option<BookFile> = None;
+                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                    finished.recv_timeout(every)
+                {
+                    if own.is_none() {
+                        own = BookFile::open(path, true, false).ok();
+                    }
+                    let kept = own.as_ref().map(|book| keep_part_proved(book, work));
+                    if !matches!(kept, Some(Ok(_))) {
+                        return;
+                    }
+                }
+            });
+            let found = proof();
+            drop(done);
+            found
+        })
+    }
+}
+
+/// [`Keeper::keep`] of `work` into `book` (the keeper's own, or another connection to its file).
+fn keep_part_proved(book: &BookFile, work: ProofWork<'_>) -> Result<usize, BookError> {
+    let built = work.built;
     let board = &built.board;
     let edges = board.edge_count() as u32;
     let scheme = KeyScheme::new(board);
-    let free = edges - drawn.len();
-    let states: Vec<ProvedState> = memory
-        .proved(edges, free.saturating_sub(PART_PROVED_BELOW))
+    let free = edges - work.drawn.len();
+    let states: Vec<ProvedState> = work
+        .memory
+        .proved(edges, free.saturating_sub(PART_PROVED_BELOW), PART_PROVED_MOST)
         .into_iter()
         .filter(|p| {
             let open = scheme.open_cells(EdgeSet(p.state)) as i32;
             p.range.lower > -open || p.range.upper < open
         })
-        .take(PART_PROVED_MOST)
         .collect();
-    book.put_unfinished(built, &states)?;
+    book.replace_unfinished(built, work.part, &states)?;
     Ok(states.len())
 }
 
@@ -668,13 +740,19 @@ pub struct VerifyOptions<'a> {
     /// Memory the search's table may take.
     pub budget: MemoryBudget,
     /// Resumes a verification stopped part way: entries an earlier one checked are counted as
-    /// `already` and not proved again, and count as checked children. Otherwise every entry is
-    /// proved again and only what this verification confirms is trusted.
+    /// `already` and not proved again, and count as checked children, and the second proofs start
+    /// from what an earlier one's search kept (the book's `unfinished_checks`). Otherwise every
+    /// entry is proved again from nothing and only what this verification confirms is trusted.
     pub resume: bool,
-    /// Stops the verification between entries and within a proof (what was checked stays marked).
+    /// Stops the verification between entries and within a proof (what was checked stays marked;
+    /// what the proof under way had proved is kept).
     pub halt: &'a Halt,
     /// Told the states the search has visited while it proves one entry again.
     pub progress: Option<Progress<'a>>,
+    /// How often a long second proof keeps what its search has proved so far in the book's
+    /// `unfinished_checks` (`None`: only when stopped), for a resumed verification to start from
+    /// ([`KEEP_EVERY`]).
+    pub keep_every: Option<Duration>,
 }
 
 /// Proves `entries` (exact ones of `built`'s board) again, fewest free edges first, and marks those
@@ -702,6 +780,12 @@ pub fn verify(
         SearchOptions::table_bytes_for(most_free, options.budget),
         options.budget,
     )?);
+    // What an earlier verification's second proofs kept: into the table before the first search.
+    let mut unfinished = if options.resume {
+        Some(book.unfinished_of(built, Unfinished::Check)?)
+    } else {
+        None
+    };
     // Entries this verification confirmed: parents are checked from them.
     let mut confirmed = std::collections::HashSet::new();
     let slug = built.geometry.slug();
@@ -736,16 +820,30 @@ pub fn verify(
                     Some(t) => options.halt.within(t),
                     None => options.halt.clone(),
                 };
+                let seed = unfinished.take().unwrap_or_default();
                 let solve = SolveOptions {
                     tie_order,
                     halt: &halt,
                     search_memory: Some(&memory),
                     progress: options.progress,
+                    seed: Some(&seed),
                     ..SolveOptions::new(options.budget)
                 };
-                let found = with_solver(board, Strategy::Search, solve, &drawn, |s| {
-                    s.range(&drawn)
+                let keeper = Keeper {
+                    book,
+                    work: ProofWork {
+                        built,
+                        memory: &memory,
+                        drawn,
+                        part: Unfinished::Check,
+                    },
+                };
+                let found = keeper.keeping(options.keep_every, || {
+                    with_solver(board, Strategy::Search, solve, &drawn, |s| s.range(&drawn))
                 })?;
+                if found.value().is_none() && options.halt.check().is_some() {
+                    keeper.keep()?;
+                }
                 let tie = crate::games::dots::request::tie_name(tie_order);
                 (found, format!("search {tie}"))
             }

@@ -17,9 +17,9 @@
 //!     proved_by TEXT NOT NULL,    -- 'ply 0.1.0 search low-first', 'ply 0.1.0 children'
 //!     checked_by TEXT,            -- a second, independent proof of the same value
 //!     PRIMARY KEY (board, key)) STRICT, WITHOUT ROWID;
-//! -- Made by the first build stopped in the middle of a proof; not positions of the book (no
-//! -- answer, export, merge or count reads it): the bounds its search had proved of states below
-//! -- the position, which the next build starts from.
+//! -- Made by the first build whose proof of a position ran long (kept every few minutes) or was
+//! -- stopped; not positions of the book (no answer, export, merge or count reads it): the bounds
+//! -- its search had proved of states below the position, which the next build starts from.
 //! CREATE TABLE unfinished (
 //!     board TEXT NOT NULL,
 //!     state INTEGER NOT NULL,     -- the drawn edges, bit i the board's edge i (not a key)
@@ -27,6 +27,9 @@
 //!     upper INTEGER NOT NULL,
 //!     best INTEGER,               -- a free edge's index, when one was found
 //!     PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;
+//! -- The same of a verification's second proofs, kept apart: a second proof starts only from
+//! -- what second proofs proved, never from the first proofs' work.
+//! CREATE TABLE unfinished_checks (…the columns of unfinished…);
 //! ```
 //!
 //! `boards.edges` is the board's edge order (`1-2 1-3 2-3 …`): a key means nothing without it, so a
@@ -575,23 +578,29 @@ impl BookFile {
     /// Checks every entry of every board, as the readers of a whole book do: what a writer runs
     /// before writing into a book (a new or empty one passes at once).
     pub fn check_all(&self) -> Result<(), BookError> {
-        for (built, _) in self.every_board()? {
-            self.unfinished_of(&built)?;
+        for part in [Unfinished::Build, Unfinished::Check] {
+            for (built, _) in self.every_board()? {
+                self.unfinished_of(&built, part)?;
+            }
+            self.unfinished_boards_named(part)?;
         }
-        self.unfinished_boards_named()
+        Ok(())
     }
 
-    /// Refuses an `unfinished` table holding states of a board the `boards` table does not name
-    /// (no build would ever read them: a book edited or damaged).
-    fn unfinished_boards_named(&self) -> Result<(), BookError> {
-        if !self.has_unfinished()? {
+    /// Refuses a `part` table holding states of a board the `boards` table does not name (no
+    /// build would ever read them: a book edited or damaged).
+    fn unfinished_boards_named(&self, part: Unfinished) -> Result<(), BookError> {
+        if !self.has_unfinished(part)? {
             return Ok(());
         }
         let damaged = |e: rusqlite::Error| BookError::Damaged(self.name.clone(), damage(&e));
         let stray: Option<rusqlite::types::Value> = self
             .conn
             .query_row(
-                "SELECT board FROM unfinished WHERE board NOT IN (SELECT board FROM boards) LIMIT 1",
+                &format!(
+                    "SELECT board FROM {} WHERE board NOT IN (SELECT board FROM boards) LIMIT 1",
+                    part.table()
+                ),
                 [],
                 |r| r.get(0),
             )
@@ -613,13 +622,13 @@ impl BookFile {
         }
     }
 
-    /// Whether the book has an `unfinished` table (made by the first build stopped mid-proof).
-    fn has_unfinished(&self) -> Result<bool, BookError> {
+    /// Whether the book has the `part` table (made by the first long or stopped proof).
+    fn has_unfinished(&self, part: Unfinished) -> Result<bool, BookError> {
         let made: i64 = self
             .conn
             .query_row(
-                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'unfinished'",
-                [],
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+                [part.table()],
                 |r| r.get(0),
             )
             .map_err(|e| BookError::Damaged(self.name.clone(), damage(&e)))?;
@@ -634,7 +643,8 @@ impl BookFile {
             .conn
             .query_row(
                 "SELECT type, name FROM sqlite_schema WHERE type IN ('view', 'trigger')
-                 OR (name IN ('boards', 'positions', 'unfinished') AND type <> 'table') LIMIT 1",
+                 OR (name IN ('boards', 'positions', 'unfinished', 'unfinished_checks')
+                     AND type <> 'table') LIMIT 1",
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
@@ -938,16 +948,62 @@ impl BookFile {
     }
 }
 
+/// Which proofs' unfinished work a table keeps: a build's and a verification's are kept apart, so
+/// that a second proof never starts from what the first proof's search proved (it would check
+/// nothing where it took those bounds on trust).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unfinished {
+    /// A build's proofs (`unfinished`).
+    Build,
+    /// A verification's second proofs (`unfinished_checks`).
+    Check,
+}
+
+impl Unfinished {
+    /// The table's name.
+    pub fn table(self) -> &'static str {
+        match self {
+            Unfinished::Build => "unfinished",
+            Unfinished::Check => "unfinished_checks",
+        }
+    }
+}
+
 impl BookFile {
-    /// Keeps `states` — bounds a search proved of states of `built`'s board below a position it was
-    /// stopped in the middle of — in the `unfinished` table (made if missing), met with what it
-    /// holds of each, in one transaction: what the next build of the book starts from
-    /// ([`unfinished_of`](Self::unfinished_of)). A state with a bit past the board's edges, bounds
-    /// crossed or past its cells, or a best move that is not one of its free edges is refused.
+    /// Keeps `states` — bounds a search proved of states of `built`'s board below a position it
+    /// is proving or was stopped in the middle of — in the `part` table (made if missing), met
+    /// with what it holds of each, in one transaction: what the next build (or verification) of
+    /// the book starts from ([`unfinished_of`](Self::unfinished_of)). A state with a bit past the
+    /// board's edges, bounds crossed or past its cells, or a best move that is not one of its
+    /// free edges is refused.
     pub fn put_unfinished(
         &self,
         built: &BuiltBoard,
+        part: Unfinished,
         states: &[ProvedState],
+    ) -> Result<(), BookError> {
+        self.write_unfinished(built, part, states, false)
+    }
+
+    /// As [`put_unfinished`](Self::put_unfinished), but in place of what the table holds of the
+    /// board: what a long proof keeps every few minutes, its table holding what it was started
+    /// from (the table's rows never grow past one keep's).
+    pub fn replace_unfinished(
+        &self,
+        built: &BuiltBoard,
+        part: Unfinished,
+        states: &[ProvedState],
+    ) -> Result<(), BookError> {
+        self.write_unfinished(built, part, states, true)
+    }
+
+    /// Writes `states` into the `part` table, in place of its rows of the board when `replace`.
+    fn write_unfinished(
+        &self,
+        built: &BuiltBoard,
+        part: Unfinished,
+        states: &[ProvedState],
+        replace: bool,
     ) -> Result<(), BookError> {
         let scheme = KeyScheme::new(&built.board);
         for p in states {
@@ -957,20 +1013,25 @@ impl BookFile {
         }
         let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
         let tx = self.write_for(built)?;
-        tx.execute_batch(UNFINISHED).map_err(io)?;
+        let table = part.table();
+        tx.execute_batch(&unfinished_schema(table)).map_err(io)?;
+        let slug = built.geometry.slug();
+        if replace {
+            tx.execute(&format!("DELETE FROM {table} WHERE board = ?1"), [&slug])
+                .map_err(io)?;
+        }
         {
             let mut insert = tx
-                .prepare(
-                    "INSERT INTO unfinished (board, state, lower, upper, best)
+                .prepare(&format!(
+                    "INSERT INTO {table} (board, state, lower, upper, best)
                      VALUES (?1, ?2, ?3, ?4, ?5)
                      ON CONFLICT (board, state) DO UPDATE SET
                          lower = max(lower, excluded.lower),
                          upper = min(upper, excluded.upper),
                          best = coalesce(excluded.best, best)
-                     WHERE max(lower, excluded.lower) <= min(upper, excluded.upper)",
-                )
+                     WHERE max(lower, excluded.lower) <= min(upper, excluded.upper)"
+                ))
                 .map_err(io)?;
-            let slug = built.geometry.slug();
             for p in states {
                 insert
                     .execute(params![
@@ -986,12 +1047,16 @@ impl BookFile {
         tx.commit().map_err(io)
     }
 
-    /// The states of `built`'s board the `unfinished` table holds (none when it has no such
-    /// table), each checked as [`put_unfinished`](Self::put_unfinished) checks them: a row that
-    /// cannot be right makes the book damaged.
-    pub fn unfinished_of(&self, built: &BuiltBoard) -> Result<Vec<ProvedState>, BookError> {
+    /// The states of `built`'s board the `part` table holds (none when it has no such table),
+    /// each checked as [`put_unfinished`](Self::put_unfinished) checks them: a row that cannot be
+    /// right makes the book damaged.
+    pub fn unfinished_of(
+        &self,
+        built: &BuiltBoard,
+        part: Unfinished,
+    ) -> Result<Vec<ProvedState>, BookError> {
         let damaged = |why: String| BookError::Damaged(self.name.clone(), why);
-        if !self.has_unfinished()? {
+        if !self.has_unfinished(part)? {
             return Ok(Vec::new());
         }
         let board = &built.board;
@@ -999,7 +1064,10 @@ impl BookFile {
         let scheme = KeyScheme::new(board);
         let mut statement = self
             .conn
-            .prepare("SELECT state, lower, upper, best FROM unfinished WHERE board = ?1")
+            .prepare(&format!(
+                "SELECT state, lower, upper, best FROM {} WHERE board = ?1",
+                part.table()
+            ))
             .map_err(|e| damaged(damage(&e)))?;
         let rows = statement
             .query_map([built.geometry.slug()], |r| {
@@ -1039,14 +1107,19 @@ impl BookFile {
     }
 }
 
-/// The `unfinished` table, made when first needed (a book without it is the same format).
-const UNFINISHED: &str = "CREATE TABLE IF NOT EXISTS unfinished (
+/// The table `table` of unfinished work ([`Unfinished`]), made when first needed (a book without
+/// it is the same format).
+fn unfinished_schema(table: &str) -> String {
+    format!(
+        "CREATE TABLE IF NOT EXISTS {table} (
     board TEXT NOT NULL,
     state INTEGER NOT NULL,
     lower INTEGER NOT NULL,
     upper INTEGER NOT NULL,
     best INTEGER,
-    PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;";
+    PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;"
+    )
+}
 
 /// What is wrong with a proved state of `built`'s board, if anything: a bit past its edges, bounds
 /// crossed or past its open cells, a best move that is not one of its free edges.
