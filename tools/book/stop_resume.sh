@@ -1,23 +1,28 @@
 #!/bin/bash
 # How much of a stopped book build's work the next build keeps (BENCHMARKS "a book build stopped
-# mid-proof keeps what its search proved"): builds one position fresh, then builds it again
-# interrupted (SIGINT) after SECONDS and resumed, printing each run's position line (its states).
-#   tools/book/stop_resume.sh [PLY] [SECONDS] [MOVES]   (a 4×4 position; run from anywhere)
+# mid-proof keeps what its search proved", "a build killed outright"): builds one position fresh,
+# then builds it again stopped by SIGNAL (INT: Ctrl-C; KILL: no handler runs, only what the build
+# kept every KEEP is left) after SECONDS and resumed, printing each run's position line (its
+# states) and the states kept.
+#   tools/book/stop_resume.sh [PLY] [SECONDS] [MOVES] [SIGNAL] [KEEP]   (a 4×4 position)
 set -euo pipefail
 PLY=${1:-target/release/ply}
 WAIT=${2:-15}
 MOVES=${3:-"6-7 7-8 17-18 18-19 9-10"}
+SIGNAL=${4:-INT}
+KEEP=${5:-10m}
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
-build() { "$PLY" dots book --progress build "$DIR/$1" boxes --rows 4 --cols 4 --moves "$MOVES" --memory 2G; }
+build() { "$PLY" dots book --progress build "$DIR/$1" boxes --rows 4 --cols 4 --moves "$MOVES" --memory 2G --keep-every "$KEEP"; }
 echo "fresh:"
 build fresh.plybook 2>&1 | grep -E '^ply: \[1/1\]'
-echo "stopped after $WAIT s:"
+echo "stopped by SIG$SIGNAL after $WAIT s (keeping every $KEEP):"
 build stopped.plybook > /dev/null 2> "$DIR/stopped.err" &
 pid=$!
 sleep "$WAIT"
-kill -INT "$pid"
+kill -"$SIGNAL" "$pid"
 wait "$pid" || true
-grep -E '^ply: \[1/1\]|interrupted:' "$DIR/stopped.err"
+grep -E '^ply: \[1/1\]|interrupted:' "$DIR/stopped.err" || true
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM unfinished").fetchone()[0], "states kept")' "$DIR/stopped.plybook" || echo "no states kept"
 echo "resumed:"
 build stopped.plybook 2>&1 | grep -E '^ply: \[1/1\]'
