@@ -1339,7 +1339,15 @@ fn a_build_killed_outright_leaves_what_it_last_kept() {
     let (code, out, err) = run_in(dir.path(), &["dots", "book", "stats", "b.book"], None);
     assert_eq!(
         (code, out.as_str(), err.as_str()),
-        (0, "boxes-4x4: no positions yet\n", "")
+        (
+            0,
+            format!(
+                "boxes-4x4: no positions yet; unfinished proofs kept {kept} states for a build to \
+                 start from\n"
+            )
+            .as_str(),
+            ""
+        )
     );
 }
 
@@ -1380,6 +1388,17 @@ fn an_interrupted_verification_keeps_its_proved_part_and_resumes() {
     let kept = rows_of(&book, "unfinished_checks");
     assert!(kept > 1_000, "{kept} states kept");
     assert_eq!(rows_of(&book, "unfinished"), built_kept);
+    let (code, stats, _) = run_in(dir.path(), &["dots", "book", "stats", "b.book"], None);
+    assert_eq!(code, 0);
+    assert!(
+        stats.ends_with(&format!(
+            " s; unfinished proofs kept {kept} states for a verify --resume to start from\n"
+        )) || stats.ends_with(&format!(
+            " s; unfinished proofs kept {built_kept} states for a build to start from, {kept} \
+             states for a verify --resume to start from\n"
+        )),
+        "{stats}"
+    );
     let (code, out, err) = run_in(
         dir.path(),
         &["dots", "book", "verify", "b.book", "--resume"],

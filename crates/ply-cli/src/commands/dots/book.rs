@@ -440,14 +440,25 @@ fn run_stats(a: FileArgs) -> Result<String, Failure> {
     }
     let mut out = String::new();
     for b in &boards {
+        // What unfinished proofs kept, when they kept anything.
+        let kept = [(b.kept, "a build"), (b.kept_checks, "a verify --resume")]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, starts)| format!("{} for {starts} to start from", entries_named(*n as usize, "state")))
+            .collect::<Vec<_>>();
+        let kept = if kept.is_empty() {
+            String::new()
+        } else {
+            format!("; unfinished proofs kept {}", kept.join(", "))
+        };
         if b.positions == 0 {
             // A board recorded (a build stopped before its first entry): nothing to count.
-            writeln!(out, "{}: no positions yet", b.board).expect("to a String");
+            writeln!(out, "{}: no positions yet{kept}", b.board).expect("to a String");
             continue;
         }
         writeln!(
             out,
-            "{}: {} ({} exact, {} checked by a second proof), {}–{} free edges, {} nodes, {:.1} s",
+            "{}: {} ({} exact, {} checked by a second proof), {}–{} free edges, {} nodes, {:.1} s{kept}",
             b.board,
             entries_named(b.positions, "position"),
             b.exact,

@@ -1,7 +1,7 @@
 //! What a front end asks of a whole book — its boards and entries, a summary, a merge, JSON lines
 //! out and in — as reports the CLI (`ply dots book`) and Python (`ply.book_*`) both render.
 
-use super::store::{position_text, BookEntry, BookError, BookFile};
+use super::store::{position_text, BookEntry, BookError, BookFile, Unfinished};
 use crate::games::dots::geometry::BuiltBoard;
 use crate::input::surface::{Surface, Worded};
 use serde::{Deserialize, Serialize};
@@ -35,23 +35,34 @@ pub struct BoardStats {
     pub nodes: u64,
     /// Seconds they took.
     pub seconds: f64,
+    /// States the searches of unfinished proofs kept, a build's (`unfinished`): what the next
+    /// build starts from.
+    pub kept: u64,
+    /// The same of unfinished second proofs (`unfinished_checks`): what `verify --resume` starts
+    /// from.
+    pub kept_checks: u64,
 }
 
 /// Every board of `file` summed up.
 pub fn stats(file: &BookFile) -> Result<Vec<BoardStats>, BookError> {
-    Ok(boards_of(file)?
+    boards_of(file)?
         .into_iter()
-        .map(|(built, entries)| BoardStats {
-            board: built.geometry.slug(),
-            positions: entries.len(),
-            exact: entries.iter().filter(|e| e.value().is_some()).count(),
-            checked: entries.iter().filter(|e| e.checked_by.is_some()).count(),
-            fewest_free: entries.iter().map(|e| e.free).min().unwrap_or(0),
-            most_free: entries.iter().map(|e| e.free).max().unwrap_or(0),
-            nodes: entries.iter().map(|e| e.nodes).sum(),
-            seconds: entries.iter().map(|e| e.seconds).sum(),
+        .map(|(built, entries)| {
+            let board = built.geometry.slug();
+            Ok(BoardStats {
+                positions: entries.len(),
+                exact: entries.iter().filter(|e| e.value().is_some()).count(),
+                checked: entries.iter().filter(|e| e.checked_by.is_some()).count(),
+                fewest_free: entries.iter().map(|e| e.free).min().unwrap_or(0),
+                most_free: entries.iter().map(|e| e.free).max().unwrap_or(0),
+                nodes: entries.iter().map(|e| e.nodes).sum(),
+                seconds: entries.iter().map(|e| e.seconds).sum(),
+                kept: file.unfinished_count(&board, Unfinished::Build)?,
+                kept_checks: file.unfinished_count(&board, Unfinished::Check)?,
+                board,
+            })
         })
-        .collect())
+        .collect()
 }
 
 /// The books a merge reads and writes: `from` opened and checked whole first (so that a refused

@@ -1047,6 +1047,23 @@ impl BookFile {
         tx.commit().map_err(io)
     }
 
+    /// How many states of the board `slug` the `part` table holds (0 when it has no such table):
+    /// counted, not read, so a summary of a book with millions of kept states is quick.
+    pub fn unfinished_count(&self, slug: &str, part: Unfinished) -> Result<u64, BookError> {
+        if !self.has_unfinished(part)? {
+            return Ok(0);
+        }
+        let count: i64 = self
+            .conn
+            .query_row(
+                &format!("SELECT count(*) FROM {} WHERE board = ?1", part.table()),
+                [slug],
+                |r| r.get(0),
+            )
+            .map_err(|e| BookError::Damaged(self.name.clone(), damage(&e)))?;
+        Ok(count as u64)
+    }
+
     /// The states of `built`'s board the `part` table holds (none when it has no such table),
     /// each checked as [`put_unfinished`](Self::put_unfinished) checks them: a row that cannot be
     /// right makes the book damaged.
