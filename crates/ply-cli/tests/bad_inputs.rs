@@ -120,6 +120,8 @@ const CASES: &[Case] = &[
     case("message", &["play", "triangles", "--level", "a\nb\x07c"], Line("ply: --level: `a\\nb\\x07c` is not a level (1 to 8)")),
     case("message", &["bench", "dots-player", "--opponent-level", "99999999999999999999999999999999999999999999999"], Line("ply: --opponent-level: `9999999999999999999999999999999999999999…` is not a level (1 to 8)")),
     case("message", &["dots", "triangles", "--time", "18446744073709551615h"], Line("ply: --time: `18446744073709551615h` is over the longest time accepted, 24 h")),
+    case("message", &["dots", "book", "build", "b.plybook", "boxes", "--rows", "1", "--cols", "1", "--keep-every", "100ms"], Line("ply: --keep-every: `100ms` is under a second: a keep takes seconds")),
+    case("negative value", &["dots", "book", "verify", "b.plybook", "--keep-every", "-10m"], Line("ply: --keep-every: `-10m` is no time at all; give more than 0 s")),
     case("message", &["dots", "triangles", "--memory", "18446744073709551615"], Line("ply: --memory: `18446744073709551615` is not a memory size like 8G or 512M (more than 18 digits)")),
     case("negative value", &["dots", "boxes", "--rows", "-2", "--cols", "3"], Line("ply: --rows: `-2` must not be negative")),
     case("negative value", &["dots", "triangles", "--memory", "-1"], Line("ply: --memory: `-1` must not be negative: give a size like 1G")),

@@ -1204,6 +1204,18 @@ fn interrupted_after_first_line(
     pause: std::time::Duration,
     signal: &str,
 ) -> (String, String, std::process::Output) {
+    signalled_when(dir, cache, args, &|| std::thread::sleep(pause), signal)
+}
+
+/// Runs ply with `args` in `dir`, reads its first line on stderr, waits as `wait` does and sends
+/// it `signal`: gives the first line, the rest of stderr and how ply ended.
+fn signalled_when(
+    dir: &std::path::Path,
+    cache: &std::path::Path,
+    args: &[&str],
+    wait: &dyn Fn(),
+    signal: &str,
+) -> (String, String, std::process::Output) {
     use std::io::BufRead;
     let mut child = common::ply_process(cache)
         .current_dir(dir)
@@ -1218,7 +1230,7 @@ fn interrupted_after_first_line(
         stderr.read_line(&mut first).unwrap() > 0,
         "ply said nothing"
     );
-    std::thread::sleep(pause);
+    wait();
     let killed = std::process::Command::new("kill")
         .args([signal, &child.id().to_string()])
         .status()
@@ -1297,9 +1309,9 @@ fn rows_of(path: &Path, table: &str) -> i64 {
         .unwrap_or(0)
 }
 
-/// A build killed outright (SIGKILL: no handler runs) in the middle of a long proof still leaves
-/// what its search had proved when it last kept its work (`--keep-every`), and an intact book the
-/// same command resumes from.
+/// A build killed outright (SIGKILL: no handler runs) in the middle of a long proof, once it has
+/// kept its work (`--keep-every`), still leaves what its search had proved then, and an intact book
+/// the same command resumes from.
 #[test]
 fn a_build_killed_outright_leaves_what_it_last_kept() {
     let dir = scratch();
@@ -1323,15 +1335,19 @@ fn a_build_killed_outright_leaves_what_it_last_kept() {
         "--keep-every",
         "1s",
     ];
-    let (_, rest, output) = interrupted_after_first_line(
-        dir.path(),
-        cache.path(),
-        &args,
-        std::time::Duration::from_secs(4),
-        "-KILL",
-    );
-    assert_eq!(output.status.code(), None, "{rest}");
     let book = dir.path().join("b.book");
+    // Killed once a keep is in the book (up to two minutes on a loaded machine).
+    let kept_once = || {
+        for _ in 0..1200 {
+            if rows_of(&book, "unfinished") > 0 {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("nothing kept in two minutes");
+    };
+    let (_, rest, output) = signalled_when(dir.path(), cache.path(), &args, &kept_once, "-KILL");
+    assert_eq!(output.status.code(), None, "{rest}");
     assert_eq!(rows_of(&book, "positions"), 0);
     let kept = rows_of(&book, "unfinished");
     assert!(kept > 1_000, "{kept} states kept");

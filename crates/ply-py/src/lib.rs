@@ -31,8 +31,9 @@ use plysolve::games::door::{About, Context, FaultKind, Grants};
 use plysolve::games::dots::answer::{answer, fault, Hooks};
 use plysolve::games::dots::board::MAX_CELLS;
 use plysolve::games::dots::book::build::{
-    build_in, leaves, verify, BuildEvent, BuildOptions, VerifyOptions, KEEP_EVERY,
+    build_in, leaves, verify, BuildEvent, BuildOptions, VerifyOptions,
 };
+use plysolve::games::dots::book::keeping::{parse_keep_every, Keeping};
 use plysolve::games::dots::book::{ops, BookFile, Books};
 use plysolve::games::dots::jobs::{combine, expand};
 use plysolve::games::dots::kept::Kept;
@@ -147,6 +148,9 @@ struct Args {
     /// A verification resuming: entries an earlier one checked are not proved again.
     #[serde(default)]
     resume: bool,
+    /// How often a long proof keeps its work in the book as it goes (`"10m"`); none: only when
+    /// stopped (a worker's scratch book, deleted after its job, keeps nothing).
+    keep_every: Option<String>,
 }
 
 impl Args {
@@ -169,6 +173,17 @@ impl Args {
             .map(plysolve::input::duration::parse_time)
             .transpose()
             .map_err(|e| bad(format!("time: {e}")))
+    }
+
+    /// How a long proof keeps its work as it goes (`keep_every`), telling no one.
+    fn keeping(&self) -> PyResult<Option<Keeping<'static>>> {
+        let every = self
+            .keep_every
+            .as_deref()
+            .map(parse_keep_every)
+            .transpose()
+            .map_err(|e| bad(format!("keep_every: {e}")))?;
+        Ok(every.map(|every| Keeping { every, told: None }))
     }
 }
 
@@ -415,6 +430,7 @@ fn book_build(
     let time = args.time()?;
     let tie_order = args.tie_order.unwrap_or_default();
     let budget = budget(args.memory.as_deref())?;
+    let keep = args.keeping()?;
     let file = book_file(args.path()?, true, true)?;
     let depth = args.depth.unwrap_or(0);
     let kept = if args.keep_table {
@@ -438,7 +454,7 @@ fn book_build(
             budget,
             halt: &halt,
             progress: None,
-            keep_every: Some(KEEP_EVERY),
+            keep,
         };
         let mut tell = |e: &BuildEvent| {
             if let Some(tell) = progress {
@@ -519,6 +535,7 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
     let time = args.time()?;
     let budget = budget(args.memory.as_deref())?;
     let resume = args.resume;
+    let keep = args.keeping()?;
     // Written into (entries marked checked), never made: there is nothing to verify in a new book.
     let file = book_file(args.path()?, true, false)?;
     let boards = ops::boards_of(&file).map_err(bad)?;
@@ -537,7 +554,7 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
                 resume,
                 halt: &halt,
                 progress: None,
-                keep_every: Some(KEEP_EVERY),
+                keep,
             };
             let v =
                 verify(&file, built, &exact, options, &mut |_, _| {}).map_err(|e| e.to_string())?;

@@ -119,6 +119,25 @@ def test_bad_book_files_raise_value_error(tmp_path):
         plysolve.book_export(str(tmp_path / "none.plybook"))
     with pytest.raises(ValueError, match="tie_order"):
         plysolve.book_build(str(tmp_path / "x.plybook"), "triangles", tie_order="sideways")
+    # A keep takes seconds: keeping more often than each second is refused, as on the command line.
+    with pytest.raises(ValueError, match=r"^keep_every: `0.5s` is under a second: a keep takes seconds$"):
+        plysolve.book_build(str(tmp_path / "x.plybook"), "triangles", keep_every="0.5s")
+    with pytest.raises(ValueError, match=r"^keep_every: `0.5s` is under a second: a keep takes seconds$"):
+        plysolve.book_verify(str(tmp_path / "x.plybook"), keep_every="0.5s")
+
+
+def test_stats_count_what_unfinished_proofs_kept(tmp_path):
+    """A finished build keeps nothing; rows an unfinished proof kept are counted per table."""
+    path = tmp_path / "t.plybook"
+    build(path, keep_every=None)
+    assert [(b["kept"], b["kept_checks"]) for b in plysolve.book_stats(str(path))] == [(0, 0)]
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE unfinished_checks (board TEXT NOT NULL, state INTEGER NOT NULL, "
+                     "lower INTEGER NOT NULL, upper INTEGER NOT NULL, best INTEGER, root INTEGER, "
+                     "PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID")
+        conn.execute("INSERT INTO unfinished_checks VALUES ('triangles-3', 3, -2, 2, NULL, 0)")
+    conn.close()
+    assert [(b["kept"], b["kept_checks"]) for b in plysolve.book_stats(str(path))] == [(0, 1)]
 
 
 def test_a_missing_book_is_refused_by_what_only_reads_or_checks_it(tmp_path, monkeypatch):

@@ -69,7 +69,7 @@ fn build_options(depth: u32, halt: &Halt) -> BuildOptions<'_> {
         budget: budget(),
         halt,
         progress: None,
-        keep_every: None,
+        keep: None,
     }
 }
 
@@ -81,7 +81,7 @@ fn verify_options(time: Option<Duration>, resume: bool) -> VerifyOptions<'static
         resume,
         halt: &NEVER,
         progress: None,
-        keep_every: None,
+        keep: None,
     }
 }
 
@@ -198,7 +198,7 @@ fn build_into(
         budget: budget(),
         halt: &halt,
         progress: None,
-        keep_every: None,
+        keep: None,
     };
     build(book, built, &[EdgeSet(0)], options, &mut |_| {}).unwrap()
 }
@@ -2076,7 +2076,7 @@ fn a_build_meets_the_bounds_its_parents_put_on_a_position() {
         budget: budget(),
         halt: &halt,
         progress: None,
-        keep_every: None,
+        keep: None,
     };
     // (The fault as its line: a closure giving the whole error is too large for clippy.)
     let prove = |book: &BookFile| {

@@ -11,7 +11,9 @@ use plysolve::engine::scored::{Solver, SubsetIndexed, ValueRange};
 use plysolve::engine::util::halt::Halt;
 use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
+use plysolve::games::dots::book::build::KeepEvent;
 use plysolve::games::dots::book::build::{build, BuildOptions};
+use plysolve::games::dots::book::keeping::Keeping;
 use plysolve::games::dots::book::store::Unfinished;
 use plysolve::games::dots::book::{BookEntry, BookError, BookFile};
 use plysolve::games::dots::geometry::BuiltBoard;
@@ -118,7 +120,7 @@ fn a_stopped_build_resumes_from_what_its_search_proved() {
             budget: budget(),
             halt: &halt,
             progress: Some(&stop),
-            keep_every: None,
+            keep: None,
         };
         let mut seen = Vec::new();
         build(book, &built, &[start], options, &mut |e| {
@@ -280,8 +282,8 @@ fn unfinished_rows_that_cannot_be_right_are_refused() {
 }
 
 /// The 4×4 position of 31 free edges above (−2, 3.5 million states), proved into a new book at
-/// `path` (a build of no depth), with its work kept every `keep_every`.
-fn build_kept(path: &std::path::Path, keep_every: Option<std::time::Duration>) -> BookEntry {
+/// `path` (a build of no depth), its work kept as `keep` says.
+fn build_kept(path: &std::path::Path, keep: Option<Keeping<'_>>) -> BookEntry {
     let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
     let start = position_from_moves(
         &built.board,
@@ -297,7 +299,7 @@ fn build_kept(path: &std::path::Path, keep_every: Option<std::time::Duration>) -
         budget: MemoryBudget::new(256 << 20),
         halt: &halt,
         progress: None,
-        keep_every,
+        keep,
     };
     let book = BookFile::open(path, true, true).unwrap();
     let mut seen = Vec::new();
@@ -308,32 +310,121 @@ fn build_kept(path: &std::path::Path, keep_every: Option<std::time::Duration>) -
     seen.pop().unwrap()
 }
 
-/// A long proof keeps what its search has proved every `keep_every` while it runs, not only when
-/// stopped: a proof that ran past it leaves proved states in the book (what a build killed
-/// outright leaves), each below the position and holding its exact value; one that never ran so
-/// long (no keeping asked) leaves none.
+/// The rows of `table` in the book at `path` (none when it has no such table).
+fn rows_of(path: &std::path::Path, table: &str) -> i64 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+        .unwrap_or(0)
+}
+
+/// Keeping every 50 ms, told of each keep: the rows of the keeps told, read from the book as they
+/// are told (while the proof goes on), and what was told.
+struct Told {
+    path: std::path::PathBuf,
+    table: &'static str,
+    seen: std::sync::Mutex<Vec<(KeepEvent, i64)>>,
+}
+
+impl Told {
+    fn new(path: &std::path::Path, table: &'static str) -> Self {
+        Told {
+            path: path.to_path_buf(),
+            table,
+            seen: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    fn tell(&self, event: &KeepEvent) {
+        let rows = rows_of(&self.path, self.table);
+        self.seen.lock().unwrap().push((event.clone(), rows));
+    }
+
+    /// Each keep's states and the rows the book then held; every keep succeeded.
+    fn kept(&self) -> Vec<(usize, i64)> {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(e, rows)| match e {
+                KeepEvent::Kept { states, .. } => (*states, *rows),
+                KeepEvent::Failed(why) => panic!("a keep failed: {why}"),
+            })
+            .collect()
+    }
+}
+
+/// A long proof keeps what its search has proved every `keep.every` while it runs, not only when
+/// stopped: each keep puts in the book, in place of the last, the states it tells of (what a build
+/// killed outright leaves), each below the position; once the position is proved and written,
+/// what its proof kept is forgotten. A build not asked to keep keeps nothing.
 #[test]
 fn a_long_proof_keeps_its_work_as_it_goes() {
     let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let kept_path = dir.path().join("kept.plybook");
-    let entry = build_kept(&kept_path, Some(std::time::Duration::from_millis(50)));
+    let path = dir.path().join("kept.plybook");
+    let told = Told::new(&path, "unfinished");
+    let tell = |e: &KeepEvent| told.tell(e);
+    let keep = Keeping {
+        every: std::time::Duration::from_millis(50),
+        told: Some(&tell),
+    };
+    let entry = build_kept(&path, Some(keep));
     assert_eq!(entry.value(), Some(-2));
-    let book = BookFile::open(&kept_path, false, false).unwrap();
-    let kept = book.unfinished_of(&built, Unfinished::Build).unwrap();
-    assert!(kept.len() > 1_000, "{} states kept", kept.len());
-    assert!(kept.iter().all(|p| p.free >= 31 - 14 && p.free < 31));
-    assert!(book
-        .unfinished_of(&built, Unfinished::Check)
-        .unwrap()
-        .is_empty());
-    let plain_path = dir.path().join("plain.plybook");
-    assert_eq!(build_kept(&plain_path, None).value(), Some(-2));
-    let plain = BookFile::open(&plain_path, false, false).unwrap();
-    assert!(plain
-        .unfinished_of(&built, Unfinished::Build)
-        .unwrap()
-        .is_empty());
+    let kept = told.kept();
+    assert!(!kept.is_empty());
+    // (A state read twice, from its old and its new bucket as the table grew under the reading,
+    // is one row.)
+    let one_keep = |&(states, rows): &(usize, i64)| {
+        states > 1_000 && rows <= states as i64 && rows >= states as i64 * 99 / 100
+    };
+    assert!(kept.iter().all(one_keep), "{kept:?}");
+    let book = BookFile::open(&path, false, false).unwrap();
+    assert_eq!(
+        book.unfinished_of(&built, Unfinished::Build).unwrap(),
+        vec![]
+    );
+    assert_eq!(rows_of(&path, "unfinished_checks"), 0);
+    let plain = dir.path().join("plain.plybook");
+    assert_eq!(build_kept(&plain, None).value(), Some(-2));
+    assert_eq!(rows_of(&plain, "unfinished"), 0);
+}
+
+/// The same of a verification's second proof: kept as it goes, in `unfinished_checks` only.
+#[test]
+fn a_long_second_proof_keeps_its_work_as_it_goes() {
+    use plysolve::games::dots::book::build::{verify, VerifyOptions};
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.plybook");
+    assert_eq!(build_kept(&path, None).value(), Some(-2));
+    let told = Told::new(&path, "unfinished_checks");
+    let tell = |e: &KeepEvent| told.tell(e);
+    let book = BookFile::open(&path, true, false).unwrap();
+    let options = VerifyOptions {
+        time: None,
+        budget: MemoryBudget::new(256 << 20),
+        resume: false,
+        halt: &Halt::never(),
+        progress: None,
+        keep: Some(Keeping {
+            every: std::time::Duration::from_millis(50),
+            told: Some(&tell),
+        }),
+    };
+    let entries = book.entries_of(&built).unwrap();
+    let found = verify(&book, &built, &entries, options, &mut |_, _| {}).unwrap();
+    assert_eq!(found.agreed, 1);
+    let kept = told.kept();
+    assert!(!kept.is_empty());
+    assert!(
+        kept.iter().all(|&(states, rows)| states > 1_000
+            && rows <= states as i64
+            && rows >= states as i64 * 99 / 100),
+        "{kept:?}"
+    );
+    assert_eq!(rows_of(&path, "unfinished_checks"), 0);
+    assert_eq!(rows_of(&path, "unfinished"), 0);
 }
 
 /// A verification starts from its own kind's kept work only: bounds kept by second proofs
@@ -367,7 +458,7 @@ fn a_second_proof_starts_only_from_second_proofs() {
             resume,
             halt: &Halt::never(),
             progress: None,
-            keep_every: None,
+            keep: None,
         };
         let entries = book.entries_of(&built).unwrap();
         let found = verify(&book, &built, &entries, options, &mut |_, _| {}).unwrap();
@@ -376,4 +467,64 @@ fn a_second_proof_starts_only_from_second_proofs() {
     assert_eq!(verified(Unfinished::Check, true), (0, 1));
     assert_eq!(verified(Unfinished::Build, true), (1, 0));
     assert_eq!(verified(Unfinished::Check, false), (1, 0));
+}
+
+/// Each proof keeps its own rows: a keep replaces what the proof of the same position kept (and
+/// rows of no proof in particular), never another position's — two builds of one board into one
+/// book keep both; a proof done forgets its own. A table an older version made, with no `root`
+/// column, is written into all the same (the column added).
+#[test]
+fn each_proof_replaces_only_what_it_kept() {
+    let built = Geometry::Boxes { rows: 2, cols: 2 }.build().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.plybook");
+    let state = |bits: u64| ProvedState {
+        state: bits,
+        range: ValueRange {
+            lower: -2,
+            upper: 2,
+        },
+        best: None,
+        free: 12 - bits.count_ones(),
+    };
+    let book = BookFile::open(&path, true, true).unwrap();
+    // An older version's table, its row of no proof in particular.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TABLE unfinished (board TEXT NOT NULL, state INTEGER NOT NULL,
+             lower INTEGER NOT NULL, upper INTEGER NOT NULL, best INTEGER,
+             PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;
+             INSERT INTO unfinished VALUES ('boxes-2x2', 64, -2, 2, NULL);",
+        )
+        .unwrap();
+    let held = |book: &BookFile| {
+        let mut states: Vec<u64> = book
+            .unfinished_of(&built, Unfinished::Build)
+            .unwrap()
+            .iter()
+            .map(|p| p.state)
+            .collect();
+        states.sort();
+        states
+    };
+    assert_eq!(held(&book), vec![64]);
+    let (a, b) = (1u64, 2u64);
+    book.replace_unfinished(&built, Unfinished::Build, a, &[state(0b11), state(0b111)])
+        .unwrap();
+    book.replace_unfinished(&built, Unfinished::Build, b, &[state(0b1010)])
+        .unwrap();
+    assert_eq!(held(&book), vec![0b11, 0b111, 0b1010]);
+    book.replace_unfinished(&built, Unfinished::Build, a, &[state(0b1100)])
+        .unwrap();
+    assert_eq!(held(&book), vec![0b1010, 0b1100]);
+    book.clear_unfinished(&built, Unfinished::Build, b).unwrap();
+    assert_eq!(held(&book), vec![0b1100]);
+    // The other table untouched, and never made by a clear.
+    book.clear_unfinished(&built, Unfinished::Check, a).unwrap();
+    assert_eq!(
+        book.unfinished_of(&built, Unfinished::Check).unwrap(),
+        vec![]
+    );
+    assert_eq!(rows_of(&path, "unfinished_checks"), 0);
 }

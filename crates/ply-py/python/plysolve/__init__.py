@@ -236,12 +236,15 @@ def book_build(
     tie_order: str = "low-first",
     memory: Optional[str] = None,
     progress: Progress = None,
+    keep_every: Optional[str] = "10m",
 ) -> List[Dict[str, Any]]:
     """Proves every position up to ``depth`` moves after ``moves`` into the book at ``path``
     (``ply dots book build``): deepest first, each entry written as it is proved, so a stopped
     build resumes where it stopped; ``time`` (``"10m"``) bounds one position's search, which then
-    keeps its bounds. Returns the entries (dicts as ``book_export`` gives them, without
-    ``position``), shallowest first. ``progress`` is told the positions settled.
+    keeps its bounds. A long proof keeps what its search has proved so far every ``keep_every``
+    (``None``: only when stopped), so a build killed outright starts again from it. Returns the
+    entries (dicts as ``book_export`` gives them, without ``position``), shallowest first.
+    ``progress`` is told the positions settled.
 
     Raises:
         ValueError: a bad argument (a board, move, depth, time, memory, of the wrong kind too) or
@@ -250,14 +253,16 @@ def book_build(
         KeyboardInterrupt: Ctrl-C (the entries proved so far are kept).
     """
     request = _dots_request(game, rows, cols, size, moves, "value", "auto", None, None)
-    args = _request(path=path, depth=depth, time=time, tie_order=tie_order, memory=memory)
+    args = _request(path=path, depth=depth, time=time, tie_order=tie_order, memory=memory,
+                    keep_every=keep_every)
     return json.loads(_ply.book_build(request, args, _callable(progress)))
 
 
 def book_stats(path: str) -> List[Dict[str, Any]]:
     """Each board of the book at ``path`` summed up (``ply dots book stats --json``): ``board``,
     ``positions``, ``exact``, ``checked``, ``fewest_free``, ``most_free``, ``nodes``,
-    ``seconds``. A bad ``path`` (or file) raises ValueError."""
+    ``seconds``, and ``kept`` and ``kept_checks``: the states unfinished proofs kept, a build's and
+    a verification's. A bad ``path`` (or file) raises ValueError."""
     return json.loads(_ply.book_stats(_request(path=path)))
 
 
@@ -284,17 +289,23 @@ def book_import(path: str, entries: Sequence[Dict[str, Any]]) -> int:
 
 
 def book_verify(
-    path: str, time: Optional[str] = None, memory: Optional[str] = None, resume: bool = False
+    path: str,
+    time: Optional[str] = None,
+    memory: Optional[str] = None,
+    resume: bool = False,
+    keep_every: Optional[str] = "10m",
 ) -> Dict[str, Any]:
     """Proves every exact entry of the book at ``path`` again (``ply dots book verify``): an entry
     whose children are all in the book and confirmed, from their entries (Wilson's rule) whatever
     proved it; any other by the search in the other tie order and without any book. Entries that agree
-    are marked checked; with ``resume``, entries checked before are skipped (``already``), so a
-    verification stopped part way resumes. Returns per board ``{"agreed", "from_children",
+    are marked checked; with ``resume``, entries checked before are skipped (``already``) and a
+    second proof stopped part way starts from what it kept (every ``keep_every``, ``None``: only
+    when stopped), so a verification stopped part way resumes. Returns per board ``{"agreed", "from_children",
     "already", "unsettled", "disagreements": [{"position", "key", "book", "found"}]}``. A bad
     path (a missing book too: `` `x.plybook`: no such book ``, and no file is made), time or memory
     raises ValueError."""
-    return json.loads(_ply.book_verify(_request(path=path, time=time, memory=memory, resume=resume)))
+    return json.loads(_ply.book_verify(_request(path=path, time=time, memory=memory, resume=resume,
+                                                keep_every=keep_every)))
 
 
 def dots_batch(

@@ -11,8 +11,9 @@ use crate::progress::StatesProgress;
 use clap::{Args, Subcommand};
 use plysolve::engine::util::halt::Halt;
 use plysolve::games::dots::book::build::{
-    build_planned, verify, BuildError, BuildEvent, BuildOptions, Plan, VerifyOptions,
+    build_planned, verify, BuildError, BuildEvent, BuildOptions, KeepEvent, Plan, VerifyOptions,
 };
+use plysolve::games::dots::book::keeping::{parse_keep_every, Keeping};
 use plysolve::games::dots::book::key::KeyScheme;
 use plysolve::games::dots::book::store::{position_text, BookEntry, BookFile};
 use plysolve::games::dots::book::{ops, Books};
@@ -94,7 +95,7 @@ struct BuildArgs {
     tie_order: TieOrderArg,
     /// How often a long proof keeps what it has proved so far in FILE (a build killed outright
     /// loses at most this much of its work).
-    #[arg(long, global = true, value_name = "TIME", default_value = "10m", value_parser = super::parse_time_arg)]
+    #[arg(long, global = true, value_name = "TIME", default_value = "10m", value_parser = parse_keep_arg)]
     keep_every: String,
     #[command(flatten)]
     memory: MemoryArg<true>,
@@ -139,7 +140,7 @@ struct VerifyArgs {
     #[arg(long)]
     resume: bool,
     /// How often a long second proof keeps what it has proved so far in FILE (for --resume).
-    #[arg(long, value_name = "TIME", default_value = "10m", value_parser = super::parse_time_arg)]
+    #[arg(long, value_name = "TIME", default_value = "10m", value_parser = parse_keep_arg)]
     keep_every: String,
     #[command(flatten)]
     memory: MemoryArg,
@@ -174,6 +175,21 @@ pub fn run(args: BookArgs) -> Result<String, Failure> {
     }
 }
 
+/// What a long proof's keeping tells: each keep a line with the progress, a keep that failed a line
+/// whether progress is shown or not (the proof goes on, but a kill would now lose more).
+fn keep_told(progress: &StatesProgress, every: Duration) -> impl Fn(&KeepEvent) + Sync + '_ {
+    move |event: &KeepEvent| match event {
+        KeepEvent::Kept { states, seconds } => progress.event(&format!(
+            "kept {} of the proof under way ({seconds:.1} s)",
+            entries_named(*states, "state")
+        )),
+        KeepEvent::Failed(why) => progress.notice(&format!(
+            "could not keep the proof's work ({why}); trying again in {}",
+            plysolve::engine::util::halt::millis_text(every.as_millis() as u64)
+        )),
+    }
+}
+
 /// `1 entry`, `5 entries`.
 fn entries(n: usize) -> String {
     if n == 1 {
@@ -190,6 +206,16 @@ fn entries_named(n: usize, what: &str) -> String {
     } else {
         format!("{n} {what}s")
     }
+}
+
+/// `--keep-every`: a time of at least a second ([`parse_keep_every`]).
+fn parse_keep_arg(text: &str) -> Result<String, String> {
+    parse_keep_every(text).map(|_| text.to_string())
+}
+
+/// The time `--keep-every` gives (checked by [`parse_keep_arg`]).
+fn keep_arg(text: &str) -> Result<Duration, Failure> {
+    parse_keep_every(text).map_err(Failure::BadInput)
 }
 
 fn time_arg(text: &Option<String>) -> Result<Option<Duration>, Failure> {
@@ -265,6 +291,8 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
     // Between the positions' lines, the search under way (a position can take hours).
     let done = AtomicU64::new(0);
     let searching = |states: u64| progress.update_with(done.load(Ordering::Relaxed), Some(&in_proof(states)));
+    let keep_every = keep_arg(&a.keep_every)?;
+    let told = keep_told(&progress, keep_every);
     progress.update(0);
     let options = BuildOptions {
         depth: a.depth,
@@ -276,7 +304,10 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
         budget,
         halt: &halt,
         progress: Some(&searching),
-        keep_every: time_arg(&Some(a.keep_every.clone()))?,
+        keep: Some(Keeping {
+            every: keep_every,
+            told: Some(&told),
+        }),
     };
     let mut on_event = |e: &BuildEvent| {
         done.store(e.done as u64, Ordering::Relaxed);
@@ -304,6 +335,7 @@ fn run_build(a: BuildArgs) -> Result<String, Failure> {
     };
     let entries = build_planned(&book, &built, &plan, options, None, None, &mut on_event)
         .map_err(Failure::bad)?;
+    drop(told);
     drop(progress);
     if stop.load(Ordering::SeqCst) {
         // Settled: valued exactly (the one under proof may have bounds by now, not its value).
@@ -480,7 +512,7 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
     let file = BookFile::open(&a.file, true, false).map_err(Failure::bad)?;
     let budget = a.memory.budget()?;
     let time = time_arg(&a.time)?;
-    let keep_every = time_arg(&Some(a.keep_every.clone()))?;
+    let keep_every = keep_arg(&a.keep_every)?;
     // An interrupt stops the verification at its next check, keeping what the second proof under
     // way had proved; a second one ends it at once.
     let stop = crate::saving::stop_cleanly_on_interrupt();
@@ -504,6 +536,7 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
         let seen = AtomicU64::new(0);
         let searching =
             |states: u64| progress.update_with(seen.load(Ordering::Relaxed), Some(&in_proof(states)));
+        let told = keep_told(&progress, keep_every);
         progress.update(0);
         let mut on_entry = |e: &BookEntry, found: Option<plysolve::engine::scored::ValueRange>| {
             let now = seen.fetch_add(1, Ordering::Relaxed) + 1;
@@ -524,10 +557,14 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
             resume: a.resume,
             halt: &halt,
             progress: Some(&searching),
-            keep_every,
+            keep: Some(Keeping {
+                every: keep_every,
+                told: Some(&told),
+            }),
         };
         let verified =
             verify(&file, &built, &exact, options, &mut on_entry).map_err(Failure::bad)?;
+        drop(told);
         drop(progress);
         writeln!(
             out,

@@ -1,10 +1,12 @@
 //! A fixed-size table of value bounds, shared by the threads of a search without locks.
 //!
 //! Each entry is two 64-bit words: the data (lower and upper bound of the value, the free elements
-//! of the state — how much work it stood for — and the best move found) and the key XOR the data.
-//! A reader accepts an entry only when the XOR of the two words gives its key back, so an entry torn by
-//! two threads writing at once reads as absent (the lockless scheme of Hyatt and Mann): no locks, and
-//! an answer is never taken from another state.
+//! of the state — how much work it stood for — the best move found, and a tag: the top bits of the
+//! key's hash) and the key XOR the data. A reader accepts an entry only when the XOR of the two
+//! words gives its key back and the tag is that key's (the lockless scheme of Hyatt and Mann, with
+//! a check of its own): an entry torn by two threads writing at once — whose XOR gives a key
+//! neither wrote, perhaps another state's — reads as absent but for one chance in 2^23. No locks,
+//! and an answer is not taken from another state.
 //!
 //! Entries live in buckets of two: the first keeps the state that stood for the most work, the second
 //! takes whatever the first refuses.
@@ -58,6 +60,14 @@ pub struct BoundsTable {
 
 const VALID: u64 = 1 << 40;
 const NO_MOVE: u64 = 0xFF;
+/// The data word's bits from here up hold the same bits of the key's hash (its tag).
+const TAG_SHIFT: u32 = 41;
+
+/// Whether `data` is an entry written for the key whose hash is `hash`: valid, and tagged with
+/// its hash's top bits (a pair torn by two writers carries another key's tag).
+fn tagged(data: u64, hash: u64) -> bool {
+    data & VALID != 0 && data >> TAG_SHIFT == hash >> TAG_SHIFT
+}
 
 /// The key and data of the entry at `slot` of a lockless table of word pairs: the first word holds
 /// the key XOR the data, so a pair torn by two writers at once reads as another key and is never
@@ -87,12 +97,14 @@ pub(super) fn mix(key: u64) -> u64 {
     h ^ (h >> 33)
 }
 
-fn pack(bounds: Bounds, work: u32) -> u64 {
+/// The data word of `bounds` for a state of `work` free elements whose key's hash is `hash`.
+fn pack(hash: u64, bounds: Bounds, work: u32) -> u64 {
     (bounds.lower as i8 as u8 as u64)
         | (bounds.upper as i8 as u8 as u64) << 8
         | (work.min(255) as u64) << 16
         | bounds.best.map_or(NO_MOVE, |b| b as u64) << 24
         | VALID
+        | hash >> TAG_SHIFT << TAG_SHIFT
 }
 
 fn unpack(data: u64) -> (Bounds, u32) {
@@ -167,7 +179,12 @@ impl BoundsTable {
     /// read from bit 20 up ignored the key's top bits: on boards of more than 44 elements, states
     /// differing only there shared one bucket, and a 5×5 search took 2–3 times the nodes.)
     fn bucket(&self, key: u64) -> usize {
-        ((mix(key) & self.bucket_mask.load(Ordering::Relaxed)) * 4) as usize
+        self.home(mix(key))
+    }
+
+    /// [`bucket`](Self::bucket) of a key whose hash is `hash`.
+    fn home(&self, hash: u64) -> usize {
+        ((hash & self.bucket_mask.load(Ordering::Relaxed)) * 4) as usize
     }
 
     /// Counts a state stored that the table did not hold, and doubles the prefix once as many have
@@ -219,10 +236,11 @@ impl BoundsTable {
 
     /// What the table knows about `key`, if anything.
     pub fn probe(&self, key: u64) -> Option<Bounds> {
-        let bucket = self.bucket(key);
+        let hash = mix(key);
+        let bucket = self.home(hash);
         [bucket, bucket + 2].into_iter().find_map(|slot| {
             let (stored, data) = self.read(slot);
-            (stored == key && data & VALID != 0).then(|| unpack(data).0)
+            (stored == key && tagged(data, hash)).then(|| unpack(data).0)
         })
     }
 
@@ -230,22 +248,23 @@ impl BoundsTable {
     /// store that grows the table checks `halt` while it moves entries: it gives way as the halt
     /// says, and stops moving once the halt has come (what is not moved is only missed).
     pub fn store(&self, key: u64, bounds: Bounds, work: u32, halt: &Halt) {
-        let bucket = self.bucket(key);
+        let hash = mix(key);
+        let bucket = self.home(hash);
         let (first, second) = (bucket, bucket + 2);
         for slot in [first, second] {
             let (stored, data) = self.read(slot);
-            if stored == key && data & VALID != 0 {
+            if stored == key && tagged(data, hash) {
                 let (old, _) = unpack(data);
                 let merged = Bounds {
                     lower: bounds.lower.max(old.lower),
                     upper: bounds.upper.min(old.upper),
                     best: bounds.best.or(old.best),
                 };
-                self.write(slot, key, pack(merged, work));
+                self.write(slot, key, pack(hash, merged, work));
                 return;
             }
         }
-        self.place(bucket, key, pack(bounds, work), work);
+        self.place(bucket, key, pack(hash, bounds, work), work);
         self.count_new_state(halt);
     }
 
@@ -277,10 +296,12 @@ impl BoundsTable {
             }
             for slot in [bucket * 4, bucket * 4 + 2] {
                 let (key, data) = self.read(slot);
-                if data & VALID == 0 {
+                let hash = mix(key);
+                // A pair torn by two writers is left where it is (never met: its tag is wrong).
+                if !tagged(data, hash) {
                     continue;
                 }
-                let home = self.bucket(key);
+                let home = self.home(hash);
                 if home != bucket * 4 {
                     self.place(home, key, data, unpack(data).1);
                 }
@@ -289,12 +310,11 @@ impl BoundsTable {
     }
 
     /// Every entry of a state with at least `work` free elements, with its bounds and free
-    /// elements: what a search has proved (read once its threads are done, or while they run —
-    /// an entry torn as it is read is not believed). An entry is taken only in its home bucket,
-    /// so a pair torn by two writers — which a probe never matches, as its key is not the one
-    /// asked for — is not read as a state (its garbage key would hash elsewhere but for one chance
-    /// in the buckets); the caller checks the rest (the state's free elements against `work`, its
-    /// bounds against its cells).
+    /// elements: what a search has proved (read once its threads are done, or while they run).
+    /// An entry is taken only in its home bucket and with its key's tag, so a pair torn by two
+    /// writers, or as it is read — whose XOR gives a key neither wrote — is not read as a state
+    /// but for one chance in 2^23; the caller checks the rest (the state's free elements against
+    /// `work`, its bounds against its cells).
     pub fn proved(&self, work: u32) -> Vec<(u64, Bounds, u32)> {
         let mut found = Vec::new();
         self.each_proved(|key, bounds, free| {
@@ -320,7 +340,8 @@ impl BoundsTable {
         for bucket in 0..=mask {
             for slot in [bucket * 4, bucket * 4 + 2] {
                 let (key, data) = self.read(slot);
-                if data & VALID == 0 || self.bucket(key) != bucket * 4 {
+                let hash = mix(key);
+                if !tagged(data, hash) || self.home(hash) != bucket * 4 {
                     continue;
                 }
                 let (bounds, free) = unpack(data);
@@ -396,6 +417,39 @@ mod tests {
         assert_eq!(table.bytes_in_use(), 16 << 20);
         let (_, recent) = found_and_recent(&table, &keys);
         assert!(recent > 900, "{recent}");
+    }
+
+    /// A pair torn by two writers — one state's key word beside another's data — gives a key
+    /// neither wrote; in its home bucket it would be read as a state with the other's bounds, but
+    /// its tag is the other key's: neither a probe nor a reading of the proved states takes it.
+    #[test]
+    fn a_torn_pair_is_never_read_as_a_state() {
+        let table = BoundsTable::new(64, MemoryBudget::new(1 << 20)).unwrap();
+        let bounds = |v: i32| Bounds {
+            lower: v,
+            upper: v,
+            best: None,
+        };
+        let (first, second) = (0b1011u64, 0b0110u64);
+        let first_data = pack(mix(first), bounds(1), 10);
+        // A second state whose torn pair with the first hashes home to the first bucket.
+        let (second, second_data, torn) = (second..)
+            .map(|k| {
+                let data = pack(mix(k), bounds(-3), 10);
+                (k, data, first ^ first_data ^ data)
+            })
+            .find(|&(k, _, torn)| k != first && table.bucket(torn) == 0)
+            .unwrap();
+        assert_ne!(torn, second);
+        table.words[0].store(first ^ first_data, Ordering::Relaxed);
+        table.words[1].store(second_data, Ordering::Relaxed);
+        assert_eq!(read_slot(&table.words, 0), (torn, second_data));
+        assert_eq!(table.probe(torn), None);
+        assert_eq!(table.proved(0), vec![]);
+        // Written whole, it is read.
+        table.store(torn, bounds(-3), 10, &NEVER);
+        assert_eq!(table.probe(torn), Some(bounds(-3)));
+        assert_eq!(table.proved(0), vec![(torn, bounds(-3), 10)]);
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! keeps the bounds proved. A second proof in the other tie order checks entries ([`verify`]).
 
 use super::key::KeyScheme;
+use super::keeping::{Keeper, Keeping, ProofWork};
+pub use super::keeping::{KeepEvent, KEEP_EVERY, PART_PROVED_BELOW, PART_PROVED_MOST};
 use super::store::{position_named, position_text, BookEntry, BookError, BookFile, Unfinished};
 use super::{proved_by, BoardBook, ParentBounded};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
@@ -44,16 +46,10 @@ pub struct BuildOptions<'a> {
     /// Told the states a search has visited while it proves one position (a build's position can
     /// take hours: a front end shows this between the positions' own lines).
     pub progress: Option<Progress<'a>>,
-    /// How often a long proof keeps what its search has proved so far in the book (`None`:
-    /// only when stopped): a build killed outright loses at most this much of its work
-    /// ([`KEEP_EVERY`]).
-    pub keep_every: Option<Duration>,
+    /// How a long proof keeps what its search has proved so far in the book as it goes (`None`:
+    /// only when stopped), so that a build killed outright starts again from it.
+    pub keep: Option<Keeping<'a>>,
 }
-
-/// How often a long proof keeps what its search has proved so far, by default: a keep takes
-/// seconds (two reads of the table, at most [`PART_PROVED_MOST`] rows written), a few hundredths
-/// of the time between two.
-pub const KEEP_EVERY: Duration = Duration::from_secs(10 * 60);
 
 /// What a build reports as it goes: one line per position proved or skipped.
 #[derive(Debug, Clone)]
@@ -82,6 +78,19 @@ pub enum BuildError {
     /// The search's table refused before it was allocated.
     #[error(transparent)]
     Memory(#[from] MemoryError),
+    /// A position was proved (or checked again) but its entry could not be written: the book's
+    /// fault, with what the proof found, so that it is not lost with the entry.
+    #[error("{error}; {position} was {what} {} but is not in the book", range_words(*.range))]
+    NotWritten {
+        /// The book's fault.
+        error: Box<BookError>,
+        /// The position (its moves, or "the empty board").
+        position: String,
+        /// "proved", or "checked again (agreeing)".
+        what: &'static str,
+        /// What the proof found.
+        range: ValueRange,
+    },
     /// The listing of a build's positions was stopped (Ctrl-C) before it was whole: nothing was
     /// proved or written.
     #[error("stopped while listing the positions ({0}): nothing was proved or written")]
@@ -459,8 +468,18 @@ pub fn build_planned(
             let open = node.cells as i32;
             let proved = open == 0 || entry.lower > -open || entry.upper < open;
             let merged = if proved {
-                let merged = book.put(built, &entry)?;
+                let merged = book.put(built, &entry).map_err(|error| BuildError::NotWritten {
+                    error: Box::new(error),
+                    position: named(built, key),
+                    what: "proved",
+                    range: entry.range(),
+                })?;
                 index.add_written(&merged);
+                if merged.value().is_some() {
+                    // What its proof kept as it went is done with (housekeeping: rows left by
+                    // a failure here are only replaced by the next proof of the position).
+                    let _ = book.clear_unfinished(built, Unfinished::Build, key);
+                }
                 merged
             } else {
                 entry
@@ -568,7 +587,7 @@ fn prove(
             part: Unfinished::Build,
         },
     };
-    let proof = keeper.keeping(options.keep_every, || {
+    let proof = keeper.keeping(options.keep, || {
         with_solver(board, Strategy::Search, solve, &drawn, |inner| {
         // The book's own entry of the position (bounds, say) and of its children count too.
         let mut solver = Informed::new(board, &bounded, Some(inner));
@@ -611,96 +630,6 @@ fn prove(
         started.elapsed().as_secs_f64(),
         proved_by(&format!("search {tie}")),
     ))
-}
-
-/// How many fewer free edges than the position a build stopped in the middle of the states whose
-/// bounds its search proved may have, to be kept (in the book's `unfinished` table).
-pub const PART_PROVED_BELOW: u32 = 14;
-
-/// The most states a build stopped mid-proof keeps (most free edges first): some 60 MB of book,
-/// written in seconds (BENCHMARKS).
-pub const PART_PROVED_MOST: usize = 2_000_000;
-
-/// A proof in progress: the position `drawn` of `built`'s board, searched in `memory`, its work
-/// to be kept in a book's `part` table.
-#[derive(Clone, Copy)]
-struct ProofWork<'a> {
-    built: &'a BuiltBoard,
-    memory: &'a SearchMemory,
-    drawn: EdgeSet,
-    part: Unfinished,
-}
-
-/// A proof in progress whose search's work is kept in `book`.
-struct Keeper<'a> {
-    book: &'a BookFile,
-    work: ProofWork<'a>,
-}
-
-impl Keeper<'_> {
-    /// Keeps what the search has proved of the position: the bounds its table holds of states
-    /// with at most [`PART_PROVED_BELOW`] fewer free edges (at most [`PART_PROVED_MOST`] of them,
-    /// most free first), in place of what the table held, in one transaction. Every one is
-    /// proved (a search stores a state's bounds once its subtree is searched; a halted one stores
-    /// nothing more); the next build (or verification) stores them into its table before it
-    /// searches, so it starts where this one stopped instead of from nothing — a position that
-    /// takes hours survives being stopped. Bounds as wide as the cells left are not kept. Gives
-    /// how many were kept.
-    fn keep(&self) -> Result<usize, BookError> {
-        keep_part_proved(self.book, self.work)
-    }
-
-    /// Runs `proof` (the search of the position), and while it runs, on a thread of its own with
-    /// a connection of its own to the book, keeps its work every `every` (`None`: never): a proof
-    /// of hours killed outright (SIGKILL, a machine stopping) loses at most `every` of its work.
-    /// A keep that fails ends the keeping, not the proof (a book with no file, made from bytes,
-    /// keeps nothing); the proof's own writes meet the book's faults.
-    fn keeping<T>(&self, every: Option<Duration>, proof: impl FnOnce() -> T) -> T {
-        let (Some(every), Some(path)) = (every, self.book.path()) else {
-            return proof();
-        };
-        let (done, finished) = std::sync::mpsc::channel::<()>();
-        let work = self.work;
-        std::thread::scope(|scope| {
-            scope.spawn(move || {
-                let mut own: Option<BookFile> = None;
-                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-                    finished.recv_timeout(every)
-                {
-                    if own.is_none() {
-                        own = BookFile::open(path, true, false).ok();
-                    }
-                    let kept = own.as_ref().map(|book| keep_part_proved(book, work));
-                    if !matches!(kept, Some(Ok(_))) {
-                        return;
-                    }
-                }
-            });
-            let found = proof();
-            drop(done);
-            found
-        })
-    }
-}
-
-/// [`Keeper::keep`] of `work` into `book` (the keeper's own, or another connection to its file).
-fn keep_part_proved(book: &BookFile, work: ProofWork<'_>) -> Result<usize, BookError> {
-    let built = work.built;
-    let board = &built.board;
-    let edges = board.edge_count() as u32;
-    let scheme = KeyScheme::new(board);
-    let free = edges - work.drawn.len();
-    let states: Vec<ProvedState> = work
-        .memory
-        .proved(edges, free.saturating_sub(PART_PROVED_BELOW), PART_PROVED_MOST)
-        .into_iter()
-        .filter(|p| {
-            let open = scheme.open_cells(EdgeSet(p.state)) as i32;
-            p.range.lower > -open || p.range.upper < open
-        })
-        .collect();
-    book.replace_unfinished(built, work.part, &states)?;
-    Ok(states.len())
 }
 
 /// A position whose second proof disagrees with its entry.
@@ -749,10 +678,10 @@ pub struct VerifyOptions<'a> {
     pub halt: &'a Halt,
     /// Told the states the search has visited while it proves one entry again.
     pub progress: Option<Progress<'a>>,
-    /// How often a long second proof keeps what its search has proved so far in the book's
-    /// `unfinished_checks` (`None`: only when stopped), for a resumed verification to start from
-    /// ([`KEEP_EVERY`]).
-    pub keep_every: Option<Duration>,
+    /// How a long second proof keeps what its search has proved so far in the book's
+    /// `unfinished_checks` as it goes (`None`: only when stopped), for a resumed verification to
+    /// start from.
+    pub keep: Option<Keeping<'a>>,
 }
 
 /// Proves `entries` (exact ones of `built`'s board) again, fewest free edges first, and marks those
@@ -838,7 +767,7 @@ pub fn verify(
                         part: Unfinished::Check,
                     },
                 };
-                let found = keeper.keeping(options.keep_every, || {
+                let found = keeper.keeping(options.keep, || {
                     with_solver(board, Strategy::Search, solve, &drawn, |s| s.range(&drawn))
                 })?;
                 if found.value().is_none() && options.halt.check().is_some() {
@@ -848,6 +777,11 @@ pub fn verify(
                 (found, format!("search {tie}"))
             }
         };
+        // A second proof stopped part way found nothing to tell: its work is kept, the
+        // verification ends.
+        if found.value().is_none() && options.halt.check().is_some() {
+            break;
+        }
         on_entry(entry, Some(found));
         match found.value() {
             Some(v) if v == value => {
@@ -860,7 +794,17 @@ pub fn verify(
                         checked_by: Some(proved_by(&how)),
                         ..entry.clone()
                     },
-                )?;
+                )
+                .map_err(|error| BuildError::NotWritten {
+                    error: Box::new(error),
+                    position: named(built, entry.key),
+                    what: "checked again, agreeing,",
+                    range: found,
+                })?;
+                if from_children.is_none() {
+                    // Housekeeping, as a build's (see there).
+                    let _ = book.clear_unfinished(built, Unfinished::Check, entry.key);
+                }
             }
             _ if found.lower <= value && value <= found.upper => verified.unsettled += 1,
             _ => verified.disagreements.push(Disagreement {
@@ -875,6 +819,22 @@ pub fn verify(
         }
     }
     Ok(verified)
+}
+
+/// A position by its key, as messages name it: its edges, or "the empty board".
+fn named(built: &BuiltBoard, key: u64) -> String {
+    match position_text(built, key) {
+        text if text.is_empty() => "the empty board".to_string(),
+        text => text,
+    }
+}
+
+/// A value or bounds in words: `-2`, `-2..+1`.
+fn range_words(range: ValueRange) -> String {
+    match range.value() {
+        Some(v) => format!("{v:+}"),
+        None => format!("{:+}..{:+}", range.lower, range.upper),
+    }
 }
 
 /// Whether `entry`'s check is one a resumed verification may count on: what a verification

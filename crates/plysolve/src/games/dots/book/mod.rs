@@ -9,6 +9,7 @@
 //! position.
 
 pub mod build;
+pub mod keeping;
 pub mod key;
 pub mod ops;
 pub mod shipped;

@@ -26,6 +26,8 @@
 //!     lower INTEGER NOT NULL,
 //!     upper INTEGER NOT NULL,
 //!     best INTEGER,               -- a free edge's index, when one was found
+//!     root INTEGER,               -- the key of the position whose proof kept it (added to an
+//!                                 -- older table when first written; none: no proof in particular)
 //!     PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;
 //! -- The same of a verification's second proofs, kept apart: a second proof starts only from
 //! -- what second proofs proved, never from the first proofs' work.
@@ -334,6 +336,27 @@ impl BookFile {
         }
     }
 
+    /// A second connection to the book at `path`, for writing beside one already open and
+    /// checked in this process (a long proof's keeper writes its kept work through it while the
+    /// first waits for the proof): read-write, waiting for the other writers as every connection
+    /// does, and not checked again — the file is the one the first connection checked.
+    pub(crate) fn open_beside(path: &Path) -> Result<Self, BookError> {
+        let name = crate::input::quote_path(path);
+        let io = |e: rusqlite::Error| BookError::Io(name.clone(), one_line(&e));
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(io)?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))
+            .map_err(io)?;
+        Ok(BookFile {
+            conn,
+            name: name.clone(),
+            path: Some(path.to_path_buf()),
+        })
+    }
+
     /// A read-only book from the bytes of a book file (the books shipped inside ply), named `name`
     /// in messages.
     pub fn from_bytes(name: &str, bytes: &[u8]) -> Result<Self, BookError> {
@@ -578,9 +601,10 @@ impl BookFile {
     /// Checks every entry of every board, as the readers of a whole book do: what a writer runs
     /// before writing into a book (a new or empty one passes at once).
     pub fn check_all(&self) -> Result<(), BookError> {
+        let boards = self.every_board()?;
         for part in [Unfinished::Build, Unfinished::Check] {
-            for (built, _) in self.every_board()? {
-                self.unfinished_of(&built, part)?;
+            for (built, _) in &boards {
+                self.unfinished_of(built, part)?;
             }
             self.unfinished_boards_named(part)?;
         }
@@ -982,28 +1006,45 @@ impl BookFile {
         part: Unfinished,
         states: &[ProvedState],
     ) -> Result<(), BookError> {
-        self.write_unfinished(built, part, states, false)
+        self.write_unfinished(built, part, states, None)
     }
 
-    /// As [`put_unfinished`](Self::put_unfinished), but in place of what the table holds of the
-    /// board: what a long proof keeps every few minutes, its table holding what it was started
-    /// from (the table's rows never grow past one keep's).
+    /// As [`put_unfinished`](Self::put_unfinished), but in place of what the proof of the
+    /// position keyed `root` kept before (and of rows kept by no proof in particular): what a long
+    /// proof keeps every few minutes, its table holding what it was started from — so the rows of
+    /// one proof never grow past one keep's, and another process's proof keeps its own.
     pub fn replace_unfinished(
         &self,
         built: &BuiltBoard,
         part: Unfinished,
+        root: u64,
         states: &[ProvedState],
     ) -> Result<(), BookError> {
-        self.write_unfinished(built, part, states, true)
+        self.write_unfinished(built, part, states, Some(root))
     }
 
-    /// Writes `states` into the `part` table, in place of its rows of the board when `replace`.
+    /// Forgets what the proof of the position keyed `root` kept in the `part` table (and rows
+    /// kept by no proof in particular): its proof is done, its value in its entry.
+    pub fn clear_unfinished(
+        &self,
+        built: &BuiltBoard,
+        part: Unfinished,
+        root: u64,
+    ) -> Result<(), BookError> {
+        if !self.has_unfinished(part)? {
+            return Ok(());
+        }
+        self.write_unfinished(built, part, &[], Some(root))
+    }
+
+    /// Writes `states` into the `part` table, in place of the rows kept by the proof of `root`
+    /// when given (and those of no proof in particular).
     fn write_unfinished(
         &self,
         built: &BuiltBoard,
         part: Unfinished,
         states: &[ProvedState],
-        replace: bool,
+        root: Option<u64>,
     ) -> Result<(), BookError> {
         let scheme = KeyScheme::new(&built.board);
         for p in states {
@@ -1015,20 +1056,33 @@ impl BookFile {
         let tx = self.write_for(built)?;
         let table = part.table();
         tx.execute_batch(&unfinished_schema(table)).map_err(io)?;
-        let slug = built.geometry.slug();
-        if replace {
-            tx.execute(&format!("DELETE FROM {table} WHERE board = ?1"), [&slug])
+        // A table an older version made has no `root` column: added (empty) when first written.
+        if tx
+            .prepare(&format!("SELECT root FROM {table} LIMIT 0"))
+            .is_err()
+        {
+            tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN root INTEGER"))
                 .map_err(io)?;
+        }
+        let slug = built.geometry.slug();
+        let root = root.map(|r| r as i64);
+        if let Some(root) = root {
+            tx.execute(
+                &format!("DELETE FROM {table} WHERE board = ?1 AND (root = ?2 OR root IS NULL)"),
+                params![slug, root],
+            )
+            .map_err(io)?;
         }
         {
             let mut insert = tx
                 .prepare(&format!(
-                    "INSERT INTO {table} (board, state, lower, upper, best)
-                     VALUES (?1, ?2, ?3, ?4, ?5)
+                    "INSERT INTO {table} (board, state, lower, upper, best, root)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                      ON CONFLICT (board, state) DO UPDATE SET
                          lower = max(lower, excluded.lower),
                          upper = min(upper, excluded.upper),
-                         best = coalesce(excluded.best, best)
+                         best = coalesce(excluded.best, best),
+                         root = excluded.root
                      WHERE max(lower, excluded.lower) <= min(upper, excluded.upper)"
                 ))
                 .map_err(io)?;
@@ -1039,7 +1093,8 @@ impl BookFile {
                         p.state as i64,
                         p.range.lower,
                         p.range.upper,
-                        p.best
+                        p.best,
+                        root
                     ])
                     .map_err(io)?;
             }
@@ -1134,6 +1189,7 @@ fn unfinished_schema(table: &str) -> String {
     lower INTEGER NOT NULL,
     upper INTEGER NOT NULL,
     best INTEGER,
+    root INTEGER,
     PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;"
     )
 }
