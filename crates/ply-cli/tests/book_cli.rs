@@ -1250,21 +1250,7 @@ fn an_interrupted_build_keeps_its_proved_part_and_resumes() {
     let dir = scratch();
     let cache = scratch();
     // A 4×4 position of 32 free edges: +2, some 8 million states (seconds of search).
-    let position = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21";
-    let args = [
-        "dots",
-        "book",
-        "--progress",
-        "build",
-        "b.book",
-        "boxes",
-        "--rows",
-        "4",
-        "--cols",
-        "4",
-        "--moves",
-        position,
-    ];
+    let args = build_args("17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21");
     for signal in ["-INT", "-TERM"] {
         // The build's first line, then a second of its search.
         let (_, rest, output) = interrupted_after_first_line(
@@ -1301,6 +1287,24 @@ fn an_interrupted_build_keeps_its_proved_part_and_resumes() {
     );
 }
 
+/// `ply dots book --progress build b.book boxes --rows 4 --cols 4 --moves MOVES`.
+fn build_args(moves: &str) -> [&str; 12] {
+    [
+        "dots",
+        "book",
+        "--progress",
+        "build",
+        "b.book",
+        "boxes",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--moves",
+        moves,
+    ]
+}
+
 /// The rows of `table` in the book at `path` (0 when it has no such table).
 fn rows_of(path: &Path, table: &str) -> i64 {
     rusqlite::Connection::open(path)
@@ -1317,24 +1321,8 @@ fn a_build_killed_outright_leaves_what_it_last_kept() {
     let dir = scratch();
     let cache = scratch();
     // A 4×4 position of 35 free edges: −2, some 80 million states (many seconds of search).
-    let args = [
-        "dots",
-        "book",
-        "--progress",
-        "build",
-        "b.book",
-        "boxes",
-        "--rows",
-        "4",
-        "--cols",
-        "4",
-        "--moves",
-        "6-7 7-8 17-18 18-19 9-10",
-        "--memory",
-        "512M",
-        "--keep-every",
-        "1s",
-    ];
+    let mut args = build_args("6-7 7-8 17-18 18-19 9-10").to_vec();
+    args.extend(["--memory", "512M", "--keep-every", "1s"]);
     let book = dir.path().join("b.book");
     // Killed once a keep is in the book (up to two minutes on a loaded machine).
     let kept_once = || {

@@ -9,10 +9,11 @@ use plysolve::engine::scored::search::{
 use plysolve::engine::scored::table::SubsetTable;
 use plysolve::engine::scored::{Solver, SubsetIndexed, ValueRange};
 use plysolve::engine::util::halt::Halt;
+use plysolve::engine::util::halt::NEVER;
 use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
-use plysolve::games::dots::book::build::KeepEvent;
 use plysolve::games::dots::book::build::{build, BuildOptions};
+use plysolve::games::dots::book::build::{verify, KeepEvent, VerifyOptions};
 use plysolve::games::dots::book::keeping::Keeping;
 use plysolve::games::dots::book::store::Unfinished;
 use plysolve::games::dots::book::{BookEntry, BookError, BookFile};
@@ -340,9 +341,12 @@ impl Told {
         self.seen.lock().unwrap().push((event.clone(), rows));
     }
 
-    /// Each keep's states and the rows the book then held; every keep succeeded.
-    fn kept(&self) -> Vec<(usize, i64)> {
-        self.seen
+    /// Checks what was told: at least one keep, every one succeeded, each of over a thousand
+    /// states, all of them in the book as it was told (a state read twice, from its old and its
+    /// new bucket as the table grew under the reading, is one row).
+    fn check_kept(&self) {
+        let kept: Vec<(usize, i64)> = self
+            .seen
             .lock()
             .unwrap()
             .iter()
@@ -350,7 +354,24 @@ impl Told {
                 KeepEvent::Kept { states, .. } => (*states, *rows),
                 KeepEvent::Failed(why) => panic!("a keep failed: {why}"),
             })
-            .collect()
+            .collect();
+        assert!(!kept.is_empty());
+        let whole = |&(states, rows): &(usize, i64)| {
+            states > 1_000 && rows <= states as i64 && rows >= states as i64 * 99 / 100
+        };
+        assert!(kept.iter().all(whole), "{kept:?}");
+    }
+}
+
+/// A verification of no time limit in 256 MiB, resuming if `resume`, keeping as `keep` says.
+fn verify_options(resume: bool, keep: Option<Keeping<'_>>) -> VerifyOptions<'_> {
+    VerifyOptions {
+        time: None,
+        budget: MemoryBudget::new(256 << 20),
+        resume,
+        halt: &NEVER,
+        progress: None,
+        keep,
     }
 }
 
@@ -371,14 +392,7 @@ fn a_long_proof_keeps_its_work_as_it_goes() {
     };
     let entry = build_kept(&path, Some(keep));
     assert_eq!(entry.value(), Some(-2));
-    let kept = told.kept();
-    assert!(!kept.is_empty());
-    // (A state read twice, from its old and its new bucket as the table grew under the reading,
-    // is one row.)
-    let one_keep = |&(states, rows): &(usize, i64)| {
-        states > 1_000 && rows <= states as i64 && rows >= states as i64 * 99 / 100
-    };
-    assert!(kept.iter().all(one_keep), "{kept:?}");
+    told.check_kept();
     let book = BookFile::open(&path, false, false).unwrap();
     assert_eq!(
         book.unfinished_of(&built, Unfinished::Build).unwrap(),
@@ -393,7 +407,6 @@ fn a_long_proof_keeps_its_work_as_it_goes() {
 /// The same of a verification's second proof: kept as it goes, in `unfinished_checks` only.
 #[test]
 fn a_long_second_proof_keeps_its_work_as_it_goes() {
-    use plysolve::games::dots::book::build::{verify, VerifyOptions};
     let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("b.plybook");
@@ -401,28 +414,21 @@ fn a_long_second_proof_keeps_its_work_as_it_goes() {
     let told = Told::new(&path, "unfinished_checks");
     let tell = |e: &KeepEvent| told.tell(e);
     let book = BookFile::open(&path, true, false).unwrap();
-    let options = VerifyOptions {
-        time: None,
-        budget: MemoryBudget::new(256 << 20),
-        resume: false,
-        halt: &Halt::never(),
-        progress: None,
-        keep: Some(Keeping {
-            every: std::time::Duration::from_millis(50),
-            told: Some(&tell),
-        }),
+    let keep = Keeping {
+        every: std::time::Duration::from_millis(50),
+        told: Some(&tell),
     };
     let entries = book.entries_of(&built).unwrap();
-    let found = verify(&book, &built, &entries, options, &mut |_, _| {}).unwrap();
+    let found = verify(
+        &book,
+        &built,
+        &entries,
+        verify_options(false, Some(keep)),
+        &mut |_, _| {},
+    )
+    .unwrap();
     assert_eq!(found.agreed, 1);
-    let kept = told.kept();
-    assert!(!kept.is_empty());
-    assert!(
-        kept.iter().all(|&(states, rows)| states > 1_000
-            && rows <= states as i64
-            && rows >= states as i64 * 99 / 100),
-        "{kept:?}"
-    );
+    told.check_kept();
     assert_eq!(rows_of(&path, "unfinished_checks"), 0);
     assert_eq!(rows_of(&path, "unfinished"), 0);
 }
@@ -433,7 +439,6 @@ fn a_long_second_proof_keeps_its_work_as_it_goes() {
 /// which then proves the value on its own; without `resume` neither is read.
 #[test]
 fn a_second_proof_starts_only_from_second_proofs() {
-    use plysolve::games::dots::book::build::{verify, VerifyOptions};
     let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let proved = dir.path().join("proved.plybook");
@@ -452,16 +457,15 @@ fn a_second_proof_starts_only_from_second_proofs() {
         std::fs::copy(&proved, &path).unwrap();
         let book = BookFile::open(&path, true, false).unwrap();
         book.put_unfinished(&built, part, &[false_bound]).unwrap();
-        let options = VerifyOptions {
-            time: None,
-            budget: MemoryBudget::new(256 << 20),
-            resume,
-            halt: &Halt::never(),
-            progress: None,
-            keep: None,
-        };
         let entries = book.entries_of(&built).unwrap();
-        let found = verify(&book, &built, &entries, options, &mut |_, _| {}).unwrap();
+        let found = verify(
+            &book,
+            &built,
+            &entries,
+            verify_options(resume, None),
+            &mut |_, _| {},
+        )
+        .unwrap();
         (found.agreed, found.disagreements.len())
     };
     assert_eq!(verified(Unfinished::Check, true), (0, 1));
