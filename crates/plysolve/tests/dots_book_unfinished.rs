@@ -341,9 +341,10 @@ impl Told {
         self.seen.lock().unwrap().push((event.clone(), rows));
     }
 
-    /// Checks what was told: at least one keep, every one succeeded, each of over a thousand
-    /// states, all of them in the book as it was told (a state read twice, from its old and its
-    /// new bucket as the table grew under the reading, is one row).
+    /// Checks what was told: at least one keep, every one succeeded, all its states in the book
+    /// as it was told (a state read twice, from its old and its new bucket as the table grew
+    /// under the reading, is one row), one of over a thousand states (the first, on a slow
+    /// machine, may come before the search has proved anything).
     fn check_kept(&self) {
         let kept: Vec<(usize, i64)> = self
             .seen
@@ -355,11 +356,11 @@ impl Told {
                 KeepEvent::Failed(why) => panic!("a keep failed: {why}"),
             })
             .collect();
-        assert!(!kept.is_empty());
         let whole = |&(states, rows): &(usize, i64)| {
-            states > 1_000 && rows <= states as i64 && rows >= states as i64 * 99 / 100
+            rows <= states as i64 && rows >= states as i64 * 99 / 100
         };
         assert!(kept.iter().all(whole), "{kept:?}");
+        assert!(kept.iter().any(|&(states, _)| states > 1_000), "{kept:?}");
     }
 }
 

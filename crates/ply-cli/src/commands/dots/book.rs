@@ -93,8 +93,8 @@ struct BuildArgs {
     /// Which of two moves of equal priority the search tries first.
     #[arg(long, global = true, value_enum, default_value_t = TieOrderArg::LowFirst)]
     tie_order: TieOrderArg,
-    /// How often a long proof keeps what it has proved so far in FILE (a build killed outright
-    /// loses at most this much of its work).
+    /// How often a long proof keeps what it has proved so far in FILE, at least 1s (a build
+    /// killed outright starts again from its last keep).
     #[arg(long, global = true, value_name = "TIME", default_value = "10m", value_parser = parse_keep_arg)]
     keep_every: String,
     #[command(flatten)]
@@ -139,7 +139,8 @@ struct VerifyArgs {
     /// proved. Without it every entry is proved again from nothing.
     #[arg(long)]
     resume: bool,
-    /// How often a long second proof keeps what it has proved so far in FILE (for --resume).
+    /// How often a long second proof keeps what it has proved so far in FILE, at least 1s (for
+    /// --resume).
     #[arg(long, value_name = "TIME", default_value = "10m", value_parser = parse_keep_arg)]
     keep_every: String,
     #[command(flatten)]
