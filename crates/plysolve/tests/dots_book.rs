@@ -61,7 +61,7 @@ fn count(built: &BuiltBoard, starts: &[EdgeSet], depth: u32, budget: MemoryBudge
         .len()
 }
 
-fn build_options(depth: u32, halt: &Halt) -> BuildOptions<'_> {
+pub(crate) fn build_options(depth: u32, halt: &Halt) -> BuildOptions<'_> {
     BuildOptions {
         depth,
         time_per_position: None,
@@ -74,7 +74,7 @@ fn build_options(depth: u32, halt: &Halt) -> BuildOptions<'_> {
 }
 
 /// A verification within `time` an entry, resuming one stopped if `resume`.
-fn verify_options(time: Option<Duration>, resume: bool) -> VerifyOptions<'static> {
+pub(crate) fn verify_options(time: Option<Duration>, resume: bool) -> VerifyOptions<'static> {
     VerifyOptions {
         time,
         budget: budget(),

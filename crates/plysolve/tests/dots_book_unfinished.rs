@@ -9,7 +9,6 @@ use plysolve::engine::scored::search::{
 use plysolve::engine::scored::table::SubsetTable;
 use plysolve::engine::scored::{Solver, SubsetIndexed, ValueRange};
 use plysolve::engine::util::halt::Halt;
-use plysolve::engine::util::halt::NEVER;
 use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::book::build::{build, BuildOptions};
@@ -294,13 +293,9 @@ fn build_kept(path: &std::path::Path, keep: Option<Keeping<'_>>) -> BookEntry {
     .drawn();
     let halt = Halt::never();
     let options = BuildOptions {
-        depth: 0,
-        time_per_position: None,
-        tie_order: TieOrder::LowFirst,
         budget: MemoryBudget::new(256 << 20),
-        halt: &halt,
-        progress: None,
         keep,
+        ..crate::dots_book::build_options(0, &halt)
     };
     let book = BookFile::open(path, true, true).unwrap();
     let mut seen = Vec::new();
@@ -367,12 +362,9 @@ impl Told {
 /// A verification of no time limit in 256 MiB, resuming if `resume`, keeping as `keep` says.
 fn verify_options(resume: bool, keep: Option<Keeping<'_>>) -> VerifyOptions<'_> {
     VerifyOptions {
-        time: None,
         budget: MemoryBudget::new(256 << 20),
-        resume,
-        halt: &NEVER,
-        progress: None,
         keep,
+        ..crate::dots_book::verify_options(None, resume)
     }
 }
 

@@ -448,6 +448,8 @@ pub fn build_planned(
             if !leaf {
                 entry = from_children(book, built, key, node)?;
             }
+            // Whether the search proved it (and may have kept work as it went).
+            let by_search = entry.is_none();
             let entry = match entry {
                 Some(entry) => entry,
                 None => {
@@ -475,7 +477,7 @@ pub fn build_planned(
                     range: entry.range(),
                 })?;
                 index.add_written(&merged);
-                if merged.value().is_some() {
+                if by_search && merged.value().is_some() {
                     // What its proof kept as it went is done with (housekeeping: rows left by
                     // a failure here are only replaced by the next proof of the position).
                     let _ = book.clear_unfinished(built, Unfinished::Build, key);
