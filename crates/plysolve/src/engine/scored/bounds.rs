@@ -213,6 +213,16 @@ impl BoundsTable {
         read_slot(&self.words, slot)
     }
 
+    /// Writes `key` into both slots of its bucket, with `first` and `second` as their bounds: what
+    /// a move of the prefix's doubling and a store of the same state can leave (tests of readers).
+    #[cfg(test)]
+    pub(super) fn hold_twice(&self, key: u64, first: Bounds, second: Bounds, work: u32) {
+        let hash = mix(key);
+        let bucket = self.home(hash);
+        self.write(bucket, key, pack(hash, first, work));
+        self.write(bucket + 2, key, pack(hash, second, work));
+    }
+
     fn write(&self, slot: usize, key: u64, data: u64) {
         write_slot(&self.words, slot, key, data);
     }

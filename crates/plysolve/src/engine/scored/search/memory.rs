@@ -93,6 +93,18 @@ impl SearchMemory {
             .filter(|p| p.range.lower <= p.range.upper)
             .collect();
         found.sort_by_key(|p| (std::cmp::Reverse(p.free), p.state));
+        // A state held twice (in both slots of its bucket, each written by a thread that did not
+        // see the other's) is one state, its bounds both entries' proved ones at once.
+        found.dedup_by(|later, kept| {
+            let same = later.state == kept.state;
+            if same {
+                kept.range.lower = kept.range.lower.max(later.range.lower);
+                kept.range.upper = kept.range.upper.min(later.range.upper);
+                kept.best = kept.best.or(later.best);
+            }
+            same
+        });
+        found.retain(|p| p.range.lower <= p.range.upper);
         // Entries stored while the table was counted.
         found.truncate(most);
         found
@@ -123,6 +135,7 @@ impl SearchMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::scored::bounds::Bounds;
 
     #[test]
     fn one_scheme_per_memory_and_exact_values_kept() {
@@ -134,5 +147,39 @@ mod tests {
         memory.keep(5, -3);
         assert_eq!(memory.known(5), Some(-3));
         assert_eq!(memory.table_bytes(), 1 << 12);
+    }
+
+    /// A state held in both slots of its bucket is read once, with both entries' bounds.
+    #[test]
+    fn a_state_held_twice_is_proved_once() {
+        let memory = SearchMemory::new(1 << 12, MemoryBudget::new(1 << 20)).unwrap();
+        let bounds = |lower, upper, best| Bounds { lower, upper, best };
+        let state = 0b1011;
+        memory
+            .table
+            .hold_twice(state, bounds(-2, 4, None), bounds(-4, 1, Some(2)), 5);
+        memory
+            .table
+            .hold_twice(0b11, bounds(0, 0, None), bounds(0, 0, None), 6);
+        let proved = memory.proved(8, 0, 10);
+        assert_eq!(proved.len(), 2, "{proved:?}");
+        assert_eq!((proved[0].state, proved[0].free), (0b11, 6));
+        assert_eq!(
+            (
+                proved[1].state,
+                proved[1].range,
+                proved[1].best,
+                proved[1].free
+            ),
+            (
+                state,
+                ValueRange {
+                    lower: -2,
+                    upper: 1
+                },
+                Some(2),
+                5
+            )
+        );
     }
 }
