@@ -13,16 +13,17 @@ SIGNAL=${4:-INT}
 KEEP=${5:-10m}
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
-build() { "$PLY" dots book --progress build "$DIR/$1" boxes --rows 4 --cols 4 --moves "$MOVES" --memory 2G --keep-every "$KEEP"; }
+# `exec`: run in the background, the build is the process killed (not a shell around it).
+build() { exec "$PLY" dots book --progress build "$DIR/$1" boxes --rows 4 --cols 4 --moves "$MOVES" --memory 2G --keep-every "$KEEP"; }
 echo "fresh:"
-build fresh.plybook 2>&1 | grep -E '^ply: \[1/1\]'
+(build fresh.plybook) 2>&1 | grep -E '^ply: \[1/1\]'
 echo "stopped by SIG$SIGNAL after $WAIT s (keeping every $KEEP):"
 build stopped.plybook > /dev/null 2> "$DIR/stopped.err" &
 pid=$!
 sleep "$WAIT"
 kill -"$SIGNAL" "$pid"
 wait "$pid" || true
-grep -E '^ply: \[1/1\]|interrupted:' "$DIR/stopped.err" || true
-python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(c.execute("SELECT count(*) FROM unfinished").fetchone()[0], "states kept")' "$DIR/stopped.plybook" || echo "no states kept"
+grep -E "^ply: \[1/1\]|interrupted:|kept" "$DIR/stopped.err" || true
+"$PLY" dots book stats "$DIR/stopped.plybook"
 echo "resumed:"
-build stopped.plybook 2>&1 | grep -E '^ply: \[1/1\]'
+(build stopped.plybook) 2>&1 | grep -E '^ply: \[1/1\]'

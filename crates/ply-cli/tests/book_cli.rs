@@ -1242,7 +1242,7 @@ fn signalled_when(
 }
 
 /// Ctrl-C (SIGINT) or SIGTERM a second into a build's proof: the build stops at once, keeping
-/// what its search proved of the position (the book's `unfinished` table), says so in one line,
+/// what its search proved of the position (the book's unfinished work), says so in one line,
 /// writes nothing on stdout and exits 130; the same command then finishes it, with the value a
 /// build never stopped gives.
 #[test]
@@ -1273,10 +1273,7 @@ fn an_interrupted_build_keeps_its_proved_part_and_resumes() {
             rest.contains("ply: interrupted: stopping, keeping what is proved"),
             "{rest}"
         );
-        let kept: i64 = rusqlite::Connection::open(dir.path().join("b.book"))
-            .unwrap()
-            .query_row("SELECT count(*) FROM unfinished", [], |r| r.get(0))
-            .unwrap();
+        let kept = kept_of(&dir.path().join("b.book"), "build");
         assert!(kept > 1_000, "{signal}: {kept} states kept");
     }
     let (code, out, _) = run_in(dir.path(), &args, None);
@@ -1313,6 +1310,19 @@ fn rows_of(path: &Path, table: &str) -> i64 {
         .unwrap_or(0)
 }
 
+/// The states the book at `path` keeps as the part `part` of its unfinished work (`build`,
+/// `check`), by its blocks' lengths (0 when it keeps none).
+fn kept_of(path: &Path, part: &str) -> i64 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row(
+            "SELECT coalesce(sum(length(states)), 0) / 12 FROM unfinished_blocks WHERE part = ?1",
+            [part],
+            |r| r.get(0),
+        )
+        .unwrap_or(0)
+}
+
 /// A build killed outright (SIGKILL: no handler runs) in the middle of a long proof, once it has
 /// kept its work (`--keep-every`), still leaves what its search had proved then, and an intact book
 /// the same command resumes from.
@@ -1327,7 +1337,7 @@ fn a_build_killed_outright_leaves_what_it_last_kept() {
     // Killed once a keep is in the book (up to two minutes on a loaded machine).
     let kept_once = || {
         for _ in 0..1200 {
-            if rows_of(&book, "unfinished") > 0 {
+            if kept_of(&book, "build") > 0 {
                 return;
             }
             std::thread::sleep(std::time::Duration::from_millis(100));
@@ -1337,9 +1347,9 @@ fn a_build_killed_outright_leaves_what_it_last_kept() {
     let (_, rest, output) = signalled_when(dir.path(), cache.path(), &args, &kept_once, "-KILL");
     assert_eq!(output.status.code(), None, "{rest}");
     assert_eq!(rows_of(&book, "positions"), 0);
-    let kept = rows_of(&book, "unfinished");
+    let kept = kept_of(&book, "build");
     assert!(kept > 1_000, "{kept} states kept");
-    assert_eq!(rows_of(&book, "unfinished_checks"), 0);
+    assert_eq!(kept_of(&book, "check"), 0);
     let (code, out, err) = run_in(dir.path(), &["dots", "book", "stats", "b.book"], None);
     assert_eq!(
         (code, out.as_str(), err.as_str()),
@@ -1356,7 +1366,7 @@ fn a_build_killed_outright_leaves_what_it_last_kept() {
 }
 
 /// Ctrl-C a second into a verification's second proof: it stops at once, keeping what the
-/// second proof had proved apart from a build's (`unfinished_checks`), says so in one line, writes
+/// second proof had proved apart from a build's (part `check`), says so in one line, writes
 /// nothing on stdout and exits 130; `--resume` then checks the entry, agreeing.
 #[test]
 fn an_interrupted_verification_keeps_its_proved_part_and_resumes() {
@@ -1371,7 +1381,7 @@ fn an_interrupted_verification_keeps_its_proved_part_and_resumes() {
     let (code, _, err) = run_in(dir.path(), &build, None);
     assert_eq!(code, 0, "{err}");
     let book = dir.path().join("b.book");
-    let built_kept = rows_of(&book, "unfinished");
+    let built_kept = kept_of(&book, "build");
     let (_, rest, output) = interrupted_after_first_line(
         dir.path(),
         cache.path(),
@@ -1389,9 +1399,9 @@ fn an_interrupted_verification_keeps_its_proved_part_and_resumes() {
         ),
         "{rest}"
     );
-    let kept = rows_of(&book, "unfinished_checks");
+    let kept = kept_of(&book, "check");
     assert!(kept > 1_000, "{kept} states kept");
-    assert_eq!(rows_of(&book, "unfinished"), built_kept);
+    assert_eq!(kept_of(&book, "build"), built_kept);
     let (code, stats, _) = run_in(dir.path(), &["dots", "book", "stats", "b.book"], None);
     assert_eq!(code, 0);
     assert!(

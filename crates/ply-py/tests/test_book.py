@@ -127,7 +127,8 @@ def test_bad_book_files_raise_value_error(tmp_path):
 
 
 def test_stats_count_what_unfinished_proofs_kept(tmp_path):
-    """A finished build keeps nothing; rows an unfinished proof kept are counted per table."""
+    """A finished build keeps nothing; what unfinished proofs kept is counted per part: blocks of
+    12 bytes a state, and an older version's rows a state."""
     path = tmp_path / "t.plybook"
     build(path, keep_every=None)
     assert [(b["kept"], b["kept_checks"]) for b in plysolve.book_stats(str(path))] == [(0, 0)]
@@ -136,8 +137,15 @@ def test_stats_count_what_unfinished_proofs_kept(tmp_path):
                      "lower INTEGER NOT NULL, upper INTEGER NOT NULL, best INTEGER, root INTEGER, "
                      "PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID")
         conn.execute("INSERT INTO unfinished_checks VALUES ('triangles-3', 3, -2, 2, NULL, 0)")
+        conn.execute("CREATE TABLE unfinished_blocks (board TEXT NOT NULL, part TEXT NOT NULL, "
+                     "root INTEGER NOT NULL, block INTEGER NOT NULL, states BLOB NOT NULL, "
+                     "PRIMARY KEY (board, part, root, block)) STRICT")
+        # Two states of 12 bytes: the drawn edges, lower, upper, no best move, free edges.
+        two = b"".join(s.to_bytes(8, "little") + bytes([254, 2, 255, 7]) for s in (3, 5))
+        conn.execute("INSERT INTO unfinished_blocks VALUES ('triangles-3', 'build', 0, 0, ?)", (two,))
+        conn.execute("INSERT INTO unfinished_blocks VALUES ('triangles-3', 'check', 0, 0, ?)", (two[:12],))
     conn.close()
-    assert [(b["kept"], b["kept_checks"]) for b in plysolve.book_stats(str(path))] == [(0, 1)]
+    assert [(b["kept"], b["kept_checks"]) for b in plysolve.book_stats(str(path))] == [(2, 2)]
 
 
 def test_a_missing_book_is_refused_by_what_only_reads_or_checks_it(tmp_path, monkeypatch):

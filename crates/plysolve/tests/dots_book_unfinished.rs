@@ -1,7 +1,7 @@
 //! A book build stopped in the middle of a proof keeps what its search proved (the book's
-//! `unfinished` table) and the next build starts from it: the states kept hold the exact values
+//! unfinished work) and the next build starts from it: the states kept hold the exact values
 //! (checked against the whole table of a board), a resumed build gives the value a fresh one gives
-//! with fewer states searched, and rows that cannot be right are refused.
+//! with fewer states searched, and states that cannot be right are refused.
 
 use plysolve::engine::scored::search::{
     ProvedState, SearchMemory, SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME,
@@ -12,9 +12,10 @@ use plysolve::engine::util::halt::Halt;
 use plysolve::engine::util::progress::Watch;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::book::build::{build, BuildOptions};
-use plysolve::games::dots::book::build::{verify, KeepEvent, VerifyOptions};
+use plysolve::games::dots::book::build::{verify, KeepEvent, VerifyOptions, PART_PROVED_BELOW};
 use plysolve::games::dots::book::keeping::Keeping;
-use plysolve::games::dots::book::store::Unfinished;
+use plysolve::games::dots::book::unfinished::Unfinished;
+use plysolve::games::dots::book::unfinished::BLOCK_STATES;
 use plysolve::games::dots::book::{BookEntry, BookError, BookFile};
 use plysolve::games::dots::geometry::BuiltBoard;
 use plysolve::games::dots::notation::position_from_moves;
@@ -142,7 +143,9 @@ fn a_stopped_build_resumes_from_what_its_search_proved() {
     assert_eq!(stopped.value(), None);
     let kept = book.unfinished_of(&built, Unfinished::Build).unwrap();
     assert!(kept.len() > 1_000, "{} states kept", kept.len());
-    assert!(kept.iter().all(|p| p.free >= 31 - 14 && p.free < 31));
+    assert!(kept
+        .iter()
+        .all(|p| p.free >= 31 - PART_PROVED_BELOW && p.free < 31));
     // A new process: the book opened again.
     drop(book);
     let book = BookFile::open(&dir.path().join("stopped.plybook"), true, true).unwrap();
@@ -157,11 +160,13 @@ fn a_stopped_build_resumes_from_what_its_search_proved() {
     );
 }
 
-/// The `unfinished` table's rows are checked as they are read: a state past the board's edges,
-/// bounds crossed or past the cells, a best move on a drawn edge — each refused as damage, naming
-/// the state; and `put_unfinished` refuses them before writing anything.
+/// Kept states are checked: a state past the board's edges, bounds crossed or past its cells, a
+/// best move on a drawn edge — refused before anything is written, and refused as damage naming
+/// the state when a block holding one is read; a block of no whole number of states, of a part
+/// that is neither a build's nor a verification's, or of a board the book does not name makes a
+/// writer refuse the book; a state two proofs kept has the bounds both proved.
 #[test]
-fn unfinished_rows_that_cannot_be_right_are_refused() {
+fn kept_states_that_cannot_be_right_are_refused() {
     let built = Geometry::Boxes { rows: 2, cols: 2 }.build().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("b.plybook");
@@ -175,21 +180,21 @@ fn unfinished_rows_that_cannot_be_right_are_refused() {
         free: 10,
     };
     let book = BookFile::open(&path, true, true).unwrap();
-    book.put_unfinished(&built, Unfinished::Build, &[good])
+    book.replace_unfinished(&built, Unfinished::Build, 1, &[good])
         .unwrap();
-    // Met with what is there: the narrower bounds kept.
+    // Kept by another proof too, narrower: met.
     let narrower = ProvedState {
         range: ValueRange { lower: 0, upper: 4 },
         best: None,
         ..good
     };
-    book.put_unfinished(&built, Unfinished::Build, &[narrower])
+    book.replace_unfinished(&built, Unfinished::Build, 2, &[narrower])
         .unwrap();
     let read = book.unfinished_of(&built, Unfinished::Build).unwrap();
     assert_eq!(read.len(), 1);
     assert_eq!(
-        (read[0].range, read[0].best),
-        (ValueRange { lower: 0, upper: 2 }, Some(5))
+        (read[0].range, read[0].best, read[0].free),
+        (ValueRange { lower: 0, upper: 2 }, Some(5), 10)
     );
     let bad = [
         ProvedState {
@@ -211,74 +216,193 @@ fn unfinished_rows_that_cannot_be_right_are_refused() {
             best: Some(1),
             ..good
         },
+        ProvedState { free: 9, ..good },
     ];
     for p in bad {
         assert!(
             matches!(
-                book.put_unfinished(&built, Unfinished::Build, &[good, p]),
+                book.replace_unfinished(&built, Unfinished::Build, 3, &[good, p]),
                 Err(BookError::Io(..))
             ),
             "{p:?}"
         );
     }
     assert_eq!(
-        book.unfinished_of(&built, Unfinished::Build).unwrap().len(),
-        1
+        book.unfinished_count("boxes-2x2", Unfinished::Build)
+            .unwrap(),
+        2
     );
     drop(book);
-    for (column, value, why) in [
-        (
-            "state",
-            1i64 << 12,
-            "unfinished state 0x1000: edges past the board's",
-        ),
-        ("lower", 3, ""),
-        ("best", 0, ""),
-        (
-            "best",
-            1_000_000_000_000,
-            "unfinished state 0x3: its best move 1000000000000 is no edge",
-        ),
-    ] {
-        let copy = dir.path().join(format!("{column}{value}.plybook"));
+    // A block's bytes: the state 0b11, lower, upper, best, free.
+    let block = |lower: i8, best: u8, free: u8| {
+        let mut bytes = 0b11u64.to_le_bytes().to_vec();
+        bytes.extend([lower as u8, 2, best, free]);
+        bytes
+    };
+    let with = |name: &str, sql: &str, value: Vec<u8>| {
+        let copy = dir.path().join(format!("{name}.plybook"));
         std::fs::copy(&path, &copy).unwrap();
         let conn = rusqlite::Connection::open(&copy).unwrap();
-        conn.execute(&format!("UPDATE unfinished SET {column} = ?1"), [value])
-            .unwrap();
-        drop(conn);
-        let book = BookFile::open(&copy, false, false).unwrap();
+        conn.execute(sql, [value]).unwrap();
+        copy
+    };
+    let set = "UPDATE unfinished_blocks SET states = ?1 WHERE root = 1";
+    for (name, bytes, why) in [
+        (
+            "lower",
+            block(3, 5, 10),
+            "unfinished state 0x3: bounds 3..2 with 4 cells open",
+        ),
+        (
+            "best",
+            block(0, 0, 10),
+            "unfinished state 0x3: a best move that is not a free edge",
+        ),
+        (
+            "free",
+            block(0, 5, 11),
+            "unfinished state 0x3: 11 free edges said of one with 10",
+        ),
+    ] {
+        let copy = with(name, set, bytes);
+        // Opened to write (its blocks' states are read when a build reads them).
+        let book = BookFile::open(&copy, true, false).unwrap();
         match book.unfinished_of(&built, Unfinished::Build) {
-            Err(BookError::Damaged(_, found)) => {
-                assert!(found.contains("unfinished state"), "{found}");
-                assert!(found.starts_with(why), "{found}");
-            }
-            other => panic!("{column}: {other:?}"),
+            Err(BookError::Damaged(_, found)) => assert_eq!(found, why),
+            other => panic!("{name}: {other:?}"),
         }
-        drop(book);
-        // A writer checks the whole book first, its unfinished rows too: nothing written.
-        let refused = BookFile::open(&copy, true, false)
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(
-            refused.contains(": damaged book: unfinished state"),
-            "{refused}"
+    }
+    let mut long = block(0, 5, 10);
+    long.push(0);
+    for (name, sql, value, why) in [
+        (
+            "length",
+            set,
+            long,
+            "kept block 0 of position 0x1: 13 bytes, not a whole number of states",
+        ),
+        (
+            "part",
+            "UPDATE unfinished_blocks SET part = 'other' || ?1 WHERE root = 1",
+            vec![],
+            "kept block 0 of position 0x1: its part `other` is neither build nor check",
+        ),
+        (
+            "stray",
+            "UPDATE unfinished_blocks SET board = 'boxes-9x9' || ?1 WHERE root = 2",
+            vec![],
+            "unfinished states of the board `boxes-9x9`, which its boards table does not name",
+        ),
+    ] {
+        let copy = with(name, sql, value);
+        assert_eq!(
+            BookFile::open(&copy, true, false)
+                .err()
+                .unwrap()
+                .to_string(),
+            format!("`{}`: damaged book: {why}", copy.display()),
+            "{name}"
         );
     }
-    // Rows of a board the book does not name: no build reads them; a writer refuses the book.
-    let stray = dir.path().join("stray.plybook");
-    std::fs::copy(&path, &stray).unwrap();
-    let conn = rusqlite::Connection::open(&stray).unwrap();
-    conn.execute("UPDATE unfinished SET board = 'boxes-9x9'", [])
-        .unwrap();
-    drop(conn);
+}
+
+/// An older version's rows (a table `unfinished` of a row a state) are read, checked whole when a
+/// writer opens the book, and dropped at the board's first keep in blocks.
+#[test]
+fn an_older_versions_kept_rows_are_read() {
+    let built = Geometry::Boxes { rows: 2, cols: 2 }.build().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.plybook");
+    drop(BookFile::open(&path, true, true).unwrap());
+    let old = |path: &std::path::Path, lower: i32| {
+        rusqlite::Connection::open(path)
+            .unwrap()
+            .execute_batch(&format!(
+                "INSERT INTO boards VALUES ('boxes-2x2', '{}');
+                 CREATE TABLE unfinished (board TEXT NOT NULL, state INTEGER NOT NULL,
+                 lower INTEGER NOT NULL, upper INTEGER NOT NULL, best INTEGER, root INTEGER,
+                 PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;
+                 INSERT INTO unfinished VALUES ('boxes-2x2', 64, {lower}, 2, NULL, 5);",
+                plysolve::games::dots::book::store::edge_order(&built)
+            ))
+            .unwrap()
+    };
+    old(&path, -2);
+    let book = BookFile::open(&path, true, false).unwrap();
+    let read = book.unfinished_of(&built, Unfinished::Build).unwrap();
     assert_eq!(
-        BookFile::open(&stray, true, false).err().unwrap().to_string(),
+        read.iter()
+            .map(|p| (p.state, p.range, p.free))
+            .collect::<Vec<_>>(),
+        vec![(
+            64,
+            ValueRange {
+                lower: -2,
+                upper: 2
+            },
+            11
+        )]
+    );
+    assert_eq!(
+        book.unfinished_count("boxes-2x2", Unfinished::Build)
+            .unwrap(),
+        1
+    );
+    let state = ProvedState {
+        state: 0b11,
+        range: ValueRange { lower: 0, upper: 0 },
+        best: None,
+        free: 10,
+    };
+    book.replace_unfinished(&built, Unfinished::Build, 7, &[state])
+        .unwrap();
+    assert_eq!(
+        book.unfinished_of(&built, Unfinished::Build).unwrap(),
+        vec![state]
+    );
+    assert_eq!(rows_of(&path, "unfinished"), 0);
+    drop(book);
+    let bad = dir.path().join("bad.plybook");
+    drop(BookFile::open(&bad, true, true).unwrap());
+    old(&bad, 3);
+    assert_eq!(
+        BookFile::open(&bad, true, false).err().unwrap().to_string(),
         format!(
-            "`{}`: damaged book: unfinished states of the board `boxes-9x9`, which its boards table does not name",
-            stray.display()
+            "`{}`: damaged book: unfinished state 0x40: bounds 3..2 with 4 cells open",
+            bad.display()
         )
     );
+}
+
+/// A keep of more states than a block holds is cut into blocks and read back whole.
+#[test]
+fn a_keep_of_many_states_is_read_back_whole() {
+    let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b.plybook");
+    let book = BookFile::open(&path, true, true).unwrap();
+    let states: Vec<ProvedState> = (0..BLOCK_STATES as u64 + 5)
+        .map(|i| ProvedState {
+            state: i << 3,
+            range: ValueRange { lower: 0, upper: 0 },
+            best: (i % 3 == 0).then_some(0),
+            free: 40 - i.count_ones(),
+        })
+        .collect();
+    book.replace_unfinished(&built, Unfinished::Check, 9, &states)
+        .unwrap();
+    assert_eq!(
+        book.unfinished_count("boxes-4x4", Unfinished::Check)
+            .unwrap(),
+        BLOCK_STATES as u64 + 5
+    );
+    assert_eq!(
+        book.unfinished_count("boxes-4x4", Unfinished::Build)
+            .unwrap(),
+        0
+    );
+    assert!(book.unfinished_of(&built, Unfinished::Check).unwrap() == states);
+    assert_eq!(kept_of(&path, "check"), BLOCK_STATES as i64 + 5);
 }
 
 /// The 4×4 position of 31 free edges above (−2, 3.5 million states), proved into a new book at
@@ -314,32 +438,45 @@ fn rows_of(path: &std::path::Path, table: &str) -> i64 {
         .unwrap_or(0)
 }
 
-/// Keeping every 50 ms, told of each keep: the rows of the keeps told, read from the book as they
-/// are told (while the proof goes on), and what was told.
+/// The states the book at `path` keeps as the part `part` (`build`, `check`), by its blocks'
+/// lengths (none when it has no blocks).
+fn kept_of(path: &std::path::Path, part: &str) -> i64 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row(
+            "SELECT coalesce(sum(length(states)), 0) / 12 FROM unfinished_blocks WHERE part = ?1",
+            [part],
+            |r| r.get(0),
+        )
+        .unwrap_or(0)
+}
+
+/// Keeping every 50 ms, told of each keep: the states kept as each keep is told, read from the
+/// book (while the proof goes on), and what was told.
 struct Told {
     path: std::path::PathBuf,
-    table: &'static str,
+    part: &'static str,
     seen: std::sync::Mutex<Vec<(KeepEvent, i64)>>,
 }
 
 impl Told {
-    fn new(path: &std::path::Path, table: &'static str) -> Self {
+    fn new(path: &std::path::Path, part: &'static str) -> Self {
         Told {
             path: path.to_path_buf(),
-            table,
+            part,
             seen: std::sync::Mutex::new(Vec::new()),
         }
     }
 
     fn tell(&self, event: &KeepEvent) {
-        let rows = rows_of(&self.path, self.table);
+        let rows = kept_of(&self.path, self.part);
         self.seen.lock().unwrap().push((event.clone(), rows));
     }
 
     /// Checks what was told: at least one keep, every one succeeded, all its states in the book
-    /// as it was told (a state read twice, from its old and its new bucket as the table grew
-    /// under the reading, is one row), one of over a thousand states (the first, on a slow
-    /// machine, may come before the search has proved anything).
+    /// as it was told (each state once: a state held twice in the table is read once), one of
+    /// over a thousand states (the first, on a slow machine, may come before the search has
+    /// proved anything).
     fn check_kept(&self) {
         let kept: Vec<(usize, i64)> = self
             .seen
@@ -351,10 +488,10 @@ impl Told {
                 KeepEvent::Failed(why) => panic!("a keep failed: {why}"),
             })
             .collect();
-        let whole = |&(states, rows): &(usize, i64)| {
-            rows <= states as i64 && rows >= states as i64 * 99 / 100
-        };
-        assert!(kept.iter().all(whole), "{kept:?}");
+        assert!(
+            kept.iter().all(|&(states, rows)| rows == states as i64),
+            "{kept:?}"
+        );
         assert!(kept.iter().any(|&(states, _)| states > 1_000), "{kept:?}");
     }
 }
@@ -377,7 +514,7 @@ fn a_long_proof_keeps_its_work_as_it_goes() {
     let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("kept.plybook");
-    let told = Told::new(&path, "unfinished");
+    let told = Told::new(&path, "build");
     let tell = |e: &KeepEvent| told.tell(e);
     let keep = Keeping {
         every: std::time::Duration::from_millis(50),
@@ -391,10 +528,10 @@ fn a_long_proof_keeps_its_work_as_it_goes() {
         book.unfinished_of(&built, Unfinished::Build).unwrap(),
         vec![]
     );
-    assert_eq!(rows_of(&path, "unfinished_checks"), 0);
+    assert_eq!(kept_of(&path, "check"), 0);
     let plain = dir.path().join("plain.plybook");
     assert_eq!(build_kept(&plain, None).value(), Some(-2));
-    assert_eq!(rows_of(&plain, "unfinished"), 0);
+    assert_eq!(kept_of(&plain, "build"), 0);
 }
 
 /// The same of a verification's second proof: kept as it goes, in `unfinished_checks` only.
@@ -404,7 +541,7 @@ fn a_long_second_proof_keeps_its_work_as_it_goes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("b.plybook");
     assert_eq!(build_kept(&path, None).value(), Some(-2));
-    let told = Told::new(&path, "unfinished_checks");
+    let told = Told::new(&path, "check");
     let tell = |e: &KeepEvent| told.tell(e);
     let book = BookFile::open(&path, true, false).unwrap();
     let keep = Keeping {
@@ -422,8 +559,8 @@ fn a_long_second_proof_keeps_its_work_as_it_goes() {
     .unwrap();
     assert_eq!(found.agreed, 1);
     told.check_kept();
-    assert_eq!(rows_of(&path, "unfinished_checks"), 0);
-    assert_eq!(rows_of(&path, "unfinished"), 0);
+    assert_eq!(kept_of(&path, "check"), 0);
+    assert_eq!(kept_of(&path, "build"), 0);
 }
 
 /// A verification starts from its own kind's kept work only: bounds kept by second proofs
@@ -449,7 +586,8 @@ fn a_second_proof_starts_only_from_second_proofs() {
         let path = dir.path().join(format!("{part:?}{resume}.plybook"));
         std::fs::copy(&proved, &path).unwrap();
         let book = BookFile::open(&path, true, false).unwrap();
-        book.put_unfinished(&built, part, &[false_bound]).unwrap();
+        book.replace_unfinished(&built, part, root, &[false_bound])
+            .unwrap();
         let entries = book.entries_of(&built).unwrap();
         let found = verify(
             &book,
@@ -466,10 +604,9 @@ fn a_second_proof_starts_only_from_second_proofs() {
     assert_eq!(verified(Unfinished::Check, false), (1, 0));
 }
 
-/// Each proof keeps its own rows: a keep replaces what the proof of the same position kept (and
-/// rows of no proof in particular), never another position's — two builds of one board into one
-/// book keep both; a proof done forgets its own. A table an older version made, with no `root`
-/// column, is written into all the same (the column added).
+/// Each proof keeps its own: a keep replaces what the proof of the same position kept, never
+/// another position's — two builds of one board into one book keep both; a proof done forgets its
+/// own; a verification's are apart.
 #[test]
 fn each_proof_replaces_only_what_it_kept() {
     let built = Geometry::Boxes { rows: 2, cols: 2 }.build().unwrap();
@@ -485,43 +622,36 @@ fn each_proof_replaces_only_what_it_kept() {
         free: 12 - bits.count_ones(),
     };
     let book = BookFile::open(&path, true, true).unwrap();
-    // An older version's table, its row of no proof in particular.
-    rusqlite::Connection::open(&path)
-        .unwrap()
-        .execute_batch(
-            "CREATE TABLE unfinished (board TEXT NOT NULL, state INTEGER NOT NULL,
-             lower INTEGER NOT NULL, upper INTEGER NOT NULL, best INTEGER,
-             PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;
-             INSERT INTO unfinished VALUES ('boxes-2x2', 64, -2, 2, NULL);",
-        )
-        .unwrap();
-    let held = |book: &BookFile| {
-        let mut states: Vec<u64> = book
-            .unfinished_of(&built, Unfinished::Build)
+    let held = |book: &BookFile, part| {
+        book.unfinished_of(&built, part)
             .unwrap()
             .iter()
             .map(|p| p.state)
-            .collect();
-        states.sort();
-        states
+            .collect::<Vec<u64>>()
     };
-    assert_eq!(held(&book), vec![64]);
     let (a, b) = (1u64, 2u64);
     book.replace_unfinished(&built, Unfinished::Build, a, &[state(0b11), state(0b111)])
         .unwrap();
     book.replace_unfinished(&built, Unfinished::Build, b, &[state(0b1010)])
         .unwrap();
-    assert_eq!(held(&book), vec![0b11, 0b111, 0b1010]);
+    assert_eq!(held(&book, Unfinished::Build), vec![0b11, 0b111, 0b1010]);
     book.replace_unfinished(&built, Unfinished::Build, a, &[state(0b1100)])
         .unwrap();
-    assert_eq!(held(&book), vec![0b1010, 0b1100]);
+    assert_eq!(held(&book, Unfinished::Build), vec![0b1010, 0b1100]);
+    book.replace_unfinished(&built, Unfinished::Check, a, &[state(0b1)])
+        .unwrap();
     book.clear_unfinished(&built, Unfinished::Build, b).unwrap();
-    assert_eq!(held(&book), vec![0b1100]);
-    // The other table untouched, and never made by a clear.
+    assert_eq!(held(&book, Unfinished::Build), vec![0b1100]);
+    assert_eq!(held(&book, Unfinished::Check), vec![0b1]);
+    book.clear_unfinished(&built, Unfinished::Check, a).unwrap();
+    assert_eq!(held(&book, Unfinished::Check), Vec::<u64>::new());
+    assert_eq!(held(&book, Unfinished::Build), vec![0b1100]);
+    // A clear of a book that keeps nothing makes no table.
+    let empty = dir.path().join("empty.plybook");
+    let book = BookFile::open(&empty, true, true).unwrap();
     book.clear_unfinished(&built, Unfinished::Check, a).unwrap();
     assert_eq!(
-        book.unfinished_of(&built, Unfinished::Check).unwrap(),
-        vec![]
+        rows_of(&empty, "sqlite_schema WHERE name = 'unfinished_blocks'"),
+        0
     );
-    assert_eq!(rows_of(&path, "unfinished_checks"), 0);
 }

@@ -8,7 +8,8 @@
 use super::key::KeyScheme;
 use super::keeping::{Keeper, Keeping, ProofWork};
 pub use super::keeping::{KeepEvent, KEEP_EVERY, PART_PROVED_BELOW, PART_PROVED_MOST};
-use super::store::{position_named, position_text, BookEntry, BookError, BookFile, Unfinished};
+use super::store::{position_named, position_text, BookEntry, BookError, BookFile};
+use super::unfinished::Unfinished;
 use super::{proved_by, BoardBook, ParentBounded};
 use crate::engine::scored::choose::{with_solver, SolveOptions};
 use crate::engine::scored::known::Informed;

@@ -14,6 +14,7 @@ pub mod key;
 pub mod ops;
 pub mod shipped;
 pub mod store;
+pub mod unfinished;
 
 use crate::engine::scored::known::KnownValues;
 use crate::engine::scored::twins::Twins;

@@ -1,7 +1,8 @@
 //! What a front end asks of a whole book — its boards and entries, a summary, a merge, JSON lines
 //! out and in — as reports the CLI (`ply dots book`) and Python (`ply.book_*`) both render.
 
-use super::store::{position_text, BookEntry, BookError, BookFile, Unfinished};
+use super::store::{position_text, BookEntry, BookError, BookFile};
+use super::unfinished::Unfinished;
 use crate::games::dots::geometry::BuiltBoard;
 use crate::input::surface::{Surface, Worded};
 use serde::{Deserialize, Serialize};

@@ -17,21 +17,8 @@
 //!     proved_by TEXT NOT NULL,    -- 'ply 0.1.0 search low-first', 'ply 0.1.0 children'
 //!     checked_by TEXT,            -- a second, independent proof of the same value
 //!     PRIMARY KEY (board, key)) STRICT, WITHOUT ROWID;
-//! -- Made by the first build whose proof of a position ran long (kept every few minutes) or was
-//! -- stopped; not positions of the book (no answer, export, merge or count reads it): the bounds
-//! -- its search had proved of states below the position, which the next build starts from.
-//! CREATE TABLE unfinished (
-//!     board TEXT NOT NULL,
-//!     state INTEGER NOT NULL,     -- the drawn edges, bit i the board's edge i (not a key)
-//!     lower INTEGER NOT NULL,
-//!     upper INTEGER NOT NULL,
-//!     best INTEGER,               -- a free edge's index, when one was found
-//!     root INTEGER,               -- the key of the position whose proof kept it (added to an
-//!                                 -- older table when first written; none: no proof in particular)
-//!     PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;
-//! -- The same of a verification's second proofs, kept apart: a second proof starts only from
-//! -- what second proofs proved, never from the first proofs' work.
-//! CREATE TABLE unfinished_checks (…the columns of unfinished…);
+//! -- What unfinished proofs kept (`unfinished_blocks`, made by the first that keeps its work):
+//! -- not positions of the book; its format is in unfinished.rs.
 //! ```
 //!
 //! `boards.edges` is the board's edge order (`1-2 1-3 2-3 …`): a key means nothing without it, so a
@@ -46,7 +33,6 @@
 
 use super::key::KeyScheme;
 use super::ranged;
-use crate::engine::scored::search::ProvedState;
 use crate::engine::scored::ValueRange;
 use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::notation::format_edge;
@@ -54,6 +40,7 @@ use crate::games::dots::{Edge, EdgeSet};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
+
 
 /// SQLite's application id of a book: 'plyb'.
 pub const APPLICATION_ID: i32 = 0x706c_7962;
@@ -182,8 +169,9 @@ pub enum BookError {
 
 /// One book file, open.
 pub struct BookFile {
-    conn: Connection,
-    name: String,
+    pub(super) conn: Connection,
+    /// The file as messages name it.
+    pub(super) name: String,
     path: Option<PathBuf>,
 }
 
@@ -211,7 +199,7 @@ fn immutable_uri(path: &Path) -> Option<String> {
 
 /// What an SQLite error reading a book says of the book, in the book's terms: pages that do not
 /// hold together, a file that is no database, tables missing; another error in its own line.
-fn damage(e: &rusqlite::Error) -> String {
+pub(super) fn damage(e: &rusqlite::Error) -> String {
     use rusqlite::ErrorCode;
     match e.sqlite_error_code() {
         Some(ErrorCode::DatabaseCorrupt) => "its pages do not hold together (cut short or overwritten)".into(),
@@ -224,7 +212,7 @@ fn damage(e: &rusqlite::Error) -> String {
 }
 
 /// An SQLite error in one line (its first), at most 100 characters.
-fn one_line(e: &rusqlite::Error) -> String {
+pub(super) fn one_line(e: &rusqlite::Error) -> String {
     let text = e.to_string();
     let first = text.lines().next().unwrap_or("").trim();
     match first.char_indices().nth(100) {
@@ -602,61 +590,7 @@ impl BookFile {
     /// before writing into a book (a new or empty one passes at once).
     pub fn check_all(&self) -> Result<(), BookError> {
         let boards = self.every_board()?;
-        for part in [Unfinished::Build, Unfinished::Check] {
-            for (built, _) in &boards {
-                self.unfinished_of(built, part)?;
-            }
-            self.unfinished_boards_named(part)?;
-        }
-        Ok(())
-    }
-
-    /// Refuses a `part` table holding states of a board the `boards` table does not name (no
-    /// build would ever read them: a book edited or damaged).
-    fn unfinished_boards_named(&self, part: Unfinished) -> Result<(), BookError> {
-        if !self.has_unfinished(part)? {
-            return Ok(());
-        }
-        let damaged = |e: rusqlite::Error| BookError::Damaged(self.name.clone(), damage(&e));
-        let stray: Option<rusqlite::types::Value> = self
-            .conn
-            .query_row(
-                &format!(
-                    "SELECT board FROM {} WHERE board NOT IN (SELECT board FROM boards) LIMIT 1",
-                    part.table()
-                ),
-                [],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(damaged)?;
-        match stray {
-            None => Ok(()),
-            Some(rusqlite::types::Value::Text(board)) => Err(BookError::Damaged(
-                self.name.clone(),
-                format!(
-                    "unfinished states of the board {}, which its boards table does not name",
-                    crate::input::quote(&board)
-                ),
-            )),
-            Some(_) => Err(BookError::Damaged(
-                self.name.clone(),
-                "an unfinished state's board is not a name".into(),
-            )),
-        }
-    }
-
-    /// Whether the book has the `part` table (made by the first long or stopped proof).
-    fn has_unfinished(&self, part: Unfinished) -> Result<bool, BookError> {
-        let made: i64 = self
-            .conn
-            .query_row(
-                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1",
-                [part.table()],
-                |r| r.get(0),
-            )
-            .map_err(|e| BookError::Damaged(self.name.clone(), damage(&e)))?;
-        Ok(made > 0)
+        self.check_unfinished(&boards)
     }
 
     /// Refuses a book whose tables are not plain tables: a view in place of one, or a trigger
@@ -667,7 +601,7 @@ impl BookFile {
             .conn
             .query_row(
                 "SELECT type, name FROM sqlite_schema WHERE type IN ('view', 'trigger')
-                 OR (name IN ('boards', 'positions', 'unfinished', 'unfinished_checks')
+                 OR (name IN ('boards', 'positions', 'unfinished', 'unfinished_checks', 'unfinished_blocks')
                      AND type <> 'table') LIMIT 1",
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?)),
@@ -901,7 +835,7 @@ impl BookFile {
     /// A write transaction on `built`'s board (added to the book first if new): what every writer
     /// of entries opens (the write lock taken at once, another writer waited for up to the busy
     /// timeout).
-    fn write_for(&self, built: &BuiltBoard) -> Result<rusqlite::Transaction<'_>, BookError> {
+    pub(super) fn write_for(&self, built: &BuiltBoard) -> Result<rusqlite::Transaction<'_>, BookError> {
         self.add_board(built)?;
         rusqlite::Transaction::new_unchecked(&self.conn, rusqlite::TransactionBehavior::Immediate)
             .map_err(|e| BookError::Io(self.name.clone(), one_line(&e)))
@@ -970,252 +904,6 @@ impl BookFile {
         .map_err(io)?;
         Ok(merged)
     }
-}
-
-/// Which proofs' unfinished work a table keeps: a build's and a verification's are kept apart, so
-/// that a second proof never starts from what the first proof's search proved (it would check
-/// nothing where it took those bounds on trust).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unfinished {
-    /// A build's proofs (`unfinished`).
-    Build,
-    /// A verification's second proofs (`unfinished_checks`).
-    Check,
-}
-
-impl Unfinished {
-    /// The table's name.
-    pub fn table(self) -> &'static str {
-        match self {
-            Unfinished::Build => "unfinished",
-            Unfinished::Check => "unfinished_checks",
-        }
-    }
-}
-
-impl BookFile {
-    /// Keeps `states` — bounds a search proved of states of `built`'s board below a position it
-    /// is proving or was stopped in the middle of — in the `part` table (made if missing), met
-    /// with what it holds of each, in one transaction: what the next build (or verification) of
-    /// the book starts from ([`unfinished_of`](Self::unfinished_of)). A state with a bit past the
-    /// board's edges, bounds crossed or past its cells, or a best move that is not one of its
-    /// free edges is refused.
-    pub fn put_unfinished(
-        &self,
-        built: &BuiltBoard,
-        part: Unfinished,
-        states: &[ProvedState],
-    ) -> Result<(), BookError> {
-        self.write_unfinished(built, part, states, None)
-    }
-
-    /// As [`put_unfinished`](Self::put_unfinished), but in place of what the proof of the
-    /// position keyed `root` kept before (and of rows kept by no proof in particular): what a long
-    /// proof keeps every few minutes, its table holding what it was started from — so the rows of
-    /// one proof never grow past one keep's, and another process's proof keeps its own.
-    pub fn replace_unfinished(
-        &self,
-        built: &BuiltBoard,
-        part: Unfinished,
-        root: u64,
-        states: &[ProvedState],
-    ) -> Result<(), BookError> {
-        self.write_unfinished(built, part, states, Some(root))
-    }
-
-    /// Forgets what the proof of the position keyed `root` kept in the `part` table (and rows
-    /// kept by no proof in particular): its proof is done, its value in its entry.
-    pub fn clear_unfinished(
-        &self,
-        built: &BuiltBoard,
-        part: Unfinished,
-        root: u64,
-    ) -> Result<(), BookError> {
-        if !self.has_unfinished(part)? {
-            return Ok(());
-        }
-        self.write_unfinished(built, part, &[], Some(root))
-    }
-
-    /// Writes `states` into the `part` table, in place of the rows kept by the proof of `root`
-    /// when given (and those of no proof in particular).
-    fn write_unfinished(
-        &self,
-        built: &BuiltBoard,
-        part: Unfinished,
-        states: &[ProvedState],
-        root: Option<u64>,
-    ) -> Result<(), BookError> {
-        let scheme = KeyScheme::new(&built.board);
-        for p in states {
-            if let Err(why) = unfinished_fault(built, &scheme, p) {
-                return Err(BookError::Io(self.name.clone(), why));
-            }
-        }
-        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
-        let tx = self.write_for(built)?;
-        let table = part.table();
-        tx.execute_batch(&unfinished_schema(table)).map_err(io)?;
-        // A table an older version made has no `root` column: added (empty) when first written.
-        if tx
-            .prepare(&format!("SELECT root FROM {table} LIMIT 0"))
-            .is_err()
-        {
-            tx.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN root INTEGER"))
-                .map_err(io)?;
-        }
-        let slug = built.geometry.slug();
-        let root = root.map(|r| r as i64);
-        if let Some(root) = root {
-            tx.execute(
-                &format!("DELETE FROM {table} WHERE board = ?1 AND (root = ?2 OR root IS NULL)"),
-                params![slug, root],
-            )
-            .map_err(io)?;
-        }
-        {
-            let mut insert = tx
-                .prepare(&format!(
-                    "INSERT INTO {table} (board, state, lower, upper, best, root)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                     ON CONFLICT (board, state) DO UPDATE SET
-                         lower = max(lower, excluded.lower),
-                         upper = min(upper, excluded.upper),
-                         best = coalesce(excluded.best, best),
-                         root = excluded.root
-                     WHERE max(lower, excluded.lower) <= min(upper, excluded.upper)"
-                ))
-                .map_err(io)?;
-            for p in states {
-                insert
-                    .execute(params![
-                        slug,
-                        p.state as i64,
-                        p.range.lower,
-                        p.range.upper,
-                        p.best,
-                        root
-                    ])
-                    .map_err(io)?;
-            }
-        }
-        tx.commit().map_err(io)
-    }
-
-    /// How many states of the board `slug` the `part` table holds (0 when it has no such table):
-    /// counted, not read, so a summary of a book with millions of kept states is quick.
-    pub fn unfinished_count(&self, slug: &str, part: Unfinished) -> Result<u64, BookError> {
-        if !self.has_unfinished(part)? {
-            return Ok(0);
-        }
-        let count: i64 = self
-            .conn
-            .query_row(
-                &format!("SELECT count(*) FROM {} WHERE board = ?1", part.table()),
-                [slug],
-                |r| r.get(0),
-            )
-            .map_err(|e| BookError::Damaged(self.name.clone(), damage(&e)))?;
-        Ok(count as u64)
-    }
-
-    /// The states of `built`'s board the `part` table holds (none when it has no such table),
-    /// each checked as [`put_unfinished`](Self::put_unfinished) checks them: a row that cannot be
-    /// right makes the book damaged.
-    pub fn unfinished_of(
-        &self,
-        built: &BuiltBoard,
-        part: Unfinished,
-    ) -> Result<Vec<ProvedState>, BookError> {
-        let damaged = |why: String| BookError::Damaged(self.name.clone(), why);
-        if !self.has_unfinished(part)? {
-            return Ok(Vec::new());
-        }
-        let board = &built.board;
-        let edges = board.edge_count() as u32;
-        let scheme = KeyScheme::new(board);
-        let mut statement = self
-            .conn
-            .prepare(&format!(
-                "SELECT state, lower, upper, best FROM {} WHERE board = ?1",
-                part.table()
-            ))
-            .map_err(|e| damaged(damage(&e)))?;
-        let rows = statement
-            .query_map([built.geometry.slug()], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i32>(1)?,
-                    r.get::<_, i32>(2)?,
-                    r.get::<_, Option<i64>>(3)?,
-                ))
-            })
-            .map_err(|e| damaged(damage(&e)))?;
-        let mut states = Vec::new();
-        for row in rows {
-            let (state, lower, upper, best) = row.map_err(|e| damaged(damage(&e)))?;
-            let state = state as u64;
-            let best = match best.map(u32::try_from) {
-                None => None,
-                Some(Ok(best)) => Some(best),
-                Some(Err(_)) => {
-                    return Err(damaged(format!(
-                        "unfinished state {state:#x}: its best move {} is no edge",
-                        best.unwrap_or_default()
-                    )))
-                }
-            };
-            let p = ProvedState {
-                state,
-                range: ValueRange { lower, upper },
-                best,
-                free: edges.saturating_sub(state.count_ones()),
-            };
-            unfinished_fault(built, &scheme, &p)
-                .map_err(|why| damaged(format!("unfinished state {state:#x}: {why}")))?;
-            states.push(p);
-        }
-        Ok(states)
-    }
-}
-
-/// The table `table` of unfinished work ([`Unfinished`]), made when first needed (a book without
-/// it is the same format).
-fn unfinished_schema(table: &str) -> String {
-    format!(
-        "CREATE TABLE IF NOT EXISTS {table} (
-    board TEXT NOT NULL,
-    state INTEGER NOT NULL,
-    lower INTEGER NOT NULL,
-    upper INTEGER NOT NULL,
-    best INTEGER,
-    root INTEGER,
-    PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;"
-    )
-}
-
-/// What is wrong with a proved state of `built`'s board, if anything: a bit past its edges, bounds
-/// crossed or past its open cells, a best move that is not one of its free edges.
-fn unfinished_fault(
-    built: &BuiltBoard,
-    scheme: &KeyScheme,
-    p: &ProvedState,
-) -> Result<(), String> {
-    let edges = built.board.edge_count() as u32;
-    if edges < 64 && p.state >> edges != 0 {
-        return Err("edges past the board's".into());
-    }
-    let open = scheme.open_cells(EdgeSet(p.state)) as i32;
-    if p.range.lower > p.range.upper || p.range.lower < -open || p.range.upper > open {
-        return Err(format!(
-            "bounds {}..{} with {open} cells open",
-            p.range.lower, p.range.upper
-        ));
-    }
-    if p.best.is_some_and(|b| b >= edges || p.state >> b & 1 == 1) {
-        return Err("a best move that is not a free edge".into());
-    }
-    Ok(())
 }
 
 /// The columns `board, key, free, lower, upper, best, nodes, seconds, proved_by, checked_by` of a
