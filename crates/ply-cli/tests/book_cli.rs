@@ -1310,16 +1310,16 @@ fn rows_of(path: &Path, table: &str) -> i64 {
         .unwrap_or(0)
 }
 
-/// The states the book at `path` keeps as the part `part` of its unfinished work (`build`,
-/// `check`), by its blocks' lengths (0 when it keeps none).
-fn kept_of(path: &Path, part: &str) -> i64 {
-    rusqlite::Connection::open(path)
-        .unwrap()
-        .query_row(
-            "SELECT coalesce(sum(length(states)), 0) / 12 FROM unfinished_blocks WHERE part = ?1",
-            [part],
-            |r| r.get(0),
-        )
+/// The states the 4×4 book at `path` keeps as the part `part` of its unfinished work (`build`,
+/// `check`), as the library counts them (its tests count them from the file).
+fn kept_of(path: &Path, part: &str) -> u64 {
+    use plysolve::games::dots::book::unfinished::Unfinished;
+    let part = match part {
+        "build" => Unfinished::Build,
+        _ => Unfinished::Check,
+    };
+    plysolve::games::dots::book::BookFile::open(path, false, false)
+        .and_then(|book| book.unfinished_count("boxes-4x4", part))
         .unwrap_or(0)
 }
 

@@ -6,9 +6,7 @@
 //!
 //! `cargo run --release -p plysolve --example resume_curve -- "6-7 7-8 17-18 18-19 9-10" 0.8`
 
-use plysolve::engine::scored::search::{
-    SearchMemory, SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME,
-};
+use plysolve::engine::scored::search::{SearchMemory, SearchOptions, SearchSolver};
 use plysolve::engine::scored::{Solver, SubsetIndexed};
 use plysolve::engine::util::halt::Halt;
 use plysolve::engine::MemoryBudget;
@@ -49,18 +47,8 @@ fn main() {
     let budget = MemoryBudget::new(8 << 30);
     let halt = Halt::never();
     let options = |node_limit| SearchOptions {
-        table_bytes: TABLE_BYTES,
-        budget,
-        progress: None,
-        status: None,
-        use_symmetries: true,
-        endgame: DEFAULT_ENDGAME,
-        use_theory: true,
-        tie_order: TieOrder::LowFirst,
-        halt: &halt,
         node_limit,
-        known: None,
-        shared: None,
+        ..SearchOptions::plain(TABLE_BYTES, budget, &halt)
     };
     let memory = || Arc::new(SearchMemory::new(TABLE_BYTES, budget).unwrap());
     // Searches in `memory` (seeded with `seed`), giving up after `limit` states.

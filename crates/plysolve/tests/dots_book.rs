@@ -11,7 +11,7 @@
 //! `verify` against forged entries; answers and searches with a book against the same without one
 //! and against the tables.
 
-use plysolve::engine::scored::search::{SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME};
+use plysolve::engine::scored::search::{SearchOptions, SearchSolver, TieOrder};
 use plysolve::engine::scored::table::SubsetTable;
 use plysolve::engine::scored::{SolveError, Solver, Strategy, SubsetIndexed, ValueRange};
 use plysolve::engine::util::halt::{Halt, NEVER};
@@ -1762,18 +1762,9 @@ fn search<'a>(
     SearchSolver::new(
         board,
         SearchOptions {
-            table_bytes: 4 << 20,
-            budget: budget(),
-            progress: None,
-            status: None,
-            use_symmetries: true,
-            endgame: DEFAULT_ENDGAME,
-            use_theory: true,
             tie_order,
-            halt: &NEVER,
-            node_limit: None,
             known: known.map(|k| k as &dyn plysolve::engine::scored::known::KnownValues),
-            shared: None,
+            ..SearchOptions::plain(4 << 20, budget(), &NEVER)
         },
     )
     .unwrap()

@@ -4,7 +4,7 @@
 //! with fewer states searched, and states that cannot be right are refused.
 
 use plysolve::engine::scored::search::{
-    ProvedState, SearchMemory, SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME,
+    ProvedState, SearchMemory, SearchOptions, SearchSolver, TieOrder,
 };
 use plysolve::engine::scored::table::SubsetTable;
 use plysolve::engine::scored::{Solver, SubsetIndexed, ValueRange};
@@ -36,18 +36,8 @@ fn search_in(
 ) -> (Option<ValueRange>, bool) {
     let halt = Halt::never();
     let options = SearchOptions {
-        table_bytes: 16 << 20,
-        budget: budget(),
-        progress: None,
-        status: None,
-        use_symmetries: true,
-        endgame: DEFAULT_ENDGAME,
-        use_theory: true,
-        tie_order: TieOrder::LowFirst,
-        halt: &halt,
         node_limit,
-        known: None,
-        shared: None,
+        ..SearchOptions::plain(16 << 20, budget(), &halt)
     };
     let mut solver = SearchSolver::with_memory(&built.board, options, memory.clone()).unwrap();
     let found = solver.range(&EdgeSet(0)).ok();

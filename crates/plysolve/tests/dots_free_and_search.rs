@@ -2,7 +2,6 @@
 
 use plysolve::engine::scored::analysis::analyse;
 use plysolve::engine::scored::restrict::FreeTable;
-use plysolve::engine::scored::search::TieOrder;
 use plysolve::engine::scored::search::{SearchOptions, SearchSolver};
 use plysolve::engine::scored::table::SubsetTable;
 use plysolve::engine::scored::Solver;
@@ -74,18 +73,10 @@ fn search_with(
     SearchSolver::new(
         board,
         SearchOptions {
-            table_bytes,
-            budget: budget(),
-            progress: None,
-            status: None,
             use_symmetries,
             endgame,
             use_theory: capture_rules,
-            halt: &NEVER,
-            node_limit: None,
-            known: None,
-            shared: None,
-            tie_order: TieOrder::default(),
+            ..SearchOptions::plain(table_bytes, budget(), &NEVER)
         },
     )
     .unwrap()
@@ -312,18 +303,9 @@ fn a_search_that_gives_way_answers_from_the_free_table() {
             let search = SearchSolver::new(
                 &board,
                 SearchOptions {
-                    table_bytes: 1 << 20,
-                    budget: budget(),
-                    progress: None,
-                    status: None,
-                    use_symmetries: true,
                     endgame: 0,
-                    use_theory: true,
-                    halt: &NEVER,
                     node_limit: limit,
-                    known: None,
-                    shared: None,
-                    tie_order: TieOrder::default(),
+                    ..SearchOptions::plain(1 << 20, budget(), &NEVER)
                 },
             )
             .unwrap();

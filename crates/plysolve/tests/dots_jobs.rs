@@ -5,7 +5,7 @@
 //! holds and decides its window, and children searched in the windows `before_move` gives decide
 //! their parent's window once combined.
 
-use plysolve::engine::scored::search::{SearchOptions, SearchSolver, TieOrder, DEFAULT_ENDGAME};
+use plysolve::engine::scored::search::{SearchOptions, SearchSolver};
 use plysolve::engine::scored::table::SubsetTable;
 use plysolve::engine::scored::{Solver, SubsetIndexed, ValueRange};
 use plysolve::engine::util::halt::NEVER;
@@ -146,20 +146,7 @@ fn whole_table(board: &DotsBoard) -> SubsetTable {
 fn search(board: &DotsBoard) -> SearchSolver<'_, DotsBoard> {
     SearchSolver::new(
         board,
-        SearchOptions {
-            table_bytes: 4 << 20,
-            budget: MemoryBudget::new(1 << 30),
-            progress: None,
-            status: None,
-            use_symmetries: true,
-            endgame: DEFAULT_ENDGAME,
-            use_theory: true,
-            tie_order: TieOrder::default(),
-            halt: &NEVER,
-            node_limit: None,
-            known: None,
-            shared: None,
-        },
+        SearchOptions::plain(4 << 20, MemoryBudget::new(1 << 30), &NEVER),
     )
     .unwrap()
 }

@@ -45,18 +45,9 @@ fn check_random_positions(
         SearchSolver::new(
             &board,
             SearchOptions {
-                table_bytes: 1 << 26,
-                budget,
-                progress: None,
-                status: None,
-                use_symmetries: true,
                 endgame: 8,
-                use_theory: true,
-                halt: &NEVER,
-                node_limit: None,
-                known: None,
-                shared: None,
                 tie_order,
+                ..SearchOptions::plain(1 << 26, budget, &NEVER)
             },
         )
         .unwrap()

@@ -5,7 +5,6 @@ use plysolve::engine::scored::analysis::analyse;
 use plysolve::engine::scored::choose::{with_solver, SolveOptions};
 use plysolve::engine::scored::memo::{HashStore, MemoSolver};
 use plysolve::engine::scored::recursion::RecursionSolver;
-use plysolve::engine::scored::search::TieOrder;
 use plysolve::engine::scored::table::SubsetTable;
 use plysolve::engine::scored::{ScoredGame, Solver, Strategy, SubsetIndexed};
 use plysolve::engine::util::halt::NEVER;
@@ -531,18 +530,8 @@ fn free_tables_and_search_agree_with_brute_force() {
         let mut search = SearchSolver::new(
             &board,
             SearchOptions {
-                table_bytes: 1 << 16,
-                budget: budget(),
-                progress: None,
-                status: None,
-                use_symmetries: true,
                 endgame: 4,
-                use_theory: true,
-                halt: &NEVER,
-                node_limit: None,
-                known: None,
-                shared: None,
-                tie_order: TieOrder::default(),
+                ..SearchOptions::plain(1 << 16, budget(), &NEVER)
             },
         )
         .unwrap();

@@ -5,7 +5,7 @@
 //! 20–24 free edges; with all of them it searches no more nodes than alone; and a store keyed for
 //! another board is refused.
 
-use plysolve::engine::scored::search::{SearchOptions, SearchSolver, TieOrder};
+use plysolve::engine::scored::search::{SearchOptions, SearchSolver};
 use plysolve::engine::scored::shared::{SharedBounds, SharedEntry};
 use plysolve::engine::scored::{SolveError, Solver, ValueRange};
 use plysolve::engine::util::halt::NEVER;
@@ -33,18 +33,9 @@ fn store(from_free: u32) -> SharedBounds {
 /// A search's options: a table of its own, meeting `shared` if given.
 fn options(shared: Option<&SharedBounds>) -> SearchOptions<'_> {
     SearchOptions {
-        table_bytes: 1 << 24,
-        budget: budget(),
-        progress: None,
-        status: None,
-        use_symmetries: true,
         endgame: 7,
-        use_theory: true,
-        tie_order: TieOrder::LowFirst,
-        halt: &NEVER,
-        node_limit: None,
-        known: None,
         shared,
+        ..SearchOptions::plain(1 << 24, budget(), &NEVER)
     }
 }
 

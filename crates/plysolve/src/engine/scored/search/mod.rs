@@ -141,7 +141,29 @@ pub struct SearchOptions<'a> {
     pub shared: Option<&'a SharedBounds>,
 }
 
-impl SearchOptions<'_> {
+impl<'a> SearchOptions<'a> {
+    /// A search to the end in a table of `table_bytes` within `budget`, stopped by `halt`, with
+    /// every part the engine has (the game's symmetries, the endgame table from
+    /// [`DEFAULT_ENDGAME`] free elements, its theory), ties tried low first, telling nothing,
+    /// knowing nothing and sharing nothing: what a caller changes a field or two of
+    /// (`SearchOptions { endgame: 0, ..SearchOptions::plain(…) }`).
+    pub fn plain(table_bytes: u64, budget: MemoryBudget, halt: &'a Halt) -> Self {
+        SearchOptions {
+            table_bytes,
+            budget,
+            progress: None,
+            status: None,
+            use_symmetries: true,
+            endgame: DEFAULT_ENDGAME,
+            use_theory: true,
+            tie_order: TieOrder::LowFirst,
+            halt,
+            node_limit: None,
+            known: None,
+            shared: None,
+        }
+    }
+
     /// The nodes a search of a position with `free` free elements is expected to visit: about
     /// 2 000 at 20 free edges, doubling with each more (`ply bench dots-free` on 4×4 boxes: 2 017,
     /// 30 612, 424 244 and 12.6 million nodes at 20, 24, 28 and 32 free edges).
