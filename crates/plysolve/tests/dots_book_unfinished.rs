@@ -124,14 +124,16 @@ fn a_stopped_build_resumes_from_what_its_search_proved() {
     let fresh = run(&fresh_book, false);
     assert_eq!(fresh.value(), Some(-2));
     assert!(fresh_book
-        .unfinished_of(&built, Unfinished::Build)
+        .unfinished_of(&built, Unfinished::Build, usize::MAX)
         .unwrap()
         .is_empty());
 
     let book = BookFile::open(&dir.path().join("stopped.plybook"), true, true).unwrap();
     let stopped = run(&book, true);
     assert_eq!(stopped.value(), None);
-    let kept = book.unfinished_of(&built, Unfinished::Build).unwrap();
+    let kept = book
+        .unfinished_of(&built, Unfinished::Build, usize::MAX)
+        .unwrap();
     assert!(kept.len() > 1_000, "{} states kept", kept.len());
     assert!(kept
         .iter()
@@ -180,7 +182,9 @@ fn kept_states_that_cannot_be_right_are_refused() {
     };
     book.replace_unfinished(&built, Unfinished::Build, 2, &[narrower])
         .unwrap();
-    let read = book.unfinished_of(&built, Unfinished::Build).unwrap();
+    let read = book
+        .unfinished_of(&built, Unfinished::Build, usize::MAX)
+        .unwrap();
     assert_eq!(read.len(), 1);
     assert_eq!(
         (read[0].range, read[0].best, read[0].free),
@@ -223,12 +227,13 @@ fn kept_states_that_cannot_be_right_are_refused() {
         2
     );
     drop(book);
-    // A block's bytes: the state 0b11, lower, upper, best, free.
-    let block = |lower: i8, best: u8, free: u8| {
-        let mut bytes = 0b11u64.to_le_bytes().to_vec();
+    // A block's bytes: the state, lower, upper 2, best, free.
+    let block_of = |state: u64, lower: i8, best: u8, free: u8| {
+        let mut bytes = state.to_le_bytes().to_vec();
         bytes.extend([lower as u8, 2, best, free]);
         bytes
     };
+    let block = |lower, best, free| block_of(0b11, lower, best, free);
     let with = |name: &str, sql: &str, value: Vec<u8>| {
         let copy = dir.path().join(format!("{name}.plybook"));
         std::fs::copy(&path, &copy).unwrap();
@@ -253,11 +258,21 @@ fn kept_states_that_cannot_be_right_are_refused() {
             block(0, 5, 11),
             "unfinished state 0x3: 11 free edges said of one with 10",
         ),
+        (
+            "past",
+            block_of(1 << 12, 0, 255, 11),
+            "unfinished state 0x1000: edges past the board's",
+        ),
+        (
+            "cells",
+            block(-6, 5, 10),
+            "unfinished state 0x3: bounds -6..2 with 4 cells open",
+        ),
     ] {
         let copy = with(name, set, bytes);
         // Opened to write (its blocks' states are read when a build reads them).
         let book = BookFile::open(&copy, true, false).unwrap();
-        match book.unfinished_of(&built, Unfinished::Build) {
+        match book.unfinished_of(&built, Unfinished::Build, usize::MAX) {
             Err(BookError::Damaged(_, found)) => assert_eq!(found, why),
             other => panic!("{name}: {other:?}"),
         }
@@ -270,12 +285,6 @@ fn kept_states_that_cannot_be_right_are_refused() {
             set,
             long,
             "kept block 0 of position 0x1: 13 bytes, not a whole number of states",
-        ),
-        (
-            "part",
-            "UPDATE unfinished_blocks SET part = 'other' || ?1 WHERE root = 1",
-            vec![],
-            "kept block 0 of position 0x1: its part `other` is neither build nor check",
         ),
         (
             "stray",
@@ -294,17 +303,63 @@ fn kept_states_that_cannot_be_right_are_refused() {
             "{name}"
         );
     }
+    // Text in place of a block's bytes, in a table made without STRICT (which would refuse it).
+    let text = dir.path().join("text.plybook");
+    std::fs::copy(&path, &text).unwrap();
+    rusqlite::Connection::open(&text)
+        .unwrap()
+        .execute_batch(
+            "ALTER TABLE unfinished_blocks RENAME TO strict_blocks;
+             CREATE TABLE unfinished_blocks (board TEXT NOT NULL, part TEXT NOT NULL,
+                 root INTEGER NOT NULL, block INTEGER NOT NULL, states BLOB NOT NULL,
+                 PRIMARY KEY (board, part, root, block));
+             INSERT INTO unfinished_blocks SELECT * FROM strict_blocks;
+             DROP TABLE strict_blocks;
+             UPDATE unfinished_blocks SET states = 'not bytes' WHERE root = 1;",
+        )
+        .unwrap();
+    assert_eq!(
+        BookFile::open(&text, true, false)
+            .err()
+            .unwrap()
+            .to_string(),
+        format!(
+            "`{}`: damaged book: kept block 0 of position 0x1: its states are not bytes",
+            text.display()
+        )
+    );
+    // A part this version does not know (a later version's) is left alone: not read, not
+    // counted, not refused.
+    let later = with(
+        "later",
+        "UPDATE unfinished_blocks SET part = 'later' || ?1 WHERE root = 1",
+        vec![],
+    );
+    let book = BookFile::open(&later, true, false).unwrap();
+    assert_eq!(
+        book.unfinished_count("boxes-2x2", Unfinished::Build)
+            .unwrap(),
+        1
+    );
+    let read = book
+        .unfinished_of(&built, Unfinished::Build, usize::MAX)
+        .unwrap();
+    assert_eq!(
+        read.iter().map(|p| (p.state, p.range)).collect::<Vec<_>>(),
+        vec![(0b11, ValueRange { lower: 0, upper: 4 })]
+    );
 }
 
 /// An older version's rows (a table `unfinished` of a row a state) are read, checked whole when a
-/// writer opens the book, and dropped at the board's first keep in blocks.
+/// writer opens the book, left by a clear (they may be another proof's) and deleted at the
+/// board's next keep in blocks.
 #[test]
 fn an_older_versions_kept_rows_are_read() {
     let built = Geometry::Boxes { rows: 2, cols: 2 }.build().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("b.plybook");
     drop(BookFile::open(&path, true, true).unwrap());
-    let old = |path: &std::path::Path, lower: i32| {
+    let old = |path: &std::path::Path, lower: i32, best: &str| {
         rusqlite::Connection::open(path)
             .unwrap()
             .execute_batch(&format!(
@@ -312,14 +367,16 @@ fn an_older_versions_kept_rows_are_read() {
                  CREATE TABLE unfinished (board TEXT NOT NULL, state INTEGER NOT NULL,
                  lower INTEGER NOT NULL, upper INTEGER NOT NULL, best INTEGER, root INTEGER,
                  PRIMARY KEY (board, state)) STRICT, WITHOUT ROWID;
-                 INSERT INTO unfinished VALUES ('boxes-2x2', 64, {lower}, 2, NULL, 5);",
+                 INSERT INTO unfinished VALUES ('boxes-2x2', 64, {lower}, 2, {best}, 5);",
                 plysolve::games::dots::book::store::edge_order(&built)
             ))
             .unwrap()
     };
-    old(&path, -2);
+    old(&path, -2, "NULL");
     let book = BookFile::open(&path, true, false).unwrap();
-    let read = book.unfinished_of(&built, Unfinished::Build).unwrap();
+    let read = book
+        .unfinished_of(&built, Unfinished::Build, usize::MAX)
+        .unwrap();
     assert_eq!(
         read.iter()
             .map(|p| (p.state, p.range, p.free))
@@ -338,6 +395,9 @@ fn an_older_versions_kept_rows_are_read() {
             .unwrap(),
         1
     );
+    book.clear_unfinished(&built, Unfinished::Build, 77)
+        .unwrap();
+    assert_eq!(rows_of(&path, "unfinished"), 1);
     let state = ProvedState {
         state: 0b11,
         range: ValueRange { lower: 0, upper: 0 },
@@ -347,21 +407,34 @@ fn an_older_versions_kept_rows_are_read() {
     book.replace_unfinished(&built, Unfinished::Build, 7, &[state])
         .unwrap();
     assert_eq!(
-        book.unfinished_of(&built, Unfinished::Build).unwrap(),
+        book.unfinished_of(&built, Unfinished::Build, usize::MAX)
+            .unwrap(),
         vec![state]
     );
     assert_eq!(rows_of(&path, "unfinished"), 0);
     drop(book);
-    let bad = dir.path().join("bad.plybook");
-    drop(BookFile::open(&bad, true, true).unwrap());
-    old(&bad, 3);
-    assert_eq!(
-        BookFile::open(&bad, true, false).err().unwrap().to_string(),
-        format!(
-            "`{}`: damaged book: unfinished state 0x40: bounds 3..2 with 4 cells open",
-            bad.display()
-        )
-    );
+    for (name, lower, best, why) in [
+        (
+            "bounds",
+            3,
+            "NULL",
+            "unfinished state 0x40: bounds 3..2 with 4 cells open",
+        ),
+        (
+            "best",
+            -2,
+            "1000000000000",
+            "unfinished state 0x40: its best move 1000000000000 is no edge",
+        ),
+    ] {
+        let bad = dir.path().join(format!("{name}.plybook"));
+        drop(BookFile::open(&bad, true, true).unwrap());
+        old(&bad, lower, best);
+        assert_eq!(
+            BookFile::open(&bad, true, false).err().unwrap().to_string(),
+            format!("`{}`: damaged book: {why}", bad.display())
+        );
+    }
 }
 
 /// A keep of more states than a block holds is cut into blocks and read back whole.
@@ -391,7 +464,11 @@ fn a_keep_of_many_states_is_read_back_whole() {
             .unwrap(),
         0
     );
-    assert!(book.unfinished_of(&built, Unfinished::Check).unwrap() == states);
+    assert!(
+        book.unfinished_of(&built, Unfinished::Check, usize::MAX)
+            .unwrap()
+            == states
+    );
     assert_eq!(kept_of(&path, "check"), BLOCK_STATES as i64 + 5);
 }
 
@@ -460,6 +537,18 @@ impl Told {
 
     fn tell(&self, event: &KeepEvent) {
         let rows = kept_of(&self.path, self.part);
+        // As a build reads them: each state once.
+        let built = Geometry::Boxes { rows: 4, cols: 4 }.build().unwrap();
+        let part = match self.part {
+            "build" => Unfinished::Build,
+            _ => Unfinished::Check,
+        };
+        let read = BookFile::open(&self.path, false, false)
+            .unwrap()
+            .unfinished_of(&built, part, usize::MAX)
+            .unwrap()
+            .len() as i64;
+        assert_eq!(read, rows, "a state kept twice");
         self.seen.lock().unwrap().push((event.clone(), rows));
     }
 
@@ -515,7 +604,8 @@ fn a_long_proof_keeps_its_work_as_it_goes() {
     told.check_kept();
     let book = BookFile::open(&path, false, false).unwrap();
     assert_eq!(
-        book.unfinished_of(&built, Unfinished::Build).unwrap(),
+        book.unfinished_of(&built, Unfinished::Build, usize::MAX)
+            .unwrap(),
         vec![]
     );
     assert_eq!(kept_of(&path, "check"), 0);
@@ -613,7 +703,7 @@ fn each_proof_replaces_only_what_it_kept() {
     };
     let book = BookFile::open(&path, true, true).unwrap();
     let held = |book: &BookFile, part| {
-        book.unfinished_of(&built, part)
+        book.unfinished_of(&built, part, usize::MAX)
             .unwrap()
             .iter()
             .map(|p| p.state)
@@ -643,5 +733,62 @@ fn each_proof_replaces_only_what_it_kept() {
     assert_eq!(
         rows_of(&empty, "sqlite_schema WHERE name = 'unfinished_blocks'"),
         0
+    );
+}
+
+/// A keep whose position is settled — a build's whose entry is exact, a verification's whose entry
+/// is checked — is forgotten as a build or a verification starts, whoever settled it; the others
+/// stay. A reader asked for fewer states than a book keeps reads that many, each keep's first
+/// blocks first.
+#[test]
+fn keeps_of_settled_positions_are_forgotten() {
+    let built = Geometry::Boxes { rows: 2, cols: 2 }.build().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let book = BookFile::open(&dir.path().join("b.plybook"), true, true).unwrap();
+    let halt = Halt::never();
+    let mut entries = Vec::new();
+    build(
+        &book,
+        &built,
+        &[EdgeSet(0)],
+        crate::dots_book::build_options(0, &halt),
+        &mut |e| entries.push(e.entry.clone()),
+    )
+    .unwrap();
+    // The empty board, exact and not checked; another position, not in the book.
+    let (settled, open) = (entries[0].key, 0b1);
+    let state = |bits: u64| ProvedState {
+        state: bits,
+        range: ValueRange {
+            lower: -4,
+            upper: 4,
+        },
+        best: None,
+        free: 12 - bits.count_ones(),
+    };
+    for part in [Unfinished::Build, Unfinished::Check] {
+        book.replace_unfinished(&built, part, settled, &[state(0b11)])
+            .unwrap();
+        book.replace_unfinished(&built, part, open, &[state(0b101), state(0b110)])
+            .unwrap();
+    }
+    book.forget_settled(&built).unwrap();
+    let count = |part| book.unfinished_count("boxes-2x2", part).unwrap();
+    assert_eq!((count(Unfinished::Build), count(Unfinished::Check)), (2, 3));
+    let found = verify(
+        &book,
+        &built,
+        &entries,
+        verify_options(false, None),
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(found.agreed, 1);
+    book.forget_settled(&built).unwrap();
+    assert_eq!((count(Unfinished::Build), count(Unfinished::Check)), (2, 2));
+    // One state asked for: the first of the first block.
+    assert_eq!(
+        book.unfinished_of(&built, Unfinished::Check, 1).unwrap(),
+        vec![state(0b101)]
     );
 }

@@ -15,6 +15,7 @@ use super::{SolveError, Solver, Strategy, SubsetIndexed};
 use crate::engine::util::halt::{Halt, NEVER};
 use crate::engine::util::memory::MemoryBudget;
 use crate::engine::util::progress::{Progress, Watch};
+use std::cell::Cell;
 use std::sync::Arc;
 
 /// Tables of up to 2^24 states (16 MiB, well under a second) are cheap: a memo of positions with
@@ -64,8 +65,10 @@ pub struct SolveOptions<'a> {
     /// them).
     pub shared_bounds: Option<&'a SharedBounds>,
     /// States proved before, stored into the search's table before it starts ([`SearchSolver::seed`]):
-    /// what a stopped book build kept of the position it was proving. The search alone uses it.
-    pub seed: Option<&'a [ProvedState]>,
+    /// what a stopped book build kept of the position it was proving. Taken (the cell left empty)
+    /// as they are stored, so tens of millions of them are not held while the search runs. The
+    /// search alone uses them.
+    pub seed: Option<&'a Cell<Vec<ProvedState>>>,
 }
 
 impl SolveOptions<'_> {
@@ -206,7 +209,9 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 Some(memory) => SearchSolver::with_memory(game, search, memory.clone())?,
                 None => SearchSolver::new(game, search)?,
             };
-            solver.seed(options.seed.unwrap_or_default());
+            if let Some(seed) = options.seed {
+                solver.seed(&seed.take());
+            }
             if gives_way {
                 body(&mut SearchOrTable::new(
                     game,

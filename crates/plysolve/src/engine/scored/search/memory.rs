@@ -92,7 +92,7 @@ impl SearchMemory {
             })
             .filter(|p| p.range.lower <= p.range.upper)
             .collect();
-        found.sort_by_key(|p| (std::cmp::Reverse(p.free), p.state));
+        found.sort_unstable_by_key(|p| (std::cmp::Reverse(p.free), p.state));
         // A state held twice (in both slots of its bucket, each written by a thread that did not
         // see the other's) is one state, its bounds both entries' proved ones at once.
         found.dedup_by(|later, kept| {

@@ -6,7 +6,7 @@
 //! keeps the bounds proved. A second proof in the other tie order checks entries ([`verify`]).
 
 use super::key::KeyScheme;
-use super::keeping::{Keeper, Keeping, ProofWork};
+use super::keeping::{states_within, Keeper, Keeping, ProofWork};
 pub use super::keeping::{KeepEvent, KEEP_EVERY, PART_PROVED_BELOW, PART_PROVED_MOST};
 use super::store::{position_named, position_text, BookEntry, BookError, BookFile};
 use super::unfinished::Unfinished;
@@ -26,6 +26,7 @@ use crate::games::dots::geometry::BuiltBoard;
 use crate::games::dots::jobs::combine;
 use crate::games::dots::notation::format_edge;
 use crate::games::dots::{Edge, EdgeSet};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -398,7 +399,11 @@ pub fn build_planned(
             table_budget,
         )?),
     };
-    let mut unfinished = Some(book.unfinished_of(built, Unfinished::Build)?);
+    // What stopped builds kept: their settled positions' forgotten, the rest read (as much as
+    // the budget leaves room for beside the table) into the table before the first search.
+    let most_kept = states_within(table_budget, memory.table_bytes());
+    book.forget_settled(built)?;
+    let mut unfinished = Some(book.unfinished_of(built, Unfinished::Build, most_kept)?);
     // The book's entries, read once and added to as they are written (read again only when
     // another process has written into the book meanwhile).
     let mut index = BoardBook::of_file(book, built)?;
@@ -457,11 +462,15 @@ pub fn build_planned(
                     let started = Instant::now();
                     // What a stopped build kept, into the table before its first search (the
                     // table keeps it for the positions after).
-                    let seed = unfinished.take().unwrap_or_default();
+                    let resume = Resume {
+                        seed: &Cell::new(unfinished.take().unwrap_or_default()),
+                        most_kept,
+                    };
                     if index.is_stale(book) {
                         index = BoardBook::of_file(book, built)?;
                     }
-                    let entry = prove(book, &index, node.drawn, &memory, shared, &seed, options)?;
+                    let entry =
+                        prove(book, &index, node.drawn, &memory, shared, resume, options)?;
                     searched = (searched.0 + 1, searched.1 + started.elapsed());
                     to_search = to_search.saturating_sub(usize::from(leaf));
                     entry
@@ -548,6 +557,14 @@ fn from_children(
     }))
 }
 
+/// What a build's proof starts from and keeps: the states stopped builds kept (taken as the
+/// search's table is seeded with them) and the most states a keep of its own holds.
+#[derive(Clone, Copy)]
+struct Resume<'a> {
+    seed: &'a Cell<Vec<ProvedState>>,
+    most_kept: usize,
+}
+
 /// Proves the position `drawn` by the search (within the time per position; in `memory`, meeting
 /// `index`, the book's entries, and `shared`), and a best move when its value is proved: the first
 /// move, in the search's order, proved to keep it.
@@ -557,7 +574,7 @@ fn prove(
     drawn: EdgeSet,
     memory: &Arc<SearchMemory>,
     shared: Option<&SharedBounds>,
-    seed: &[ProvedState],
+    resume: Resume<'_>,
     options: BuildOptions<'_>,
 ) -> Result<BookEntry, BuildError> {
     let built = index.built();
@@ -577,7 +594,7 @@ fn prove(
         search_memory: Some(memory),
         known: Some(&bounded),
         shared_bounds: shared,
-        seed: Some(seed),
+        seed: Some(resume.seed),
         progress: options.progress,
         ..SolveOptions::new(options.budget)
     };
@@ -588,6 +605,7 @@ fn prove(
             memory,
             drawn,
             part: Unfinished::Build,
+            most: resume.most_kept,
         },
     };
     let proof = keeper.keeping(options.keep, || {
@@ -712,9 +730,12 @@ pub fn verify(
         SearchOptions::table_bytes_for(most_free, options.budget),
         options.budget,
     )?);
-    // What an earlier verification's second proofs kept: into the table before the first search.
+    // What an earlier verification's second proofs kept: their checked positions' forgotten, the
+    // rest into the table before the first search.
+    let most_kept = states_within(options.budget, memory.table_bytes());
+    book.forget_settled(built)?;
     let mut unfinished = if options.resume {
-        Some(book.unfinished_of(built, Unfinished::Check)?)
+        Some(book.unfinished_of(built, Unfinished::Check, most_kept)?)
     } else {
         None
     };
@@ -752,7 +773,7 @@ pub fn verify(
                     Some(t) => options.halt.within(t),
                     None => options.halt.clone(),
                 };
-                let seed = unfinished.take().unwrap_or_default();
+                let seed = Cell::new(unfinished.take().unwrap_or_default());
                 let solve = SolveOptions {
                     tie_order,
                     halt: &halt,
@@ -768,6 +789,7 @@ pub fn verify(
                         memory: &memory,
                         drawn,
                         part: Unfinished::Check,
+                        most: most_kept,
                     },
                 };
                 let found = keeper.keeping(options.keep, || {

@@ -1,6 +1,6 @@
 //! What a long proof keeps as it goes: the bounds its search has proved of the states below its
-//! position, written into the book (its `unfinished` table, or `unfinished_checks` for a
-//! verification's second proof) every few minutes while the search runs and once more when it is
+//! position, written into the book (its unfinished work, [`super::unfinished`]: a build's, or a
+//! verification's second proof's apart) every few minutes while the search runs and once more when it is
 //! stopped — so a proof of hours that is killed outright (SIGKILL, a machine switched off) or
 //! stopped (Ctrl-C) starts again from them, not from nothing.
 
@@ -9,6 +9,7 @@ use super::store::{BookError, BookFile};
 use super::unfinished::Unfinished;
 use crate::engine::scored::search::{ProvedState, SearchMemory};
 use crate::games::dots::geometry::BuiltBoard;
+use crate::engine::MemoryBudget;
 use crate::games::dots::EdgeSet;
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -40,11 +41,24 @@ pub fn parse_keep_every(text: &str) -> Result<Duration, String> {
 /// have, to be kept: the deeper states are many and each saves little.
 pub const PART_PROVED_BELOW: u32 = 20;
 
-/// The most states one proof keeps (most free edges first): 384 MB of blocks, written in seconds,
-/// a gigabyte of memory while they are read out. A resumed proof saves about as much as its keep
+/// The most states one proof keeps (most free edges first): 384 MB of blocks, written in seconds;
+/// read out, a gigabyte of memory (fewer states when the budget leaves less room,
+/// [`states_within`]). A resumed proof saves about as much as its keep
 /// held: on a 4×4 position of 76 million states stopped after 80 %, a resumed search with two
 /// million kept visits 47 million, with 30 million kept 18 million (BENCHMARKS).
 pub const PART_PROVED_MOST: usize = 32_000_000;
+
+/// The bytes one state takes while a keep reads it out of the table, or a resumed proof reads it
+/// back from the book.
+const STATE_READ_BYTES: u64 = std::mem::size_of::<ProvedState>() as u64;
+
+/// The most states a keep holds, and a resumed proof reads back, beside a search table of
+/// `table_bytes` within `budget`: [`PART_PROVED_MOST`], or fewer when the room the table leaves
+/// holds fewer of them read out — keeping never takes memory the budget does not allow.
+pub fn states_within(budget: MemoryBudget, table_bytes: u64) -> usize {
+    let room = budget.bytes().saturating_sub(table_bytes);
+    (room / STATE_READ_BYTES).min(PART_PROVED_MOST as u64) as usize
+}
 
 /// What a long proof's keeping did, told as it happens.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,7 +94,7 @@ impl Keeping<'_> {
 }
 
 /// A proof in progress: the position `drawn` of `built`'s board, searched in `memory`, its work
-/// kept in a book's `part` table as the proof of `root` (the position's key).
+/// kept as the book's `part` of unfinished work, as the proof of `root` (the position's key).
 #[derive(Clone, Copy)]
 pub(super) struct ProofWork<'a> {
     /// The board.
@@ -89,12 +103,14 @@ pub(super) struct ProofWork<'a> {
     pub memory: &'a SearchMemory,
     /// The position under proof.
     pub drawn: EdgeSet,
-    /// Which table keeps its work.
+    /// Which part of the book's unfinished work its work is.
     pub part: Unfinished,
+    /// The most states a keep holds ([`states_within`] the proof's budget).
+    pub most: usize,
 }
 
 impl ProofWork<'_> {
-    /// The key of the position: what the rows its proof keeps are kept under.
+    /// The key of the position: what its proof's keep is kept under.
     fn root(&self) -> u64 {
         KeyScheme::new(&self.built.board).key(self.drawn).key
     }
@@ -110,7 +126,7 @@ pub(super) struct Keeper<'a> {
 
 impl Keeper<'_> {
     /// Keeps what the search has proved of the position: the bounds its table holds of states
-    /// with at most [`PART_PROVED_BELOW`] fewer free edges (at most [`PART_PROVED_MOST`] of them,
+    /// with at most [`PART_PROVED_BELOW`] fewer free edges (at most `work.most` of them,
     /// most free first), in place of what this position's proof kept before, in one transaction.
     /// Every one is proved (a search stores a state's bounds once its subtree is searched; a
     /// halted one stores nothing more); the next build (or verification) stores them into its
@@ -173,7 +189,7 @@ fn keep_part_proved(book: &BookFile, work: ProofWork<'_>) -> Result<usize, BookE
     let free = edges - work.drawn.len();
     let states: Vec<ProvedState> = work
         .memory
-        .proved(edges, free.saturating_sub(PART_PROVED_BELOW), PART_PROVED_MOST)
+        .proved(edges, free.saturating_sub(PART_PROVED_BELOW), work.most)
         .into_iter()
         .filter(|p| {
             let open = scheme.open_cells(EdgeSet(p.state)) as i32;

@@ -36,10 +36,10 @@ pub struct BoardStats {
     pub nodes: u64,
     /// Seconds they took.
     pub seconds: f64,
-    /// States the searches of unfinished proofs kept, a build's (`unfinished`): what the next
+    /// States the searches of unfinished proofs kept, a build's (part `build`): what the next
     /// build starts from.
     pub kept: u64,
-    /// The same of unfinished second proofs (`unfinished_checks`): what `verify --resume` starts
+    /// The same of unfinished second proofs (part `check`): what `verify --resume` starts
     /// from.
     pub kept_checks: u64,
 }

@@ -20,10 +20,15 @@
 //! Blocks, not a row a state: a proof of hours keeps tens of millions of states (what it saves
 //! grows with them, BENCHMARKS), written as rows at about a million a second — half a minute a
 //! keep, with the book's write lock held — and as blocks in a few seconds, a third of the size.
-//! Older versions kept a row a state in the tables `unfinished` and `unfinished_checks` (`board,
-//! state, lower, upper, best, root`): still read, and a board's rows there are dropped at its first
-//! keep in blocks. A build's and a verification's work are kept apart ([`Unfinished`]), so a second
-//! proof never starts from what a first proof proved.
+//! Each keep's blocks hold its states most free first, so a reader short of memory reads the
+//! first blocks. A keep whose position is settled (its entry exact, or checked for a
+//! verification's) is forgotten when its proof writes the entry and, should that have failed or
+//! the entry have come another way, when the next build or verification starts. A part this
+//! version does not know (a later version's) is left alone. Older versions kept a row a state in
+//! the tables `unfinished` and `unfinished_checks` (`board, state, lower, upper, best, root`):
+//! still read, and a board's rows there are deleted at its next keep in blocks. A build's and a
+//! verification's work are kept apart ([`Unfinished`]), so a second proof never starts from what a
+//! first proof proved.
 
 use super::key::KeyScheme;
 use super::store::{damage, one_line, BookEntry, BookError, BookFile};
@@ -166,7 +171,7 @@ impl BookFile {
         let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
         let tx = self.write_for(built)?;
         tx.execute_batch(BLOCKS_SCHEMA).map_err(io)?;
-        self.forget(built, part, root)?;
+        self.forget(built, part, root, true)?;
         {
             let mut insert = tx
                 .prepare(
@@ -190,26 +195,53 @@ impl BookFile {
     }
 
     /// Forgets what the proof of the position keyed `root` kept as the `part` of the book's
-    /// unfinished work (and an older version's rows of the board): its proof is done, its value in
-    /// its entry.
+    /// unfinished work: its proof is done, its value in its entry.
     pub fn clear_unfinished(
         &self,
         built: &BuiltBoard,
         part: Unfinished,
         root: u64,
     ) -> Result<(), BookError> {
-        if !self.has_table(BLOCKS)? && !self.has_table(part.table())? {
+        if !self.has_table(BLOCKS)? {
             return Ok(());
         }
         let tx = self.write_for(built)?;
-        self.forget(built, part, root)?;
+        self.forget(built, part, root, false)?;
         tx.commit()
             .map_err(|e| BookError::Io(self.name.clone(), one_line(&e)))
     }
 
-    /// Deletes, within the transaction open, the blocks the proof of `root` kept as `part`, and an
-    /// older version's rows of the board in the part's table.
-    fn forget(&self, built: &BuiltBoard, part: Unfinished, root: u64) -> Result<(), BookError> {
+    /// Forgets the keeps of positions already settled — a build's whose entry is exact, a
+    /// verification's whose entry is checked — which their proofs' own forgetting missed (the
+    /// entry written by another process, or from its children, or the forgetting failed): what
+    /// a build or a verification does as it starts, so no keep outlives its use.
+    pub fn forget_settled(&self, built: &BuiltBoard) -> Result<(), BookError> {
+        if !self.has_table(BLOCKS)? {
+            return Ok(());
+        }
+        let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
+        let tx = self.write_for(built)?;
+        tx.execute(
+            "DELETE FROM unfinished_blocks WHERE board = ?1 AND (
+                 (part = 'build' AND root IN
+                     (SELECT key FROM positions WHERE board = ?1 AND lower = upper))
+              OR (part = 'check' AND root IN
+                     (SELECT key FROM positions WHERE board = ?1 AND checked_by IS NOT NULL)))",
+            [built.geometry.slug()],
+        )
+        .map_err(io)?;
+        tx.commit().map_err(io)
+    }
+
+    /// Deletes, within the transaction open, the blocks the proof of `root` kept as `part`, and
+    /// with `old_rows` an older version's rows of the board in the part's table.
+    fn forget(
+        &self,
+        built: &BuiltBoard,
+        part: Unfinished,
+        root: u64,
+        old_rows: bool,
+    ) -> Result<(), BookError> {
         let io = |e: rusqlite::Error| BookError::Io(self.name.clone(), one_line(&e));
         let slug = built.geometry.slug();
         if self.has_table(BLOCKS)? {
@@ -220,7 +252,7 @@ impl BookFile {
                 )
                 .map_err(io)?;
         }
-        if self.has_table(part.table())? {
+        if old_rows && self.has_table(part.table())? {
             self.conn
                 .execute(
                     &format!("DELETE FROM {} WHERE board = ?1", part.table()),
@@ -263,46 +295,70 @@ impl BookFile {
         Ok(count as u64)
     }
 
-    /// The states of `built`'s board the book keeps as `part` (none when it keeps none), each
-    /// checked as [`replace_unfinished`](Self::replace_unfinished) checks them — a state that
-    /// cannot be right makes the book damaged — and each once, in the order of their edges: a
-    /// state two proofs kept has the bounds both proved (two that do not meet are damage).
+    /// The states of `built`'s board the book keeps as `part` (none when it keeps none), at most
+    /// `most` of them (the first blocks of each keep first: its most free states), each checked
+    /// as [`replace_unfinished`](Self::replace_unfinished) checks them — a state that cannot be
+    /// right, or a block whose states are not bytes, makes the book damaged — and each once, in
+    /// the order of their edges: a state two proofs kept has the bounds both proved (two that do
+    /// not meet are damage).
     pub fn unfinished_of(
         &self,
         built: &BuiltBoard,
         part: Unfinished,
+        most: usize,
     ) -> Result<Vec<ProvedState>, BookError> {
         let damaged = |why: String| BookError::Damaged(self.name.clone(), why);
         let scheme = KeyScheme::new(&built.board);
         let edges = built.board.edge_count() as u32;
         let mut states = self.unfinished_rows(built, part)?;
+        states.truncate(most);
         if self.has_table(BLOCKS)? {
-            let mut statement = self
+            let slug = built.geometry.slug();
+            // The blocks in the order they are read (their bytes sorted would be copied whole).
+            let order: Vec<(i64, i64)> = self
                 .conn
                 .prepare(
-                    "SELECT root, block, states FROM unfinished_blocks
-                     WHERE board = ?1 AND part = ?2",
+                    "SELECT root, block FROM unfinished_blocks
+                     WHERE board = ?1 AND part = ?2 ORDER BY block, root",
+                )
+                .and_then(|mut statement| {
+                    statement
+                        .query_map(params![slug, part.name()], |r| Ok((r.get(0)?, r.get(1)?)))?
+                        .collect()
+                })
+                .map_err(|e| damaged(damage(&e)))?;
+            let mut read = self
+                .conn
+                .prepare(
+                    "SELECT states FROM unfinished_blocks
+                     WHERE board = ?1 AND part = ?2 AND root = ?3 AND block = ?4",
                 )
                 .map_err(|e| damaged(damage(&e)))?;
-            let mut rows = statement
-                .query(params![built.geometry.slug(), part.name()])
-                .map_err(|e| damaged(damage(&e)))?;
-            while let Some(row) = rows.next().map_err(|e| damaged(damage(&e)))? {
-                let (root, block): (i64, i64) = (
-                    row.get(0).map_err(|e| damaged(damage(&e)))?,
-                    row.get(1).map_err(|e| damaged(damage(&e)))?,
-                );
-                let bytes = row
-                    .get_ref(2)
-                    .and_then(|v| Ok(v.as_blob()?))
-                    .map_err(|e| damaged(damage(&e)))?;
-                if let Some(why) = block_fault(bytes.len()) {
-                    return Err(damaged(format!(
+            for (root, block) in order {
+                if states.len() >= most {
+                    break;
+                }
+                let in_block = |why: String| {
+                    damaged(format!(
                         "kept block {block} of position {:#x}: {why}",
                         root as u64
-                    )));
+                    ))
+                };
+                let mut rows = read
+                    .query(params![slug, part.name(), root, block])
+                    .map_err(|e| damaged(damage(&e)))?;
+                let Some(row) = rows.next().map_err(|e| damaged(damage(&e)))? else {
+                    continue;
+                };
+                let bytes = row
+                    .get_ref(0)
+                    .ok()
+                    .and_then(|v| v.as_blob().ok())
+                    .ok_or_else(|| in_block("its states are not bytes".into()))?;
+                if let Some(why) = block_fault(bytes.len()) {
+                    return Err(in_block(why));
                 }
-                for chunk in bytes.chunks_exact(STATE_BYTES) {
+                for chunk in bytes.chunks_exact(STATE_BYTES).take(most - states.len()) {
                     let (mut p, free) = decode(chunk);
                     p.free = edges.saturating_sub(p.state.count_ones());
                     fault(built, &scheme, &p)
@@ -316,27 +372,27 @@ impl BookFile {
             }
         }
         states.sort_unstable_by_key(|p| p.state);
-        let mut met: Vec<ProvedState> = Vec::with_capacity(states.len());
-        for p in states {
-            match met.last_mut() {
-                Some(q) if q.state == p.state => {
-                    let both = ValueRange {
-                        lower: q.range.lower.max(p.range.lower),
-                        upper: q.range.upper.min(p.range.upper),
-                    };
-                    if both.lower > both.upper {
-                        return Err(damaged(format!(
-                            "unfinished state {:#x}: kept as {}..{} and as {}..{}",
-                            p.state, q.range.lower, q.range.upper, p.range.lower, p.range.upper
-                        )));
-                    }
-                    q.range = both;
-                    q.best = q.best.or(p.best);
-                }
-                _ => met.push(p),
+        let mut crossed = None;
+        states.dedup_by(|later, kept| {
+            if later.state != kept.state {
+                return false;
             }
+            let lower = kept.range.lower.max(later.range.lower);
+            let upper = kept.range.upper.min(later.range.upper);
+            if lower > upper && crossed.is_none() {
+                crossed = Some(format!(
+                    "unfinished state {:#x}: kept as {}..{} and as {}..{}",
+                    kept.state, kept.range.lower, kept.range.upper, later.range.lower, later.range.upper
+                ));
+            }
+            kept.range = ValueRange { lower, upper };
+            kept.best = kept.best.or(later.best);
+            true
+        });
+        match crossed {
+            Some(why) => Err(damaged(why)),
+            None => Ok(states),
         }
-        Ok(met)
     }
 
     /// The states of `built`'s board an older version kept as `part`, a row a state (none when
@@ -398,8 +454,9 @@ impl BookFile {
 
     /// Checks the book's unfinished work as a writer does before it writes (`boards`: the book's
     /// boards, their entries read): an older version's rows whole, state by state; each block's
-    /// board, part and length (its states are checked when a build reads them — a keep of tens
-    /// of millions is not read at every opening); no state of a board the book does not name.
+    /// board, and the bytes and length of those of a part this version knows (its states are
+    /// checked when a build reads them — a keep of tens of millions is not decoded at every
+    /// opening); no state of a board the book does not name.
     pub(super) fn check_unfinished(
         &self,
         boards: &[(BuiltBoard, Vec<BookEntry>)],
@@ -416,26 +473,26 @@ impl BookFile {
             return Ok(());
         }
         self.boards_named(BLOCKS)?;
-        let odd: Option<(i64, i64, String, i64)> = self
+        let odd: Option<(i64, i64, bool, Option<i64>)> = self
             .conn
             .query_row(
-                "SELECT root, block, part, length(states) FROM unfinished_blocks
-                 WHERE part NOT IN ('build', 'check') OR length(states) % ?1 <> 0
-                    OR length(states) = 0 OR length(states) > ?2 LIMIT 1",
+                "SELECT root, block, typeof(states) = 'blob', length(states) FROM unfinished_blocks
+                 WHERE part IN ('build', 'check') AND (typeof(states) <> 'blob'
+                    OR length(states) % ?1 <> 0 OR length(states) = 0 OR length(states) > ?2)
+                 LIMIT 1",
                 params![STATE_BYTES as i64, (BLOCK_STATES * STATE_BYTES) as i64],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()
             .map_err(|e| BookError::Damaged(self.name.clone(), damage(&e)))?;
-        let Some((root, block, part, length)) = odd else {
+        let Some((root, block, bytes, length)) = odd else {
             return Ok(());
         };
-        let why = block_fault(length as usize).unwrap_or_else(|| {
-            format!(
-                "its part {} is neither build nor check",
-                crate::input::quote(&part)
-            )
-        });
+        let why = match (bytes, length) {
+            (true, Some(length)) => block_fault(length as usize),
+            _ => None,
+        }
+        .unwrap_or_else(|| "its states are not bytes".into());
         Err(BookError::Damaged(
             self.name.clone(),
             format!("kept block {block} of position {:#x}: {why}", root as u64),
