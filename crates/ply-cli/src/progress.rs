@@ -4,7 +4,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -37,7 +37,8 @@ pub struct StatesProgress {
     /// What is counted, before `what` in a count without a total: `states `, or nothing.
     noun: &'static str,
     what: &'static str,
-    total: Option<u64>,
+    /// The units of work to do (none: unknown); [`Self::skip`] takes from it.
+    total: Option<AtomicU64>,
     start: Instant,
 }
 
@@ -90,9 +91,32 @@ impl StatesProgress {
             display,
             noun,
             what,
-            total,
+            total: total.map(AtomicU64::new),
             start: Instant::now(),
         }
+    }
+
+    /// Takes a unit the work needed no time for (an entry checked before, skipped) out of the
+    /// total, so that the time left is reckoned from the pace of the work done, not lowered by
+    /// what cost nothing.
+    pub fn skip(&self) {
+        let Some(total) = &self.total else {
+            return;
+        };
+        let before = total
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| {
+                Some(t.saturating_sub(1))
+            })
+            .unwrap_or_default();
+        let left = before.saturating_sub(1);
+        if let Display::Live(bar) = &self.display {
+            bar.set_length(left);
+        }
+    }
+
+    /// The units of work to do, if known.
+    fn total(&self) -> Option<u64> {
+        self.total.as_ref().map(|t| t.load(Ordering::Relaxed))
     }
 
     /// Reports that `done` states (or units of work) have been handled.
@@ -104,7 +128,7 @@ impl StatesProgress {
     pub fn update_with(&self, done: u64, detail: Option<&str>) {
         let detail = detail.map_or(String::new(), |d| format!(", {d}"));
         match &self.display {
-            Display::Live(bar) => match self.total {
+            Display::Live(bar) => match self.total() {
                 Some(_) => {
                     bar.set_position(done);
                     if !detail.is_empty() {
@@ -118,7 +142,13 @@ impl StatesProgress {
                 if last.is_none_or(|at| at.elapsed() >= PLAIN_EVERY) {
                     say(&format!(
                         "ply: {}{detail}",
-                        plain_line(self.noun, self.what, done, self.total, self.start.elapsed())
+                        plain_line(
+                            self.noun,
+                            self.what,
+                            done,
+                            self.total(),
+                            self.start.elapsed()
+                        )
                     ));
                     *last = Some(Instant::now());
                 }
@@ -190,6 +220,31 @@ impl Drop for StatesProgress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Work skipped (an entry checked before) leaves the total, so the pace is the work's.
+    #[test]
+    fn skipped_work_leaves_the_total() {
+        let progress = StatesProgress::with_total("positions verified", 4);
+        progress.skip();
+        progress.skip();
+        assert_eq!(progress.total(), Some(2));
+        assert_eq!(
+            plain_line(
+                "",
+                "positions verified",
+                1,
+                progress.total(),
+                Duration::from_secs(60)
+            ),
+            "1/2 positions verified (50%), about 60 s left"
+        );
+        let none_left = StatesProgress::with_total("positions verified", 0);
+        none_left.skip();
+        assert_eq!(none_left.total(), Some(0));
+        let counting = StatesProgress::counting("positions listed");
+        counting.skip();
+        assert_eq!(counting.total(), None);
+    }
 
     #[test]
     fn plain_lines_count_and_estimate_the_time_left() {

@@ -540,7 +540,12 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
         let told = keep_told(&progress, keep_every);
         progress.update(0);
         let mut on_entry = |e: &BookEntry, found: Option<plysolve::engine::scored::ValueRange>| {
-            let now = seen.fetch_add(1, Ordering::Relaxed) + 1;
+            // An entry checked before (`--resume`) costs nothing: out of the count and the pace.
+            if found.is_none() {
+                progress.skip();
+            }
+            let now = seen.fetch_add(u64::from(found.is_some()), Ordering::Relaxed)
+                + u64::from(found.is_some());
             progress.update(now);
             if let Some(f) = found {
                 progress.event(&format!(
