@@ -488,8 +488,8 @@ pub fn build_planned(
                 })?;
                 index.add_written(&merged);
                 if by_search && merged.value().is_some() {
-                    // What its proof kept as it went is done with (housekeeping: rows left by
-                    // a failure here are only replaced by the next proof of the position).
+                    // What its proof kept as it went is done with (housekeeping: a keep left
+                    // by a failure here is forgotten as the next build starts, forget_settled).
                     let _ = book.clear_unfinished(built, Unfinished::Build, key);
                 }
                 merged
@@ -691,7 +691,7 @@ pub struct VerifyOptions<'a> {
     pub budget: MemoryBudget,
     /// Resumes a verification stopped part way: entries an earlier one checked are counted as
     /// `already` and not proved again, and count as checked children, and the second proofs start
-    /// from what an earlier one's search kept (the book's `unfinished_checks`). Otherwise every
+    /// from what an earlier one's search kept (the book's unfinished work, part `check`). Otherwise every
     /// entry is proved again from nothing and only what this verification confirms is trusted.
     pub resume: bool,
     /// Stops the verification between entries and within a proof (what was checked stays marked;
@@ -699,8 +699,8 @@ pub struct VerifyOptions<'a> {
     pub halt: &'a Halt,
     /// Told the states the search has visited while it proves one entry again.
     pub progress: Option<Progress<'a>>,
-    /// How a long second proof keeps what its search has proved so far in the book's
-    /// `unfinished_checks` as it goes (`None`: only when stopped), for a resumed verification to
+    /// How a long second proof keeps what its search has proved so far in the book (part
+    /// `check` of its unfinished work) as it goes (`None`: only when stopped), for a resumed verification to
     /// start from.
     pub keep: Option<Keeping<'a>>,
 }
