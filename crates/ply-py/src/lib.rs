@@ -554,6 +554,7 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
                 resume,
                 halt: &halt,
                 progress: None,
+                starting: None,
                 keep,
             };
             let v =

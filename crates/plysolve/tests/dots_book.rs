@@ -81,6 +81,7 @@ pub(crate) fn verify_options(time: Option<Duration>, resume: bool) -> VerifyOpti
         resume,
         halt: &NEVER,
         progress: None,
+        starting: None,
         keep: None,
     }
 }

@@ -775,15 +775,16 @@ fn keeps_of_settled_positions_are_forgotten() {
     book.forget_settled(&built).unwrap();
     let count = |part| book.unfinished_count("boxes-2x2", part).unwrap();
     assert_eq!((count(Unfinished::Build), count(Unfinished::Check)), (2, 3));
-    let found = verify(
-        &book,
-        &built,
-        &entries,
-        verify_options(false, None),
-        &mut |_, _| {},
-    )
-    .unwrap();
+    // Told of the entry as its second proof starts.
+    let started = std::cell::RefCell::new(Vec::new());
+    let starting = |e: &BookEntry| started.borrow_mut().push(e.key);
+    let options = VerifyOptions {
+        starting: Some(&starting),
+        ..verify_options(false, None)
+    };
+    let found = verify(&book, &built, &entries, options, &mut |_, _| {}).unwrap();
     assert_eq!(found.agreed, 1);
+    assert_eq!(started.into_inner(), vec![settled]);
     book.forget_settled(&built).unwrap();
     assert_eq!((count(Unfinished::Build), count(Unfinished::Check)), (2, 2));
     // One state asked for: the first of the first block.

@@ -535,8 +535,21 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
         }
         let progress = StatesProgress::with_total("positions verified", exact.len() as u64);
         let seen = AtomicU64::new(0);
-        let searching =
-            |states: u64| progress.update_with(seen.load(Ordering::Relaxed), Some(&in_proof(states)));
+        // The entry under proof, as the progress names it.
+        let under_proof = std::sync::Mutex::new(String::new());
+        let starting = |e: &BookEntry| {
+            *under_proof.lock().unwrap_or_else(|p| p.into_inner()) = format!(
+                "{} ({} free; its first proof took {} nodes)",
+                shown_position(&built, e.key),
+                e.free,
+                e.nodes
+            );
+        };
+        let searching = |states: u64| {
+            let what = under_proof.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            let detail = format!("{states} states searched in {what}");
+            progress.update_with(seen.load(Ordering::Relaxed), Some(&detail));
+        };
         let told = keep_told(&progress, keep_every);
         progress.update(0);
         let mut on_entry = |e: &BookEntry, found: Option<plysolve::engine::scored::ValueRange>| {
@@ -563,6 +576,7 @@ fn run_verify(a: VerifyArgs) -> Result<String, Failure> {
             resume: a.resume,
             halt: &halt,
             progress: Some(&searching),
+            starting: Some(&starting),
             keep: Some(Keeping {
                 every: keep_every,
                 told: Some(&told),

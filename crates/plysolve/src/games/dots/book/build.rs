@@ -699,6 +699,10 @@ pub struct VerifyOptions<'a> {
     pub halt: &'a Halt,
     /// Told the states the search has visited while it proves one entry again.
     pub progress: Option<Progress<'a>>,
+    /// Told of each entry as its second proof by the search starts (not of one checked from its
+    /// children, or before): what a long verification's progress names, with the first proof's
+    /// nodes as the measure of what is to come.
+    pub starting: Option<&'a dyn Fn(&BookEntry)>,
     /// How a long second proof keeps what its search has proved so far in the book (part
     /// `check` of its unfinished work) as it goes (`None`: only when stopped), for a resumed verification to
     /// start from.
@@ -773,6 +777,9 @@ pub fn verify(
                     Some(t) => options.halt.within(t),
                     None => options.halt.clone(),
                 };
+                if let Some(starting) = options.starting {
+                    starting(entry);
+                }
                 let seed = Cell::new(unfinished.take().unwrap_or_default());
                 let solve = SolveOptions {
                     tie_order,
