@@ -212,14 +212,17 @@ fn kept_states_that_cannot_be_right_are_refused() {
         },
         ProvedState { free: 9, ..good },
     ];
-    for p in bad {
-        assert!(
-            matches!(
-                book.replace_unfinished(&built, Unfinished::Build, 3, &[good, p]),
-                Err(BookError::Io(..))
-            ),
-            "{p:?}"
-        );
+    for (p, why) in bad.into_iter().zip([
+        "unfinished state 0x1000: edges past the board's",
+        "unfinished state 0x3: bounds 2..0 with 4 cells open",
+        "unfinished state 0x3: bounds -6..0 with 4 cells open",
+        "unfinished state 0x3: a best move that is not a free edge",
+        "unfinished state 0x3: 9 free edges said of one with 10",
+    ]) {
+        match book.replace_unfinished(&built, Unfinished::Build, 3, &[good, p]) {
+            Err(BookError::Io(_, found)) => assert_eq!(found, why),
+            other => panic!("{p:?}: {other:?}"),
+        }
     }
     assert_eq!(
         book.unfinished_count("boxes-2x2", Unfinished::Build)

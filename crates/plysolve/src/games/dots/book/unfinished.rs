@@ -144,7 +144,7 @@ impl BookFile {
     /// book's unfinished work, in place of what the proof of the same position kept before, in
     /// one transaction: what the next build (or verification) of the book starts from
     /// ([`unfinished_of`](Self::unfinished_of)). Another position's proof keeps its own; an older
-    /// version's rows of the board are dropped. A state with a bit past the board's edges, bounds
+    /// version's rows of the board in the part's table are deleted. A state with a bit past the board's edges, bounds
     /// crossed or past its cells, or a best move that is not one of its free edges is refused
     /// before anything is written.
     pub fn replace_unfinished(
@@ -157,9 +157,9 @@ impl BookFile {
         let scheme = KeyScheme::new(&built.board);
         let edges = built.board.edge_count() as u32;
         for p in states {
+            let free = edges.saturating_sub(p.state.count_ones());
             let wrong = fault(built, &scheme, p).err().or_else(|| {
-                (p.free != edges.saturating_sub(p.state.count_ones()))
-                    .then(|| format!("{} free edges said of one with {edges}", p.free))
+                (p.free != free).then(|| format!("{} free edges said of one with {free}", p.free))
             });
             if let Some(why) = wrong {
                 return Err(BookError::Io(
