@@ -5,6 +5,7 @@
     python crates/ply-py/bench/bench.py depths --positions 34:1,34:2 --depths 1,2,3
     python crates/ply-py/bench/bench.py workers --positions 34:1,34:2 --workers 1,2,4,8,16
     python crates/ply-py/bench/bench.py workers --positions 34:1,36:1 --depth 2 --share
+    python crates/ply-py/bench/bench.py workers --positions 34:1 --depth 2 --host-table
     python crates/ply-py/bench/bench.py exchange --workers 2,4,8,16 --batches 100,1000,10000
     python crates/ply-py/bench/bench.py correct
     python crates/ply-py/bench/bench.py labels
@@ -15,10 +16,11 @@ at a time, and by the `ply dots … --json` command once per position (the basel
 
 `distributed`: 4×4 positions (`FREE:SEED`: `baselines/generators/dots_boxes_position.py 4 4
 40-FREE SEED`), their value by `plysolve.dots` in this process on every core (the baseline) and on one,
-and by `plysolve.distributed.solve` with 1 and 2 workers of one core each and 1 worker of 2 (a local Ray
-of 2 CPUs started once, not counted; the actors, a new store and everything else counted), the five
-interleaved in
-each of `--runs` rounds: medians of wall and CPU time and of nodes, ratios to the baseline; the
+and by `plysolve.distributed.solve` with 1 and 2 workers of one core each — the two searching one
+table in the machine's shared memory (the default), and each a table of its own (as two machines'
+workers would) — and 1 worker of 2 (a local Ray of 2 CPUs started once, not counted; the actors, a
+new store and everything else counted), expanded as the command line does or to `--depth` plies,
+the six interleaved in each of `--runs` rounds: medians of wall and CPU time and of nodes, ratios to the baseline; the
 jobs' sizes; the time each job costs beyond its own (1 worker: the solve's time less its jobs',
 per job); and the parallelism one worker's tests allow (its jobs' time over the longest job of
 each test, added up). `depths`: the same with 1 worker for each expansion depth: the work a deeper
@@ -176,20 +178,23 @@ def single(board, moves, threads):
             "cpu": cpu_seconds() - cpu, "nodes": report["states_visited"]}
 
 
-def split(board, moves, workers, depth=None, threads=1, share=True, share_free=None, shards=1):
+def split(board, moves, workers, depth=None, threads=1, share=True, share_free=None, shards=1,
+          host_table=True):
     """The distributed solve on `workers` workers of `threads` cores, with a new store; expanded
     as the command line does by default, or to `depth` plies. `parallelism` is what the root's tests
     allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
     for one worker, whose jobs are only those the tests need), `node_parallelism` the same by
     nodes (load-independent). `share`: the workers share their bounds (`share_free`, `shards`:
-    as `plysolve.distributed.solve` takes them); `shared` is the traffic."""
+    as `plysolve.distributed.solve` takes them); `shared` is the traffic. `host_table`: the
+    workers of this machine search one table in its shared memory (false: each its own, as
+    workers on separate machines would)."""
     expansion = {} if depth is None else {"depth": depth, "jobs": 10 ** 6}
     with tempfile.TemporaryDirectory() as d:
         store = distributed.Store(os.path.join(d, "run.sqlite"))
         cpu, started = cpu_seconds(), time.perf_counter()
         report = distributed.solve(board, moves, store, workers=workers, threads=threads,
                                    share=share, share_free=share_free, shards=shards,
-                                   **expansion)
+                                   host_table=host_table, **expansion)
         wall = time.perf_counter() - started
         store.close()
     jobs = report["job_sizes"]
@@ -230,14 +235,18 @@ def distributed_bench(args):
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
     for free, seed in positions(args.positions):
         moves = position(free, seed)
+        depth = args.depth
         found = {"every core": [], "one core": [], "1 worker": [], "2 workers": [],
-                 "1 worker of 2 cores": []}
+                 "2 workers, own tables": [], "1 worker of 2 cores": []}
         for run in range(args.runs):
             for name, f in [("every core", lambda: single(FOUR, moves, None)),
                             ("one core", lambda: single(FOUR, moves, 1)),
-                            ("1 worker", lambda: split(FOUR, moves, 1)),
-                            ("2 workers", lambda: split(FOUR, moves, 2)),
-                            ("1 worker of 2 cores", lambda: split(FOUR, moves, 1, threads=2))]:
+                            ("1 worker", lambda: split(FOUR, moves, 1, depth)),
+                            ("2 workers", lambda: split(FOUR, moves, 2, depth)),
+                            ("2 workers, own tables",
+                             lambda: split(FOUR, moves, 2, depth, host_table=False)),
+                            ("1 worker of 2 cores",
+                             lambda: split(FOUR, moves, 1, depth, threads=2))]:
                 record = f()
                 found[name].append(record)
                 say(dict(record, free=free, seed=seed, run=run, what=name,
@@ -292,11 +301,13 @@ def depths(args):
 
 
 def workers_bench(args):
-    """The work `--workers` workers ask, each with a search table of its own (and, with
-    `--share`, sharing the bounds of positions of at least `--share-free` free edges — default
-    as the command line's — through one table), on a Ray of as many CPUs sharing this machine's
-    cores: nodes against one core's search (the time is meaningless here, the nodes are not), and
-    the shared table's traffic (entries sent and received, summed over the workers)."""
+    """The work `--workers` workers ask, each with a search table of its own as on machines of
+    their own (and, with `--share`, sharing the bounds of positions of at least `--share-free`
+    free edges — default as the command line's — through one table; with `--host-table`, all
+    searching one table, as on one machine of that many cores), on a Ray of as many CPUs sharing
+    this machine's cores: nodes against one core's search (the time is meaningless here, the nodes
+    are not), and the shared table's traffic (entries sent and received, summed over the
+    workers)."""
     counts = [int(w) for w in (args.workers or "1,2,4,8,16").split(",")]
     start_ray(max(counts))
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
@@ -313,9 +324,11 @@ def workers_bench(args):
         for count in counts:
             for share, share_free in shares:
                 record = split(FOUR, moves, count, args.depth, share=share,
-                               share_free=share_free, shards=args.shards)
+                               share_free=share_free, shards=args.shards,
+                               host_table=args.host_table)
                 assert record["value"] == base["value"]
-                what = f"{count} workers" + (" sharing" if share else "")
+                what = (f"{count} workers" + (" sharing" if share else "")
+                        + (", one table" if args.host_table else ""))
                 say(dict(record, free=free, seed=seed, what=what, load=os.getloadavg()[0]))
                 traffic = record["shared"]
                 sent = (f", from {traffic['from_free']} free: {traffic.get('sent', 0)} sent, "
@@ -747,13 +760,16 @@ def main():
     parser.add_argument("--depths", default="1,2,3", help="expansion depths for depths")
     parser.add_argument("--workers", help="worker counts for workers (default 1,2,4,8,16) and "
                         "exchange (default 2,4,8,16)")
-    parser.add_argument("--depth", type=int, help="expansion depth for workers (default: as the "
-                        "command line expands)")
+    parser.add_argument("--depth", type=int, help="expansion depth for workers and distributed "
+                        "(default: as the command line expands)")
     parser.add_argument("--share", action="store_true",
                         help="workers: each count also with the workers sharing their bounds")
     parser.add_argument("--share-free",
                         help="workers --share: share positions of at least this many free edges, "
                         "each of a comma-separated list in turn (default: as the command line)")
+    parser.add_argument("--host-table", action="store_true",
+                        help="workers: all the workers search one table, as on one machine (default: "
+                             "each its own, as on machines of their own)")
     parser.add_argument("--share-only", action="store_true",
                         help="workers: only the runs sharing their bounds")
     parser.add_argument("--shards", type=int, default=1,

@@ -84,15 +84,40 @@ fn kept() -> &'static Arc<Kept> {
     KEPT.get_or_init(|| Arc::new(Kept::new(KEPT_MEMORY, KEPT_BOARDS).with_books(Books::shipped())))
 }
 
+/// What the jobs of this process keep between them ([`job_kept`]).
+static JOB_KEPT: Mutex<Option<Arc<Kept>>> = Mutex::new(None);
+
+/// Removes the search tables a distributed run named `name` kept in this host's shared memory
+/// (`dots_job`'s `host_table`), waiting at most `seconds` for the processes that hold them (the
+/// run's workers, killed) to be gone; the tables still held then are left (the next opening of a
+/// host table removes them once free). Returns how many were left. A name that cannot be a
+/// table's raises ValueError.
+#[pyfunction]
+fn remove_host_tables(py: Python<'_>, name: &str, seconds: f64) -> PyResult<usize> {
+    if !plysolve::engine::util::memory::valid_host_table_name(name) {
+        let shown = plysolve::engine::util::excerpt::excerpt(name.as_bytes());
+        return Err(bad(format!("`{shown}`: not a host table's name")));
+    }
+    let wait = Duration::try_from_secs_f64(seconds).map_err(|e| bad(format!("seconds: {e}")))?;
+    Ok(py.allow_threads(|| Kept::remove_host_tables(name, wait)))
+}
+
 /// What the jobs a process runs (the distributed solve's, and book builds that keep their table)
 /// keep between them: small tables, and one board's search memory of at least `bytes` (a larger
-/// one replaces a smaller: what it held is searched again).
-fn job_kept(bytes: u64) -> Arc<Kept> {
-    static KEPT: Mutex<Option<Arc<Kept>>> = Mutex::new(None);
-    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+/// one replaces a smaller: what it held is searched again) — in the host's shared memory under
+/// the name `host` if given, one table for every worker of this machine that names it.
+fn job_kept(bytes: u64, host: Option<&str>) -> Arc<Kept> {
+    let mut kept = JOB_KEPT.lock().unwrap_or_else(|e| e.into_inner());
     match &*kept {
-        Some(k) if k.memory_bytes() >= bytes => k.clone(),
-        _ => kept.insert(Arc::new(Kept::new(bytes, 1))).clone(),
+        Some(k) if k.memory_bytes() >= bytes && k.host() == host => k.clone(),
+        _ => {
+            let new = Kept::new(bytes, 1);
+            let new = match host {
+                Some(name) => new.on_host(name),
+                None => new,
+            };
+            kept.insert(Arc::new(new)).clone()
+        }
     }
 }
 
@@ -145,6 +170,9 @@ struct Args {
     /// Ray, proving one position after another, as the jobs of the distributed solve keep theirs).
     #[serde(default)]
     keep_table: bool,
+    /// The name of the search table shared by this host's workers (with `keep_table`): one table
+    /// in the host's shared memory for every worker of this machine that names it.
+    host_table: Option<String>,
     /// A verification resuming: entries an earlier one checked are not proved again.
     #[serde(default)]
     resume: bool,
@@ -434,9 +462,12 @@ fn book_build(
     let file = book_file(args.path()?, true, true)?;
     let depth = args.depth.unwrap_or(0);
     let kept = if args.keep_table {
-        job_kept(Policy::new(budget, None).search_table_bytes(&query))
-            .search_memory(&query.built, budget)
-            .map_err(bad)?
+        job_kept(
+            Policy::new(budget, None).search_table_bytes(&query),
+            args.host_table.as_deref(),
+        )
+        .search_memory(&query.built, budget)
+        .map_err(bad)?
     } else {
         None
     };
@@ -714,8 +745,11 @@ fn dots_move(py: Python<'_>, request: &str, args: &str) -> PyResult<String> {
 /// the moves of its root. `stop`, called every 50 ms, returns true when the job is no longer
 /// wanted: the search then stops and the report says what it proved. `shared`: bounds shared
 /// with the other workers' jobs ([`SharedTable`]), which the search meets and adds to.
+/// `host_table`: the name of a search table in the host's shared memory that the workers of this
+/// machine naming it all search, as the threads of one process share theirs (letters, digits,
+/// `.`, `_`, `-`; a table of that name of another size raises ValueError).
 #[pyfunction]
-#[pyo3(signature = (request, memory=None, threads=None, stop=None, shared=None))]
+#[pyo3(signature = (request, memory=None, threads=None, stop=None, shared=None, host_table=None))]
 fn dots_job(
     py: Python<'_>,
     request: &str,
@@ -723,10 +757,11 @@ fn dots_job(
     threads: Option<usize>,
     stop: Option<PyObject>,
     shared: Option<PyRef<'_, SharedTable>>,
+    host_table: Option<&str>,
 ) -> PyResult<String> {
     let query = dots_query(request)?;
     let policy = Policy::new(budget(memory)?, None);
-    let kept = job_kept(policy.search_table_bytes(&query));
+    let kept = job_kept(policy.search_table_bytes(&query), host_table);
     let watch = Watch {
         progress: None,
         stop,
@@ -989,6 +1024,7 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(book_verify, m)?)?;
     m.add_function(wrap_pyfunction!(dots_move, m)?)?;
     m.add_function(wrap_pyfunction!(dots_job, m)?)?;
+    m.add_function(wrap_pyfunction!(remove_host_tables, m)?)?;
     m.add_class::<SharedTable>()?;
     m.add_class::<dots_game::DotsGame>()?;
     m.add_function(wrap_pyfunction!(dots_expand, m)?)?;

@@ -666,3 +666,55 @@ def test_the_table_killed_mid_run_leaves_the_value_right(small_ray, tmp_path, mo
     store.close()
     assert killed and report["value"] == 4 and report["exact"]
     assert report["jobs"]["run"] > 3 and report["shared"]["contradictions"] == 0
+
+
+# One search table per machine (issue 35): the workers of one host search one table in its shared
+# memory, as the threads of one process do, and the last to let go of it removes it.
+
+def host_tables():
+    """The host tables of distributed runs in this machine's shared memory now."""
+    return {f for f in os.listdir(distributed.HOST_MEMORY) if f.startswith("ply-table-run-")}
+
+
+def test_the_workers_of_one_machine_search_one_table_and_remove_it(small_ray, tmp_path):
+    before = host_tables()
+    seen = []
+
+    def log(message):
+        if message.startswith("job "):
+            seen.append(host_tables() - before)
+
+    store = distributed.Store(str(tmp_path / "host.sqlite"))
+    report = distributed.solve(FOUR, BOXES_30.split(), store, workers=2, jobs=200, depth=2,
+                               log=log)
+    store.close()
+    assert report["value"] == 4 and report["exact"]
+    # Every job ended with the run's one table in the shared memory, both workers in it.
+    assert len(seen) == report["jobs"]["run"] > 2
+    assert all(len(files) == 1 for files in seen) and len(set().union(*seen)) == 1
+    # Gone once the run is over.
+    assert host_tables() - before == set()
+    # Without it, the workers' tables are their own: none in the shared memory.
+    seen.clear()
+    store = distributed.Store(str(tmp_path / "own.sqlite"))
+    report = distributed.solve(FOUR, BOXES_30.split(), store, workers=2, jobs=200, depth=2,
+                               log=log, host_table=False)
+    store.close()
+    assert report["value"] == 4 and seen and all(files == set() for files in seen)
+
+
+def test_a_host_that_cannot_share_the_table_runs_its_jobs_in_tables_of_their_own(capsys):
+    # A name the engine refuses stands for any host whose shared memory refuses the table.
+    sharer = distributed._Sharer(3, None, 0, "no/such")
+    assert sharer.host_table == "no/such"
+    request = json.dumps(dict(FOUR, moves=BOXES_26.split(), detail="value"))
+    report = json.loads(sharer.on_host(
+        lambda host: _ply.dots_job(request, "64M", 1, None, None, host)))
+    assert report["value"] == 4 and sharer.host_table is None
+    assert capsys.readouterr().err == (
+        "plysolve.distributed: worker 3: a search table of 262144 entries cannot be shared on "
+        "this host: its name must be 1 to 100 letters, digits, '.', '_' or '-'; going on with a "
+        "table of its own\n")
+    # Any other fault is the job's own.
+    with pytest.raises(ValueError, match="memory"):
+        sharer.on_host(lambda host: _ply.dots_job(request, "lots", 1, None, None, host))

@@ -28,6 +28,7 @@ mod dots_search_random;
 mod dots_strategies;
 mod dots_top_lines;
 mod heaps;
+mod host_table;
 mod json_requests;
 mod layering;
 mod magic_board;

@@ -63,7 +63,10 @@ def dots_job(
     threads: Optional[int] = None,
     stop: Optional[Callable[[], bool]] = None,
     shared: Optional["SharedTable"] = None,
+    host_table: Optional[str] = None,
 ) -> str: ...
+
+def remove_host_tables(name: str, seconds: float) -> int: ...
 
 class SharedTable:
     """Bounds shared by a distributed solve's workers (one store per worker process)."""

@@ -16,7 +16,8 @@ position into a book of the worker's own (a temporary file), ``--time`` bounding
 between its jobs, and gives back that book's export line. The workers share the bounds their
 searches prove of positions of at least ``--share-free F`` free edges (default: the deepest
 positions' less ``SHARE_BELOW``) through the distributed solve's table (``_Table`` actors, each
-worker a ``_Sharer`` of it; lossy, never a wrong value); ``--no-share`` shares nothing.
+worker a ``_Sharer`` of it; lossy, never a wrong value); ``--no-share`` shares nothing. The
+workers of one machine search one table in its shared memory (``--no-host-table``: each its own).
 The driver writes each entry into the user's book as it comes (``plysolve._ply.book_import``: the
 driver is the book's only writer, so the workers need no shared file system), then builds the book
 locally at the full depth: the build finds the deep positions in the book and proves the shallower
@@ -53,7 +54,8 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from . import _ply
 from .distributed import (SHARE_BELOW, _Parser, _Sharer, _fail, board_of, check_options,
-                          job_result, run_reported, start_ray, start_tables)
+                          host_table_name, job_result, remove_host_tables, run_reported, start_ray,
+                          start_tables)
 
 __all__ = ["build", "main"]
 
@@ -74,8 +76,10 @@ class _Prover(_Sharer):
         started = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="plysolve-book-") as scratch:
             path = os.path.join(scratch, "job.plybook")
-            _ply.book_build(request, json.dumps(dict(args, path=path, depth=0, keep_table=True)),
-                            None, self.shared)
+            self.on_host(lambda host: _ply.book_build(
+                request, json.dumps(dict(args, path=path, depth=0, keep_table=True,
+                                         **({"host_table": host} if host else {}))),
+                None, self.shared))
             entries = json.loads(_ply.book_export(json.dumps({"path": path})))
         return {"entries": entries, "seconds": time.perf_counter() - started,
                 "shared": self.traffic()}
@@ -85,12 +89,15 @@ class _Provers:
     """``workers`` ``_Prover`` actors, the jobs running on them, and the jobs lost with a dead
     worker."""
 
-    def __init__(self, workers: int, address: Optional[str], share_free: Optional[int]) -> None:
+    def __init__(self, workers: int, address: Optional[str], share_free: Optional[int],
+                 host_table: Optional[str] = None) -> None:
         self.ray = start_ray(workers, 1, address)
         #: The shared table's one shard (none: nothing shared).
         names, self.tables = start_tables(self.ray, 0 if share_free is None else 1)
         actor = self.ray.remote(num_cpus=1, max_restarts=2, max_task_retries=0)(_Prover)
-        self.actors = [actor.remote(i, names, share_free or 0) for i in range(workers)]
+        self.actors = [actor.remote(i, names, share_free or 0, host_table)
+                       for i in range(workers)]
+        self.host_table = host_table
         #: Each actor's latest counts of its shared bounds.
         self.traffic: Dict[int, Dict[str, int]] = {}
         self.idle: List[int] = list(range(workers))
@@ -116,9 +123,11 @@ class _Provers:
         return leaf, result
 
     def close(self) -> None:
-        """Lets the actors go (a job still running is cancelled with its actor)."""
+        """Lets the actors go (a job still running is cancelled with its actor), then removes
+        the run's search table from this machine's shared memory once they have."""
         for actor in self.actors + self.tables:
             self.ray.kill(actor)
+        remove_host_tables(self.host_table)
 
     def shared(self) -> Dict[str, int]:
         """The shared bounds' traffic summed over the workers, as each last reported it."""
@@ -148,6 +157,7 @@ def build(
     log: Optional[Callable[[str], Any]] = None,
     share: bool = True,
     share_free: Optional[int] = None,
+    host_table: bool = True,
 ) -> Dict[str, Any]:
     """Grows the book at ``path`` (made if missing) with every position up to ``depth`` moves
     after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4, "cols": 4}``), the deepest
@@ -157,7 +167,9 @@ def build(
     ``max_jobs`` stops the run after that many jobs (no local build then). With ``share`` (the
     default) the workers' searches share the bounds of positions of at least ``share_free`` free
     edges (default: the deepest positions' less ``SHARE_BELOW``), as a distributed solve's
-    workers do; the report's ``shared`` counts the traffic. A local Ray of
+    workers do; the report's ``shared`` counts the traffic. With ``host_table`` (the default),
+    the workers of one machine search one table in its shared memory, as a distributed solve's
+    do. A local Ray of
     ``workers`` CPUs is started unless Ray runs in this process or ``address`` names a cluster.
     ``log`` is told a line per job. Bad input (the board, moves, depth, time, tie order, memory,
     address, book) and a job's entry that contradicts the book raise ``ValueError`` with one
@@ -204,7 +216,8 @@ def build(
     try:
         while todo and within_budget() or pool is not None and pool.running:
             if pool is None:
-                pool = _Provers(workers, address, share_free if share else None)
+                pool = _Provers(workers, address, share_free if share else None,
+                                host_table_name() if host_table else None)
             # As many jobs as idle workers, within the budget.
             while todo and pool.idle and within_budget():
                 leaf = todo.popleft()
@@ -306,6 +319,9 @@ def main(argv: List[str]) -> int:
                              f"workers (default: the deepest positions' less {SHARE_BELOW})")
     parser.add_argument("--no-share", action="store_true",
                         help="share nothing: each worker's search table is its own")
+    parser.add_argument("--no-host-table", action="store_true",
+                        help="each worker a search table of its own, even beside others on one "
+                             "machine (default: the workers of a machine share one)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     board = board_of(args)
@@ -326,6 +342,7 @@ def main(argv: List[str]) -> int:
         lambda: build(args.path, board, moves, args.depth, workers=args.workers,
                       time_per_position=args.time, tie_order=args.tie_order, memory=args.memory,
                       address=args.address, max_jobs=args.max_jobs, log=log,
-                      share=not args.no_share, share_free=args.share_free),
+                      share=not args.no_share, share_free=args.share_free,
+                      host_table=not args.no_host_table),
         "interrupted (every position proved so far is in the book)",
     )

@@ -31,6 +31,14 @@ every ``SHARE_EVERY`` seconds and pulls what the others pushed since its last pu
 asynchronous and lossy — an entry late or lost costs time, never a wrong value — and the table's
 death stops no run: its workers go on without it, one line each on stderr.
 
+The workers of one machine search one table (``host_table``; ``--no-host-table``: each its own):
+each job's search table is kept in the host's shared memory (``/dev/shm/ply-table-run-…``) under
+a name the run gives, so two workers on one machine share every bound as two threads of one search
+do — the second worker's own table cost 1.7 times the nodes. Once the run is over (its workers
+killed), the driver removes its machine's table; a table on another machine, no process holding
+it, is removed there by the next opening of one. A host without room for it runs its jobs in
+tables of their own, one line on stderr.
+
 Every job is written at once to a SQLite store (position key, window asked, bounds proved, nodes,
 seconds), and so is every expanded position's bounds and best move as they are proved. A run
 killed at any point and started again with the same store runs no job whose question the stored
@@ -183,6 +191,28 @@ def start_ray(workers: int, threads: int, address: Optional[str]) -> Any:
     return ray
 
 
+#: Where a host keeps the search tables its workers share (``host_table``): its shared memory.
+HOST_MEMORY = "/dev/shm"
+
+
+def host_table_name() -> str:
+    """A name of its own for the search table the workers of one run share on each host."""
+    return f"run-{uuid.uuid4().hex[:16]}"
+
+
+#: Seconds the driver waits for a run's killed workers to let go of their host's table.
+HOST_TABLE_WAIT = 10.0
+
+
+def remove_host_tables(name: Optional[str]) -> None:
+    """Removes the search tables of the run ``name`` (``None``: none) from this machine's shared
+    memory once no worker holds them, waiting at most ``HOST_TABLE_WAIT`` seconds for the
+    killed workers to be gone. (A table on another machine is removed there by the next process
+    of ply that opens one: the tables no process holds are removed then.)"""
+    if name is not None:
+        _ply.remove_host_tables(name, HOST_TABLE_WAIT)
+
+
 #: Seconds between two exchanges of a worker's shared bounds with the table.
 SHARE_EVERY = 0.3
 
@@ -252,12 +282,29 @@ class _Sharer:
     stderr)."""
 
     def __init__(self, index: int = 0, tables: Optional[List[str]] = None,
-                 from_free: int = 0) -> None:
+                 from_free: int = 0, host_table: Optional[str] = None) -> None:
         self.index = index
         self.shared = _ply.SharedTable(from_free, SHARE_MEMORY) if tables else None
         self.sent = self.received = 0
+        #: The name of the search table this host's workers share (``None``: a table of its own).
+        self.host_table = host_table if host_table and os.path.isdir(HOST_MEMORY) else None
         if tables:
             threading.Thread(target=self._exchange, args=(tables,), daemon=True).start()
+
+    def on_host(self, call: Callable[[Optional[str]], Any]) -> Any:
+        """``call(host_table)``: a job run in the search table this host's workers share; a host
+        that cannot share it (its shared memory too small for the table, say) runs this job and
+        the later ones in a table of the worker's own — slower, never wrong — saying so in one
+        line on stderr."""
+        try:
+            return call(self.host_table)
+        except ValueError as e:
+            if self.host_table is None or "cannot be shared on this host" not in str(e):
+                raise
+            print(f"plysolve.distributed: worker {self.index}: {_first_line(e)}; going on with "
+                  "a table of its own", file=sys.stderr, flush=True)
+            self.host_table = None
+            return call(None)
 
     def _exchange(self, names: List[str]) -> None:
         """Every ``SHARE_EVERY`` seconds: pushes the entries this worker's searches proved
@@ -303,8 +350,8 @@ class _Worker(_Sharer):
     stays between them (``plysolve._ply.dots_job``), its searches sharing bounds (``_Sharer``)."""
 
     def __init__(self, index: int = 0, tables: Optional[List[str]] = None,
-                 from_free: int = 0) -> None:
-        super().__init__(index, tables, from_free)
+                 from_free: int = 0, host_table: Optional[str] = None) -> None:
+        super().__init__(index, tables, from_free, host_table)
         #: Nodes searched by the jobs that were cancelled (their work thrown away).
         self.cancelled_nodes = 0
 
@@ -315,8 +362,8 @@ class _Worker(_Sharer):
 
         context = ray.get_runtime_context()
         started, cpu = time.perf_counter(), _cpu_seconds()
-        report = json.loads(_ply.dots_job(request, memory, threads, context.is_canceled,
-                                          self.shared))
+        report = json.loads(self.on_host(lambda host: _ply.dots_job(
+            request, memory, threads, context.is_canceled, self.shared, host)))
         exact = report["value"] is not None
         if context.is_canceled():
             self.cancelled_nodes += report["states_visited"]
@@ -599,14 +646,17 @@ class _Pool:
     them, and how many more may start (``None``: no limit)."""
 
     def __init__(self, workers: int, threads: int, address: Optional[str],
-                 left: Optional[int], share_free: Optional[int] = None, shards: int = 1) -> None:
+                 left: Optional[int], share_free: Optional[int] = None, shards: int = 1,
+                 host_table: Optional[str] = None) -> None:
         ray = start_ray(workers, threads, address)
         self.ray = ray
         self.threads = threads
         #: The shards of the shared table (none: nothing shared).
         names, self.tables = start_tables(ray, 0 if share_free is None else shards)
         actor = ray.remote(num_cpus=threads, max_restarts=2, max_task_retries=0)(_Worker)
-        self.actors = [actor.remote(i, names, share_free or 0) for i in range(workers)]
+        self.actors = [actor.remote(i, names, share_free or 0, host_table)
+                       for i in range(workers)]
+        self.host_table = host_table
         #: Each actor's latest counts of its shared bounds.
         self.traffic: Dict[int, Dict[str, int]] = {}
         self.idle: List[int] = list(range(workers))
@@ -672,10 +722,12 @@ class _Pool:
         return job, result
 
     def close(self) -> None:
-        """Cancels what still runs and lets the actors go."""
+        """Cancels what still runs and lets the actors go, then removes the run's search table
+        from this machine's shared memory once they have (see ``remove_host_tables``)."""
         self.cancel_unless(lambda _job: False)
         for actor in self.actors + self.tables:
             self.ray.kill(actor)
+        remove_host_tables(self.host_table)
 
     def _answers(self, refs: List[Any]) -> List[Any]:
         """What the actors' calls ``refs`` answer within ``SHARE_TIMEOUT`` seconds, those of
@@ -725,6 +777,7 @@ def solve(
     share: bool = True,
     share_free: Optional[int] = None,
     shards: int = 1,
+    host_table: bool = True,
 ) -> Dict[str, Any]:
     """Solves the position after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4,
     "cols": 4}``) with Ray; see the module's docs. Expands one ply, and more (breadth first, at
@@ -742,7 +795,10 @@ def solve(
     strictly inside; ``(t - 1, t)``: does it reach ``t``?). With ``share`` (the default), the
     workers share the bounds their searches prove of positions of at least ``share_free`` free
     edges (default: the jobs' fewest less ``SHARE_BELOW``) through a table of ``shards`` Ray
-    actors, each worker's own table below that; the report's ``shared`` counts the traffic. ``max_jobs`` stops the run after that
+    actors, each worker's own table below that; the report's ``shared`` counts the traffic.
+    With ``host_table`` (the default), the workers of one machine search one table in its shared
+    memory (``/dev/shm``), as the threads of one process do, instead of one table each: each
+    host's table takes ``memory`` once, whatever the workers on it. ``max_jobs`` stops the run after that
     many jobs (what they proved is in the store, the rest for a later run): the report's ``value``
     is then ``None`` unless the position was proved, and ``bounds`` say what is. Bad input (the
     board, the moves, the memory, the window, an address that cannot be joined:
@@ -797,7 +853,8 @@ def solve(
             test_started, first_job = time.perf_counter(), len(sizes)
             if pool is None:
                 pool = _Pool(workers, threads, address, max_jobs,
-                             share_free if share else None, shards)
+                             share_free if share else None, shards,
+                             host_table_name() if host_table else None)
             while not _decided(root.range, question):
                 pool.cancel_unless(tree.still_needed)
                 busy = pool.busy()
@@ -951,6 +1008,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="Ray actors holding the shared table (default 1)")
     parser.add_argument("--no-share", action="store_true",
                         help="share nothing: each worker's search table is its own")
+    parser.add_argument("--no-host-table", action="store_true",
+                        help="each worker a search table of its own, even beside others on one "
+                             "machine (default: the workers of a machine share one, in its "
+                             "shared memory)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     board = board_of(args)
@@ -978,6 +1039,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             depth=args.depth, min_free=args.min_free, memory=args.memory,
             address=args.address, max_jobs=args.max_jobs, window=args.window, log=log,
             share=not args.no_share, share_free=args.share_free, shards=args.share_shards,
+            host_table=not args.no_host_table,
         ),
         "interrupted (every job proved so far is in the store)",
         store.close,

@@ -21,9 +21,15 @@
 //! of a large table takes a tenth of a second and more); one not moved yet, or overwritten by a
 //! race, is only missed — its key does not match where it is looked for — and no answer is ever
 //! taken from another state.
+//!
+//! A table may also live in the host's shared memory ([`BoundsTable::on_host`]): the processes of
+//! one machine that name it search one table as the threads of one process do. Such a table is
+//! whole from the start (its prefix is all of it: the processes share no count to grow it by), and
+//! it serves the searches of one game keyed one way, on the whole host ([`BoundsTable::claim`]).
 
+use crate::engine::util::fingerprint::fnv1a;
 use crate::engine::util::halt::Halt;
-use crate::engine::util::memory::{zeroed_atomics, MemoryBudget, MemoryError};
+use crate::engine::util::memory::{zeroed_atomics, HostWords, MemoryBudget, MemoryError};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bytes of one entry.
@@ -47,9 +53,28 @@ pub const INITIAL_BYTES: u64 = 4 << 20;
 /// millisecond, even when the new half's pages are faulted in as huge pages).
 const MOVED_BETWEEN_CHECKS: usize = 1 << 11;
 
+/// Where a table's words live.
+enum Words {
+    /// In this process's memory.
+    Own(Vec<AtomicU64>),
+    /// In the host's shared memory, shared with the other processes that name it.
+    Host(HostWords),
+}
+
+impl std::ops::Deref for Words {
+    type Target = [AtomicU64];
+
+    fn deref(&self) -> &[AtomicU64] {
+        match self {
+            Words::Own(words) => words,
+            Words::Host(host) => host.words(),
+        }
+    }
+}
+
 /// The table: `2^k` entries of [`ENTRY_BYTES`] each, a prefix of them in use.
 pub struct BoundsTable {
-    words: Vec<AtomicU64>,
+    words: Words,
     /// Buckets in use - 1 (a power of two less one): the prefix states hash into.
     bucket_mask: AtomicU64,
     /// Buckets of the whole table - 1: the most the prefix grows to.
@@ -59,6 +84,12 @@ pub struct BoundsTable {
 }
 
 const VALID: u64 = 1 << 40;
+/// Mixed into a host table's claim: the layout of its entries (bump it when `pack` changes) and
+/// the version of ply, so that a table written by a process keying or packing states otherwise is
+/// never read as this one's. (Host tables are named by the run that makes them, so processes of
+/// two versions meet on one only when a caller names it for both.)
+const HOST_SCHEME: u64 = 0x504c_5942_4f55_4e44 ^ 1 ^ fnv1a(env!("CARGO_PKG_VERSION").as_bytes());
+
 const NO_MOVE: u64 = 0xFF;
 /// The data word's bits from here up hold the same bits of the key's hash (its tag).
 const TAG_SHIFT: u32 = 41;
@@ -124,12 +155,12 @@ fn unpack(data: u64) -> (Bounds, u32) {
 /// translating addresses (two thirds of it in the probe, by perf, on a 1 GiB table). Only a request:
 /// where the system declines, the table works the same.
 #[allow(unsafe_code)]
-fn advise_huge_pages(words: &Vec<AtomicU64>) {
+fn advise_huge_pages(words: &[AtomicU64]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
         let start = words.as_ptr() as usize;
-        let end = start + words.capacity() * std::mem::size_of::<AtomicU64>();
+        let end = start + std::mem::size_of_val(words);
         let aligned = start.next_multiple_of(HUGE);
         if end >= aligned + HUGE {
             let len = (end - aligned) / HUGE * HUGE;
@@ -146,22 +177,54 @@ impl BoundsTable {
     /// The largest table of at most `bytes` (at least one bucket), refused before allocating if over
     /// `budget`.
     pub fn new(bytes: u64, budget: MemoryBudget) -> Result<Self, MemoryError> {
-        let entries = (bytes / ENTRY_BYTES).max(2);
-        let entries = 1u64 << (63 - entries.leading_zeros());
+        let entries = Self::entries_within(bytes);
         let needed = entries * ENTRY_BYTES;
         let what = || format!("a search table of {entries} entries");
         budget.check(needed as u128, what)?;
-        let len = (entries * 2) as usize;
-        let words = zeroed_atomics(len, needed as u128, what)?;
+        let words = zeroed_atomics((entries * 2) as usize, needed as u128, what)?;
         advise_huge_pages(&words);
-        let buckets = entries / 2;
-        let first = (INITIAL_BYTES / ENTRY_BYTES / 2).clamp(1, buckets);
-        Ok(BoundsTable {
+        let first = INITIAL_BYTES / ENTRY_BYTES / 2;
+        Ok(Self::of(Words::Own(words), first))
+    }
+
+    /// The table `name` of at most `bytes` in the host's shared memory: the one another process
+    /// of this machine made under that name, or a new one (see the module's docs). Refused, before
+    /// anything is mapped, over `budget`, and when the name is not a plain name or names a table
+    /// of another size or layout.
+    pub fn on_host(name: &str, bytes: u64, budget: MemoryBudget) -> Result<Self, MemoryError> {
+        let entries = Self::entries_within(bytes);
+        let what = || format!("a search table of {entries} entries");
+        let words = HostWords::open(name, (entries * 2) as usize, budget, what)?;
+        advise_huge_pages(words.words());
+        Ok(Self::of(Words::Host(words), u64::MAX))
+    }
+
+    /// Entries of the largest table of at most `bytes` (a power of two, at least one bucket).
+    fn entries_within(bytes: u64) -> u64 {
+        let entries = (bytes / ENTRY_BYTES).max(2);
+        1u64 << (63 - entries.leading_zeros())
+    }
+
+    /// A table of `words`, states hashed into its first `first` buckets (at most all) at first.
+    fn of(words: Words, first: u64) -> Self {
+        let buckets = words.len() as u64 / 4;
+        let first = first.clamp(1, buckets);
+        BoundsTable {
             words,
             bucket_mask: AtomicU64::new(first - 1),
             full_mask: buckets - 1,
             filled: AtomicU64::new(0),
-        })
+        }
+    }
+
+    /// Whether a search whose game and key scheme have the fingerprint `scheme` may use the
+    /// table: always for a table of this process (its memory checks that), and for one shared on
+    /// the host only if every search of the host that used it had the same.
+    pub fn claim(&self, scheme: u64) -> bool {
+        match &self.words {
+            Words::Own(_) => true,
+            Words::Host(host) => host.claim(mix(scheme ^ HOST_SCHEME)),
+        }
     }
 
     /// Bytes the table holds.

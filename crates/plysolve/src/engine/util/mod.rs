@@ -4,6 +4,7 @@ pub mod chooser;
 pub mod cost;
 pub mod estimate;
 pub mod excerpt;
+pub mod fingerprint;
 pub mod fraction;
 pub mod halt;
 pub mod memory;

@@ -14,6 +14,7 @@ use crate::engine::scored::table::SubsetTable;
 use crate::engine::scored::SolveError;
 use crate::engine::util::memory::{MemoryBudget, MemoryError};
 use crate::engine::util::progress::Watch;
+use crate::engine::util::fingerprint::fnv1a;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -32,6 +33,9 @@ pub struct Kept {
     boards: usize,
     /// Search memories, least recently used first.
     memories: Mutex<Vec<(String, Arc<SearchMemory>)>>,
+    /// The name under which the search memories' tables are shared by the processes of this host
+    /// ([`Kept::on_host`]); `None`: each process has its own.
+    host: Option<String>,
 }
 
 impl Default for Kept {
@@ -44,6 +48,7 @@ impl Default for Kept {
             memory_bytes: 0,
             boards: 0,
             memories: Mutex::default(),
+            host: None,
         }
     }
 }
@@ -61,6 +66,29 @@ impl Kept {
             boards,
             ..Kept::default()
         }
+    }
+
+    /// Keeps the search memories' tables in the host's shared memory under names made from `name`
+    /// and the board ([`SearchMemory::on_host`]): every process of this machine whose `Kept` names
+    /// the same searches each board in one table, as the threads of one process do (the workers of
+    /// a distributed solve on one machine). `name` must be a plain name (letters, digits, `.`,
+    /// `_`, `-`; checked when a memory is made).
+    pub fn on_host(mut self, name: &str) -> Self {
+        self.host = Some(name.to_string());
+        self
+    }
+
+    /// Removes the tables [`Kept::on_host`] named `name` kept in this host's shared memory, once
+    /// the processes holding them are gone, waiting at most `wait` for them (a distributed run's
+    /// driver, its workers killed); how many are still held then (removed by the next opening of
+    /// a host table on this machine).
+    pub fn remove_host_tables(name: &str, wait: std::time::Duration) -> usize {
+        crate::engine::util::memory::remove_host_tables(name, wait)
+    }
+
+    /// The name under which the search memories' tables are shared on this host, if they are.
+    pub fn host(&self) -> Option<&str> {
+        self.host.as_deref()
     }
 
     /// Keeps nothing but `books` (and a table given by [`Self::with_table`]): a front end that
@@ -180,7 +208,15 @@ impl Kept {
         if memories.len() >= self.boards {
             memories.remove(0);
         }
-        let memory = Arc::new(SearchMemory::new(self.memory_bytes, budget)?);
+        let memory = Arc::new(match &self.host {
+            // The board named by a hash of its identity: names are plain and short, boards many.
+            Some(host) => SearchMemory::on_host(
+                &format!("{host}-{:016x}", fnv1a(identity.as_bytes())),
+                self.memory_bytes,
+                budget,
+            )?,
+            None => SearchMemory::new(self.memory_bytes, budget)?,
+        });
         memories.push((identity, memory.clone()));
         Ok(Some(memory))
     }

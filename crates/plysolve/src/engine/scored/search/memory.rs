@@ -37,11 +37,29 @@ pub struct SearchMemory {
 impl SearchMemory {
     /// A memory with a table of at most `table_bytes`, refused before allocating if over `budget`.
     pub fn new(table_bytes: u64, budget: MemoryBudget) -> Result<Self, MemoryError> {
-        Ok(SearchMemory {
-            table: BoundsTable::new(table_bytes, budget)?,
+        Ok(Self::of(BoundsTable::new(table_bytes, budget)?))
+    }
+
+    /// A memory whose table of bounds, of at most `table_bytes`, is the one named `name` in the
+    /// host's shared memory ([`BoundsTable::on_host`]): the searches of every process of this
+    /// machine that names it share what they prove, as the threads of one process do. Refused
+    /// before anything is mapped over `budget`, and when the name is not a plain name or names a
+    /// table of another size or layout.
+    pub fn on_host(
+        name: &str,
+        table_bytes: u64,
+        budget: MemoryBudget,
+    ) -> Result<Self, MemoryError> {
+        Ok(Self::of(BoundsTable::on_host(name, table_bytes, budget)?))
+    }
+
+    /// A memory of `table`, no exact value kept yet, no search's key scheme claimed.
+    fn of(table: BoundsTable) -> Self {
+        SearchMemory {
+            table,
             exact: Mutex::new(FxHashMap::default()),
             scheme: OnceLock::new(),
-        })
+        }
     }
 
     /// Bytes of the table of bounds.
@@ -111,9 +129,10 @@ impl SearchMemory {
     }
 
     /// Whether a search with key scheme `scheme` (a fingerprint of the rules and of how states are
-    /// keyed) may use this memory: the first caller sets it, every later one must match.
+    /// keyed) may use this memory: the first caller sets it, every later one must match — on the
+    /// whole host, for a table shared there.
     pub(crate) fn claim(&self, scheme: u64) -> bool {
-        *self.scheme.get_or_init(|| scheme) == scheme
+        self.table.claim(scheme) && *self.scheme.get_or_init(|| scheme) == scheme
     }
 
     /// The exact value kept for `key`, if it was given before.

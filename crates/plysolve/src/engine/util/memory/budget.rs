@@ -76,6 +76,15 @@ pub enum MemoryError {
         /// The system's reason.
         reason: String,
     },
+    /// A table to be shared by the processes of this host could not be (a bad name, a file of
+    /// another size or version, no room in the host's shared memory).
+    #[error("{what} cannot be shared on this host: {reason}")]
+    Unshared {
+        /// What was to be shared.
+        what: String,
+        /// Why not.
+        reason: String,
+    },
     /// The budget asked for is more than the machine has: it could only be over-promised.
     #[error("a memory budget of {} is more than this machine's {} of memory", Bytes(*given as u128), Bytes(*physical as u128))]
     MoreThanMachine {

@@ -8,13 +8,18 @@
 //!
 //! The parts: `budget.rs` (the figure, the limit that set it, the refusals naming both, [`Bytes`]),
 //! `system.rs` (reading what the system allows: [`SystemMemory`]) and `allocation.rs` (allocating
-//! within a budget without aborting: [`MemoryBudget::zeroed_bytes`], [`try_vec`], [`try_grow`]). Every
+//! within a budget without aborting: [`MemoryBudget::zeroed_bytes`], [`try_vec`], [`try_grow`]); `host.rs` (a table shared by the processes of one host in its
+//! shared memory: [`HostWords`]). Every
 //! item is used from here, `engine::util::memory`.
 
 mod allocation;
 mod budget;
+mod host;
 mod system;
 
 pub use allocation::{try_grow, try_vec, zeroed_atomics, ZeroedBytes};
 pub use budget::{Bytes, Limit, MemoryBudget, MemoryError};
+pub use host::{
+    remove_tables as remove_host_tables, valid_name as valid_host_table_name, HostWords,
+};
 pub use system::SystemMemory;
