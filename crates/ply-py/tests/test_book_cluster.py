@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -179,3 +180,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert not (tmp_path / "b.plybook").exists(), "nothing is written for bad input"
     assert fault(tmp_path, "notes.txt", "boxes", "--depth", "1") == (
         "`notes.txt`: not a ply book (not an SQLite file)")
+
+
+def test_a_starting_worker_removes_the_scratch_killed_workers_left():
+    scratch = tempfile.gettempdir()
+    # 4194304 is past every Linux pid: no process has it.
+    gone = tempfile.mkdtemp(prefix=f"{book_cluster.SCRATCH_PREFIX}4194304-", dir=scratch)
+    open(os.path.join(gone, "job.plybook"), "w").close()
+    mine = tempfile.mkdtemp(prefix=f"{book_cluster.SCRATCH_PREFIX}{os.getpid()}-", dir=scratch)
+    book_cluster._Prover(0)
+    assert not os.path.exists(gone) and os.path.isdir(mine)
+    os.rmdir(mine)

@@ -5,14 +5,12 @@
 //! their own values; a search of another board is refused the table, and so is a second table of
 //! another size under the name.
 
+use crate::shared_bounds::random_positions;
 use plysolve::engine::scored::search::{SearchMemory, SearchOptions, SearchSolver};
 use plysolve::engine::scored::{SolveError, Solver};
 use plysolve::engine::util::halt::NEVER;
 use plysolve::engine::MemoryBudget;
 use plysolve::games::dots::{DotsBoard, EdgeSet, Geometry};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use std::sync::Arc;
 
 /// Bytes of the tables.
@@ -45,20 +43,6 @@ fn value(
     Ok((value, solver.states_visited()))
 }
 
-/// `count` random positions of 3×4 boxes with 20 to 24 free edges.
-fn positions(board: &DotsBoard, count: usize, seed: u64) -> Vec<u64> {
-    let edges = board.edge_count() as u32;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut order: Vec<u32> = (0..edges).collect();
-    (0..count)
-        .map(|_| {
-            let free = rng.random_range(20..=24);
-            order.shuffle(&mut rng);
-            order[free as usize..].iter().fold(0u64, |m, &e| m | 1 << e)
-        })
-        .collect()
-}
-
 fn host_memory(name: &str) -> Arc<SearchMemory> {
     Arc::new(SearchMemory::on_host(name, TABLE, budget()).unwrap())
 }
@@ -68,7 +52,7 @@ fn a_search_in_a_table_another_opening_filled_gives_the_value_at_once() {
     let board = Geometry::Boxes { rows: 3, cols: 4 }.build().unwrap().board;
     let name = name("second");
     let (first, second) = (host_memory(&name), host_memory(&name));
-    for drawn in positions(&board, 12, 31) {
+    for drawn in random_positions(&board, 12, 31) {
         let (alone, alone_nodes) = value(&board, drawn, None).unwrap();
         let (filled, _) = value(&board, drawn, Some(&first)).unwrap();
         let (shared, shared_nodes) = value(&board, drawn, Some(&second)).unwrap();
@@ -85,7 +69,7 @@ fn two_searches_at_once_in_one_host_table_give_their_own_values() {
     let board = Geometry::Boxes { rows: 3, cols: 4 }.build().unwrap().board;
     let name = name("at-once");
     let (first, second) = (host_memory(&name), host_memory(&name));
-    let all = positions(&board, 16, 32);
+    let all = random_positions(&board, 16, 32);
     let (left, right) = all.split_at(8);
     let expected: Vec<i32> = all
         .iter()

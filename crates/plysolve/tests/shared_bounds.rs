@@ -46,12 +46,13 @@ fn value(board: &DotsBoard, drawn: u64, shared: Option<&SharedBounds>) -> (i32, 
     (value, solver.states_visited())
 }
 
-/// Random positions of 3×4 boxes with 20 to 24 free edges.
-fn positions(board: &DotsBoard) -> Vec<u64> {
+/// `count` random positions of `board` with 20 to 24 free edges, drawn from `seed` (also the
+/// host table's tests').
+pub(crate) fn random_positions(board: &DotsBoard, count: usize, seed: u64) -> Vec<u64> {
     let edges = board.edge_count() as u32;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(35);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut order: Vec<u32> = (0..edges).collect();
-    (0..POSITIONS)
+    (0..count)
         .map(|_| {
             let free = rng.random_range(20..=24);
             order.shuffle(&mut rng);
@@ -67,7 +68,7 @@ fn searches_meeting_shared_bounds_give_the_values_of_a_search_alone() {
     let (mut alone_nodes, mut repeat_nodes) = (0, 0);
     let mut sent = 0;
     let mut with_best = 0;
-    for drawn in positions(&board) {
+    for drawn in random_positions(&board, POSITIONS, 35) {
         let free = board.edge_count() as u32 - drawn.count_ones();
         let (alone, nodes) = value(&board, drawn, None);
         // The first search fills its store's outbox.
@@ -152,7 +153,7 @@ fn a_store_serves_one_board() {
     let boxes = Geometry::Boxes { rows: 3, cols: 4 }.build().unwrap().board;
     let triangles = Geometry::Triangles { size: 3 }.build().unwrap().board;
     let shared = store(10);
-    value(&boxes, positions(&boxes)[0], Some(&shared));
+    value(&boxes, random_positions(&boxes, 1, 35)[0], Some(&shared));
     let refused = SearchSolver::new(&triangles, options(Some(&shared)));
     assert!(matches!(
         refused.err(),

@@ -45,8 +45,10 @@ stderr and exit 2, as the distributed solve's.
 from __future__ import annotations
 
 import collections
+import glob
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -63,18 +65,47 @@ __all__ = ["build", "main"]
 Leaf = Dict[str, Any]
 
 
+#: A scratch book's directory: this, the worker's process id, ``-``, and letters of its own.
+SCRATCH_PREFIX = "plysolve-book-"
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
+
+def remove_abandoned_scratch() -> None:
+    """Removes the scratch books' directories of workers no longer running: a worker killed in
+    the middle of a job (a run interrupted, a worker that died) leaves its directory behind."""
+    for path in glob.glob(os.path.join(tempfile.gettempdir(), SCRATCH_PREFIX + "*-*")):
+        pid = os.path.basename(path)[len(SCRATCH_PREFIX):].split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(path, ignore_errors=True)
+
+
 class _Prover(_Sharer):
     """A Ray actor proving book positions one at a time, each into a book of its own, in one
     search table kept between them (as one build keeps its table across its positions), its
     searches sharing bounds with the other workers' (``_Sharer``), as a distributed solve's
-    workers' do."""
+    workers' do. Starting, it removes the scratch directories killed workers left."""
+
+    def __init__(self, index: int = 0, tables: Optional[List[str]] = None,
+                 from_free: int = 0, host_table: Optional[str] = None) -> None:
+        super().__init__(index, tables, from_free, host_table)
+        remove_abandoned_scratch()
 
     def prove(self, request: str, args: Dict[str, Any]) -> Dict[str, Any]:
         """The entries (export lines, none when nothing was proved in time) of a build of depth 0
         of the position of ``request`` (``args``: ``time``, ``tie_order``, ``memory``), its
         seconds and the shared bounds' traffic so far (``None``: nothing shared)."""
         started = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="plysolve-book-") as scratch:
+        with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-") as scratch:
             path = os.path.join(scratch, "job.plybook")
             self.on_host(lambda host: _ply.book_build(
                 request, json.dumps(dict(args, path=path, depth=0, keep_table=True,

@@ -84,15 +84,15 @@ pub struct BoundsTable {
 }
 
 const VALID: u64 = 1 << 40;
+const NO_MOVE: u64 = 0xFF;
+/// The data word's bits from here up hold the same bits of the key's hash (its tag).
+const TAG_SHIFT: u32 = 41;
+
 /// Mixed into a host table's claim: the layout of its entries (bump it when `pack` changes) and
 /// the version of ply, so that a table written by a process keying or packing states otherwise is
 /// never read as this one's. (Host tables are named by the run that makes them, so processes of
 /// two versions meet on one only when a caller names it for both.)
 const HOST_SCHEME: u64 = 0x504c_5942_4f55_4e44 ^ 1 ^ fnv1a(env!("CARGO_PKG_VERSION").as_bytes());
-
-const NO_MOVE: u64 = 0xFF;
-/// The data word's bits from here up hold the same bits of the key's hash (its tag).
-const TAG_SHIFT: u32 = 41;
 
 /// Whether `data` is an entry written for the key whose hash is `hash`: valid, and tagged with
 /// its hash's top bits (a pair torn by two writers carries another key's tag).
