@@ -462,12 +462,14 @@ fn book_build(
     let file = book_file(args.path()?, true, true)?;
     let depth = args.depth.unwrap_or(0);
     let kept = if args.keep_table {
-        job_kept(
-            Policy::new(budget, None).search_table_bytes(&query),
-            args.host_table.as_deref(),
-        )
-        .search_memory(&query.built, budget)
-        .map_err(bad)?
+        let policy = Policy::new(budget, None);
+        let bytes = match &args.host_table {
+            Some(_) => policy.host_table_bytes(&query),
+            None => policy.search_table_bytes(&query),
+        };
+        job_kept(bytes, args.host_table.as_deref())
+            .search_memory(&query.built, budget)
+            .map_err(bad)?
     } else {
         None
     };
@@ -761,7 +763,11 @@ fn dots_job(
 ) -> PyResult<String> {
     let query = dots_query(request)?;
     let policy = Policy::new(budget(memory)?, None);
-    let kept = job_kept(policy.search_table_bytes(&query), host_table);
+    let bytes = match host_table {
+        Some(_) => policy.host_table_bytes(&query),
+        None => policy.search_table_bytes(&query),
+    };
+    let kept = job_kept(bytes, host_table);
     let watch = Watch {
         progress: None,
         stop,

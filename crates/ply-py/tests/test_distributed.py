@@ -689,6 +689,9 @@ def test_the_workers_of_one_machine_search_one_table_and_remove_it(small_ray, tm
                                log=log)
     store.close()
     assert report["value"] == 4 and report["exact"]
+    # Every job searched it: the table is sized for the board, not for a worker's first job (a
+    # second size would be refused, and its worker go on alone).
+    assert all(s["on_host"] for s in report["job_sizes"])
     # Every job ended with the run's one table in the shared memory, both workers in it.
     assert len(seen) == report["jobs"]["run"] > 2
     assert all(len(files) == 1 for files in seen) and len(set().union(*seen)) == 1
@@ -701,6 +704,7 @@ def test_the_workers_of_one_machine_search_one_table_and_remove_it(small_ray, tm
                                log=log, host_table=False)
     store.close()
     assert report["value"] == 4 and seen and all(files == set() for files in seen)
+    assert not any(s["on_host"] for s in report["job_sizes"])
 
 
 def test_a_host_that_cannot_share_the_table_runs_its_jobs_in_tables_of_their_own(capsys):

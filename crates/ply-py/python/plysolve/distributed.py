@@ -55,7 +55,8 @@ tests: each one's answer, time, jobs, their summed and longest time and the node
 with one worker, which runs only the jobs a test needs, the longest over the tests added up is
 about the most any number of workers would take at this expansion), ``jobs: {"run",
 "from_store", "cancelled", "cancelled_nodes", "leaves"}``, each job run (key, window, free edges,
-bounds, nodes, seconds, CPU seconds, the test it served) and their sums (``nodes``: every node
+bounds, nodes, seconds, CPU seconds, the test it served, ``on_host``: whether it searched its
+machine's one table) and their sums (``nodes``: every node
 searched, the cancelled jobs' included), ``shared`` (the traffic of the shared bounds: entries
 ``sent`` and ``received`` by the workers, ``offered`` by their searches, lost to a full outbox —
 ``dropped`` — and ``contradictions``; entries the table's shards ``held`` at the end and
@@ -375,6 +376,7 @@ class _Worker(_Sharer):
             "seconds": time.perf_counter() - started,
             "cpu": _cpu_seconds() - cpu,
             "shared": self.traffic(),
+            "on_host": self.host_table is not None,
         }
 
     def wasted(self) -> int:
@@ -880,6 +882,7 @@ def solve(
                 tree.prove(key, asked, found, result["nodes"], result["seconds"])
                 node = tree.nodes[key]
                 sizes.append({"key": key, "window": list(asked), "free": node.free,
+                              "on_host": result["on_host"],
                               "bounds": list(found), "nodes": result["nodes"],
                               "seconds": result["seconds"], "cpu": result["cpu"],
                               "test": len(tests)})

@@ -153,6 +153,15 @@ impl Policy {
         }
     }
 
+    /// The table of searches that share one table on the host ([`Kept::on_host`]): sized for the
+    /// board's largest search (its empty board's, [`SearchOptions::table_bytes_for`]) within the
+    /// budget, whatever the position, so that every worker of a run asks the same size for it
+    /// whatever its first job (a table of that name of another size is refused).
+    pub fn host_table_bytes(&self, query: &DotsQuery) -> u64 {
+        let edges = query.built.board.edge_count() as u32;
+        SearchOptions::table_bytes_for(edges, self.budget)
+    }
+
     /// What answering `query` will take, before anything is allocated.
     pub fn plan(&self, query: &DotsQuery, kept: Option<&Kept>) -> Plan {
         let strategy = self.strategy(query, kept);
@@ -210,6 +219,22 @@ mod tests {
         DotsRequest::new(Geometry::Boxes { rows, cols }, moves)
             .validate()
             .unwrap()
+    }
+
+    #[test]
+    fn a_table_shared_on_the_host_is_one_size_whatever_the_position() {
+        let policy = Policy::new(MemoryBudget::new(16 << 30), None);
+        // Positions of 30 and 22 free edges ask tables of their own of different sizes; the table
+        // their workers share is the board's, the empty board's size, for both.
+        let (deep, shallow) = (
+            query(4, 4, "1-2 2-3 3-4 4-5 6-7 7-8 8-9 9-10 11-12 12-13"),
+            query(4, 4, "1-2 2-3 3-4 4-5 6-7 7-8 8-9 9-10 11-12 12-13 13-14 14-15 16-17 17-18 18-19 19-20 21-22 22-23"),
+        );
+        assert!(policy.search_table_bytes(&deep) > policy.search_table_bytes(&shallow));
+        let empty = query(4, 4, "");
+        assert_eq!(policy.host_table_bytes(&deep), policy.host_table_bytes(&shallow));
+        assert_eq!(policy.host_table_bytes(&deep), policy.search_table_bytes(&empty));
+        assert_eq!(policy.host_table_bytes(&deep), 8 << 30);
     }
 
     #[test]
