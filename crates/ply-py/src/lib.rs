@@ -103,10 +103,15 @@ fn remove_host_tables(py: Python<'_>, name: &str, seconds: f64) -> PyResult<usiz
 }
 
 /// What the jobs a process runs (the distributed solve's, and book builds that keep their table)
-/// keep between them: small tables, and one board's search memory of at least `bytes` (a larger
-/// one replaces a smaller: what it held is searched again) — in the host's shared memory under
-/// the name `host` if given, one table for every worker of this machine that names it.
-fn job_kept(bytes: u64, host: Option<&str>) -> Arc<Kept> {
+/// keep between them: small tables, and one board's search memory, at least the size `policy`
+/// gives `query`'s search (a larger one replaces a smaller: what it held is searched again) — in
+/// the host's shared memory under the name `host` if given, one table for every worker of this
+/// machine that names it, sized for the board ([`Policy::host_table_bytes`]).
+fn job_kept(policy: &Policy, query: &DotsQuery, host: Option<&str>) -> Arc<Kept> {
+    let bytes = match host {
+        Some(_) => policy.host_table_bytes(query),
+        None => policy.search_table_bytes(query),
+    };
     let mut kept = JOB_KEPT.lock().unwrap_or_else(|e| e.into_inner());
     match &*kept {
         Some(k) if k.memory_bytes() >= bytes && k.host() == host => k.clone(),
@@ -463,11 +468,7 @@ fn book_build(
     let depth = args.depth.unwrap_or(0);
     let kept = if args.keep_table {
         let policy = Policy::new(budget, None);
-        let bytes = match &args.host_table {
-            Some(_) => policy.host_table_bytes(&query),
-            None => policy.search_table_bytes(&query),
-        };
-        job_kept(bytes, args.host_table.as_deref())
+        job_kept(&policy, &query, args.host_table.as_deref())
             .search_memory(&query.built, budget)
             .map_err(bad)?
     } else {
@@ -763,11 +764,7 @@ fn dots_job(
 ) -> PyResult<String> {
     let query = dots_query(request)?;
     let policy = Policy::new(budget(memory)?, None);
-    let bytes = match host_table {
-        Some(_) => policy.host_table_bytes(&query),
-        None => policy.search_table_bytes(&query),
-    };
-    let kept = job_kept(bytes, host_table);
+    let kept = job_kept(&policy, &query, host_table);
     let watch = Watch {
         progress: None,
         stop,
