@@ -106,22 +106,29 @@ fn remove_host_tables(py: Python<'_>, name: &str, seconds: f64) -> PyResult<usiz
 /// keep between them: small tables, and one board's search memory, at least the size `policy`
 /// gives `query`'s search (a larger one replaces a smaller: what it held is searched again) — in
 /// the host's shared memory under the name `host` if given, one table for every worker of this
-/// machine that names it, sized for the board ([`Policy::host_table_bytes`]).
-fn job_kept(policy: &Policy, query: &DotsQuery, host: Option<&str>) -> Arc<Kept> {
+/// machine that names it, sized for the board within what the machine allows with `memory`
+/// given ([`Policy::host_table_bytes`]: the same size for every job, whatever is free when it
+/// asks).
+fn job_kept(
+    policy: &Policy,
+    query: &DotsQuery,
+    host: Option<&str>,
+    memory: Option<&str>,
+) -> PyResult<Arc<Kept>> {
     let bytes = match host {
-        Some(_) => policy.host_table_bytes(query),
+        Some(_) => Policy::host_table_bytes(query, machine_budget(memory)?),
         None => policy.search_table_bytes(query),
     };
     let mut kept = JOB_KEPT.lock().unwrap_or_else(|e| e.into_inner());
     match &*kept {
-        Some(k) if k.memory_bytes() >= bytes && k.host() == host => k.clone(),
+        Some(k) if k.memory_bytes() >= bytes && k.host() == host => Ok(k.clone()),
         _ => {
             let new = Kept::new(bytes, 1);
             let new = match host {
                 Some(name) => new.on_host(name),
                 None => new,
             };
-            kept.insert(Arc::new(new)).clone()
+            Ok(kept.insert(Arc::new(new)).clone())
         }
     }
 }
@@ -228,8 +235,23 @@ fn to_json(value: &impl Serialize) -> PyResult<String> {
 /// The memory budget `memory` asks for (`"4G"`, `"512M"`; `None`: what the system allows), as
 /// `--memory` sets it.
 fn budget(memory: Option<&str>) -> PyResult<MemoryBudget> {
+    budget_by(memory, MemoryBudget::with_system)
+}
+
+/// What this machine allows whatever runs on it now, within `memory` (`"4G"`) if given
+/// ([`MemoryBudget::of_machine`]): the figure the workers of a machine size the table they share
+/// by, the same in each of them.
+fn machine_budget(memory: Option<&str>) -> PyResult<MemoryBudget> {
+    budget_by(memory, MemoryBudget::of_machine)
+}
+
+/// `memory` (`"4G"`) if given, read and bounded by `system`.
+fn budget_by(
+    memory: Option<&str>,
+    system: fn(Option<u64>) -> Result<MemoryBudget, MemoryError>,
+) -> PyResult<MemoryBudget> {
     let given = memory.map(parse_memory_size).transpose().map_err(bad)?;
-    MemoryBudget::with_system(given).map_err(|e| match e {
+    system(given).map_err(|e| match e {
         MemoryError::MoreThanMachine { given, physical } => bad(format!(
             "memory {} is more than this machine's {} of memory",
             Bytes(given.into()),
@@ -468,9 +490,14 @@ fn book_build(
     let depth = args.depth.unwrap_or(0);
     let kept = if args.keep_table {
         let policy = Policy::new(budget, None);
-        job_kept(&policy, &query, args.host_table.as_deref())
-            .search_memory(&query.built, budget)
-            .map_err(bad)?
+        job_kept(
+            &policy,
+            &query,
+            args.host_table.as_deref(),
+            args.memory.as_deref(),
+        )?
+        .search_memory(&query.built, budget)
+        .map_err(bad)?
     } else {
         None
     };
@@ -764,7 +791,7 @@ fn dots_job(
 ) -> PyResult<String> {
     let query = dots_query(request)?;
     let policy = Policy::new(budget(memory)?, None);
-    let kept = job_kept(&policy, &query, host_table);
+    let kept = job_kept(&policy, &query, host_table, memory)?;
     let watch = Watch {
         progress: None,
         stop,

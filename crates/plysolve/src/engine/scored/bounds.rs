@@ -189,8 +189,8 @@ impl BoundsTable {
 
     /// The table `name` of at most `bytes` in the host's shared memory: the one another process
     /// of this machine made under that name, or a new one (see the module's docs). Refused, before
-    /// anything is mapped, over `budget`, and when the name is not a plain name or names a table
-    /// of another size or layout.
+    /// anything is mapped, when a new one would be over `budget`, and when the name is not a plain
+    /// name or names a table of another size or layout.
     pub fn on_host(name: &str, bytes: u64, budget: MemoryBudget) -> Result<Self, MemoryError> {
         let entries = Self::entries_within(bytes);
         let what = || format!("a search table of {entries} entries");

@@ -154,12 +154,15 @@ impl Policy {
     }
 
     /// The table of searches that share one table on the host ([`Kept::on_host`]): sized for the
-    /// board's largest search (its empty board's, [`SearchOptions::table_bytes_for`]) within the
-    /// budget, whatever the position, so that every worker of a run asks the same size for it
-    /// whatever its first job (a table of that name of another size is refused).
-    pub fn host_table_bytes(&self, query: &DotsQuery) -> u64 {
+    /// board's largest search (its empty board's, [`SearchOptions::table_bytes_for`]) within
+    /// `machine` — the machine's steady budget ([`MemoryBudget::of_machine`]), not the memory
+    /// free at the moment — whatever the position, so that every worker of a run asks the same
+    /// size for it whatever its first job and whenever it asks (a table of that name of another
+    /// size is refused; a worker whose later job asked more would make it again, empty). Whether
+    /// that much is free is checked when the table is made.
+    pub fn host_table_bytes(query: &DotsQuery, machine: MemoryBudget) -> u64 {
         let edges = query.built.board.edge_count() as u32;
-        SearchOptions::table_bytes_for(edges, self.budget)
+        SearchOptions::table_bytes_for(edges, machine)
     }
 
     /// What answering `query` will take, before anything is allocated.
@@ -223,7 +226,9 @@ mod tests {
 
     #[test]
     fn a_table_shared_on_the_host_is_one_size_whatever_the_position() {
-        let policy = Policy::new(MemoryBudget::new(16 << 30), None);
+        let machine = MemoryBudget::new(16 << 30);
+        let policy = Policy::new(machine, None);
+        let host = |query| Policy::host_table_bytes(query, machine);
         // Positions of 30 and 22 free edges ask tables of their own of different sizes; the table
         // their workers share is the board's, the empty board's size, for both.
         let (deep, shallow) = (
@@ -232,9 +237,12 @@ mod tests {
         );
         assert!(policy.search_table_bytes(&deep) > policy.search_table_bytes(&shallow));
         let empty = query(4, 4, "");
-        assert_eq!(policy.host_table_bytes(&deep), policy.host_table_bytes(&shallow));
-        assert_eq!(policy.host_table_bytes(&deep), policy.search_table_bytes(&empty));
-        assert_eq!(policy.host_table_bytes(&deep), 8 << 30);
+        assert_eq!(host(&deep), host(&shallow));
+        assert_eq!(host(&deep), policy.search_table_bytes(&empty));
+        assert_eq!(host(&deep), 8 << 30);
+        // A machine of 8 GiB (less the margin) shares half of it, rounded when the table is made.
+        let small = MemoryBudget::new((8 << 30) - MemoryBudget::MARGIN);
+        assert_eq!(Policy::host_table_bytes(&deep, small), (4 << 30) - MemoryBudget::MARGIN / 2);
     }
 
     #[test]

@@ -61,18 +61,16 @@ pub fn valid_name(name: &str) -> bool {
 
 impl HostWords {
     /// The table `name` of `len` words on this host: the one other processes made, or a new one of
-    /// zeroes. Refused (before anything is mapped) when `len` words are over `budget`, when the
-    /// name is not a plain name, when a table of that name holds another length or layout, or when
-    /// the host's shared memory has no room for it. `what` names the table in refusals.
+    /// zeroes. Refused (before anything is mapped) when a new table's `len` words are over
+    /// `budget` (a table another process made is in memory already: opening it takes none), when
+    /// the name is not a plain name, when a table of that name holds another length or layout, or
+    /// when the host's shared memory has no room for it. `what` names the table in refusals.
     pub fn open(
         name: &str,
         len: usize,
         budget: MemoryBudget,
         what: impl Fn() -> String,
     ) -> Result<Self, MemoryError> {
-        // The header's page is not counted: a table of the whole budget fits it, as one of the
-        // process's own does.
-        budget.check(len as u128 * 8, &what)?;
         let bytes = HEADER_BYTES as u128 + len as u128 * 8;
         let refused = |reason: String| MemoryError::Unshared {
             what: what(),
@@ -91,6 +89,9 @@ impl HostWords {
             let file = match OpenOptions::new().read(true).write(true).open(&path) {
                 Ok(file) => file,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    // The header's page is not counted: a table of the whole budget fits it, as
+                    // one of the process's own does.
+                    budget.check(len as u128 * 8, &what)?;
                     match make(&path, size, len) {
                         Ok(Some(made)) => return Ok(made),
                         Ok(None) => continue,
@@ -410,7 +411,9 @@ mod tests {
                  bytes, not the 20480 asked for (its workers asked another size)"
             )
         );
-        drop(table);
+        // Opening the table another process made takes no new memory: no budget refuses it.
+        let again = HostWords::open(&name, 1024, MemoryBudget::new(0), what).unwrap();
+        drop((table, again));
         let err = HostWords::open(&name, 1 << 40, MemoryBudget::new(1 << 20), what)
             .err()
             .unwrap();

@@ -14,6 +14,8 @@ pub struct SystemMemory {
     pub available: Option<u64>,
     /// The control group's limit less its current use (cgroup v2 or v1).
     pub control_group: Option<u64>,
+    /// The control group's limit alone, whatever is in use.
+    pub control_group_limit: Option<u64>,
     /// `RLIMIT_AS` less the process's mapped size (`VmSize`).
     pub address_space: Option<u64>,
     /// `RLIMIT_DATA` less the process's data size (`VmData`).
@@ -37,6 +39,8 @@ impl SystemMemory {
                     "/sys/fs/cgroup/memory/memory.usage_in_bytes",
                 )
             });
+        let control_group_limit = number("/sys/fs/cgroup/memory.max")
+            .or_else(|| number("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
         let headroom = |resource, field| {
             let limit = soft_limit(resource)?;
             Some(limit.saturating_sub(kb_field(&status, field).unwrap_or(0)))
@@ -45,6 +49,7 @@ impl SystemMemory {
             physical: kb_field(&meminfo, "MemTotal:"),
             available: kb_field(&meminfo, "MemAvailable:"),
             control_group,
+            control_group_limit,
             address_space: headroom(Resource::AddressSpace, "VmSize:"),
             data: headroom(Resource::Data, "VmData:"),
         }
@@ -95,9 +100,30 @@ impl SystemMemory {
             },
         ))
     }
+
+    /// The budget of the machine whatever runs on it now: the least of `given`, physical memory
+    /// and the control group's limit, less [`MemoryBudget::MARGIN`] — the same figure in every
+    /// process of the machine at every moment, for what several processes must agree on (the
+    /// size of a table they share), where [`SystemMemory::budget`] follows the memory free at
+    /// the moment. What is free is still checked when the memory is taken.
+    pub fn steady(&self, given: Option<u64>) -> Result<MemoryBudget, MemoryError> {
+        SystemMemory {
+            available: None,
+            control_group: self.control_group_limit,
+            address_space: None,
+            data: None,
+            ..*self
+        }
+        .budget(given)
+    }
 }
 
 impl MemoryBudget {
+    /// What the machine allows whatever runs on it now: see [`SystemMemory::steady`].
+    pub fn of_machine(given: Option<u64>) -> Result<Self, MemoryError> {
+        SystemMemory::read().steady(given)
+    }
+
     /// What the system allows now: see [`SystemMemory::budget`].
     pub fn from_system() -> Self {
         SystemMemory::read()
@@ -185,6 +211,7 @@ mod tests {
             physical: Some(24 * GIB),
             available: Some(20 * GIB),
             control_group: None,
+            control_group_limit: None,
             address_space: None,
             data: None,
         }
@@ -231,6 +258,29 @@ mod tests {
         );
         let b = budget(SystemMemory::default(), Some(64 << 40));
         assert_eq!((b.bytes(), b.limit()), (64 << 40, Limit::Given));
+    }
+
+    #[test]
+    fn the_steady_budget_ignores_what_is_in_use() {
+        let m = MemoryBudget::MARGIN;
+        let busy = SystemMemory {
+            available: Some(GIB),
+            control_group: Some(GIB),
+            address_space: Some(GIB),
+            data: Some(GIB),
+            ..machine()
+        };
+        let b = busy.steady(None).unwrap();
+        assert_eq!((b.bytes(), b.limit()), (24 * GIB - m, Limit::Physical));
+        let b = busy.steady(Some(16 * GIB)).unwrap();
+        assert_eq!((b.bytes(), b.limit()), (16 * GIB, Limit::Given));
+        let grouped = SystemMemory {
+            control_group_limit: Some(8 * GIB),
+            ..busy
+        };
+        let b = grouped.steady(None).unwrap();
+        assert_eq!((b.bytes(), b.limit()), (8 * GIB - m, Limit::ControlGroup));
+        assert!(busy.steady(Some(64 << 40)).is_err());
     }
 
     #[test]
