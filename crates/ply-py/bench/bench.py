@@ -2,6 +2,8 @@
 
     python crates/ply-py/bench/bench.py binding --ply target/debug/ply
     python crates/ply-py/bench/bench.py distributed --positions 34:1,34:2,35:1,36:1 --runs 3
+    python crates/ply-py/bench/bench.py distributed --positions 3x5 --runs 1 \
+        --ways "1 worker;2 workers;2 workers, own tables"
     python crates/ply-py/bench/bench.py depths --positions 34:1,34:2 --depths 1,2,3
     python crates/ply-py/bench/bench.py workers --positions 34:1,34:2 --workers 1,2,4,8,16
     python crates/ply-py/bench/bench.py workers --positions 34:1,36:1 --depth 2 --share
@@ -15,13 +17,15 @@ distinct children of a 4×4 position of 26 free edges) solved by `plysolve.dots_
 at a time, and by the `ply dots … --json` command once per position (the baseline).
 
 `distributed`: 4×4 positions (`FREE:SEED`: `baselines/generators/dots_boxes_position.py 4 4
-40-FREE SEED`), their value by `plysolve.dots` in this process on every core (the baseline) and on one,
-and by `plysolve.distributed.solve` with 1 and 2 workers of one core each — the two searching one
-table in the machine's shared memory (the default), and each a table of its own (as two machines'
-workers would) — and 1 worker of 2 (a local Ray of 2 CPUs started once, not counted; the actors, a
-new store and everything else counted), expanded as the command line does or to `--depth` plies,
-the six interleaved in each of `--runs` rounds: medians of wall and CPU time and of nodes, ratios to the baseline; the
-jobs' sizes; the time each job costs beyond its own (1 worker: the solve's time less its jobs',
+40-FREE SEED`) or empty boards (`RxC`: `3x5`), their value by `plysolve.dots` in this process on
+every core (the baseline) and on one, and by `plysolve.distributed.solve` with 1 and 2 workers of
+one core each — the two searching one table in the machine's shared memory (the default), and
+each a table of its own (as two machines' workers would) — and 1 worker of 2 cores (a local Ray
+of 2 CPUs started once, not counted; the actors, a new store and everything else counted),
+expanded as the command line does or to `--depth` plies; the six, or those `--ways` names
+(separated by `;`, among them also `1 worker, own table`), interleaved in each of `--runs`
+rounds, the first named the baseline: medians of wall and CPU time and of nodes, ratios to the
+baseline; the jobs' sizes; the time each job costs beyond its own (1 worker: the solve's time less its jobs',
 per job); and the parallelism one worker's tests allow (its jobs' time over the longest job of
 each test, added up). `depths`: the same with 1 worker for each expansion depth: the work a deeper
 split asks and the parallelism it allows. `workers`: the nodes 1, 2, 4, 8, 16 workers search, each
@@ -160,8 +164,17 @@ def position(free, seed):
 
 
 def positions(text):
-    """`34:1,36:2` → [(34, 1), (36, 2)]."""
-    return [tuple(int(x) for x in p.split(":")) for p in text.split(",")]
+    """`34:1,36:2,3x5` → [(label, board, moves)]: `FREE:SEED` a 4×4 position of `position`'s,
+    `RxC` the empty board of R rows and C columns of boxes."""
+    found = []
+    for spec in text.split(","):
+        if "x" in spec:
+            rows, cols = (int(x) for x in spec.split("x"))
+            found.append((f"{rows}×{cols} empty", dict(game="boxes", rows=rows, cols=cols), []))
+        else:
+            free, seed = (int(x) for x in spec.split(":"))
+            found.append((f"4×4 {free} free seed {seed}", FOUR, position(free, seed)))
+    return found
 
 
 def cpu_seconds():
@@ -230,31 +243,44 @@ def median_of(runs, key):
     return statistics.median(r[key] for r in runs)
 
 
+#: The ways `distributed` values a position, by name: (board, moves, depth) → a record.
+DISTRIBUTED_WAYS = {
+    "every core": lambda board, moves, depth: single(board, moves, None),
+    "one core": lambda board, moves, depth: single(board, moves, 1),
+    "1 worker": lambda board, moves, depth: split(board, moves, 1, depth),
+    "1 worker, own table": lambda board, moves, depth: split(board, moves, 1, depth,
+                                                             host_table=False),
+    "2 workers": lambda board, moves, depth: split(board, moves, 2, depth),
+    "2 workers, own tables": lambda board, moves, depth: split(board, moves, 2, depth,
+                                                               host_table=False),
+    "1 worker of 2 cores": lambda board, moves, depth: split(board, moves, 1, depth, threads=2),
+}
+
+
+#: The ways `distributed` runs unless `--ways` names others, the baseline first.
+DEFAULT_WAYS = ["every core", "one core", "1 worker", "2 workers", "2 workers, own tables",
+                "1 worker of 2 cores"]
+
+
 def distributed_bench(args):
     start_ray()
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
-    for free, seed in positions(args.positions):
-        moves = position(free, seed)
-        depth = args.depth
-        found = {"every core": [], "one core": [], "1 worker": [], "2 workers": [],
-                 "2 workers, own tables": [], "1 worker of 2 cores": []}
+    names = args.ways.split(";") if args.ways else DEFAULT_WAYS
+    unknown = [n for n in names if n not in DISTRIBUTED_WAYS]
+    if unknown or "1 worker" not in names:
+        raise SystemExit(f"--ways: {unknown or 'no 1 worker'}: the ways are "
+                         f"{'; '.join(DISTRIBUTED_WAYS)}; 1 worker among them")
+    for label, board, moves in positions(args.positions):
+        found = {name: [] for name in names}
         for run in range(args.runs):
-            for name, f in [("every core", lambda: single(FOUR, moves, None)),
-                            ("one core", lambda: single(FOUR, moves, 1)),
-                            ("1 worker", lambda: split(FOUR, moves, 1, depth)),
-                            ("2 workers", lambda: split(FOUR, moves, 2, depth)),
-                            ("2 workers, own tables",
-                             lambda: split(FOUR, moves, 2, depth, host_table=False)),
-                            ("1 worker of 2 cores",
-                             lambda: split(FOUR, moves, 1, depth, threads=2))]:
-                record = f()
+            for name in names:
+                record = DISTRIBUTED_WAYS[name](board, moves, args.depth)
                 found[name].append(record)
-                say(dict(record, free=free, seed=seed, run=run, what=name,
-                         load=os.getloadavg()[0]))
+                say(dict(record, position=label, run=run, what=name, load=os.getloadavg()[0]))
         value = {r["value"] for rs in found.values() for r in rs}
         assert len(value) == 1, value
-        base = found["every core"]
-        summary = [f"# 4×4 {free} free seed {seed} value {value.pop()}:"]
+        base = found[names[0]]
+        summary = [f"# {label} value {value.pop()} (ratios to {names[0]}):"]
         for name, runs in found.items():
             summary.append(
                 f"{name} wall {median_of(runs, 'wall'):.2f} s "
@@ -262,12 +288,14 @@ def distributed_bench(args):
                 f"CPU {median_of(runs, 'cpu'):.2f} s ({median_of(runs, 'cpu') / median_of(base, 'cpu'):.2f}), "
                 f"nodes {median_of(runs, 'nodes'):.3g} ({median_of(runs, 'nodes') / median_of(base, 'nodes'):.2f})")
         one = found["1 worker"]
-        sizes = sorted(s for r in found["2 workers"] for s in r["job_seconds"])
+        sizes = sorted(s for r in found.get("2 workers", one) for s in r["job_seconds"])
+        if "one core" in found:
+            summary.append(f"1 worker / one core: wall "
+                           f"{median_of(one, 'wall') / median_of(found['one core'], 'wall'):.2f}")
         summary.append(
-            f"1 worker / one core: wall {median_of(one, 'wall') / median_of(found['one core'], 'wall'):.2f}; "
-            f"jobs {median_of(one, 'jobs')} of {one[0]['leaves']} leaves, overhead "
+            f"1 worker: jobs {median_of(one, 'jobs')} of {one[0]['leaves']} leaves, overhead "
             f"{1000 * median_of(one, 'overhead'):.1f} ms a job, parallelism "
-            f"{median_of(one, 'parallelism'):.2f}; 2 workers' jobs: "
+            f"{median_of(one, 'parallelism'):.2f}; the jobs ({'2 workers' if '2 workers' in found else '1 worker'}): "
             f"{quantiles(sizes)}")
         print("; ".join(summary), flush=True)
 
@@ -284,15 +312,14 @@ def quantiles(sizes):
 def depths(args):
     start_ray()
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
-    for free, seed in positions(args.positions):
-        moves = position(free, seed)
-        base = single(FOUR, moves, 1)
-        say(dict(base, free=free, seed=seed, what="one core"))
+    for label, board, moves in positions(args.positions):
+        base = single(board, moves, 1)
+        say(dict(base, position=label, what="one core"))
         for depth in (int(d) for d in args.depths.split(",")):
-            record = split(FOUR, moves, 1, depth)
-            say(dict(record, free=free, seed=seed, what=f"1 worker, depth {depth}"))
+            record = split(board, moves, 1, depth)
+            say(dict(record, position=label, what=f"1 worker, depth {depth}"))
             assert record["value"] == base["value"]
-            print(f"# 4×4 {free} free seed {seed}, depth {depth}: {record['leaves']} leaves, "
+            print(f"# {label}, depth {depth}: {record['leaves']} leaves, "
                   f"{record['jobs']} jobs, nodes {record['nodes'] / base['nodes']:.2f}× one core's, "
                   f"CPU {record['cpu'] / base['cpu']:.2f}×, overhead "
                   f"{1000 * record['overhead']:.1f} ms a job, parallelism "
@@ -315,21 +342,20 @@ def workers_bench(args):
     frees = [None] if args.share_free is None else [int(f) for f in args.share_free.split(",")]
     shares = ([] if args.share_only else [(False, None)]) + (
         [(True, f) for f in frees] if args.share or args.share_only else [])
-    for free, seed in positions(args.positions):
-        moves = position(free, seed)
-        base = single(FOUR, moves, 1)
-        say(dict(base, free=free, seed=seed, what="one core"))
-        line = [f"# 4×4 {free} free seed {seed}, depth {args.depth or 'as the command line'}, "
+    for label, board, moves in positions(args.positions):
+        base = single(board, moves, 1)
+        say(dict(base, position=label, what="one core"))
+        line = [f"# {label}, depth {args.depth or 'as the command line'}, "
                 f"nodes against one core's {base['nodes']:.3g}:"]
         for count in counts:
             for share, share_free in shares:
-                record = split(FOUR, moves, count, args.depth, share=share,
+                record = split(board, moves, count, args.depth, share=share,
                                share_free=share_free, shards=args.shards,
                                host_table=args.host_table)
                 assert record["value"] == base["value"]
                 what = (f"{count} workers" + (" sharing" if share else "")
                         + (", one table" if args.host_table else ""))
-                say(dict(record, free=free, seed=seed, what=what, load=os.getloadavg()[0]))
+                say(dict(record, position=label, what=what, load=os.getloadavg()[0]))
                 traffic = record["shared"]
                 sent = (f", from {traffic['from_free']} free: {traffic.get('sent', 0)} sent, "
                         f"{traffic.get('received', 0)} received" if traffic else "")
@@ -756,7 +782,10 @@ def main():
     parser.add_argument("--ply", default="target/debug/ply", help="the ply binary of the same profile")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--positions", default="34:1,34:2,35:1,36:1",
-                        help="4×4 positions FREE:SEED for distributed and depths")
+                        help="positions for distributed, depths and workers: 4×4 ones FREE:SEED, "
+                             "empty boards RxC (3x5)")
+    parser.add_argument("--ways", help="distributed: the ways to run, separated by ;, 1 worker "
+                        f"among them (of {'; '.join(DISTRIBUTED_WAYS)}; default {'; '.join(DEFAULT_WAYS)})")
     parser.add_argument("--depths", default="1,2,3", help="expansion depths for depths")
     parser.add_argument("--workers", help="worker counts for workers (default 1,2,4,8,16) and "
                         "exchange (default 2,4,8,16)")
