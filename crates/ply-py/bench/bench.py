@@ -192,7 +192,7 @@ def single(board, moves, threads):
 
 
 def split(board, moves, workers, depth=None, threads=1, share=True, share_free=None, shards=1,
-          host_table=True):
+          host_table=True, memory="1G"):
     """The distributed solve on `workers` workers of `threads` cores, with a new store; expanded
     as the command line does by default, or to `depth` plies. `parallelism` is what the root's tests
     allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
@@ -200,14 +200,15 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
     nodes (load-independent). `share`: the workers share their bounds (`share_free`, `shards`:
     as `plysolve.distributed.solve` takes them); `shared` is the traffic. `host_table`: the
     workers of this machine search one table in its shared memory (false: each its own, as
-    workers on separate machines would)."""
+    workers on separate machines would); `memory` each worker's (the command line's default
+    1G)."""
     expansion = {} if depth is None else {"depth": depth, "jobs": 10 ** 6}
     with tempfile.TemporaryDirectory() as d:
         store = distributed.Store(os.path.join(d, "run.sqlite"))
         cpu, started = cpu_seconds(), time.perf_counter()
         report = distributed.solve(board, moves, store, workers=workers, threads=threads,
                                    share=share, share_free=share_free, shards=shards,
-                                   host_table=host_table, **expansion)
+                                   host_table=host_table, memory=memory, **expansion)
         wall = time.perf_counter() - started
         store.close()
     jobs = report["job_sizes"]
@@ -243,17 +244,22 @@ def median_of(runs, key):
     return statistics.median(r[key] for r in runs)
 
 
-#: The ways `distributed` values a position, by name: (board, moves, depth) → a record.
+#: The ways `distributed` values a position, by name: (board, moves, arguments) → a record.
 DISTRIBUTED_WAYS = {
-    "every core": lambda board, moves, depth: single(board, moves, None),
-    "one core": lambda board, moves, depth: single(board, moves, 1),
-    "1 worker": lambda board, moves, depth: split(board, moves, 1, depth),
-    "1 worker, own table": lambda board, moves, depth: split(board, moves, 1, depth,
-                                                             host_table=False),
-    "2 workers": lambda board, moves, depth: split(board, moves, 2, depth),
-    "2 workers, own tables": lambda board, moves, depth: split(board, moves, 2, depth,
-                                                               host_table=False),
-    "1 worker of 2 cores": lambda board, moves, depth: split(board, moves, 1, depth, threads=2),
+    "every core": lambda board, moves, args: single(board, moves, None),
+    "one core": lambda board, moves, args: single(board, moves, 1),
+    "1 worker": lambda board, moves, args: split(board, moves, 1, args.depth,
+                                                  memory=args.memory),
+    "1 worker, own table": lambda board, moves, args: split(board, moves, 1, args.depth,
+                                                             host_table=False,
+                                                             memory=args.memory),
+    "2 workers": lambda board, moves, args: split(board, moves, 2, args.depth,
+                                                   memory=args.memory),
+    "2 workers, own tables": lambda board, moves, args: split(board, moves, 2, args.depth,
+                                                               host_table=False,
+                                                               memory=args.memory),
+    "1 worker of 2 cores": lambda board, moves, args: split(board, moves, 1, args.depth,
+                                                             threads=2, memory=args.memory),
 }
 
 
@@ -274,7 +280,7 @@ def distributed_bench(args):
         found = {name: [] for name in names}
         for run in range(args.runs):
             for name in names:
-                record = DISTRIBUTED_WAYS[name](board, moves, args.depth)
+                record = DISTRIBUTED_WAYS[name](board, moves, args)
                 found[name].append(record)
                 say(dict(record, position=label, run=run, what=name, load=os.getloadavg()[0]))
         value = {r["value"] for rs in found.values() for r in rs}
@@ -786,6 +792,8 @@ def main():
                              "empty boards RxC (3x5)")
     parser.add_argument("--ways", help="distributed: the ways to run, separated by ;, 1 worker "
                         f"among them (of {'; '.join(DISTRIBUTED_WAYS)}; default {'; '.join(DEFAULT_WAYS)})")
+    parser.add_argument("--memory", default="1G",
+                        help="distributed: each worker's memory (the table in process: 4G)")
     parser.add_argument("--depths", default="1,2,3", help="expansion depths for depths")
     parser.add_argument("--workers", help="worker counts for workers (default 1,2,4,8,16) and "
                         "exchange (default 2,4,8,16)")
