@@ -168,12 +168,18 @@ def positions(text):
     `RxC` the empty board of R rows and C columns of boxes."""
     found = []
     for spec in text.split(","):
-        if "x" in spec:
-            rows, cols = (int(x) for x in spec.split("x"))
-            found.append((f"{rows}×{cols} empty", dict(game="boxes", rows=rows, cols=cols), []))
-        else:
-            free, seed = (int(x) for x in spec.split(":"))
-            found.append((f"4×4 {free} free seed {seed}", FOUR, position(free, seed)))
+        try:
+            if "x" in spec:
+                rows, cols = (int(x) for x in spec.split("x"))
+                found.append((f"{rows}×{cols} empty", dict(game="boxes", rows=rows, cols=cols),
+                              []))
+            else:
+                free, seed = (int(x) for x in spec.split(":"))
+                found.append((f"4×4 {free} free seed {seed}", FOUR, position(free, seed)))
+        except ValueError:
+            print(f"bench.py: --positions: {spec[:40]!r} is neither FREE:SEED nor RxC",
+                  file=sys.stderr)
+            raise SystemExit(2) from None
     return found
 
 
@@ -269,14 +275,16 @@ DEFAULT_WAYS = ["every core", "one core", "1 worker", "2 workers", "2 workers, o
 
 
 def distributed_bench(args):
-    start_ray()
-    print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
     names = args.ways.split(";") if args.ways else DEFAULT_WAYS
     unknown = [n for n in names if n not in DISTRIBUTED_WAYS]
     if unknown or "1 worker" not in names:
-        raise SystemExit(f"--ways: {unknown or 'no 1 worker'}: the ways are "
-                         f"{'; '.join(DISTRIBUTED_WAYS)}; 1 worker among them")
-    for label, board, moves in positions(args.positions):
+        print(f"bench.py: --ways: {unknown or 'no 1 worker'}: the ways are "
+              f"{'; '.join(DISTRIBUTED_WAYS)}; 1 worker among them", file=sys.stderr)
+        raise SystemExit(2)
+    chosen = positions(args.positions)
+    start_ray()
+    print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
+    for label, board, moves in chosen:
         found = {name: [] for name in names}
         for run in range(args.runs):
             for name in names:
@@ -316,9 +324,10 @@ def quantiles(sizes):
 
 
 def depths(args):
+    chosen = positions(args.positions)
     start_ray()
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
-    for label, board, moves in positions(args.positions):
+    for label, board, moves in chosen:
         base = single(board, moves, 1)
         say(dict(base, position=label, what="one core"))
         for depth in (int(d) for d in args.depths.split(",")):
@@ -342,13 +351,14 @@ def workers_bench(args):
     are not), and the shared table's traffic (entries sent and received, summed over the
     workers)."""
     counts = [int(w) for w in (args.workers or "1,2,4,8,16").split(",")]
+    chosen = positions(args.positions)
     start_ray(max(counts))
     print(f"# nproc {os.cpu_count()}, load {os.getloadavg()}", flush=True)
     # (share, share_free) of each run of a count.
     frees = [None] if args.share_free is None else [int(f) for f in args.share_free.split(",")]
     shares = ([] if args.share_only else [(False, None)]) + (
         [(True, f) for f in frees] if args.share or args.share_only else [])
-    for label, board, moves in positions(args.positions):
+    for label, board, moves in chosen:
         base = single(board, moves, 1)
         say(dict(base, position=label, what="one core"))
         line = [f"# {label}, depth {args.depth or 'as the command line'}, "

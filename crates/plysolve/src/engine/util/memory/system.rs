@@ -29,18 +29,16 @@ impl SystemMemory {
         let meminfo = read("/proc/meminfo").unwrap_or_default();
         let status = read("/proc/self/status").unwrap_or_default();
         let number = |path: &str| read(path).and_then(|t| t.trim().parse::<u64>().ok());
-        let group = |limit: &str, usage: &str| {
-            number(limit).map(|max| max.saturating_sub(number(usage).unwrap_or(0)))
-        };
-        let control_group = group("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current")
-            .or_else(|| {
-                group(
-                    "/sys/fs/cgroup/memory/memory.limit_in_bytes",
-                    "/sys/fs/cgroup/memory/memory.usage_in_bytes",
-                )
-            });
-        let control_group_limit = number("/sys/fs/cgroup/memory.max")
-            .or_else(|| number("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
+        // The group's limit and use: cgroup v2, else v1.
+        let group = [
+            ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+            (
+                "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+            ),
+        ]
+        .into_iter()
+        .find_map(|(limit, usage)| Some((number(limit)?, number(usage).unwrap_or(0))));
         let headroom = |resource, field| {
             let limit = soft_limit(resource)?;
             Some(limit.saturating_sub(kb_field(&status, field).unwrap_or(0)))
@@ -48,8 +46,8 @@ impl SystemMemory {
         SystemMemory {
             physical: kb_field(&meminfo, "MemTotal:"),
             available: kb_field(&meminfo, "MemAvailable:"),
-            control_group,
-            control_group_limit,
+            control_group: group.map(|(limit, used)| limit.saturating_sub(used)),
+            control_group_limit: group.map(|(limit, _)| limit),
             address_space: headroom(Resource::AddressSpace, "VmSize:"),
             data: headroom(Resource::Data, "VmData:"),
         }
