@@ -8,6 +8,8 @@
     python crates/ply-py/bench/bench.py workers --positions 34:1,34:2 --workers 1,2,4,8,16
     python crates/ply-py/bench/bench.py workers --positions 34:1,36:1 --depth 2 --share
     python crates/ply-py/bench/bench.py workers --positions 34:1 --depth 2 --host-table
+    python crates/ply-py/bench/bench.py workers --positions 34:1 --workers 16,32 --depth 2 \
+        --host-table --steal-after none,0.5 --brothers all,wait
     python crates/ply-py/bench/bench.py exchange --workers 2,4,8,16 --batches 100,1000,10000
     python crates/ply-py/bench/bench.py correct
     python crates/ply-py/bench/bench.py labels
@@ -31,7 +33,12 @@ each test, added up). `depths`: the same with 1 worker for each expansion depth:
 split asks and the parallelism it allows. `workers`: the nodes 1, 2, 4, 8, 16 workers search, each
 with a table of its own (a Ray of that many CPUs on this machine's cores: times meaningless, nodes
 not), expanded as the command line does or to `--depth` plies; with `--share`, each count also
-with the workers sharing their bounds (`--share-free`, `--shards`), and the traffic. `exchange`: the shared table's exchange alone, no search: W simulated workers (Ray actors of no CPU,
+with the workers sharing their bounds (`--share-free`, `--shards`), and the traffic; each also
+for each `--steal-after` (seconds of a job's own core before a long job is split; none: never)
+and `--brothers` (wait: younger children wait for the eldest's answer; all: asked at once); the
+span of the jobs in nodes (`critical_nodes`: the longest chain, each job after every job that
+ended before it started) and the time machines of a core each would take (`cluster_seconds`:
+each stretch of the run with n jobs on this machine's c cores counted c / n). `exchange`: the shared table's exchange alone, no search: W simulated workers (Ray actors of no CPU,
 `SimWorker`), each every `SHARE_EVERY` seconds (the solve's pace: a sleep, then a round) pushing a
 batch of `--batches` new entries (key, lower, upper, best move) and pulling what the others pushed
 since its offset, for `--seconds`, through each of `--engines` behind one interface (`push`, `pull`
@@ -56,6 +63,7 @@ Each line printed is JSON (one measurement), then a summary line starting with `
 
 import argparse
 import array
+import bisect
 import collections
 import itertools
 import json
@@ -70,6 +78,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest.mock
 
 import plysolve
 from plysolve import _ply, distributed
@@ -198,7 +207,7 @@ def single(board, moves, threads):
 
 
 def split(board, moves, workers, depth=None, threads=1, share=True, share_free=None, shards=1,
-          host_table=True, memory="1G"):
+          host_table=True, memory="1G", steal_after=distributed.STEAL_AFTER, brothers_wait=True):
     """The distributed solve on `workers` workers of `threads` cores, with a new store; expanded
     as the command line does by default, or to `depth` plies. `parallelism` is what the root's tests
     allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
@@ -207,27 +216,83 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
     as `plysolve.distributed.solve` takes them); `shared` is the traffic. `host_table`: the
     workers of this machine search one table in its shared memory (false: each its own, as
     workers on separate machines would); `memory` each worker's (the command line's default
-    1G)."""
+    1G); `steal_after`, `brothers_wait` as `solve` takes them (None: no work stealing)."""
     expansion = {} if depth is None else {"depth": depth, "jobs": 10 ** 6}
-    with tempfile.TemporaryDirectory() as d:
+    pools = []
+
+    class Counted(distributed._Pool):
+        """The run's pool, each change of the number of jobs on the workers noted."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.events = [(time.perf_counter(), 0)]
+            pools.append(self)
+
+        def note(self):
+            self.events.append((time.perf_counter(), len(self.running) + len(self.stopping)))
+
+        def start(self, *args):
+            started = super().start(*args)
+            self.note()
+            return started
+
+        def next_result(self, *args):
+            ended = super().next_result(*args)
+            self.note()
+            return ended
+
+    with tempfile.TemporaryDirectory() as d, unittest.mock.patch.object(distributed, "_Pool",
+                                                                       Counted):
         store = distributed.Store(os.path.join(d, "run.sqlite"))
         cpu, started = cpu_seconds(), time.perf_counter()
         report = distributed.solve(board, moves, store, workers=workers, threads=threads,
                                    share=share, share_free=share_free, shards=shards,
-                                   host_table=host_table, memory=memory, **expansion)
+                                   host_table=host_table, memory=memory,
+                                   steal_after=steal_after, brothers_wait=brothers_wait,
+                                   **expansion)
         wall = time.perf_counter() - started
         store.close()
+    events = (pools[0].events if pools else []) + [(started + wall, 0)]
     jobs = report["job_sizes"]
+    critical = critical_nodes(jobs)
     longest = sum(t["longest_job"] for t in report["tests"])
     largest = sum(t["largest_job_nodes"] for t in report["tests"])
     return {"value": report["value"], "wall": wall, "cpu": cpu_seconds() - cpu + report["job_cpu"],
             "nodes": report["nodes"], "jobs": len(jobs), "leaves": report["jobs"]["leaves"],
             "cancelled": report["jobs"]["cancelled"], "tests": len(report["tests"]),
+            "steals": report["jobs"]["steals"],
             "job_seconds": [round(j["seconds"], 4) for j in jobs],
             "overhead": (wall - report["job_seconds"]["sum"]) / max(1, len(jobs)),
             "parallelism": report["job_seconds"]["sum"] / longest if longest else None,
             "node_parallelism": report["nodes"] / largest if largest else None,
-            "shared": report["shared"]}
+            "critical_nodes": critical, "shared": report["shared"],
+            "cluster_seconds": cluster_seconds(started, events, os.cpu_count())}
+
+
+def cluster_seconds(started, events, cores):
+    """What a run on this machine's `cores`, its workers sharing them, would have taken on
+    machines of a core each: `events` are (time, jobs running from then), and while n jobs run on
+    fewer cores each gets cores / n of one (the kernel shares the cores fairly), so each second
+    of such a stretch is cores / n seconds of a job's own core. The driver's own stretches (no
+    job running) count whole."""
+    total, last, running = 0.0, started, 0
+    for at, now in events:
+        total += (at - last) * min(1.0, cores / running if running else 1.0)
+        last, running = at, now
+    return total
+
+
+def critical_nodes(jobs):
+    """The longest chain of `jobs` (each with `started`, `ended` and `nodes`), counted in nodes,
+    where a job follows every job that ended before it started (what it could have waited for):
+    the run's span as a cluster of unlimited workers would take it, load-independent. With the
+    run's nodes N it bounds what W workers take (Brent): at most N / W + span."""
+    ends, longest = [], [0]  # the jobs' ends in order; the longest chain ended by each
+    for job in sorted(jobs, key=lambda j: j["ended"]):
+        ready = longest[bisect.bisect_right(ends, job["started"])]
+        ends.append(job["ended"])
+        longest.append(max(longest[-1], ready + job["nodes"]))
+    return longest[-1]
 
 
 def start_ray(cpus=2):
@@ -266,6 +331,13 @@ DISTRIBUTED_WAYS = {
                                                                memory=args.memory),
     "1 worker of 2 cores": lambda board, moves, args: split(board, moves, 1, args.depth,
                                                              threads=2, memory=args.memory),
+    "2 workers, no stealing": lambda board, moves, args: split(board, moves, 2, args.depth,
+                                                                memory=args.memory,
+                                                                steal_after=None),
+    "2 workers, all at once": lambda board, moves, args: split(board, moves, 2, args.depth,
+                                                                memory=args.memory,
+                                                                steal_after=None,
+                                                                brothers_wait=False),
 }
 
 
@@ -347,9 +419,11 @@ def workers_bench(args):
     their own (and, with `--share`, sharing the bounds of positions of at least `--share-free`
     free edges — default as the command line's — through one table; with `--host-table`, all
     searching one table, as on one machine of that many cores), on a Ray of as many CPUs sharing
-    this machine's cores: nodes against one core's search (the time is meaningless here, the nodes
-    are not), and the shared table's traffic (entries sent and received, summed over the
-    workers)."""
+    this machine's cores: nodes against one core's search, the shared table's traffic (entries
+    sent and received, summed over the workers), the span of the jobs (`critical_nodes`) and the
+    time machines of a core each would have taken (`cluster_seconds`: the run's wall time, each
+    stretch with n jobs running on these c cores counted c / n; a running job's time here is
+    that much slower, so `--steal-after` S is S × W / c seconds of wall time here)."""
     counts = [int(w) for w in (args.workers or "1,2,4,8,16").split(",")]
     chosen = positions(args.positions)
     start_ray(max(counts))
@@ -358,26 +432,36 @@ def workers_bench(args):
     frees = [None] if args.share_free is None else [int(f) for f in args.share_free.split(",")]
     shares = ([] if args.share_only else [(False, None)]) + (
         [(True, f) for f in frees] if args.share or args.share_only else [])
+    steals = [None if a == "none" else float(a) for a in args.steal_after.split(",")]
+    waits = [w == "wait" for w in args.brothers.split(",")]
     for label, board, moves in chosen:
         base = single(board, moves, 1)
         say(dict(base, position=label, what="one core"))
         line = [f"# {label}, depth {args.depth or 'as the command line'}, "
                 f"nodes against one core's {base['nodes']:.3g}:"]
-        for count in counts:
-            for share, share_free in shares:
-                record = split(board, moves, count, args.depth, share=share,
-                               share_free=share_free, shards=args.shards,
-                               host_table=args.host_table)
-                assert record["value"] == base["value"]
-                what = (f"{count} workers" + (" sharing" if share else "")
-                        + (", one table" if args.host_table else ""))
-                say(dict(record, position=label, what=what, load=os.getloadavg()[0]))
-                traffic = record["shared"]
-                sent = (f", from {traffic['from_free']} free: {traffic.get('sent', 0)} sent, "
-                        f"{traffic.get('received', 0)} received" if traffic else "")
-                line.append(f"{what} {record['nodes'] / base['nodes']:.2f} "
-                            f"({record['jobs']} jobs, {record['cancelled']} cancelled, parallelism "
-                            f"by nodes {record['node_parallelism']:.1f}{sent})")
+        for count, (share, share_free), steal, wait in itertools.product(counts, shares, steals,
+                                                                         waits):
+            # A job's second of its own core is count / cores seconds here.
+            slowed = None if steal is None else steal * max(1.0, count / os.cpu_count())
+            record = split(board, moves, count, args.depth, share=share,
+                           share_free=share_free, shards=args.shards,
+                           host_table=args.host_table, steal_after=slowed, brothers_wait=wait)
+            assert record["value"] == base["value"]
+            what = (f"{count} workers" + (" sharing" if share else "")
+                    + (", one table" if args.host_table else "")
+                    + (f", stealing after {steal} s" if steal is not None else ", no stealing")
+                    + (", young brothers wait" if wait else ""))
+            say(dict(record, position=label, what=what, load=os.getloadavg()[0]))
+            traffic = record["shared"]
+            sent = (f", from {traffic['from_free']} free: {traffic.get('sent', 0)} sent, "
+                    f"{traffic.get('received', 0)} received" if traffic else "")
+            line.append(f"{what} {record['nodes'] / base['nodes']:.2f} "
+                        f"({record['jobs']} jobs, {record['cancelled']} cancelled, "
+                        f"{record['steals']} stolen, parallelism by nodes "
+                        f"{record['node_parallelism']:.1f}, span "
+                        f"{record['critical_nodes'] / base['nodes']:.3f} of one core's nodes, "
+                        f"{record['cluster_seconds']:.2f} s on machines of a core each: "
+                        f"{base['wall'] / record['cluster_seconds']:.1f}× one core{sent})")
         print(" ".join(line), flush=True)
 
 
@@ -819,6 +903,12 @@ def main():
                              "each its own, as on machines of their own)")
     parser.add_argument("--share-only", action="store_true",
                         help="workers: only the runs sharing their bounds")
+    parser.add_argument("--steal-after", default=str(distributed.STEAL_AFTER),
+                        help="workers: seconds before a running job's position is split for an "
+                             "idle worker, each of a comma-separated list in turn (none: never)")
+    parser.add_argument("--brothers", default="wait",
+                        help="workers: wait (a position's younger children wait for the eldest's "
+                             "answer) or all (asked at once), each of a comma-separated list")
     parser.add_argument("--shards", type=int, default=1,
                         help="workers --share: Ray actors holding the shared table")
     parser.add_argument("--batches", default="100,1000,10000",

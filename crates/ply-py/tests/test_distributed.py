@@ -94,7 +94,7 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     again = distributed.solve(board, moves, store, workers=2)
     assert again["value"] == value and again["best_move"] == report["best_move"]
     assert again["jobs"] == {"run": 0, "from_store": 1, "cancelled": 0, "cancelled_nodes": 0,
-                             "leaves": 0}
+                             "leaves": 0, "steals": 0}
     rows = check_rows(store.path, board)
     assert {r[0] for r in rows} == {"job", "expanded"}
     store.close()
@@ -128,7 +128,8 @@ def test_a_run_stopped_by_its_job_budget_resumes_without_redoing_a_job(small_ray
     path = str(tmp_path / "budget.sqlite")
     moves = BOXES_24.split()
     store = distributed.Store(path)
-    first = distributed.solve(FOUR, moves, store, workers=2, max_jobs=3)
+    # (No stealing: a job split counts against the budget, and whether one is depends on time.)
+    first = distributed.solve(FOUR, moves, store, workers=2, max_jobs=3, steal_after=None)
     assert first["value"] is None and not first["exact"]
     assert first["jobs"]["run"] == 3 and first["jobs"]["leaves"] == 24
     lower, upper = first["bounds"]
@@ -190,7 +191,8 @@ def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
     assert done.returncode == 0, done.stderr
     again = json.loads(done.stdout)
     assert again["value"] == 4 and again["jobs"] == {
-        "run": 0, "from_store": 1, "cancelled": 0, "cancelled_nodes": 0, "leaves": 0}
+        "run": 0, "from_store": 1, "cancelled": 0, "cancelled_nodes": 0, "leaves": 0,
+        "steals": 0}
     assert again["best_move"] == report["best_move"] and done.stderr == ""
 
 
@@ -320,6 +322,13 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
     (["boxes", "--share-free", "20", "--no-share", "--store", "s"],
      "--share-free and --no-share: give one"),
     (["boxes", "--share-shards", "0", "--store", "s"], "--share-shards must be at least 1"),
+    (["boxes", "--steal-after", "-1", "--store", "s"],
+     "--steal-after must be a number of seconds from 0 to 1e9"),
+    (["boxes", "--steal-after", "nan", "--store", "s"],
+     "--steal-after must be a number of seconds from 0 to 1e9"),
+    (["boxes", "--steal-after", "x", "--store", "s"], "argument --steal-after: invalid float value"),
+    (["boxes", "--steal-after", "1", "--no-steal", "--store", "s"],
+     "--steal-after and --no-steal: give one"),
     (["boxes", "--window", "1", "--store", "s"],
      "argument --window: '1' is not two integers LOWER,UPPER (such as -1,0)"),
     (["boxes", "--window", "2,2", "--store", "s"],
@@ -498,6 +507,9 @@ def test_bad_input_to_solve_is_a_value_error(tmp_path):
         distributed.solve(FOUR, [], store, shards=0)
     with pytest.raises(ValueError, match="^share_free must be at least 0$"):
         distributed.solve(FOUR, [], store, share_free=-1)
+    for bad in (-0.5, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="^steal_after must be a number of seconds from 0"):
+            distributed.solve(FOUR, [], store, steal_after=bad)
     store.close()
 
 
@@ -515,6 +527,59 @@ def test_a_job_keeps_its_search_table_and_stops_when_no_longer_wanted():
     stopped = json.loads(_ply.dots_job(wide, "1G", 1, lambda: asked.append(1) or True))
     assert time.monotonic() - started < 10 and asked
     assert stopped["exact"] is False and stopped["reason"] == "the solve was cancelled"
+
+
+# Work where it pays (issue 35): younger children wait for the eldest's answer, and a long job is
+# split for an idle worker.
+
+
+def test_younger_children_wait_for_the_eldests_answer(tmp_path):
+    moves = BOXES_26.split()
+    value = 4  # the position's (test_a_job_keeps_its_search_table…)
+    # Does the value reach 6? No: every child must be shown to fall short.
+    question = (value + 1, value + 2)
+    for wait in (True, False):
+        store = distributed.Store(str(tmp_path / f"wait-{wait}.sqlite"))
+        tree = distributed._Tree(FOUR, store, brothers_wait=wait)
+        expanded = json.loads(_ply.dots_expand(distributed._request(FOUR, moves)))
+        root, _ = tree.node(expanded["key"], moves, expanded["free"], expanded["cells"])
+        tree.expand(root, expanded)
+        children = len(root.children)
+        assert children == 26
+        first = tree.needed(root, question, 100)
+        # Waiting, only the eldest child is asked; else every child at once.
+        assert len(first) == (1 if wait else children)
+        eldest, asked, path = first[0]
+        assert path == ((root.key, question),) and asked[1] - asked[0] == 1
+        # The eldest answered (its exact value, by the single search): the position is not
+        # decided, and its younger children are all asked now, the eldest no more.
+        child = plysolve.dots(**FOUR, moves=tree.nodes[eldest].moves, detail="value")["value"]
+        tree.prove(eldest, asked, (child, child), 1, 0.1)
+        assert root.range[0] < question[1]
+        then = tree.needed(root, question, 100)
+        assert len(then) == children - 1 and eldest not in {job[0] for job in then}
+        store.close()
+
+
+def test_a_long_job_split_for_an_idle_worker_gives_the_single_search_value(small_ray, tmp_path):
+    # Every running job of more than 24 free edges split as soon as a worker is idle: the jobs
+    # split are cancelled, their positions' children asked instead.
+    store = distributed.Store(str(tmp_path / "steal.sqlite"))
+    report = distributed.solve(FOUR, BOXES_30.split(), store, workers=2, min_free=24,
+                               steal_after=0.0)
+    store.close()
+    assert report["value"] == 4 and report["exact"]
+    assert report["jobs"]["steals"] > 0 and report["jobs"]["cancelled"] > 0
+    # Jobs of positions deeper than the expansion's (one ply: 29 free) ran, none of 24 or fewer.
+    frees = {s["free"] for s in report["job_sizes"]}
+    assert min(frees) < 29 and min(frees) >= 24
+    check_rows(store.path, FOUR)
+    # Without stealing, only the expansion's positions are jobs.
+    plain = distributed.Store(str(tmp_path / "plain.sqlite"))
+    report = distributed.solve(FOUR, BOXES_30.split(), plain, workers=2, steal_after=None)
+    plain.close()
+    assert report["value"] == 4 and report["jobs"]["steals"] == 0
+    assert {s["free"] for s in report["job_sizes"]} == {29}
 
 
 # Shared bounds (issue 35): one table of bounds of the positions with many free edges across the
@@ -536,7 +601,9 @@ SHARED_CASES = [
 def test_workers_sharing_bounds_give_the_single_search_value(small_ray, tmp_path, board, moves,
                                                              value):
     store = distributed.Store(str(tmp_path / "shared.sqlite"))
-    report = distributed.solve(board, moves.split(), store, workers=2, jobs=200, depth=2)
+    # (No stealing: the jobs are the expansion's, of one count of free edges.)
+    report = distributed.solve(board, moves.split(), store, workers=2, jobs=200, depth=2,
+                               steal_after=None)
     store.close()
     assert report["value"] == value and report["exact"]
     shared = report["shared"]

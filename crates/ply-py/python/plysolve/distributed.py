@@ -21,6 +21,15 @@ Wilson's rule on bounds (``plysolve._ply.dots_combine``); a test is settled as s
 reaches it, or every child's falls short, and the jobs it no longer needs are cancelled. This is
 how checkers was solved: a front-end manager over back-end alpha-beta solvers.
 
+Where the workers' time goes (docs/SCALE.md, "Work where it pays"): a position's younger children
+wait until one of its children is answered (young brothers wait: if the eldest decides the
+position, the others' jobs would have been thrown away; ``--all-at-once`` asks them together),
+and a worker with nothing to do splits the job that has run longest once it has run
+``--steal-after`` seconds (``STEAL_AFTER``; work stealing, ``--no-steal``: never): the job is
+cancelled, what its search proved kept in its table, and its position's children become jobs of
+their own, all asked at once — a split as deep as the work needs, where the expansion only gives
+the first plies.
+
 The workers share one table of bounds of the positions with many free edges (``--share-free F``:
 at least F; default the jobs' fewest less ``SHARE_BELOW``), each worker's own search table below
 that (``--no-share``: nothing shared). Each worker keeps a store of them
@@ -54,9 +63,10 @@ Prints one JSON object: ``value`` (``null`` when a job budget stopped the run fi
 tests: each one's answer, time, jobs, their summed and longest time and the nodes of the largest —
 with one worker, which runs only the jobs a test needs, the longest over the tests added up is
 about the most any number of workers would take at this expansion), ``jobs: {"run",
-"from_store", "cancelled", "cancelled_nodes", "leaves"}``, each job run (key, window, free edges,
-bounds, nodes, seconds, CPU seconds, the test it served, ``on_host``: whether it searched its
-machine's one table) and their sums (``nodes``: every node
+"from_store", "cancelled", "cancelled_nodes", "leaves", "steals"}`` (``steals``: jobs split for
+an idle worker), each job run (key, window, free edges, bounds, nodes, seconds, CPU seconds, the
+test it served, ``on_host``: whether it searched its machine's one table, ``started`` and
+``ended``: seconds into the run) and their sums (``nodes``: every node
 searched, the cancelled jobs' included), ``shared`` (the traffic of the shared bounds: entries
 ``sent`` and ``received`` by the workers, ``offered`` by their searches, lost to a full outbox —
 ``dropped`` — and ``contradictions``; entries the table's shards ``held`` at the end and
@@ -212,6 +222,11 @@ def remove_host_tables(name: Optional[str]) -> None:
     of ply that opens one: the tables no process holds are removed then.)"""
     if name is not None:
         _ply.remove_host_tables(name, HOST_TABLE_WAIT)
+
+
+#: Seconds a job runs before its position may be split for a worker with nothing to do (work
+#: stealing; chosen by measurement, docs/SCALE.md).
+STEAL_AFTER = 0.5
 
 
 #: Seconds between two exchanges of a worker's shared bounds with the table.
@@ -495,6 +510,9 @@ class Node:
     asked: Optional[Range] = None
     nodes: int = 0
     seconds: float = 0.0
+    #: Expanded while its own job ran (split for an idle worker): its children are all asked at
+    #: once, none waiting for the eldest.
+    stolen: bool = False
 
 
 def _request(board: Dict[str, Any], moves: List[str], window: Optional[Range] = None) -> str:
@@ -538,9 +556,11 @@ class _Tree:
     """The expanded positions of one solve, what is proved of them, and the store they are
     recorded in."""
 
-    def __init__(self, board: Dict[str, Any], store: Store) -> None:
+    def __init__(self, board: Dict[str, Any], store: Store, brothers_wait: bool = True) -> None:
         self.board = board
         self.store = store
+        #: Whether a position's younger children wait until one of them is answered.
+        self.brothers_wait = brothers_wait
         self.nodes: Dict[str, Node] = {}
         #: Positions whose bounds came from the store.
         self.from_store = 0
@@ -630,16 +650,37 @@ class _Tree:
                 lower, upper = _move_range(node.cells, child[0], self.nodes[child[1]].range)
                 return (-lower, -upper)
 
+            children = sorted(node.children, key=rank)
+            if self.brothers_wait and not node.stolen and not any(
+                    _decided(self.nodes[key].range, _child_window(points, asked))
+                    for points, key, _ in children):
+                # Young brothers wait: nothing answered of this question yet, only the eldest
+                # is asked (the rest would be speculation if it decides the position).
+                children = children[:1]
             return any(visit(self.nodes[key], _child_window(points, asked), below)
-                       for points, key, _ in sorted(node.children, key=rank))
+                       for points, key, _ in children)
 
         visit(root, question, ())
         return found
 
+    def steal(self, job: Job, min_free: int) -> bool:
+        """Splits running ``job`` for an idle worker: expands its position, whose children become
+        jobs of their own, all asked at once (the job, no longer needed, is cancelled; what its
+        search proved is in its table). False for a position of at most ``min_free`` free edges."""
+        node = self.nodes[job[0]]
+        if node.children is not None or node.free <= min_free:
+            return False
+        self.expand(node)
+        node.stolen = True
+        self.settle(node.key)
+        return True
+
     def still_needed(self, job: Job) -> bool:
-        """Whether neither ``job``'s position nor one on its way down is decided yet."""
+        """Whether ``job``'s position is still a leaf (not split) and neither it nor one on its
+        way down is decided yet."""
         key, asked, path = job
-        return not _decided(self.nodes[key].range, asked) and not any(
+        node = self.nodes[key]
+        return node.children is None and not _decided(node.range, asked) and not any(
             _decided(self.nodes[k].range, w) for k, w in path)
 
 
@@ -664,6 +705,8 @@ class _Pool:
         self.idle: List[int] = list(range(workers))
         #: ref → (actor, job) of each job running.
         self.running: Dict[Any, Tuple[int, Job]] = {}
+        #: ref → when each job running started (``time.perf_counter``).
+        self.started: Dict[Any, float] = {}
         #: ref → actor of each job cancelled and not stopped yet.
         self.stopping: Dict[Any, int] = {}
         #: key → the actor that last ran a job of it (its search table holds that work).
@@ -688,6 +731,7 @@ class _Pool:
         self.affinity[key] = actor
         ref = self.actors[actor].run.remote(request, memory, self.threads)
         self.running[ref] = (actor, job)
+        self.started[ref] = time.perf_counter()
         if self.left is not None:
             self.left -= 1
         return True
@@ -697,22 +741,35 @@ class _Pool:
         for ref, (actor, job) in list(self.running.items()):
             if not wanted(job):
                 del self.running[ref]
+                del self.started[ref]
                 self.ray.cancel(ref)
                 self.stopping[ref] = actor
                 self.cancelled += 1
 
-    def next_result(self) -> Optional[Tuple[Job, Dict[str, Any]]]:
-        """Waits for a job to end: the job and its result, or ``None`` for a cancelled job or one
-        whose actor died (it will be asked again); raises ``LookupError`` when nothing runs."""
+    def running_since(self) -> List[Tuple[Job, float]]:
+        """Each running job and the seconds it has run, the longest first."""
+        now = time.perf_counter()
+        return sorted(((job, now - self.started[ref]) for ref, (_, job) in self.running.items()),
+                      key=lambda found: -found[1])
+
+    def next_result(self, timeout: Optional[float] = None) -> Optional[Tuple[Job, Dict[str, Any]]]:
+        """Waits for a job to end, at most ``timeout`` seconds (``None``: as long as it takes): the
+        job and its result (``started``: when it started, ``time.perf_counter``), or ``None`` for
+        a cancelled job, one whose actor died (it will be asked again) or none ended in time;
+        raises ``LookupError`` when nothing runs."""
         ray = self.ray
         if not self.running and not self.stopping:
             raise LookupError("no job runs")
-        done, _ = ray.wait(list(self.running) + list(self.stopping), num_returns=1)
+        done, _ = ray.wait(list(self.running) + list(self.stopping), num_returns=1,
+                           timeout=timeout)
+        if not done:
+            return None
         ref = done[0]
         if ref in self.stopping:
             self.idle.append(self.stopping.pop(ref))
             return None
         actor, job = self.running.pop(ref)
+        result_started = self.started.pop(ref)
         self.idle.append(actor)
         result, self.failures = job_result(ray, ref, self.failures, len(self.actors))
         if result is None:
@@ -721,7 +778,7 @@ class _Pool:
             return None
         if result["shared"] is not None:
             self.traffic[actor] = result["shared"]
-        return job, result
+        return job, dict(result, started=result_started)
 
     def close(self) -> None:
         """Cancels what still runs and lets the actors go, then removes the run's search table
@@ -780,6 +837,8 @@ def solve(
     share_free: Optional[int] = None,
     shards: int = 1,
     host_table: bool = True,
+    steal_after: Optional[float] = STEAL_AFTER,
+    brothers_wait: bool = True,
 ) -> Dict[str, Any]:
     """Solves the position after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4,
     "cols": 4}``) with Ray; see the module's docs. Expands one ply, and more (breadth first, at
@@ -793,6 +852,10 @@ def solve(
     names a cluster (``"auto"``: the one on this host). Each actor's search table takes up to
     ``memory``.
 
+    ``brothers_wait`` (the default): a position's younger children are asked only once one of
+    its children is answered (false: all at once). ``steal_after``: a worker with nothing to do
+    splits the job that has run longest once it has run that many seconds (``None``: never).
+
     ``window`` = ``(lower, upper)`` asks only where the value lies against it (exactly when
     strictly inside; ``(t - 1, t)``: does it reach ``t``?). With ``share`` (the default), the
     workers share the bounds their searches prove of positions of at least ``share_free`` free
@@ -801,7 +864,8 @@ def solve(
     With ``host_table`` (the default), the workers of one machine search one table in its shared
     memory (``/dev/shm``), as the threads of one process do, instead of one table each: each
     host's table takes ``memory`` once, whatever the workers on it. ``max_jobs`` stops the run after that
-    many jobs (what they proved is in the store, the rest for a later run): the report's ``value``
+    many jobs started (one cancelled — no longer needed, or split for an idle worker — counts;
+    what they proved is in the store, the rest for a later run): the report's ``value``
     is then ``None`` unless the position was proved, and ``bounds`` say what is. Bad input (the
     board, the moves, the memory, the window, an address that cannot be joined:
     ``check_options``) and a store row no search proves raise ``ValueError`` with one line;
@@ -815,13 +879,15 @@ def solve(
         raise ValueError("shards must be at least 1")
     if share_free is not None and share_free < 0:
         raise ValueError("share_free must be at least 0")
+    if steal_after is not None and not 0 <= steal_after <= 1e9:
+        raise ValueError("steal_after must be a number of seconds from 0 to 1e9")
     check_options(memory, address, threads)
     started = time.perf_counter()
     target = jobs if jobs is not None else 2 * workers
     say = log or (lambda _msg: None)
     # The position and the window checked (ValueError) before anything is asked.
     expanded = json.loads(_ply.dots_expand(_request(board, moves, window)))
-    tree = _Tree(board, store)
+    tree = _Tree(board, store, brothers_wait)
     root, _ = tree.node(expanded["key"], list(moves), expanded["free"], expanded["cells"])
 
     # Expansion, breadth first: the same tree whatever the store holds, except that positions it
@@ -847,6 +913,7 @@ def solve(
     sizes: List[Dict[str, Any]] = []
     tests: List[Dict[str, Any]] = []
     pool: Optional[_Pool] = None
+    steals = 0
     guess = 0
     try:
         # MTD(f) at the root: one null-window test after another, each settled by jobs.
@@ -866,8 +933,19 @@ def solve(
                         request = _request(board, tree.nodes[job[0]].moves, job[1])
                         if not pool.start(job, request, memory):
                             break
+                # A worker idle with nothing to ask: the position of the job that has run longest
+                # is split (work stealing), once it has run ``steal_after`` seconds.
+                wait = None
+                if pool.idle and steal_after is not None and pool.left != 0:
+                    ran = pool.running_since()
+                    if any(seconds >= steal_after and tree.steal(job, min_free)
+                           for job, seconds in ran):
+                        steals += 1
+                        continue
+                    waiting = [steal_after - seconds for _, seconds in ran if seconds < steal_after]
+                    wait = min(waiting, default=None)
                 try:
-                    ended = pool.next_result()
+                    ended = pool.next_result(wait)
                 except LookupError:
                     if pool.left != 0:
                         raise RuntimeError(f"the root's test {question} is undecided and no job "
@@ -885,7 +963,9 @@ def solve(
                               "on_host": result["on_host"],
                               "bounds": list(found), "nodes": result["nodes"],
                               "seconds": result["seconds"], "cpu": result["cpu"],
-                              "test": len(tests)})
+                              "test": len(tests),
+                              "started": result["started"] - started,
+                              "ended": time.perf_counter() - started})
                 say(f"job {len(sizes)}: {node.free} free, window {asked[0]}..{asked[1]}, "
                     f"bounds {found[0]}..{found[1]}, {result['seconds']:.2f} s")
             if not _decided(root.range, question):
@@ -923,7 +1003,7 @@ def solve(
             "tests": tests,
             "jobs": {"run": len(sizes), "from_store": tree.from_store,
                      "cancelled": pool.cancelled if pool else 0, "cancelled_nodes": wasted,
-                     "leaves": leaves},
+                     "leaves": leaves, "steals": steals},
             "plies": level,
             "positions": len(tree.nodes),
             "workers": workers,
@@ -1015,6 +1095,13 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="each worker a search table of its own, even beside others on one "
                              "machine (default: the workers of a machine share one, in its "
                              "shared memory)")
+    parser.add_argument("--steal-after", type=float, metavar="SECONDS",
+                        help="split a job that has run this long when a worker has nothing to do "
+                             f"(default {STEAL_AFTER})")
+    parser.add_argument("--no-steal", action="store_true", help="never split a running job")
+    parser.add_argument("--all-at-once", action="store_true",
+                        help="ask a position's children all at once (default: the younger wait "
+                             "for the eldest's answer)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     board = board_of(args)
@@ -1027,6 +1114,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             _fail(f"--{name.replace('_', '-')} must be at least 1")
     if args.max_jobs is not None and args.max_jobs < 0:
         _fail("--max-jobs must be at least 0")
+    if args.no_steal and args.steal_after is not None:
+        _fail("--steal-after and --no-steal: give one")
+    steal_after = STEAL_AFTER if args.steal_after is None else args.steal_after
+    if not 0 <= steal_after <= 1e9:  # NaN too
+        _fail("--steal-after must be a number of seconds from 0 to 1e9")
     moves = args.moves.replace(",", " ").split()
     log = None if args.quiet else (lambda msg: print(f"plysolve.distributed: {msg}", file=sys.stderr, flush=True))
     try:
@@ -1043,6 +1135,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             address=args.address, max_jobs=args.max_jobs, window=args.window, log=log,
             share=not args.no_share, share_free=args.share_free, shards=args.share_shards,
             host_table=not args.no_host_table,
+            steal_after=None if args.no_steal else steal_after,
+            brothers_wait=not args.all_at_once,
         ),
         "interrupted (every job proved so far is in the store)",
         store.close,
