@@ -776,6 +776,40 @@ def test_the_workers_of_one_machine_search_one_table_and_remove_it(small_ray, tm
     assert not any(s["on_host"] for s in report["job_sizes"])
 
 
+def test_a_killed_jobs_work_is_taken_up_by_the_next_worker_of_its_machine():
+    """A worker SIGKILLed part way through a job, the last of its run on the machine: the job
+    asked again of a new worker searches the table the killed one left, with what it proved."""
+    # 32 free edges, value 2: 6.7 million nodes on a table of its own.
+    moves = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21".split()
+    request = json.dumps(dict(FOUR, moves=moves, detail="value"))
+    name = f"test-killed-{os.getpid()}"
+    # The job stopped after a second (its stop callable is asked every 50 ms), then its process
+    # killed outright, the table still mapped: what it searched is in the shared memory.
+    killed = subprocess.run([sys.executable, "-c", f"""
+import json, os, signal
+from plysolve import _ply
+calls = []
+report = _ply.dots_job({request!r}, "1G", 1, lambda: calls.append(1) or len(calls) > 20, None,
+                       {name!r})
+print(json.loads(report)["states_visited"], flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""], capture_output=True, text=True, timeout=600)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    searched = int(killed.stdout)
+    assert searched > 0
+    assert any(f.startswith(f"ply-table-{name}-") for f in os.listdir("/dev/shm"))
+    again = json.loads(_ply.dots_job(request, "1G", 1, None, None, name))
+    # (A process keeps the table of its last job: the next job's, or one of its own, lets it go.)
+    fresh = json.loads(_ply.dots_job(request, "1G", 1, None, None, name + "-fresh"))
+    json.loads(_ply.dots_job(json.dumps(dict(FOUR, moves=BOXES_24.split())), "64M", 1))
+    assert not any(f.startswith(f"ply-table-{name}") for f in os.listdir("/dev/shm"))
+    assert again["value"] == fresh["value"] == 2
+    # The search is deterministic: on a table of its own, always these nodes; on the killed
+    # job's, most of what it searched is not searched again.
+    assert fresh["states_visited"] == 6_741_402
+    assert again["states_visited"] < fresh["states_visited"] - searched // 4, (again, searched)
+
+
 def test_a_host_that_cannot_share_the_table_runs_its_jobs_in_tables_of_their_own(capsys):
     # A name the engine refuses stands for any host whose shared memory refuses the table.
     sharer = distributed._Sharer(3, None, 0, "no/such")

@@ -11,7 +11,8 @@
 //!
 //! Lifetime: every process using the file holds a shared lock on it (`flock`). The last one to let
 //! go — its table dropped, the lock taken alone — removes it; a file no process holds (its users
-//! killed) is removed by the next process that opens any host table. A file is made under a name of
+//! killed) is removed by the next process that opens another host table, and taken up, with what
+//! its killed users proved, by one that opens it by its name. A file is made under a name of
 //! its own and linked into place whole, so no process ever maps half a header. A race between a
 //! process removing a file and one opening it costs sharing (the opener maps a file nobody else
 //! will), never a wrong answer: entries are proved bounds, whichever process wrote them.
@@ -81,7 +82,7 @@ impl HostWords {
                 "its name must be 1 to {NAME_MOST} letters, digits, '.', '_' or '-'"
             )));
         }
-        remove_abandoned();
+        remove_abandoned(name);
         let path = Path::new(DIR).join(format!("{PREFIX}{name}"));
         let size = u64::try_from(bytes).map_err(|_| refused("beyond the file size".into()))?;
         // A file removed between its opening and its lock is opened again (a few times at most).
@@ -301,9 +302,12 @@ fn remove_if_alone(path: &Path, ino: Option<u64>) {
     }
 }
 
-/// Removes the host tables no process holds (their users killed before they could).
-fn remove_abandoned() {
-    remove_free(|_| true);
+/// Removes the host tables no process holds (their users killed before they could), except the
+/// one named `opened`: a worker started again after its run's last worker on this host was
+/// killed takes up the table with what the killed one proved (entries are proved bounds,
+/// whichever process wrote them; a run's name is its own, so no other run's table is met).
+fn remove_abandoned(opened: &str) {
+    remove_free(|name| name != opened);
 }
 
 /// Removes the host tables whose names (past [`PREFIX`]) `chosen` picks that no process holds;
@@ -454,6 +458,21 @@ mod tests {
         assert_eq!(remove_tables(&run, std::time::Duration::from_secs(10)), 0);
         worker.join().unwrap();
         assert!(!file("-a").exists() && other.path().exists());
+    }
+
+    #[test]
+    fn a_table_its_killed_users_left_is_taken_up_by_its_name() {
+        let name = name("taken-up");
+        let killed = HostWords::open(&name, 1024, budget(), || "a table".into()).unwrap();
+        killed.words()[17].store(99, Ordering::Relaxed);
+        // Killed: the kernel lets go of its lock; nothing removes the file.
+        flock(&killed.file, libc::LOCK_UN).unwrap();
+        let path = killed.path().to_path_buf();
+        std::mem::forget(killed);
+        let again = HostWords::open(&name, 1024, budget(), || "a table".into()).unwrap();
+        assert_eq!(again.words()[17].load(Ordering::Relaxed), 99);
+        drop(again);
+        assert!(!path.exists(), "the last one removes it");
     }
 
     #[test]
