@@ -284,9 +284,10 @@ def cluster_seconds(started, events, cores):
 
 def critical_nodes(jobs):
     """The longest chain of `jobs` (each with `started`, `ended` and `nodes`), counted in nodes,
-    where a job follows every job that ended before it started (what it could have waited for):
-    the run's span as a cluster of unlimited workers would take it, load-independent. With the
-    run's nodes N it bounds what W workers take (Brent): at most N / W + span."""
+    where a job follows every job that ended before it started (what it could have waited for,
+    a wait for a worker taken as a wait for a result: the long side of the run's span, most with
+    few workers). With the run's nodes N it bounds what W workers take (Brent): at most
+    N / W + span."""
     ends, longest = [], [0]  # the jobs' ends in order; the longest chain ended by each
     for job in sorted(jobs, key=lambda j: j["ended"]):
         ready = longest[bisect.bisect_right(ends, job["started"])]
