@@ -28,7 +28,10 @@ and a worker with nothing to do splits the job that has run longest once it has 
 ``--steal-after`` seconds (``STEAL_AFTER``; work stealing, ``--no-steal``: never): the job is
 cancelled, what its search proved kept in its table, and its position's children become jobs of
 their own, all asked at once — a split as deep as the work needs, where the expansion only gives
-the first plies.
+the first plies. Workers a test leaves idle run the root's next tests ahead of it — MTD(f)'s
+next test if the value reaches the current one, and if it does not — so the tests overlap instead
+of waiting each for the last job of the one before; such a job yields its worker as soon as one of
+the current test's may be split (``--one-test-at-a-time``: never ahead).
 
 The workers share one table of bounds of the positions with many free edges (``--share-free F``:
 at least F; default the jobs' fewest less ``SHARE_BELOW``), each worker's own search table below
@@ -63,9 +66,11 @@ Prints one JSON object: ``value`` (``null`` when a job budget stopped the run fi
 tests: each one's answer, time, jobs, their summed and longest time and the nodes of the largest —
 with one worker, which runs only the jobs a test needs, the longest over the tests added up is
 about the most any number of workers would take at this expansion), ``jobs: {"run",
-"from_store", "cancelled", "cancelled_nodes", "leaves", "steals"}`` (``steals``: jobs split for
-an idle worker), each job run (key, window, free edges, bounds, nodes, seconds, CPU seconds, the
-test it served, ``on_host``: whether it searched its machine's one table, ``started`` and
+"from_store", "cancelled", "cancelled_nodes", "leaves", "steals", "ahead", "yielded"}``
+(``steals``: jobs split for an idle worker; ``ahead``: jobs started for a test ahead of the
+current one; ``yielded``: of those, cancelled to free a worker for a split), each job run (key,
+window, free edges, bounds, nodes, seconds, CPU seconds, the test it was answered in and the
+root's ``question`` it served, ``on_host``: whether it searched its machine's one table, ``started`` and
 ``ended``: seconds into the run) and their sums (``nodes``: every node
 searched, the cancelled jobs' included), ``shared`` (the traffic of the shared bounds: entries
 ``sent`` and ``received`` by the workers, ``offered`` by their searches, lost to a full outbox —
@@ -628,10 +633,12 @@ class _Tree:
         for parent in node.parents:
             self.settle(parent)
 
-    def needed(self, root: Node, question: Range, most: int) -> List[Job]:
+    def needed(self, root: Node, question: Range, most: int, record: bool = True) -> List[Job]:
         """The first ``most`` jobs the root's ``question`` needs, in the order to run them: depth
         first, each position's moves best first — greatest proved bounds first (what a job proved
-        of a transposition reorders every position it is a child of), then the search's order."""
+        of a transposition reorders every position it is a child of), then the search's order.
+        ``record``: each position on the way keeps ``question``'s window as the one it was last
+        asked about (its row in the store); a question asked ahead of its test does not."""
         found: List[Job] = []
         seen: Set[Tuple[str, Range]] = set()
 
@@ -643,7 +650,8 @@ class _Tree:
             if node.children is None:
                 found.append((node.key, asked, path))
                 return len(found) >= most
-            node.asked = asked
+            if record:
+                node.asked = asked
             below = path + ((node.key, asked),)
 
             def rank(child: Tuple[int, str, str]) -> Range:
@@ -663,13 +671,19 @@ class _Tree:
         visit(root, question, ())
         return found
 
+    def splittable(self, job: Job, min_free: int) -> bool:
+        """Whether running ``job``'s position may be split: not yet, and of more than
+        ``min_free`` free edges."""
+        node = self.nodes[job[0]]
+        return node.children is None and node.free > min_free
+
     def steal(self, job: Job, min_free: int) -> bool:
         """Splits running ``job`` for an idle worker: expands its position, whose children become
         jobs of their own, all asked at once (the job, no longer needed, is cancelled; what its
         search proved is in its table). False for a position of at most ``min_free`` free edges."""
-        node = self.nodes[job[0]]
-        if node.children is not None or node.free <= min_free:
+        if not self.splittable(job, min_free):
             return False
+        node = self.nodes[job[0]]
         self.expand(node)
         node.stolen = True
         self.settle(node.key)
@@ -682,6 +696,26 @@ class _Tree:
         node = self.nodes[key]
         return node.children is None and not _decided(node.range, asked) and not any(
             _decided(self.nodes[k].range, w) for k, w in path)
+
+
+def _root_question(job: Job) -> Range:
+    """The root's question ``job`` serves: the window of the first position on its way down."""
+    return job[2][0][1] if job[2] else job[1]
+
+
+def _questions_ahead(range_: Range, window: Optional[Range], beta: int) -> List[Range]:
+    """The root's next questions while its test of ``beta`` runs, its value proved to lie in
+    ``range_`` and asked about in ``window``: the one MTD(f) asks next if the value reaches
+    ``beta``, then the one if it does not (each only if there is one)."""
+    lower, upper = range_
+    ahead = []
+    for bounds in ((max(lower, beta), upper), (lower, min(upper, beta - 2))):
+        if bounds[0] <= bounds[1]:
+            guess = bounds[0] if bounds[0] >= beta else bounds[1]
+            test = _ply.dots_next_test(bounds, window, guess)
+            if test is not None:
+                ahead.append((test - 1, test))
+    return ahead
 
 
 class _Pool:
@@ -839,6 +873,7 @@ def solve(
     host_table: bool = True,
     steal_after: Optional[float] = STEAL_AFTER,
     brothers_wait: bool = True,
+    speculate: bool = True,
 ) -> Dict[str, Any]:
     """Solves the position after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4,
     "cols": 4}``) with Ray; see the module's docs. Expands one ply, and more (breadth first, at
@@ -855,6 +890,9 @@ def solve(
     ``brothers_wait`` (the default): a position's younger children are asked only once one of
     its children is answered (false: all at once). ``steal_after``: a worker with nothing to do
     splits the job that has run longest once it has run that many seconds (``None``: never).
+    ``speculate`` (the default): workers this test leaves idle run the jobs of the root's next
+    tests ahead of it — the test's if the value reaches the current one's and if it does not —
+    each such job yielding its worker to a split of this test's (false: one test at a time).
 
     ``window`` = ``(lower, upper)`` asks only where the value lies against it (exactly when
     strictly inside; ``(t - 1, t)``: does it reach ``t``?). With ``share`` (the default), the
@@ -913,8 +951,22 @@ def solve(
     sizes: List[Dict[str, Any]] = []
     tests: List[Dict[str, Any]] = []
     pool: Optional[_Pool] = None
-    steals = 0
+    steals = yielded = ahead_started = 0
     guess = 0
+
+    def start_jobs(jobs: List[Job], busy: Set[Tuple[str, Range]]) -> int:
+        """Starts ``jobs`` in order on idle workers, those of a position and window already
+        running passed over, until no worker is idle; how many started."""
+        assert pool is not None
+        started_now = 0
+        for job in jobs:
+            if (job[0], job[1]) not in busy:
+                if not pool.start(job, _request(board, tree.nodes[job[0]].moves, job[1]), memory):
+                    break
+                busy.add((job[0], job[1]))
+                started_now += 1
+        return started_now
+
     try:
         # MTD(f) at the root: one null-window test after another, each settled by jobs.
         while (beta := _ply.dots_next_test(root.range, window, guess)) is not None:
@@ -925,25 +977,54 @@ def solve(
                              share_free if share else None, shards,
                              host_table_name() if host_table else None)
             while not _decided(root.range, question):
-                pool.cancel_unless(tree.still_needed)
+                # The questions whose jobs may run: this test's, and the next tests' ahead of it.
+                ahead = _questions_ahead(root.range, window, beta) if speculate else []
+                live = {question, *ahead}
+                pool.cancel_unless(lambda job: _root_question(job) in live
+                                   and tree.still_needed(job))
                 busy = pool.busy()
                 # The jobs to run next, in order (those running among them).
-                for job in tree.needed(root, question, len(busy) + len(pool.idle)):
-                    if (job[0], job[1]) not in busy:
-                        request = _request(board, tree.nodes[job[0]].moves, job[1])
-                        if not pool.start(job, request, memory):
-                            break
-                # A worker idle with nothing to ask: the position of the job that has run longest
-                # is split (work stealing), once it has run ``steal_after`` seconds.
+                now = tree.needed(root, question, len(busy) + len(pool.idle))
+                start_jobs(now, busy)
+                wanted_now = {(key, asked) for key, asked, _ in now}
+
+                def this_tests(job: Job) -> bool:
+                    return _root_question(job) == question or (job[0], job[1]) in wanted_now
+
                 wait = None
-                if pool.idle and steal_after is not None and pool.left != 0:
-                    ran = pool.running_since()
-                    if any(seconds >= steal_after and tree.steal(job, min_free)
-                           for job, seconds in ran):
-                        steals += 1
+                if steal_after is not None and pool.left != 0:
+                    # This test's jobs first, each the longest running first.
+                    ran = sorted(pool.running_since(), key=lambda r: not this_tests(r[0]))
+                    ahead_running = [r for r in ran if not this_tests(r[0])]
+                    if pool.idle:
+                        # A worker idle with nothing to ask: the position of the job that has
+                        # run longest is split (work stealing), once it has run ``steal_after``.
+                        if any(seconds >= steal_after and tree.steal(job, min_free)
+                               for job, seconds in ran):
+                            steals += 1
+                            continue
+                    elif ahead_running and not pool.stopping and any(
+                            seconds >= steal_after and this_tests(job)
+                            and tree.splittable(job, min_free) for job, seconds in ran):
+                        # No worker idle, and one of this test's jobs to split: the job of a
+                        # test ahead that started last yields its worker.
+                        last = min(ahead_running, key=lambda r: r[1])[0]
+                        pool.cancel_unless(lambda job: job is not last)
+                        yielded += 1
                         continue
-                    waiting = [steal_after - seconds for _, seconds in ran if seconds < steal_after]
+                    waiting = [steal_after - seconds for job, seconds in ran
+                               if seconds < steal_after
+                               and (pool.idle or (ahead_running and this_tests(job)))]
                     wait = min(waiting, default=None)
+                if pool.idle and ahead and pool.left != 0:
+                    # Workers still idle: the next tests' jobs, both answers' in turn (what they
+                    # prove is kept in the tables and the tree whichever answer comes).
+                    busy = pool.busy()
+                    lists = [tree.needed(root, q, len(busy) + len(pool.idle), record=False)
+                             for q in ahead]
+                    ahead_started += start_jobs(
+                        [job for turn in itertools.zip_longest(*lists) for job in turn if job],
+                        busy)
                 try:
                     ended = pool.next_result(wait)
                 except LookupError:
@@ -953,7 +1034,8 @@ def solve(
                     break  # the job budget is spent
                 if ended is None:
                     continue
-                (key, asked, _), result = ended
+                job, result = ended
+                key, asked, _ = job
                 found = (result["lower"], result["upper"])
                 if not _decided(found, asked):
                     raise RuntimeError(f"a job left its window {asked} undecided: {found}")
@@ -963,7 +1045,7 @@ def solve(
                               "on_host": result["on_host"],
                               "bounds": list(found), "nodes": result["nodes"],
                               "seconds": result["seconds"], "cpu": result["cpu"],
-                              "test": len(tests),
+                              "test": len(tests), "question": list(_root_question(job)),
                               "started": result["started"] - started,
                               "ended": time.perf_counter() - started})
                 say(f"job {len(sizes)}: {node.free} free, window {asked[0]}..{asked[1]}, "
@@ -1003,7 +1085,8 @@ def solve(
             "tests": tests,
             "jobs": {"run": len(sizes), "from_store": tree.from_store,
                      "cancelled": pool.cancelled if pool else 0, "cancelled_nodes": wasted,
-                     "leaves": leaves, "steals": steals},
+                     "leaves": leaves, "steals": steals, "ahead": ahead_started,
+                     "yielded": yielded},
             "plies": level,
             "positions": len(tree.nodes),
             "workers": workers,
@@ -1102,6 +1185,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--all-at-once", action="store_true",
                         help="ask a position's children all at once (default: the younger wait "
                              "for the eldest's answer)")
+    parser.add_argument("--one-test-at-a-time", action="store_true",
+                        help="leave workers idle rather than run the root's next tests ahead of "
+                             "the current one (default: they run them)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     board = board_of(args)
@@ -1137,6 +1223,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             host_table=not args.no_host_table,
             steal_after=None if args.no_steal else steal_after,
             brothers_wait=not args.all_at_once,
+            speculate=not args.one_test_at_a_time,
         ),
         "interrupted (every job proved so far is in the store)",
         store.close,
