@@ -37,7 +37,7 @@ not), expanded as the command line does or to `--depth` plies; with `--share`, e
 with the workers sharing their bounds (`--share-free`, `--shards`), and the traffic; each also
 for each `--steal-after` (seconds of a job's own core before a long job is split; none: never)
 and `--brothers` (wait: younger children wait for the eldest's answer; all: asked at once) and
-`--ahead` (yes: idle workers run the root's next tests ahead of the current one; no); the
+`--ahead` (levels of the root's next tests idle workers run ahead of the current one; 0: none); the
 span of the jobs in nodes (`critical_nodes`: the longest chain, each job after every job that
 ended before it started) and the time machines of a core each would take (`cluster_seconds`:
 each stretch of the run with n jobs on this machine's c cores counted c / n). `exchange`: the shared table's exchange alone, no search: W simulated workers (Ray actors of no CPU,
@@ -210,7 +210,7 @@ def single(board, moves, threads):
 
 def split(board, moves, workers, depth=None, threads=1, share=True, share_free=None, shards=1,
           host_table=True, memory="1G", steal_after=distributed.STEAL_AFTER, brothers_wait=True,
-          speculate=True):
+          ahead=1):
     """The distributed solve on `workers` workers of `threads` cores, with a new store; expanded
     as the command line does by default, or to `depth` plies. `parallelism` is what the root's tests
     allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
@@ -219,7 +219,7 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
     as `plysolve.distributed.solve` takes them); `shared` is the traffic. `host_table`: the
     workers of this machine search one table in its shared memory (false: each its own, as
     workers on separate machines would); `memory` each worker's (the command line's default
-    1G); `steal_after`, `brothers_wait`, `speculate` as `solve` takes them (None: no work
+    1G); `steal_after`, `brothers_wait`, `ahead` as `solve` takes them (None: no work
     stealing)."""
     expansion = {} if depth is None else {"depth": depth, "jobs": 10 ** 6}
     pools = []
@@ -253,7 +253,7 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
                                    share=share, share_free=share_free, shards=shards,
                                    host_table=host_table, memory=memory,
                                    steal_after=steal_after, brothers_wait=brothers_wait,
-                                   speculate=speculate, **expansion)
+                                   ahead=ahead, **expansion)
         wall = time.perf_counter() - started
         store.close()
     events = (pools[0].events if pools else []) + [(started + wall, 0)]
@@ -345,7 +345,7 @@ DISTRIBUTED_WAYS = {
                                                                 steal_after=None,
                                                                 brothers_wait=False),
     "2 workers, one test at a time": lambda board, moves, args: split(
-        board, moves, 2, args.depth, memory=args.memory, speculate=False),
+        board, moves, 2, args.depth, memory=args.memory, ahead=0),
 }
 
 
@@ -442,7 +442,7 @@ def workers_bench(args):
         [(True, f) for f in frees] if args.share or args.share_only else [])
     steals = [None if a == "none" else float(a) for a in args.steal_after.split(",")]
     waits = [w == "wait" for w in args.brothers.split(",")]
-    aheads = [a == "yes" for a in args.ahead.split(",")]
+    aheads = [int(a) for a in args.ahead.split(",")]
     for label, board, moves in chosen:
         base = single(board, moves, 1)
         say(dict(base, position=label, what="one core"))
@@ -455,13 +455,13 @@ def workers_bench(args):
             record = split(board, moves, count, args.depth, share=share,
                            share_free=share_free, shards=args.shards,
                            host_table=args.host_table, steal_after=slowed, brothers_wait=wait,
-                           speculate=ahead)
+                           ahead=ahead)
             assert record["value"] == base["value"]
             what = (f"{count} workers" + (" sharing" if share else "")
                     + (", one table" if args.host_table else "")
                     + (f", stealing after {steal} s" if steal is not None else ", no stealing")
                     + (", young brothers wait" if wait else "")
-                    + (", tests ahead" if ahead else ", one test at a time"))
+                    + (f", {ahead} levels of tests ahead" if ahead else ", one test at a time"))
             say(dict(record, position=label, what=what, load=os.getloadavg()[0]))
             traffic = record["shared"]
             sent = (f", from {traffic['from_free']} free: {traffic.get('sent', 0)} sent, "
@@ -921,9 +921,9 @@ def main():
     parser.add_argument("--brothers", default="wait",
                         help="workers: wait (a position's younger children wait for the eldest's "
                              "answer) or all (asked at once), each of a comma-separated list")
-    parser.add_argument("--ahead", default="yes",
-                        help="workers: yes (idle workers run the root's next tests ahead of the "
-                             "current one) or no (one test at a time), each of a comma-separated "
+    parser.add_argument("--ahead", default="1",
+                        help="workers: levels of the root's next tests idle workers run ahead of "
+                             "the current one (0: one test at a time), each of a comma-separated "
                              "list")
     parser.add_argument("--shards", type=int, default=1,
                         help="workers --share: Ray actors holding the shared table")

@@ -30,8 +30,9 @@ cancelled, what its search proved kept in its table, and its position's children
 their own, all asked at once — a split as deep as the work needs, where the expansion only gives
 the first plies. Workers a test leaves idle run the root's next tests ahead of it — MTD(f)'s
 next test if the value reaches the current one, and if it does not — so the tests overlap instead
-of waiting each for the last job of the one before; such a job yields its worker as soon as one of
-the current test's may be split (``--one-test-at-a-time``: never ahead).
+of waiting each for the last job of the one before (``--ahead`` levels of them, 1 by default; 0:
+one test at a time); such a job yields its worker as soon as one of the current test's may be
+split.
 
 The workers share one table of bounds of the positions with many free edges (``--share-free F``:
 at least F; default the jobs' fewest less ``SHARE_BELOW``), each worker's own search table below
@@ -232,6 +233,10 @@ def remove_host_tables(name: Optional[str]) -> None:
 #: Seconds a job runs before its position may be split for a worker with nothing to do (work
 #: stealing; chosen by measurement, docs/SCALE.md).
 STEAL_AFTER = 0.5
+
+#: The most levels of the root's next tests run ahead of the current one (each level doubles
+#: the questions a worker may be given).
+MOST_AHEAD = 8
 
 
 #: Seconds between two exchanges of a worker's shared bounds with the table.
@@ -703,18 +708,25 @@ def _root_question(job: Job) -> Range:
     return job[2][0][1] if job[2] else job[1]
 
 
-def _questions_ahead(range_: Range, window: Optional[Range], beta: int) -> List[Range]:
+def _questions_ahead(range_: Range, window: Optional[Range], beta: int, levels: int = 1
+                     ) -> List[Range]:
     """The root's next questions while its test of ``beta`` runs, its value proved to lie in
     ``range_`` and asked about in ``window``: the one MTD(f) asks next if the value reaches
-    ``beta``, then the one if it does not (each only if there is one)."""
-    lower, upper = range_
-    ahead = []
-    for bounds in ((max(lower, beta), upper), (lower, min(upper, beta - 2))):
-        if bounds[0] <= bounds[1]:
-            guess = bounds[0] if bounds[0] >= beta else bounds[1]
-            test = _ply.dots_next_test(bounds, window, guess)
-            if test is not None:
-                ahead.append((test - 1, test))
+    ``beta``, then the one if it does not (each only if there is one); with ``levels`` over 1,
+    then the questions after those, level by level."""
+    ahead: List[Range] = []
+    frontier = [(range_, beta)]
+    for _ in range(levels):
+        following = []
+        for (lower, upper), tested in frontier:
+            for bounds in ((max(lower, tested), upper), (lower, min(upper, tested - 2))):
+                if bounds[0] <= bounds[1]:
+                    guess = bounds[0] if bounds[0] >= tested else bounds[1]
+                    test = _ply.dots_next_test(bounds, window, guess)
+                    if test is not None:
+                        ahead.append((test - 1, test))
+                        following.append((bounds, test))
+        frontier = following
     return ahead
 
 
@@ -873,7 +885,7 @@ def solve(
     host_table: bool = True,
     steal_after: Optional[float] = STEAL_AFTER,
     brothers_wait: bool = True,
-    speculate: bool = True,
+    ahead: int = 1,
 ) -> Dict[str, Any]:
     """Solves the position after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4,
     "cols": 4}``) with Ray; see the module's docs. Expands one ply, and more (breadth first, at
@@ -890,9 +902,10 @@ def solve(
     ``brothers_wait`` (the default): a position's younger children are asked only once one of
     its children is answered (false: all at once). ``steal_after``: a worker with nothing to do
     splits the job that has run longest once it has run that many seconds (``None``: never).
-    ``speculate`` (the default): workers this test leaves idle run the jobs of the root's next
-    tests ahead of it — the test's if the value reaches the current one's and if it does not —
-    each such job yielding its worker to a split of this test's (false: one test at a time).
+    ``ahead``: workers the current test leaves idle run the jobs of the root's next tests — the
+    test MTD(f) asks next if the value reaches the current one's and the one if it does not, and
+    with ``ahead`` over 1 the tests after those, that many levels — each such job yielding its
+    worker to a split of the current test's jobs (0: one test at a time).
 
     ``window`` = ``(lower, upper)`` asks only where the value lies against it (exactly when
     strictly inside; ``(t - 1, t)``: does it reach ``t``?). With ``share`` (the default), the
@@ -919,6 +932,8 @@ def solve(
         raise ValueError("share_free must be at least 0")
     if steal_after is not None and not 0 <= steal_after <= 1e9:
         raise ValueError("steal_after must be a number of seconds from 0 to 1e9")
+    if not isinstance(ahead, int) or not 0 <= ahead <= MOST_AHEAD:
+        raise ValueError(f"ahead must be a whole number of tests from 0 to {MOST_AHEAD}")
     check_options(memory, address, threads)
     started = time.perf_counter()
     target = jobs if jobs is not None else 2 * workers
@@ -978,8 +993,8 @@ def solve(
                              host_table_name() if host_table else None)
             while not _decided(root.range, question):
                 # The questions whose jobs may run: this test's, and the next tests' ahead of it.
-                ahead = _questions_ahead(root.range, window, beta) if speculate else []
-                live = {question, *ahead}
+                ahead_of = _questions_ahead(root.range, window, beta, ahead)
+                live = {question, *ahead_of}
                 pool.cancel_unless(lambda job: _root_question(job) in live
                                    and tree.still_needed(job))
                 busy = pool.busy()
@@ -1016,12 +1031,12 @@ def solve(
                                if seconds < steal_after
                                and (pool.idle or (ahead_running and this_tests(job)))]
                     wait = min(waiting, default=None)
-                if pool.idle and ahead and pool.left != 0:
+                if pool.idle and ahead_of and pool.left != 0:
                     # Workers still idle: the next tests' jobs, both answers' in turn (what they
                     # prove is kept in the tables and the tree whichever answer comes).
                     busy = pool.busy()
                     lists = [tree.needed(root, q, len(busy) + len(pool.idle), record=False)
-                             for q in ahead]
+                             for q in ahead_of]
                     ahead_started += start_jobs(
                         [job for turn in itertools.zip_longest(*lists) for job in turn if job],
                         busy)
@@ -1185,9 +1200,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--all-at-once", action="store_true",
                         help="ask a position's children all at once (default: the younger wait "
                              "for the eldest's answer)")
-    parser.add_argument("--one-test-at-a-time", action="store_true",
-                        help="leave workers idle rather than run the root's next tests ahead of "
-                             "the current one (default: they run them)")
+    parser.add_argument("--ahead", type=int, default=1, metavar="LEVELS",
+                        help="workers the current test leaves idle run the root's next tests, "
+                             "this many levels of them (default 1: the next test after either "
+                             "answer; 0: one test at a time)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     board = board_of(args)
@@ -1200,6 +1216,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             _fail(f"--{name.replace('_', '-')} must be at least 1")
     if args.max_jobs is not None and args.max_jobs < 0:
         _fail("--max-jobs must be at least 0")
+    if not 0 <= args.ahead <= MOST_AHEAD:
+        _fail(f"--ahead must be 0 to {MOST_AHEAD}")
     if args.no_steal and args.steal_after is not None:
         _fail("--steal-after and --no-steal: give one")
     steal_after = STEAL_AFTER if args.steal_after is None else args.steal_after
@@ -1223,7 +1241,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             host_table=not args.no_host_table,
             steal_after=None if args.no_steal else steal_after,
             brothers_wait=not args.all_at_once,
-            speculate=not args.one_test_at_a_time,
+            ahead=args.ahead,
         ),
         "interrupted (every job proved so far is in the store)",
         store.close,
