@@ -26,7 +26,8 @@ each a table of its own (as two machines' workers would) — and 1 worker of 2 c
 of 2 CPUs started once, not counted; the actors, a new store and everything else counted),
 expanded as the command line does or to `--depth` plies; the six, or those `--ways` names
 (separated by `;`, among them also `1 worker, own table`, `2 workers, no stealing`, `2
-workers, all at once` and `2 workers, one test at a time`), interleaved in each of `--runs`
+workers, all at once`, `2 workers, one test at a time` and `2 workers, ahead not yielding`: a
+job of a test ahead keeps its worker until it ends), interleaved in each of `--runs`
 rounds, the first named the baseline: medians of wall and CPU time and of nodes, ratios to the
 baseline; the jobs' sizes; the time each job costs beyond its own (1 worker: the solve's time less its jobs',
 per job); and the parallelism one worker's tests allow (its jobs' time over the longest job of
@@ -210,7 +211,7 @@ def single(board, moves, threads):
 
 def split(board, moves, workers, depth=None, threads=1, share=True, share_free=None, shards=1,
           host_table=True, memory="1G", steal_after=distributed.STEAL_AFTER, brothers_wait=True,
-          ahead=1):
+          ahead=1, yield_ahead=distributed.YIELD_AHEAD):
     """The distributed solve on `workers` workers of `threads` cores, with a new store; expanded
     as the command line does by default, or to `depth` plies. `parallelism` is what the root's tests
     allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
@@ -220,7 +221,7 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
     workers of this machine search one table in its shared memory (false: each its own, as
     workers on separate machines would); `memory` each worker's (the command line's default
     1G); `steal_after`, `brothers_wait`, `ahead` as `solve` takes them (None: no work
-    stealing)."""
+    stealing); `yield_ahead`: `distributed.YIELD_AHEAD` for this run."""
     expansion = {} if depth is None else {"depth": depth, "jobs": 10 ** 6}
     pools = []
 
@@ -245,8 +246,9 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
             self.note()
             return ended
 
-    with tempfile.TemporaryDirectory() as d, unittest.mock.patch.object(distributed, "_Pool",
-                                                                       Counted):
+    with tempfile.TemporaryDirectory() as d, unittest.mock.patch.object(
+            distributed, "_Pool", Counted), unittest.mock.patch.object(
+            distributed, "YIELD_AHEAD", yield_ahead):
         store = distributed.Store(os.path.join(d, "run.sqlite"))
         cpu, started = cpu_seconds(), time.perf_counter()
         report = distributed.solve(board, moves, store, workers=workers, threads=threads,
@@ -346,6 +348,8 @@ DISTRIBUTED_WAYS = {
                                                                 brothers_wait=False),
     "2 workers, one test at a time": lambda board, moves, args: split(
         board, moves, 2, args.depth, memory=args.memory, ahead=0),
+    "2 workers, ahead not yielding": lambda board, moves, args: split(
+        board, moves, 2, args.depth, memory=args.memory, yield_ahead=False),
 }
 
 

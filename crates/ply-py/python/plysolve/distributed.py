@@ -234,6 +234,11 @@ def remove_host_tables(name: Optional[str]) -> None:
 #: stealing; chosen by measurement, docs/SCALE.md).
 STEAL_AFTER = 0.5
 
+#: Whether a job of a test ahead of the current one gives its worker up as soon as one of the
+#: current test's jobs may be split (else splits wait for an idle worker; chosen by measurement,
+#: docs/SCALE.md).
+YIELD_AHEAD = True
+
 #: The most levels of the root's next tests run ahead of the current one (each level doubles
 #: the questions a worker may be given).
 MOST_AHEAD = 8
@@ -1018,7 +1023,7 @@ def solve(
                                for job, seconds in ran):
                             steals += 1
                             continue
-                    elif ahead_running and not pool.stopping and any(
+                    elif YIELD_AHEAD and ahead_running and not pool.stopping and any(
                             seconds >= steal_after and this_tests(job)
                             and tree.splittable(job, min_free) for job, seconds in ran):
                         # No worker idle, and one of this test's jobs to split: the job of a
@@ -1029,7 +1034,8 @@ def solve(
                         continue
                     waiting = [steal_after - seconds for job, seconds in ran
                                if seconds < steal_after
-                               and (pool.idle or (ahead_running and this_tests(job)))]
+                               and (pool.idle or (YIELD_AHEAD and ahead_running
+                                                  and this_tests(job)))]
                     wait = min(waiting, default=None)
                 if pool.idle and ahead_of and pool.left != 0:
                     # Workers still idle: the next tests' jobs, both answers' in turn (what they
