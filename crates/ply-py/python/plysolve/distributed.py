@@ -870,6 +870,91 @@ class _Pool:
         return total
 
 
+class _Scheduler:
+    """What the workers run next while the root's test is open: its jobs first, then splits of
+    long jobs for idle workers (work stealing), then the jobs of the tests ahead of it."""
+
+    def __init__(self, tree: _Tree, root: Node, window: Optional[Range], memory: Optional[str],
+                 min_free: int, steal_after: Optional[float], ahead: int) -> None:
+        self.tree = tree
+        self.root = root
+        self.window = window
+        self.memory = memory
+        self.min_free = min_free
+        self.steal_after = steal_after
+        self.ahead = ahead
+        #: Jobs split for an idle worker; jobs started for tests ahead; of those, cancelled to
+        #: free a worker for a split.
+        self.steals = self.ahead_started = self.yielded = 0
+
+    def step(self, pool: _Pool, beta: int) -> Tuple[bool, Optional[float]]:
+        """Cancels the jobs no longer needed and starts what the test of ``beta`` and those
+        ahead of it need on the idle workers. Returns whether to step again at once (a job was
+        split, or one ahead gave its worker up), else the seconds to wait at most for a job to
+        end (``None``: as long as it takes) before a running job may be split."""
+        tree, root = self.tree, self.root
+        question = (beta - 1, beta)
+        # The questions whose jobs may run: this test's, and the next tests' ahead of it.
+        ahead_of = _questions_ahead(root.range, self.window, beta, self.ahead)
+        live = {question, *ahead_of}
+        pool.cancel_unless(lambda job: _root_question(job) in live and tree.still_needed(job))
+        busy = pool.busy()
+        # The jobs to run next, in order (those running among them).
+        now = tree.needed(root, question, len(busy) + len(pool.idle))
+        self._start(pool, now, busy)
+        wanted_now = {(key, asked) for key, asked, _ in now}
+
+        def this_tests(job: Job) -> bool:
+            return _root_question(job) == question or (job[0], job[1]) in wanted_now
+
+        steal_after, wait = self.steal_after, None
+        if steal_after is not None and pool.left != 0:
+            # This test's jobs first, each the longest running first.
+            ran = sorted(pool.running_since(), key=lambda r: not this_tests(r[0]))
+            ahead_running = [r for r in ran if not this_tests(r[0])]
+            if pool.idle:
+                # A worker idle with nothing to ask: the position of the job that has run
+                # longest is split (work stealing), once it has run ``steal_after`` seconds.
+                if any(seconds >= steal_after and tree.steal(job, self.min_free)
+                       for job, seconds in ran):
+                    self.steals += 1
+                    return True, None
+            elif YIELD_AHEAD and ahead_running and not pool.stopping and any(
+                    seconds >= steal_after and this_tests(job)
+                    and tree.splittable(job, self.min_free) for job, seconds in ran):
+                # No worker idle, and one of this test's jobs to split: the job of a test ahead
+                # that started last gives its worker up.
+                last = min(ahead_running, key=lambda r: r[1])[0]
+                pool.cancel_unless(lambda job: job is not last)
+                self.yielded += 1
+                return True, None
+            waiting = [steal_after - seconds for job, seconds in ran if seconds < steal_after
+                       and (pool.idle or (YIELD_AHEAD and ahead_running and this_tests(job)))]
+            wait = min(waiting, default=None)
+        if pool.idle and ahead_of and pool.left != 0:
+            # Workers still idle: the next tests' jobs, both answers' in turn (what they prove
+            # is kept in the tables and the tree whichever answer comes).
+            busy = pool.busy()
+            lists = [tree.needed(root, q, len(busy) + len(pool.idle), record=False)
+                     for q in ahead_of]
+            self.ahead_started += self._start(
+                pool, [job for turn in itertools.zip_longest(*lists) for job in turn if job], busy)
+        return False, wait
+
+    def _start(self, pool: _Pool, jobs: List[Job], busy: Set[Tuple[str, Range]]) -> int:
+        """Starts ``jobs`` in order on idle workers, those of a position and window already
+        running passed over, until no worker is idle; how many started."""
+        started = 0
+        for job in jobs:
+            if (job[0], job[1]) not in busy:
+                request = _request(self.tree.board, self.tree.nodes[job[0]].moves, job[1])
+                if not pool.start(job, request, self.memory):
+                    break
+                busy.add((job[0], job[1]))
+                started += 1
+        return started
+
+
 def solve(
     board: Dict[str, Any],
     moves: List[str],
@@ -971,22 +1056,8 @@ def solve(
     sizes: List[Dict[str, Any]] = []
     tests: List[Dict[str, Any]] = []
     pool: Optional[_Pool] = None
-    steals = yielded = ahead_started = 0
+    scheduler = _Scheduler(tree, root, window, memory, min_free, steal_after, ahead)
     guess = 0
-
-    def start_jobs(jobs: List[Job], busy: Set[Tuple[str, Range]]) -> int:
-        """Starts ``jobs`` in order on idle workers, those of a position and window already
-        running passed over, until no worker is idle; how many started."""
-        assert pool is not None
-        started_now = 0
-        for job in jobs:
-            if (job[0], job[1]) not in busy:
-                if not pool.start(job, _request(board, tree.nodes[job[0]].moves, job[1]), memory):
-                    break
-                busy.add((job[0], job[1]))
-                started_now += 1
-        return started_now
-
     try:
         # MTD(f) at the root: one null-window test after another, each settled by jobs.
         while (beta := _ply.dots_next_test(root.range, window, guess)) is not None:
@@ -997,55 +1068,9 @@ def solve(
                              share_free if share else None, shards,
                              host_table_name() if host_table else None)
             while not _decided(root.range, question):
-                # The questions whose jobs may run: this test's, and the next tests' ahead of it.
-                ahead_of = _questions_ahead(root.range, window, beta, ahead)
-                live = {question, *ahead_of}
-                pool.cancel_unless(lambda job: _root_question(job) in live
-                                   and tree.still_needed(job))
-                busy = pool.busy()
-                # The jobs to run next, in order (those running among them).
-                now = tree.needed(root, question, len(busy) + len(pool.idle))
-                start_jobs(now, busy)
-                wanted_now = {(key, asked) for key, asked, _ in now}
-
-                def this_tests(job: Job) -> bool:
-                    return _root_question(job) == question or (job[0], job[1]) in wanted_now
-
-                wait = None
-                if steal_after is not None and pool.left != 0:
-                    # This test's jobs first, each the longest running first.
-                    ran = sorted(pool.running_since(), key=lambda r: not this_tests(r[0]))
-                    ahead_running = [r for r in ran if not this_tests(r[0])]
-                    if pool.idle:
-                        # A worker idle with nothing to ask: the position of the job that has
-                        # run longest is split (work stealing), once it has run ``steal_after``.
-                        if any(seconds >= steal_after and tree.steal(job, min_free)
-                               for job, seconds in ran):
-                            steals += 1
-                            continue
-                    elif YIELD_AHEAD and ahead_running and not pool.stopping and any(
-                            seconds >= steal_after and this_tests(job)
-                            and tree.splittable(job, min_free) for job, seconds in ran):
-                        # No worker idle, and one of this test's jobs to split: the job of a
-                        # test ahead that started last yields its worker.
-                        last = min(ahead_running, key=lambda r: r[1])[0]
-                        pool.cancel_unless(lambda job: job is not last)
-                        yielded += 1
-                        continue
-                    waiting = [steal_after - seconds for job, seconds in ran
-                               if seconds < steal_after
-                               and (pool.idle or (YIELD_AHEAD and ahead_running
-                                                  and this_tests(job)))]
-                    wait = min(waiting, default=None)
-                if pool.idle and ahead_of and pool.left != 0:
-                    # Workers still idle: the next tests' jobs, both answers' in turn (what they
-                    # prove is kept in the tables and the tree whichever answer comes).
-                    busy = pool.busy()
-                    lists = [tree.needed(root, q, len(busy) + len(pool.idle), record=False)
-                             for q in ahead_of]
-                    ahead_started += start_jobs(
-                        [job for turn in itertools.zip_longest(*lists) for job in turn if job],
-                        busy)
+                again, wait = scheduler.step(pool, beta)
+                if again:
+                    continue
                 try:
                     ended = pool.next_result(wait)
                 except LookupError:
@@ -1106,8 +1131,8 @@ def solve(
             "tests": tests,
             "jobs": {"run": len(sizes), "from_store": tree.from_store,
                      "cancelled": pool.cancelled if pool else 0, "cancelled_nodes": wasted,
-                     "leaves": leaves, "steals": steals, "ahead": ahead_started,
-                     "yielded": yielded},
+                     "leaves": leaves, "steals": scheduler.steals,
+                     "ahead": scheduler.ahead_started, "yielded": scheduler.yielded},
             "plies": level,
             "positions": len(tree.nodes),
             "workers": workers,
