@@ -25,9 +25,7 @@ one core each — the two searching one table in the machine's shared memory (th
 each a table of its own (as two machines' workers would) — and 1 worker of 2 cores (a local Ray
 of 2 CPUs started once, not counted; the actors, a new store and everything else counted),
 expanded as the command line does or to `--depth` plies; the six, or those `--ways` names
-(separated by `;`, among them also `1 worker, own table`, `2 workers, no stealing`, `2
-workers, all at once`, `2 workers, one test at a time` and `2 workers, ahead not yielding`: a
-job of a test ahead keeps its worker until it ends), interleaved in each of `--runs`
+(separated by `;`, among them also `1 worker, own table`), interleaved in each of `--runs`
 rounds, the first named the baseline: medians of wall and CPU time and of nodes, ratios to the
 baseline; the jobs' sizes; the time each job costs beyond its own (1 worker: the solve's time less its jobs',
 per job); and the parallelism one worker's tests allow (its jobs' time over the longest job of
@@ -37,8 +35,7 @@ with a table of its own (a Ray of that many CPUs on this machine's cores: times 
 not), expanded as the command line does or to `--depth` plies; with `--share`, each count also
 with the workers sharing their bounds (`--share-free`, `--shards`), and the traffic; each also
 for each `--steal-after` (seconds of a job's own core before a long job is split; none: never)
-and `--brothers` (wait: younger children wait for the eldest's answer; all: asked at once) and
-`--ahead` (levels of the root's next tests idle workers run ahead of the current one; 0: none); the
+and `--brothers` (wait: younger children wait for the eldest's answer; all: asked at once); the
 span of the jobs in nodes (`critical_nodes`: the longest chain, each job after every job that
 ended before it started) and the time machines of a core each would take (`cluster_seconds`:
 each stretch of the run with n jobs on this machine's c cores counted c / n). `exchange`: the shared table's exchange alone, no search: W simulated workers (Ray actors of no CPU,
@@ -210,8 +207,7 @@ def single(board, moves, threads):
 
 
 def split(board, moves, workers, depth=None, threads=1, share=True, share_free=None, shards=1,
-          host_table=True, memory="1G", steal_after=distributed.STEAL_AFTER, brothers_wait=True,
-          ahead=1, yield_ahead=distributed.YIELD_AHEAD):
+          host_table=True, memory="1G", steal_after=distributed.STEAL_AFTER, brothers_wait=True):
     """The distributed solve on `workers` workers of `threads` cores, with a new store; expanded
     as the command line does by default, or to `depth` plies. `parallelism` is what the root's tests
     allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
@@ -220,8 +216,7 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
     as `plysolve.distributed.solve` takes them); `shared` is the traffic. `host_table`: the
     workers of this machine search one table in its shared memory (false: each its own, as
     workers on separate machines would); `memory` each worker's (the command line's default
-    1G); `steal_after`, `brothers_wait`, `ahead` as `solve` takes them (None: no work
-    stealing); `yield_ahead`: `distributed.YIELD_AHEAD` for this run."""
+    1G); `steal_after`, `brothers_wait` as `solve` takes them (None: no work stealing)."""
     expansion = {} if depth is None else {"depth": depth, "jobs": 10 ** 6}
     pools = []
 
@@ -246,16 +241,15 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
             self.note()
             return ended
 
-    with tempfile.TemporaryDirectory() as d, unittest.mock.patch.object(
-            distributed, "_Pool", Counted), unittest.mock.patch.object(
-            distributed, "YIELD_AHEAD", yield_ahead):
+    with tempfile.TemporaryDirectory() as d, unittest.mock.patch.object(distributed, "_Pool",
+                                                                       Counted):
         store = distributed.Store(os.path.join(d, "run.sqlite"))
         cpu, started = cpu_seconds(), time.perf_counter()
         report = distributed.solve(board, moves, store, workers=workers, threads=threads,
                                    share=share, share_free=share_free, shards=shards,
                                    host_table=host_table, memory=memory,
                                    steal_after=steal_after, brothers_wait=brothers_wait,
-                                   ahead=ahead, **expansion)
+                                   **expansion)
         wall = time.perf_counter() - started
         store.close()
     events = (pools[0].events if pools else []) + [(started + wall, 0)]
@@ -266,8 +260,7 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
     return {"value": report["value"], "wall": wall, "cpu": cpu_seconds() - cpu + report["job_cpu"],
             "nodes": report["nodes"], "jobs": len(jobs), "leaves": report["jobs"]["leaves"],
             "cancelled": report["jobs"]["cancelled"], "tests": len(report["tests"]),
-            "steals": report["jobs"]["steals"], "ahead": report["jobs"]["ahead"],
-            "yielded": report["jobs"]["yielded"],
+            "steals": report["jobs"]["steals"],
             "job_seconds": [round(j["seconds"], 4) for j in jobs],
             "overhead": (wall - report["job_seconds"]["sum"]) / max(1, len(jobs)),
             "parallelism": report["job_seconds"]["sum"] / longest if longest else None,
@@ -346,10 +339,6 @@ DISTRIBUTED_WAYS = {
                                                                 memory=args.memory,
                                                                 steal_after=None,
                                                                 brothers_wait=False),
-    "2 workers, one test at a time": lambda board, moves, args: split(
-        board, moves, 2, args.depth, memory=args.memory, ahead=0),
-    "2 workers, ahead not yielding": lambda board, moves, args: split(
-        board, moves, 2, args.depth, memory=args.memory, yield_ahead=False),
 }
 
 
@@ -446,34 +435,30 @@ def workers_bench(args):
         [(True, f) for f in frees] if args.share or args.share_only else [])
     steals = [None if a == "none" else float(a) for a in args.steal_after.split(",")]
     waits = [w == "wait" for w in args.brothers.split(",")]
-    aheads = [int(a) for a in args.ahead.split(",")]
     for label, board, moves in chosen:
         base = single(board, moves, 1)
         say(dict(base, position=label, what="one core"))
         line = [f"# {label}, depth {args.depth or 'as the command line'}, "
                 f"nodes against one core's {base['nodes']:.3g}:"]
-        for count, (share, share_free), steal, wait, ahead in itertools.product(
-                counts, shares, steals, waits, aheads):
+        for count, (share, share_free), steal, wait in itertools.product(counts, shares, steals,
+                                                                         waits):
             # A job's second of its own core is count / cores seconds here.
             slowed = None if steal is None else steal * max(1.0, count / os.cpu_count())
             record = split(board, moves, count, args.depth, share=share,
                            share_free=share_free, shards=args.shards,
-                           host_table=args.host_table, steal_after=slowed, brothers_wait=wait,
-                           ahead=ahead)
+                           host_table=args.host_table, steal_after=slowed, brothers_wait=wait)
             assert record["value"] == base["value"]
             what = (f"{count} workers" + (" sharing" if share else "")
                     + (", one table" if args.host_table else "")
                     + (f", stealing after {steal} s" if steal is not None else ", no stealing")
-                    + (", young brothers wait" if wait else "")
-                    + (f", {ahead} levels of tests ahead" if ahead else ", one test at a time"))
+                    + (", young brothers wait" if wait else ""))
             say(dict(record, position=label, what=what, load=os.getloadavg()[0]))
             traffic = record["shared"]
             sent = (f", from {traffic['from_free']} free: {traffic.get('sent', 0)} sent, "
                     f"{traffic.get('received', 0)} received" if traffic else "")
             line.append(f"{what} {record['nodes'] / base['nodes']:.2f} "
                         f"({record['jobs']} jobs, {record['cancelled']} cancelled, "
-                        f"{record['steals']} stolen, {record['ahead']} ahead "
-                        f"({record['yielded']} yielded), parallelism by nodes "
+                        f"{record['steals']} stolen, parallelism by nodes "
                         f"{record['node_parallelism']:.1f}, span "
                         f"{record['critical_nodes'] / base['nodes']:.3f} of one core's nodes, "
                         f"{record['cluster_seconds']:.2f} s on machines of a core each: "
@@ -925,10 +910,6 @@ def main():
     parser.add_argument("--brothers", default="wait",
                         help="workers: wait (a position's younger children wait for the eldest's "
                              "answer) or all (asked at once), each of a comma-separated list")
-    parser.add_argument("--ahead", default="1",
-                        help="workers: levels of the root's next tests idle workers run ahead of "
-                             "the current one (0: one test at a time), each of a comma-separated "
-                             "list")
     parser.add_argument("--shards", type=int, default=1,
                         help="workers --share: Ray actors holding the shared table")
     parser.add_argument("--batches", default="100,1000,10000",

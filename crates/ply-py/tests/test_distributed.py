@@ -94,7 +94,7 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     again = distributed.solve(board, moves, store, workers=2)
     assert again["value"] == value and again["best_move"] == report["best_move"]
     assert again["jobs"] == {"run": 0, "from_store": 1, "cancelled": 0, "cancelled_nodes": 0,
-                             "leaves": 0, "steals": 0, "ahead": 0, "yielded": 0}
+                             "leaves": 0, "steals": 0}
     rows = check_rows(store.path, board)
     assert {r[0] for r in rows} == {"job", "expanded"}
     store.close()
@@ -128,10 +128,8 @@ def test_a_run_stopped_by_its_job_budget_resumes_without_redoing_a_job(small_ray
     path = str(tmp_path / "budget.sqlite")
     moves = BOXES_24.split()
     store = distributed.Store(path)
-    # (No stealing, no tests ahead: a job split or cancelled counts against the budget, and
-    # whether one is depends on time.)
-    first = distributed.solve(FOUR, moves, store, workers=2, max_jobs=3, steal_after=None,
-                              ahead=0)
+    # (No stealing: a job split counts against the budget, and whether one is depends on time.)
+    first = distributed.solve(FOUR, moves, store, workers=2, max_jobs=3, steal_after=None)
     assert first["value"] is None and not first["exact"]
     assert first["jobs"]["run"] == 3 and first["jobs"]["leaves"] == 24
     lower, upper = first["bounds"]
@@ -194,7 +192,7 @@ def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
     again = json.loads(done.stdout)
     assert again["value"] == 4 and again["jobs"] == {
         "run": 0, "from_store": 1, "cancelled": 0, "cancelled_nodes": 0, "leaves": 0,
-        "steals": 0, "ahead": 0, "yielded": 0}
+        "steals": 0}
     assert again["best_move"] == report["best_move"] and done.stderr == ""
 
 
@@ -331,9 +329,6 @@ def test_a_foreign_or_damaged_store_is_refused_in_one_line(tmp_path):
     (["boxes", "--steal-after", "x", "--store", "s"], "argument --steal-after: invalid float value"),
     (["boxes", "--steal-after", "1", "--no-steal", "--store", "s"],
      "--steal-after and --no-steal: give one"),
-    (["boxes", "--ahead", "-1", "--store", "s"], "--ahead must be 0 to 8"),
-    (["boxes", "--ahead", "9", "--store", "s"], "--ahead must be 0 to 8"),
-    (["boxes", "--ahead", "1.5", "--store", "s"], "argument --ahead: invalid int value: '1.5'"),
     (["boxes", "--window", "1", "--store", "s"],
      "argument --window: '1' is not two integers LOWER,UPPER (such as -1,0)"),
     (["boxes", "--window", "2,2", "--store", "s"],
@@ -515,9 +510,6 @@ def test_bad_input_to_solve_is_a_value_error(tmp_path):
     for bad in (-0.5, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="^steal_after must be a number of seconds from 0"):
             distributed.solve(FOUR, [], store, steal_after=bad)
-    for bad in (-1, 9, 1.5):
-        with pytest.raises(ValueError, match="^ahead must be a whole number of tests from 0 to 8$"):
-            distributed.solve(FOUR, [], store, ahead=bad)
     store.close()
 
 
@@ -588,46 +580,6 @@ def test_a_long_job_split_for_an_idle_worker_gives_the_single_search_value(small
     plain.close()
     assert report["value"] == 4 and report["jobs"]["steals"] == 0
     assert {s["free"] for s in report["job_sizes"]} == {29}
-
-
-def test_the_questions_ahead_are_mtdfs_next_tests_after_either_answer():
-    # A value in -16..16 (even) tested at 0: reaching it, the next test asks 2; not, -2.
-    assert distributed._questions_ahead((-16, 16), None, 0) == [(1, 2), (-3, -2)]
-    # Odd values (an odd number of open cells).
-    assert distributed._questions_ahead((-3, 5), None, 1) == [(2, 3), (-2, -1)]
-    # Proved at least 2, tested at 4: below it the value is 2, nothing left to ask.
-    assert distributed._questions_ahead((2, 16), None, 4) == [(5, 6)]
-    # Asked only whether it reaches 1, tested at 2: either answer decides it.
-    assert distributed._questions_ahead((-16, 16), (0, 1), 2) == []
-    # A window -5..6 asks about the values inside it: two levels, then three.
-    assert distributed._questions_ahead((-16, 16), (-5, 6), 0, 2) == [(1, 2), (-3, -2), (3, 4),
-                                                                     (-5, -4)]
-    assert distributed._questions_ahead((-16, 16), (-5, 6), 0, 3) == [(1, 2), (-3, -2), (3, 4),
-                                                                     (-5, -4), (5, 6)]
-
-
-def test_idle_workers_run_the_next_tests_ahead_and_the_value_is_the_single_searchs(small_ray,
-                                                                                tmp_path):
-    for ahead in (1, 2, 0):
-        store = distributed.Store(str(tmp_path / f"ahead-{ahead}.sqlite"))
-        report = distributed.solve(FOUR, BOXES_30.split(), store, workers=2, ahead=ahead)
-        store.close()
-        assert report["value"] == 4 and report["exact"]
-        check_rows(store.path, FOUR)
-        tests = [(t["beta"] - 1, t["beta"]) for t in report["tests"]]
-        if ahead:
-            # The eldest child's job alone serves the first test (young brothers wait): the
-            # other worker starts on the next tests' at once.
-            assert report["jobs"]["ahead"] > 0
-            # Every job answered served a test asked or one that could follow one within
-            # `ahead` tests (the values are even: 2 above or below a test, a level).
-            could = set(tests) | {(t["beta"] + d - 1, t["beta"] + d) for t in report["tests"]
-                                  for d in range(-2 * ahead, 2 * ahead + 1, 2)}
-            assert {tuple(s["question"]) for s in report["job_sizes"]} <= could
-        else:
-            assert report["jobs"]["ahead"] == report["jobs"]["yielded"] == 0
-            # One test at a time: each job served the test it was answered in.
-            assert all(tuple(s["question"]) == tests[s["test"]] for s in report["job_sizes"])
 
 
 # Shared bounds (issue 35): one table of bounds of the positions with many free edges across the

@@ -28,11 +28,7 @@ and a worker with nothing to do splits the job that has run longest once it has 
 ``--steal-after`` seconds (``STEAL_AFTER``; work stealing, ``--no-steal``: never): the job is
 cancelled, what its search proved kept in its table, and its position's children become jobs of
 their own, all asked at once — a split as deep as the work needs, where the expansion only gives
-the first plies. Workers a test leaves idle run the root's next tests ahead of it — MTD(f)'s
-next test if the value reaches the current one, and if it does not — so the tests overlap instead
-of waiting each for the last job of the one before (``--ahead`` levels of them, 1 by default; 0:
-one test at a time); such a job yields its worker as soon as one of the current test's may be
-split.
+the first plies.
 
 The workers share one table of bounds of the positions with many free edges (``--share-free F``:
 at least F; default the jobs' fewest less ``SHARE_BELOW``), each worker's own search table below
@@ -67,11 +63,9 @@ Prints one JSON object: ``value`` (``null`` when a job budget stopped the run fi
 tests: each one's answer, time, jobs, their summed and longest time and the nodes of the largest —
 with one worker, which runs only the jobs a test needs, the longest over the tests added up is
 about the most any number of workers would take at this expansion), ``jobs: {"run",
-"from_store", "cancelled", "cancelled_nodes", "leaves", "steals", "ahead", "yielded"}``
-(``steals``: jobs split for an idle worker; ``ahead``: jobs started for a test ahead of the
-current one; ``yielded``: of those, cancelled to free a worker for a split), each job run (key,
-window, free edges, bounds, nodes, seconds, CPU seconds, the test it was answered in and the
-root's ``question`` it served, ``on_host``: whether it searched its machine's one table, ``started`` and
+"from_store", "cancelled", "cancelled_nodes", "leaves", "steals"}`` (``steals``: jobs split for
+an idle worker), each job run (key, window, free edges, bounds, nodes, seconds, CPU seconds, the
+test it served, ``on_host``: whether it searched its machine's one table, ``started`` and
 ``ended``: seconds into the run) and their sums (``nodes``: every node
 searched, the cancelled jobs' included), ``shared`` (the traffic of the shared bounds: entries
 ``sent`` and ``received`` by the workers, ``offered`` by their searches, lost to a full outbox —
@@ -233,15 +227,6 @@ def remove_host_tables(name: Optional[str]) -> None:
 #: Seconds a job runs before its position may be split for a worker with nothing to do (work
 #: stealing; chosen by measurement, docs/SCALE.md).
 STEAL_AFTER = 0.5
-
-#: Whether a job of a test ahead of the current one gives its worker up as soon as one of the
-#: current test's jobs may be split (else splits wait for an idle worker; chosen by measurement,
-#: docs/SCALE.md).
-YIELD_AHEAD = True
-
-#: The most levels of the root's next tests run ahead of the current one (each level doubles
-#: the questions a worker may be given).
-MOST_AHEAD = 8
 
 
 #: Seconds between two exchanges of a worker's shared bounds with the table.
@@ -643,12 +628,10 @@ class _Tree:
         for parent in node.parents:
             self.settle(parent)
 
-    def needed(self, root: Node, question: Range, most: int, record: bool = True) -> List[Job]:
+    def needed(self, root: Node, question: Range, most: int) -> List[Job]:
         """The first ``most`` jobs the root's ``question`` needs, in the order to run them: depth
         first, each position's moves best first — greatest proved bounds first (what a job proved
-        of a transposition reorders every position it is a child of), then the search's order.
-        ``record``: each position on the way keeps ``question``'s window as the one it was last
-        asked about (its row in the store); a question asked ahead of its test does not."""
+        of a transposition reorders every position it is a child of), then the search's order."""
         found: List[Job] = []
         seen: Set[Tuple[str, Range]] = set()
 
@@ -660,8 +643,7 @@ class _Tree:
             if node.children is None:
                 found.append((node.key, asked, path))
                 return len(found) >= most
-            if record:
-                node.asked = asked
+            node.asked = asked
             below = path + ((node.key, asked),)
 
             def rank(child: Tuple[int, str, str]) -> Range:
@@ -681,19 +663,13 @@ class _Tree:
         visit(root, question, ())
         return found
 
-    def splittable(self, job: Job, min_free: int) -> bool:
-        """Whether running ``job``'s position may be split: not yet, and of more than
-        ``min_free`` free edges."""
-        node = self.nodes[job[0]]
-        return node.children is None and node.free > min_free
-
     def steal(self, job: Job, min_free: int) -> bool:
         """Splits running ``job`` for an idle worker: expands its position, whose children become
         jobs of their own, all asked at once (the job, no longer needed, is cancelled; what its
         search proved is in its table). False for a position of at most ``min_free`` free edges."""
-        if not self.splittable(job, min_free):
-            return False
         node = self.nodes[job[0]]
+        if node.children is not None or node.free <= min_free:
+            return False
         self.expand(node)
         node.stolen = True
         self.settle(node.key)
@@ -706,33 +682,6 @@ class _Tree:
         node = self.nodes[key]
         return node.children is None and not _decided(node.range, asked) and not any(
             _decided(self.nodes[k].range, w) for k, w in path)
-
-
-def _root_question(job: Job) -> Range:
-    """The root's question ``job`` serves: the window of the first position on its way down."""
-    return job[2][0][1] if job[2] else job[1]
-
-
-def _questions_ahead(range_: Range, window: Optional[Range], beta: int, levels: int = 1
-                     ) -> List[Range]:
-    """The root's next questions while its test of ``beta`` runs, its value proved to lie in
-    ``range_`` and asked about in ``window``: the one MTD(f) asks next if the value reaches
-    ``beta``, then the one if it does not (each only if there is one); with ``levels`` over 1,
-    then the questions after those, level by level."""
-    ahead: List[Range] = []
-    frontier = [(range_, beta)]
-    for _ in range(levels):
-        following = []
-        for (lower, upper), tested in frontier:
-            for bounds in ((max(lower, tested), upper), (lower, min(upper, tested - 2))):
-                if bounds[0] <= bounds[1]:
-                    guess = bounds[0] if bounds[0] >= tested else bounds[1]
-                    test = _ply.dots_next_test(bounds, window, guess)
-                    if test is not None:
-                        ahead.append((test - 1, test))
-                        following.append((bounds, test))
-        frontier = following
-    return ahead
 
 
 class _Pool:
@@ -871,88 +820,44 @@ class _Pool:
 
 
 class _Scheduler:
-    """What the workers run next while the root's test is open: its jobs first, then splits of
-    long jobs for idle workers (work stealing), then the jobs of the tests ahead of it."""
+    """What the workers run next while a root's test is open: the jobs it needs, in order, then
+    splits of long jobs for idle workers (work stealing)."""
 
-    def __init__(self, tree: _Tree, root: Node, window: Optional[Range], memory: Optional[str],
-                 min_free: int, steal_after: Optional[float], ahead: int) -> None:
+    def __init__(self, tree: _Tree, root: Node, memory: Optional[str], min_free: int,
+                 steal_after: Optional[float]) -> None:
         self.tree = tree
         self.root = root
-        self.window = window
         self.memory = memory
         self.min_free = min_free
         self.steal_after = steal_after
-        self.ahead = ahead
-        #: Jobs split for an idle worker; jobs started for tests ahead; of those, cancelled to
-        #: free a worker for a split.
-        self.steals = self.ahead_started = self.yielded = 0
+        #: Jobs split for an idle worker.
+        self.steals = 0
 
-    def step(self, pool: _Pool, beta: int) -> Tuple[bool, Optional[float]]:
-        """Cancels the jobs no longer needed and starts what the test of ``beta`` and those
-        ahead of it need on the idle workers. Returns whether to step again at once (a job was
-        split, or one ahead gave its worker up), else the seconds to wait at most for a job to
-        end (``None``: as long as it takes) before a running job may be split."""
-        tree, root = self.tree, self.root
-        question = (beta - 1, beta)
-        # The questions whose jobs may run: this test's, and the next tests' ahead of it.
-        ahead_of = _questions_ahead(root.range, self.window, beta, self.ahead)
-        live = {question, *ahead_of}
-        pool.cancel_unless(lambda job: _root_question(job) in live and tree.still_needed(job))
+    def step(self, pool: _Pool, question: Range) -> Tuple[bool, Optional[float]]:
+        """Cancels the jobs no longer needed and starts those the root's ``question`` needs on
+        the idle workers. Returns whether a running job was split (step again at once), and the
+        seconds to wait at most for a job to end (``None``: as long as it takes) before one may
+        be."""
+        tree = self.tree
+        pool.cancel_unless(tree.still_needed)
         busy = pool.busy()
         # The jobs to run next, in order (those running among them).
-        now = tree.needed(root, question, len(busy) + len(pool.idle))
-        self._start(pool, now, busy)
-        wanted_now = {(key, asked) for key, asked, _ in now}
-
-        def this_tests(job: Job) -> bool:
-            return _root_question(job) == question or (job[0], job[1]) in wanted_now
-
-        steal_after, wait = self.steal_after, None
-        if steal_after is not None and pool.left != 0:
-            # This test's jobs first, each the longest running first.
-            ran = sorted(pool.running_since(), key=lambda r: not this_tests(r[0]))
-            ahead_running = [r for r in ran if not this_tests(r[0])]
-            if pool.idle:
-                # A worker idle with nothing to ask: the position of the job that has run
-                # longest is split (work stealing), once it has run ``steal_after`` seconds.
-                if any(seconds >= steal_after and tree.steal(job, self.min_free)
-                       for job, seconds in ran):
-                    self.steals += 1
-                    return True, None
-            elif YIELD_AHEAD and ahead_running and not pool.stopping and any(
-                    seconds >= steal_after and this_tests(job)
-                    and tree.splittable(job, self.min_free) for job, seconds in ran):
-                # No worker idle, and one of this test's jobs to split: the job of a test ahead
-                # that started last gives its worker up.
-                last = min(ahead_running, key=lambda r: r[1])[0]
-                pool.cancel_unless(lambda job: job is not last)
-                self.yielded += 1
-                return True, None
-            waiting = [steal_after - seconds for job, seconds in ran if seconds < steal_after
-                       and (pool.idle or (YIELD_AHEAD and ahead_running and this_tests(job)))]
-            wait = min(waiting, default=None)
-        if pool.idle and ahead_of and pool.left != 0:
-            # Workers still idle: the next tests' jobs, both answers' in turn (what they prove
-            # is kept in the tables and the tree whichever answer comes).
-            busy = pool.busy()
-            lists = [tree.needed(root, q, len(busy) + len(pool.idle), record=False)
-                     for q in ahead_of]
-            self.ahead_started += self._start(
-                pool, [job for turn in itertools.zip_longest(*lists) for job in turn if job], busy)
-        return False, wait
-
-    def _start(self, pool: _Pool, jobs: List[Job], busy: Set[Tuple[str, Range]]) -> int:
-        """Starts ``jobs`` in order on idle workers, those of a position and window already
-        running passed over, until no worker is idle; how many started."""
-        started = 0
-        for job in jobs:
+        for job in tree.needed(self.root, question, len(busy) + len(pool.idle)):
             if (job[0], job[1]) not in busy:
-                request = _request(self.tree.board, self.tree.nodes[job[0]].moves, job[1])
+                request = _request(tree.board, tree.nodes[job[0]].moves, job[1])
                 if not pool.start(job, request, self.memory):
                     break
-                busy.add((job[0], job[1]))
-                started += 1
-        return started
+        # A worker idle with nothing to ask: the position of the job that has run longest is
+        # split (work stealing), once it has run ``steal_after`` seconds.
+        steal_after = self.steal_after
+        if not pool.idle or steal_after is None or pool.left == 0:
+            return False, None
+        ran = pool.running_since()
+        if any(seconds >= steal_after and tree.steal(job, self.min_free) for job, seconds in ran):
+            self.steals += 1
+            return True, None
+        return False, min((steal_after - seconds for _, seconds in ran if seconds < steal_after),
+                          default=None)
 
 
 def solve(
@@ -975,7 +880,6 @@ def solve(
     host_table: bool = True,
     steal_after: Optional[float] = STEAL_AFTER,
     brothers_wait: bool = True,
-    ahead: int = 1,
 ) -> Dict[str, Any]:
     """Solves the position after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4,
     "cols": 4}``) with Ray; see the module's docs. Expands one ply, and more (breadth first, at
@@ -992,10 +896,6 @@ def solve(
     ``brothers_wait`` (the default): a position's younger children are asked only once one of
     its children is answered (false: all at once). ``steal_after``: a worker with nothing to do
     splits the job that has run longest once it has run that many seconds (``None``: never).
-    ``ahead``: workers the current test leaves idle run the jobs of the root's next tests — the
-    test MTD(f) asks next if the value reaches the current one's and the one if it does not, and
-    with ``ahead`` over 1 the tests after those, that many levels — each such job yielding its
-    worker to a split of the current test's jobs (0: one test at a time).
 
     ``window`` = ``(lower, upper)`` asks only where the value lies against it (exactly when
     strictly inside; ``(t - 1, t)``: does it reach ``t``?). With ``share`` (the default), the
@@ -1022,8 +922,6 @@ def solve(
         raise ValueError("share_free must be at least 0")
     if steal_after is not None and not 0 <= steal_after <= 1e9:
         raise ValueError("steal_after must be a number of seconds from 0 to 1e9")
-    if not isinstance(ahead, int) or not 0 <= ahead <= MOST_AHEAD:
-        raise ValueError(f"ahead must be a whole number of tests from 0 to {MOST_AHEAD}")
     check_options(memory, address, threads)
     started = time.perf_counter()
     target = jobs if jobs is not None else 2 * workers
@@ -1056,7 +954,7 @@ def solve(
     sizes: List[Dict[str, Any]] = []
     tests: List[Dict[str, Any]] = []
     pool: Optional[_Pool] = None
-    scheduler = _Scheduler(tree, root, window, memory, min_free, steal_after, ahead)
+    scheduler = _Scheduler(tree, root, memory, min_free, steal_after)
     guess = 0
     try:
         # MTD(f) at the root: one null-window test after another, each settled by jobs.
@@ -1068,8 +966,8 @@ def solve(
                              share_free if share else None, shards,
                              host_table_name() if host_table else None)
             while not _decided(root.range, question):
-                again, wait = scheduler.step(pool, beta)
-                if again:
+                split, wait = scheduler.step(pool, question)
+                if split:
                     continue
                 try:
                     ended = pool.next_result(wait)
@@ -1080,8 +978,7 @@ def solve(
                     break  # the job budget is spent
                 if ended is None:
                     continue
-                job, result = ended
-                key, asked, _ = job
+                (key, asked, _), result = ended
                 found = (result["lower"], result["upper"])
                 if not _decided(found, asked):
                     raise RuntimeError(f"a job left its window {asked} undecided: {found}")
@@ -1091,7 +988,7 @@ def solve(
                               "on_host": result["on_host"],
                               "bounds": list(found), "nodes": result["nodes"],
                               "seconds": result["seconds"], "cpu": result["cpu"],
-                              "test": len(tests), "question": list(_root_question(job)),
+                              "test": len(tests),
                               "started": result["started"] - started,
                               "ended": time.perf_counter() - started})
                 say(f"job {len(sizes)}: {node.free} free, window {asked[0]}..{asked[1]}, "
@@ -1131,8 +1028,7 @@ def solve(
             "tests": tests,
             "jobs": {"run": len(sizes), "from_store": tree.from_store,
                      "cancelled": pool.cancelled if pool else 0, "cancelled_nodes": wasted,
-                     "leaves": leaves, "steals": scheduler.steals,
-                     "ahead": scheduler.ahead_started, "yielded": scheduler.yielded},
+                     "leaves": leaves, "steals": scheduler.steals},
             "plies": level,
             "positions": len(tree.nodes),
             "workers": workers,
@@ -1231,10 +1127,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--all-at-once", action="store_true",
                         help="ask a position's children all at once (default: the younger wait "
                              "for the eldest's answer)")
-    parser.add_argument("--ahead", type=int, default=1, metavar="LEVELS",
-                        help="workers the current test leaves idle run the root's next tests, "
-                             "this many levels of them (default 1: the next test after either "
-                             "answer; 0: one test at a time)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     board = board_of(args)
@@ -1247,8 +1139,6 @@ def main(argv: Optional[List[str]] = None) -> int:
             _fail(f"--{name.replace('_', '-')} must be at least 1")
     if args.max_jobs is not None and args.max_jobs < 0:
         _fail("--max-jobs must be at least 0")
-    if not 0 <= args.ahead <= MOST_AHEAD:
-        _fail(f"--ahead must be 0 to {MOST_AHEAD}")
     if args.no_steal and args.steal_after is not None:
         _fail("--steal-after and --no-steal: give one")
     steal_after = STEAL_AFTER if args.steal_after is None else args.steal_after
@@ -1272,7 +1162,6 @@ def main(argv: Optional[List[str]] = None) -> int:
             host_table=not args.no_host_table,
             steal_after=None if args.no_steal else steal_after,
             brothers_wait=not args.all_at_once,
-            ahead=args.ahead,
         ),
         "interrupted (every job proved so far is in the store)",
         store.close,
