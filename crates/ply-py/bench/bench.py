@@ -35,9 +35,12 @@ with a table of its own (a Ray of that many CPUs on this machine's cores: times 
 not), expanded as the command line does or to `--depth` plies; with `--share`, each count also
 with the workers sharing their bounds (`--share-free`, `--shards`), and the traffic; each also
 for each `--steal-after` (seconds of a job's own core before a long job is split; none: never)
-and `--brothers` (wait: younger children wait for the eldest's answer; all: asked at once); the
+and `--brothers` (wait: younger children wait for the eldest's answer; all: asked at once) and
+`--split-large` (on: after each root test the positions of its large jobs expanded, and a job
+of a later test as large gives up and is split; off); the
 span of the jobs in nodes (`critical_nodes`: the longest chain, each job after every job that
-ended before it started) and the time machines of a core each would take (`cluster_seconds`:
+ended before it started; and the solve's own `span`, each job after the answer or split that made
+it needed) and the time machines of a core each would take (`cluster_seconds`:
 each stretch of the run with n jobs on this machine's c cores counted c / n). `exchange`: the shared table's exchange alone, no search: W simulated workers (Ray actors of no CPU,
 `SimWorker`), each every `SHARE_EVERY` seconds (the solve's pace: a sleep, then a round) pushing a
 batch of `--batches` new entries (key, lower, upper, best move) and pulling what the others pushed
@@ -207,7 +210,8 @@ def single(board, moves, threads):
 
 
 def split(board, moves, workers, depth=None, threads=1, share=True, share_free=None, shards=1,
-          host_table=True, memory="1G", steal_after=distributed.STEAL_AFTER, brothers_wait=True):
+          host_table=True, memory="1G", steal_after=distributed.STEAL_AFTER, brothers_wait=True,
+          split_large=True):
     """The distributed solve on `workers` workers of `threads` cores, with a new store; expanded
     as the command line does by default, or to `depth` plies. `parallelism` is what the root's tests
     allow by the jobs' seconds (their sum over the longest job of each test, added up: meaningful
@@ -216,7 +220,8 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
     as `plysolve.distributed.solve` takes them); `shared` is the traffic. `host_table`: the
     workers of this machine search one table in its shared memory (false: each its own, as
     workers on separate machines would); `memory` each worker's (the command line's default
-    1G); `steal_after`, `brothers_wait` as `solve` takes them (None: no work stealing)."""
+    1G); `steal_after`, `brothers_wait`, `split_large` as `solve` takes them (None: no work
+    stealing)."""
     expansion = {} if depth is None else {"depth": depth, "jobs": 10 ** 6}
     pools = []
 
@@ -249,6 +254,7 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
                                    share=share, share_free=share_free, shards=shards,
                                    host_table=host_table, memory=memory,
                                    steal_after=steal_after, brothers_wait=brothers_wait,
+                                   split_large=split_large,
                                    **expansion)
         wall = time.perf_counter() - started
         store.close()
@@ -260,12 +266,13 @@ def split(board, moves, workers, depth=None, threads=1, share=True, share_free=N
     return {"value": report["value"], "wall": wall, "cpu": cpu_seconds() - cpu + report["job_cpu"],
             "nodes": report["nodes"], "jobs": len(jobs), "leaves": report["jobs"]["leaves"],
             "cancelled": report["jobs"]["cancelled"], "tests": len(report["tests"]),
-            "steals": report["jobs"]["steals"],
+            "steals": report["jobs"]["steals"], "split_large": report["jobs"]["split_large"],
+            "gave_up": report["jobs"]["gave_up"],
             "job_seconds": [round(j["seconds"], 4) for j in jobs],
             "overhead": (wall - report["job_seconds"]["sum"]) / max(1, len(jobs)),
             "parallelism": report["job_seconds"]["sum"] / longest if longest else None,
             "node_parallelism": report["nodes"] / largest if largest else None,
-            "critical_nodes": critical, "shared": report["shared"],
+            "critical_nodes": critical, "span": report["span"], "shared": report["shared"],
             "cluster_seconds": cluster_seconds(started, events, os.cpu_count())}
 
 
@@ -335,6 +342,8 @@ DISTRIBUTED_WAYS = {
     "2 workers, no stealing": lambda board, moves, args: split(board, moves, 2, args.depth,
                                                                 memory=args.memory,
                                                                 steal_after=None),
+    "2 workers, no split after a test": lambda board, moves, args: split(
+        board, moves, 2, args.depth, memory=args.memory, split_large=False),
     "2 workers, all at once": lambda board, moves, args: split(board, moves, 2, args.depth,
                                                                 memory=args.memory,
                                                                 steal_after=None,
@@ -435,32 +444,38 @@ def workers_bench(args):
         [(True, f) for f in frees] if args.share or args.share_only else [])
     steals = [None if a == "none" else float(a) for a in args.steal_after.split(",")]
     waits = [w == "wait" for w in args.brothers.split(",")]
+    larges = [w == "on" for w in args.split_large.split(",")]
     for label, board, moves in chosen:
         base = single(board, moves, 1)
         say(dict(base, position=label, what="one core"))
         line = [f"# {label}, depth {args.depth or 'as the command line'}, "
                 f"nodes against one core's {base['nodes']:.3g}:"]
-        for count, (share, share_free), steal, wait in itertools.product(counts, shares, steals,
-                                                                         waits):
+        for count, (share, share_free), steal, wait, large in itertools.product(
+                counts, shares, steals, waits, larges):
             # A job's second of its own core is count / cores seconds here.
             slowed = None if steal is None else steal * max(1.0, count / os.cpu_count())
             record = split(board, moves, count, args.depth, share=share,
                            share_free=share_free, shards=args.shards,
-                           host_table=args.host_table, steal_after=slowed, brothers_wait=wait)
+                           host_table=args.host_table, steal_after=slowed, brothers_wait=wait,
+                           split_large=large)
             assert record["value"] == base["value"]
             what = (f"{count} workers" + (" sharing" if share else "")
                     + (", one table" if args.host_table else "")
                     + (f", stealing after {steal} s" if steal is not None else ", no stealing")
-                    + (", young brothers wait" if wait else ""))
+                    + (", young brothers wait" if wait else "")
+                    + (", large jobs split after a test" if large else ""))
             say(dict(record, position=label, what=what, load=os.getloadavg()[0]))
             traffic = record["shared"]
             sent = (f", from {traffic['from_free']} free: {traffic.get('sent', 0)} sent, "
                     f"{traffic.get('received', 0)} received" if traffic else "")
             line.append(f"{what} {record['nodes'] / base['nodes']:.2f} "
                         f"({record['jobs']} jobs, {record['cancelled']} cancelled, "
-                        f"{record['steals']} stolen, parallelism by nodes "
+                        f"{record['steals']} stolen, {record['split_large']} split after a "
+                        f"test, {record['gave_up']} gave up, parallelism by nodes "
                         f"{record['node_parallelism']:.1f}, span "
-                        f"{record['critical_nodes'] / base['nodes']:.3f} of one core's nodes, "
+                        f"{record['critical_nodes'] / base['nodes']:.3f} of one core's nodes "
+                        f"(waited on: {record['span']['nodes'] / base['nodes']:.3f}, "
+                        f"{record['span']['jobs']} jobs), "
                         f"{record['cluster_seconds']:.2f} s on machines of a core each: "
                         f"{base['wall'] / record['cluster_seconds']:.1f}× one core{sent})")
         print(" ".join(line), flush=True)
@@ -910,6 +925,9 @@ def main():
     parser.add_argument("--brothers", default="wait",
                         help="workers: wait (a position's younger children wait for the eldest's "
                              "answer) or all (asked at once), each of a comma-separated list")
+    parser.add_argument("--split-large", default="on",
+                        help="workers: on (after each root test the positions of its large jobs "
+                             "expanded) or off, each of a comma-separated list")
     parser.add_argument("--shards", type=int, default=1,
                         help="workers --share: Ray actors holding the shared table")
     parser.add_argument("--batches", default="100,1000,10000",

@@ -410,13 +410,14 @@ fn dots(
         threads,
     };
     match (&args.book, args.no_book) {
-        (None, false) => answer_json(py, &query, &policy, tables(), watch, None),
+        (None, false) => answer_json(py, &query, &policy, tables(), watch, None, None),
         (book, no_book) => answer_json(
             py,
             &query,
             &policy,
             kept_with(book.as_deref(), no_book)?.as_ref(),
             watch,
+            None,
             None,
         ),
     }
@@ -645,7 +646,8 @@ fn book_verify(py: Python<'_>, args: &str) -> PyResult<String> {
     to_json(&found)
 }
 
-/// The report of `query` under `policy` with what `kept` holds, as JSON, solved by [`run`].
+/// The report of `query` under `policy` with what `kept` holds, as JSON, solved by [`run`]; its
+/// search gives up past `node_limit` nodes (`None`: never).
 fn answer_json(
     py: Python<'_>,
     query: &DotsQuery,
@@ -653,6 +655,7 @@ fn answer_json(
     kept: &Kept,
     watch: Watch,
     shared: Option<&SharedBounds>,
+    node_limit: Option<u64>,
 ) -> PyResult<String> {
     let strategy = policy.strategy(query, Some(kept));
     let report = run(py, watch, |cancel, progress| {
@@ -661,6 +664,7 @@ fn answer_json(
             status: None,
             cancel: Some(cancel),
             shared,
+            node_limit,
             ..Hooks::default()
         };
         answer(query, policy, Some(kept), hooks)
@@ -777,9 +781,13 @@ fn dots_move(py: Python<'_>, request: &str, args: &str) -> PyResult<String> {
 /// with the other workers' jobs ([`SharedTable`]), which the search meets and adds to.
 /// `host_table`: the name of a search table in the host's shared memory that the workers of this
 /// machine naming it all search, as the threads of one process share theirs (letters, digits,
-/// `.`, `_`, `-`; a table of that name of another size raises ValueError).
+/// `.`, `_`, `-`; a table of that name of another size raises ValueError). `node_limit`: the search
+/// gives up past that many nodes, saying what it proved (a job grown too large, which the driver
+/// splits).
 #[pyfunction]
-#[pyo3(signature = (request, memory=None, threads=None, stop=None, shared=None, host_table=None))]
+#[pyo3(signature = (request, memory=None, threads=None, stop=None, shared=None, host_table=None,
+                    node_limit=None))]
+#[allow(clippy::too_many_arguments)]
 fn dots_job(
     py: Python<'_>,
     request: &str,
@@ -788,6 +796,7 @@ fn dots_job(
     stop: Option<PyObject>,
     shared: Option<PyRef<'_, SharedTable>>,
     host_table: Option<&str>,
+    node_limit: Option<u64>,
 ) -> PyResult<String> {
     let query = dots_query(request)?;
     let policy = Policy::new(budget(memory)?, None);
@@ -798,7 +807,15 @@ fn dots_job(
         threads,
     };
     let shared = shared.map(|s| s.bounds.clone());
-    answer_json(py, &query, &policy, &kept, watch, shared.as_deref())
+    answer_json(
+        py,
+        &query,
+        &policy,
+        &kept,
+        watch,
+        shared.as_deref(),
+        node_limit,
+    )
 }
 
 /// Bounds shared by the jobs of a distributed solve's workers (`plysolve.distributed`), one store

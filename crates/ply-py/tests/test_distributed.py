@@ -94,7 +94,7 @@ def test_the_distributed_value_is_the_single_machine_value(small_ray, tmp_path, 
     again = distributed.solve(board, moves, store, workers=2)
     assert again["value"] == value and again["best_move"] == report["best_move"]
     assert again["jobs"] == {"run": 0, "from_store": 1, "cancelled": 0, "cancelled_nodes": 0,
-                             "leaves": 0, "steals": 0}
+                             "leaves": 0, "steals": 0, "split_large": 0, "gave_up": 0}
     rows = check_rows(store.path, board)
     assert {r[0] for r in rows} == {"job", "expanded"}
     store.close()
@@ -192,7 +192,7 @@ def test_a_killed_run_resumes_from_its_store(small_ray, tmp_path):
     again = json.loads(done.stdout)
     assert again["value"] == 4 and again["jobs"] == {
         "run": 0, "from_store": 1, "cancelled": 0, "cancelled_nodes": 0, "leaves": 0,
-        "steals": 0}
+        "steals": 0, "split_large": 0, "gave_up": 0}
     assert again["best_move"] == report["best_move"] and done.stderr == ""
 
 
@@ -570,16 +570,103 @@ def test_a_long_job_split_for_an_idle_worker_gives_the_single_search_value(small
     store.close()
     assert report["value"] == 4 and report["exact"]
     assert report["jobs"]["steals"] > 0 and report["jobs"]["cancelled"] > 0
+    # The span: a chain of at least one job a test, within every node searched.
+    assert len(report["tests"]) <= report["span"]["jobs"] <= report["jobs"]["run"] + report[
+        "jobs"]["steals"]
+    assert 0 < report["span"]["nodes"] <= report["nodes"]
     # Jobs of positions deeper than the expansion's (one ply: 29 free) ran, none of 24 or fewer.
     frees = {s["free"] for s in report["job_sizes"]}
     assert min(frees) < 29 and min(frees) >= 24
     check_rows(store.path, FOUR)
     # Without stealing, only the expansion's positions are jobs.
     plain = distributed.Store(str(tmp_path / "plain.sqlite"))
-    report = distributed.solve(FOUR, BOXES_30.split(), plain, workers=2, steal_after=None)
+    report = distributed.solve(FOUR, BOXES_30.split(), plain, workers=2, steal_after=None,
+                               split_large=False)
     plain.close()
     assert report["value"] == 4 and report["jobs"]["steals"] == 0
+    assert report["jobs"]["split_large"] == 0
     assert {s["free"] for s in report["job_sizes"]} == {29}
+
+
+def test_the_positions_of_a_tests_large_jobs_are_expanded_for_the_next(tmp_path):
+    moves = BOXES_26.split()
+    store = distributed.Store(str(tmp_path / "large.sqlite"))
+    tree = distributed._Tree(FOUR, store)
+    expanded = json.loads(_ply.dots_expand(distributed._request(FOUR, moves)))
+    root, _ = tree.node(expanded["key"], moves, expanded["free"], expanded["cells"])
+    tree.expand(root, expanded)
+    first, second, third = (key for _, key, _ in root.children[:3])
+    tree.nodes[third].range = (2, 2)  # proved exactly: nothing left to split
+    # Of 220 nodes, a share above 1/4 is more than 55: the first (100) and the third (60).
+    ran = [(first, 100), (second, 50), (third, 60), (first, 10)]
+    assert tree.split_large(ran, 4, min_free=20) == 1
+    assert tree.nodes[first].children and tree.nodes[second].children is None
+    assert tree.nodes[third].children is None
+    # Its children are jobs of the next test: the first of them asked, the younger waiting.
+    jobs = tree.needed(tree.nodes[first], (-1, 0), 100)
+    assert len(jobs) == 1 and jobs[0][0] in {key for _, key, _ in tree.nodes[first].children}
+    # None of at most `min_free` free edges (these have 25), none already expanded.
+    assert tree.split_large([(second, 100)], 4, min_free=25) == 0
+    assert tree.split_large([(first, 100)], 4, min_free=20) == 0
+    store.close()
+
+
+def test_large_jobs_split_after_a_test_give_the_single_search_value(small_ray, tmp_path,
+                                                                    monkeypatch):
+    # Every job above a tenth of a test's nodes split for the tests after it (2 workers, the
+    # share 1 / (5 × 2)): deeper jobs run, and the value is the single search's.
+    store = distributed.Store(str(tmp_path / "large.sqlite"))
+    monkeypatch.setattr(distributed, "SPLIT_LARGE", 5)
+    report = distributed.solve(FOUR, BOXES_30.split(), store, workers=2, steal_after=None)
+    store.close()
+    assert report["value"] == 4 and report["exact"] and report["jobs"]["split_large"] > 0
+    # The expansion's jobs have 29 free edges; the positions split, 28 (and fewer, split again).
+    assert min(s["free"] for s in report["job_sizes"]) < 29
+    check_rows(store.path, FOUR)
+
+
+def test_a_job_past_its_node_limit_gives_up_and_its_position_is_split(small_ray, tmp_path,
+                                                                       monkeypatch):
+    # The engine's own limit: the search stops past it, its window undecided (a position of 35
+    # free edges no other test asks, so that no table of this process holds it).
+    request = distributed._request(FOUR, "1-2 6-7 11-12 16-17 21-22".split(), (0, 1))
+    report = json.loads(_ply.dots_job(request, "64M", 1, None, None, None, 1000))
+    assert 1000 < report["states_visited"] < 1000 + 2 ** 16 and report["value"] is None
+    # A limit of a millionth of the last test's nodes: every job of a later test above
+    # `min_free` gives up and is split, down to positions of 28 free edges, which run whole (the
+    # split after a test left out, which would have split them all before they ran).
+    monkeypatch.setattr(distributed, "SPLIT_LARGE", 10 ** 6)
+    monkeypatch.setattr(distributed._Tree, "split_large", lambda *_args: 0)
+    store = distributed.Store(str(tmp_path / "limit.sqlite"))
+    report = distributed.solve(FOUR, BOXES_30.split(), store, workers=2, steal_after=None,
+                               min_free=28)
+    store.close()
+    assert report["value"] == 4 and report["exact"] and report["jobs"]["gave_up"] > 0
+    gave_up = [s for s in report["job_sizes"] if s["gave_up"]]
+    assert {s["free"] for s in gave_up} == {29}
+    assert min(s["free"] for s in report["job_sizes"]) == 28
+    # No row for a job that gave up: every row answers its question.
+    check_rows(store.path, FOUR)
+
+
+def test_the_span_follows_each_job_from_what_made_it_needed():
+    chains = distributed._Chains()
+    job = {name: (name, (0, 1), ()) for name in "ABCD"}
+    chains.needed([job["A"], job["B"]])  # both after the start
+    chains.started(job["A"])
+    chains.started(job["B"])
+    chains.answered(job["A"], 10)  # event 1
+    chains.needed([job["B"], job["C"]])  # C after A's answer, B still after the start
+    chains.started(job["C"])
+    chains.split(job["B"], 7)  # event 2: B split, its nodes told later by tag 7
+    chains.needed([job["C"], job["D"]])  # D after the split
+    chains.started(job["D"])
+    chains.answered(job["C"], 5)  # event 3: A then C, 15 nodes
+    chains.answered(job["D"], 3)  # event 4: B's nodes then D's
+    assert chains.span({7: 20}) == {"nodes": 23, "jobs": 2}
+    assert chains.span({7: 2}) == {"nodes": 15, "jobs": 2}
+    # A split job whose worker died counts none.
+    assert chains.span({}) == {"nodes": 15, "jobs": 2}
 
 
 # Shared bounds (issue 35): one table of bounds of the positions with many free edges across the
@@ -601,9 +688,9 @@ SHARED_CASES = [
 def test_workers_sharing_bounds_give_the_single_search_value(small_ray, tmp_path, board, moves,
                                                              value):
     store = distributed.Store(str(tmp_path / "shared.sqlite"))
-    # (No stealing: the jobs are the expansion's, of one count of free edges.)
+    # (No split: the jobs are the expansion's, of one count of free edges.)
     report = distributed.solve(board, moves.split(), store, workers=2, jobs=200, depth=2,
-                               steal_after=None)
+                               steal_after=None, split_large=False)
     store.close()
     assert report["value"] == value and report["exact"]
     shared = report["shared"]

@@ -64,6 +64,7 @@ def dots_job(
     stop: Optional[Callable[[], bool]] = None,
     shared: Optional["SharedTable"] = None,
     host_table: Optional[str] = None,
+    node_limit: Optional[int] = None,
 ) -> str: ...
 
 def remove_host_tables(name: str, seconds: float) -> int: ...

@@ -28,7 +28,12 @@ and a worker with nothing to do splits the job that has run longest once it has 
 ``--steal-after`` seconds (``STEAL_AFTER``; work stealing, ``--no-steal``: never): the job is
 cancelled, what its search proved kept in its table, and its position's children become jobs of
 their own, all asked at once — a split as deep as the work needs, where the expansion only gives
-the first plies.
+the first plies. And after each of the root's tests, the positions whose jobs took a large share of
+its nodes (``SPLIT_LARGE``; ``--no-split-large``: none) are expanded, so that the tests after it,
+which ask much the same positions in other windows, ask their children instead; in those tests
+a job that passes the same share of the last test's nodes gives up and is split too (a node
+limit: the same split whatever the machine's load). The longest chain of jobs one waits on (the
+report's ``span``) is shorter, and more workers have work.
 
 The workers share one table of bounds of the positions with many free edges (``--share-free F``:
 at least F; default the jobs' fewest less ``SHARE_BELOW``), each worker's own search table below
@@ -62,19 +67,24 @@ Prints one JSON object: ``value`` (``null`` when a job budget stopped the run fi
 ``--window`` was decided by a bound), ``bounds``, ``best_move``, ``tests`` (the root's null-window
 tests: each one's answer, time, jobs, their summed and longest time and the nodes of the largest —
 with one worker, which runs only the jobs a test needs, the longest over the tests added up is
-about the most any number of workers would take at this expansion), ``jobs: {"run",
-"from_store", "cancelled", "cancelled_nodes", "leaves", "steals"}`` (``steals``: jobs split for
-an idle worker), each job run (key, window, free edges, bounds, nodes, seconds, CPU seconds, the
-test it served, ``on_host``: whether it searched its machine's one table, ``started`` and
-``ended``: seconds into the run) and their sums (``nodes``: every node
-searched, the cancelled jobs' included), ``shared`` (the traffic of the shared bounds: entries
-``sent`` and ``received`` by the workers, ``offered`` by their searches, lost to a full outbox —
-``dropped`` — and ``contradictions``; entries the table's shards ``held`` at the end and
-``forgotten`` past ``SHARE_TABLE_ENTRIES``; ``null`` with ``--no-share``), on stdout and nothing else there: what
-Ray writes to this process's stdout (its "(raylet) A worker died …" lines) goes to stderr. Every
-failure exits 2 with one line on stderr: bad input (arguments, position, a memory size no worker
-can take, an address that does not answer within ``CONNECT_TIMEOUT`` seconds, a store that is
-not one or holds a row no search proves) as well as workers that keep dying.
+about the most any number of workers would take at this expansion), ``jobs: {"run", "from_store",
+"cancelled", "cancelled_nodes", "leaves", "steals", "split_large", "gave_up"}`` (``steals``: jobs
+split for an idle worker; ``split_large``: positions expanded after a test for the size of their
+jobs; ``gave_up``: jobs split for passing that size), each job run (key, window, free edges,
+bounds, nodes, seconds, CPU seconds, the test it served, ``on_host``: whether it searched its
+machine's one table, ``gave_up``: whether it was split so, ``started`` and ``ended``: seconds into
+the run) and their sums (``nodes``: every node searched, the cancelled jobs' included), ``span``
+(the longest chain of jobs each of which waited on the answer, or the split of a long job, that
+made it needed: its ``nodes`` and ``jobs`` — with ``nodes`` N, no number W of workers takes the run
+below max(N / W, span), and workers never idle while a job waits take at most N / W + span),
+``shared`` (the traffic of the shared bounds: entries ``sent`` and ``received`` by the workers,
+``offered`` by their searches, lost to a full outbox — ``dropped`` — and ``contradictions``;
+entries the table's shards ``held`` at the end and ``forgotten`` past ``SHARE_TABLE_ENTRIES``;
+``null`` with ``--no-share``), on stdout and nothing else there: what Ray writes to this process's
+stdout (its "(raylet) A worker died …" lines) goes to stderr. Every failure exits 2 with one line
+on stderr: bad input (arguments, position, a memory size no worker can take, an address that does
+not answer within ``CONNECT_TIMEOUT`` seconds, a store that is not one or holds a row no search
+proves) as well as workers that keep dying.
 """
 
 from __future__ import annotations
@@ -228,6 +238,12 @@ def remove_host_tables(name: Optional[str]) -> None:
 #: stealing; chosen by measurement, docs/SCALE.md).
 STEAL_AFTER = 0.5
 
+#: After each of the root's tests, a position whose job searched more than a ``1 / (SPLIT_LARGE
+#: × workers)`` share of the test's nodes is expanded: its children are the next tests' jobs
+#: (the next test asks much the same positions, in another window, at much the same cost); and
+#: a job of a later test that searches more than that gives up and is split.
+SPLIT_LARGE = 2
+
 
 #: Seconds between two exchanges of a worker's shared bounds with the table.
 SHARE_EVERY = 0.3
@@ -370,19 +386,26 @@ class _Worker(_Sharer):
         super().__init__(index, tables, from_free, host_table)
         #: Nodes searched by the jobs that were cancelled (their work thrown away).
         self.cancelled_nodes = 0
+        #: The nodes of each cancelled job, by the ``tag`` it was run with.
+        self.cancelled_jobs: Dict[int, int] = {}
 
-    def run(self, request: str, memory: Optional[str], threads: int) -> Dict[str, Any]:
+    def run(self, request: str, memory: Optional[str], threads: int,
+            tag: Optional[int] = None, node_limit: Optional[int] = None) -> Dict[str, Any]:
         """One job: ply's search of one position in its window; stops early, reporting what it
-        proved, once Ray cancels it."""
+        proved, once Ray cancels it (its nodes then kept under ``tag``: a cancelled call's
+        answer never reaches the driver) or once it has searched more than ``node_limit`` nodes
+        (``gave_up``: the driver splits its position)."""
         import ray
 
         context = ray.get_runtime_context()
         started, cpu = time.perf_counter(), _cpu_seconds()
         report = json.loads(self.on_host(lambda host: _ply.dots_job(
-            request, memory, threads, context.is_canceled, self.shared, host)))
+            request, memory, threads, context.is_canceled, self.shared, host, node_limit)))
         exact = report["value"] is not None
         if context.is_canceled():
             self.cancelled_nodes += report["states_visited"]
+            if tag is not None:
+                self.cancelled_jobs[tag] = report["states_visited"]
         return {
             "lower": report["value"] if exact else report["lower"],
             "upper": report["value"] if exact else report["upper"],
@@ -392,11 +415,18 @@ class _Worker(_Sharer):
             "cpu": _cpu_seconds() - cpu,
             "shared": self.traffic(),
             "on_host": self.host_table is not None,
+            # Past the limit (the driver looks whether its window is decided all the same).
+            "gave_up": node_limit is not None and report["states_visited"] > node_limit
+            and not context.is_canceled(),
         }
 
     def wasted(self) -> int:
         """Nodes searched by this worker's jobs that were cancelled (since it last started)."""
         return self.cancelled_nodes
+
+    def cancelled(self) -> Dict[int, int]:
+        """The nodes of each of this worker's cancelled jobs, by tag (since it last started)."""
+        return self.cancelled_jobs
 
 
 def job_result(ray: Any, ref: Any, lost: int, workers: int) -> Tuple[Optional[Dict[str, Any]], int]:
@@ -628,10 +658,12 @@ class _Tree:
         for parent in node.parents:
             self.settle(parent)
 
-    def needed(self, root: Node, question: Range, most: int) -> List[Job]:
+    def needed(self, root: Node, question: Range, most: int, mark: bool = True) -> List[Job]:
         """The first ``most`` jobs the root's ``question`` needs, in the order to run them: depth
         first, each position's moves best first — greatest proved bounds first (what a job proved
-        of a transposition reorders every position it is a child of), then the search's order."""
+        of a transposition reorders every position it is a child of), then the search's order.
+        ``mark``: each position passed on the way is taken as asked about the question (its row
+        in the store); false to look without asking."""
         found: List[Job] = []
         seen: Set[Tuple[str, Range]] = set()
 
@@ -643,7 +675,8 @@ class _Tree:
             if node.children is None:
                 found.append((node.key, asked, path))
                 return len(found) >= most
-            node.asked = asked
+            if mark:
+                node.asked = asked
             below = path + ((node.key, asked),)
 
             def rank(child: Tuple[int, str, str]) -> Range:
@@ -663,7 +696,7 @@ class _Tree:
         visit(root, question, ())
         return found
 
-    def steal(self, job: Job, min_free: int) -> bool:
+    def steal(self, job: Job, min_free: int, at_once: bool = True) -> bool:
         """Splits running ``job`` for an idle worker: expands its position, whose children become
         jobs of their own, all asked at once (the job, no longer needed, is cancelled; what its
         search proved is in its table). False for a position of at most ``min_free`` free edges."""
@@ -671,9 +704,24 @@ class _Tree:
         if node.children is not None or node.free <= min_free:
             return False
         self.expand(node)
-        node.stolen = True
+        node.stolen = at_once
         self.settle(node.key)
         return True
+
+    def split_large(self, ran: List[Tuple[str, int]], parts: int, min_free: int) -> int:
+        """After a test whose jobs were ``ran`` (position, nodes): expands each position whose
+        job searched more than ``1 / parts`` of them all (its children the next tests' jobs,
+        brothers waiting as ever), none of at most ``min_free`` free edges or proved exactly. How
+        many it expanded."""
+        total = sum(nodes for _, nodes in ran)
+        split = 0
+        for key in {key for key, nodes in ran if nodes * parts > total}:
+            node = self.nodes[key]
+            if node.children is None and node.free > min_free and node.range[0] < node.range[1]:
+                self.expand(node)
+                self.settle(node.key)
+                split += 1
+        return split
 
     def still_needed(self, job: Job) -> bool:
         """Whether ``job``'s position is still a leaf (not split) and neither it nor one on its
@@ -707,6 +755,9 @@ class _Pool:
         self.running: Dict[Any, Tuple[int, Job]] = {}
         #: ref → when each job running started (``time.perf_counter``).
         self.started: Dict[Any, float] = {}
+        #: ref → the tag each job running was started with (its number among the run's starts).
+        self.tags: Dict[Any, int] = {}
+        self.starts = 0
         #: ref → actor of each job cancelled and not stopped yet.
         self.stopping: Dict[Any, int] = {}
         #: key → the actor that last ran a job of it (its search table holds that work).
@@ -719,9 +770,11 @@ class _Pool:
         """(position, window) of the jobs running."""
         return {(job[0], job[1]) for _, job in self.running.values()}
 
-    def start(self, job: Job, request: str, memory: Optional[str]) -> bool:
+    def start(self, job: Job, request: str, memory: Optional[str],
+              node_limit: Optional[int] = None) -> bool:
         """Starts ``job`` on an idle actor, the one that last ran a job of its position if it is
-        idle; false when no actor is idle or the budget is spent."""
+        idle, to give up past ``node_limit`` nodes; false when no actor is idle or the budget is
+        spent."""
         if not self.idle or self.left == 0:
             return False
         key = job[0]
@@ -729,9 +782,12 @@ class _Pool:
         actor = preferred if preferred in self.idle else self.idle[0]
         self.idle.remove(actor)
         self.affinity[key] = actor
-        ref = self.actors[actor].run.remote(request, memory, self.threads)
+        ref = self.actors[actor].run.remote(request, memory, self.threads, self.starts,
+                                            node_limit)
         self.running[ref] = (actor, job)
         self.started[ref] = time.perf_counter()
+        self.tags[ref] = self.starts
+        self.starts += 1
         if self.left is not None:
             self.left -= 1
         return True
@@ -742,15 +798,16 @@ class _Pool:
             if not wanted(job):
                 del self.running[ref]
                 del self.started[ref]
+                del self.tags[ref]
                 self.ray.cancel(ref)
                 self.stopping[ref] = actor
                 self.cancelled += 1
 
-    def running_since(self) -> List[Tuple[Job, float]]:
-        """Each running job and the seconds it has run, the longest first."""
+    def running_since(self) -> List[Tuple[Job, float, int]]:
+        """Each running job, the seconds it has run and its tag, the longest first."""
         now = time.perf_counter()
-        return sorted(((job, now - self.started[ref]) for ref, (_, job) in self.running.items()),
-                      key=lambda found: -found[1])
+        return sorted(((job, now - self.started[ref], self.tags[ref])
+                       for ref, (_, job) in self.running.items()), key=lambda found: -found[1])
 
     def next_result(self, timeout: Optional[float] = None) -> Optional[Tuple[Job, Dict[str, Any]]]:
         """Waits for a job to end, at most ``timeout`` seconds (``None``: as long as it takes): the
@@ -770,6 +827,7 @@ class _Pool:
             return None
         actor, job = self.running.pop(ref)
         result_started = self.started.pop(ref)
+        del self.tags[ref]
         self.idle.append(actor)
         result, self.failures = job_result(ray, ref, self.failures, len(self.actors))
         if result is None:
@@ -805,6 +863,13 @@ class _Pool:
         the run threw away (asked once the jobs are done)."""
         return sum(self._answers([actor.wasted.remote() for actor in self.actors]))
 
+    def cancelled_nodes(self) -> Dict[int, int]:
+        """The nodes of each cancelled job, by tag, from the workers that still answer."""
+        found: Dict[int, int] = {}
+        for each in self._answers([actor.cancelled.remote() for actor in self.actors]):
+            found.update(each)
+        return found
+
     def shared(self) -> Dict[str, int]:
         """The traffic of the shared bounds, summed over the workers (as each last reported it):
         entries ``sent`` to the table and ``received`` from it, and what their stores counted
@@ -817,6 +882,51 @@ class _Pool:
             for name, n in each.items():
                 total[name] = total.get(name, 0) + n
         return total
+
+
+class _Chains:
+    """What waited on what in a run, for its span: each job after the event that made it needed
+    — the answer of another job, or the split of a long one (the first test's jobs after the
+    start, a later test's after the answer that decided the one before) — and each event after
+    its job. The span, the longest chain in nodes, is what no number of workers takes a run below:
+    with its nodes N, W workers need at least max(N / W, span), and a scheduler that never leaves
+    a worker idle while a job waits at most N / W + span (Brent)."""
+
+    def __init__(self) -> None:
+        #: (the event it came after, the nodes of its job — ``None`` for a split job's, told by
+        #: its worker at the end — and that job's tag); the first is the start.
+        self.events: List[Tuple[int, Optional[int], Optional[int]]] = [(-1, 0, None)]
+        #: (position, window) of each job needed now → the event after which it was.
+        self.ready: Dict[Tuple[str, Range], int] = {}
+        #: (position, window) of each job started → the event it came after.
+        self.after: Dict[Tuple[str, Range], int] = {}
+
+    def needed(self, jobs: List[Job]) -> None:
+        """Notes the jobs needed now: those new since the last event came after it."""
+        last = len(self.events) - 1
+        self.ready = {(key, asked): self.ready.get((key, asked), last) for key, asked, _ in jobs}
+
+    def started(self, job: Job) -> None:
+        """Notes that ``job`` started: it came after the event that made it needed."""
+        self.after[(job[0], job[1])] = self.ready.get((job[0], job[1]), len(self.events) - 1)
+
+    def answered(self, job: Job, nodes: int) -> None:
+        """The answer of ``job``, which searched ``nodes``: an event."""
+        self.events.append((self.after[(job[0], job[1])], nodes, None))
+
+    def split(self, job: Job, tag: int) -> None:
+        """The split of running ``job`` (started with ``tag``): an event after its nodes so far."""
+        self.events.append((self.after[(job[0], job[1])], None, tag))
+
+    def span(self, cancelled: Dict[int, int]) -> Dict[str, int]:
+        """The longest chain: its ``nodes`` and ``jobs``, the split jobs' nodes from ``cancelled``
+        (by tag; a job whose worker died counts none)."""
+        nodes, jobs = [0] * len(self.events), [0] * len(self.events)
+        for i, (after, searched, tag) in enumerate(self.events[1:], 1):
+            nodes[i] = nodes[after] + (searched if tag is None else cancelled.get(tag, 0))
+            jobs[i] = jobs[after] + 1
+        longest = max(range(len(nodes)), key=nodes.__getitem__)
+        return {"nodes": nodes[longest], "jobs": jobs[longest]}
 
 
 class _Scheduler:
@@ -832,6 +942,19 @@ class _Scheduler:
         self.steal_after = steal_after
         #: Jobs split for an idle worker.
         self.steals = 0
+        #: What waited on what (the run's span).
+        self.chains = _Chains()
+        #: Nodes past which a job of a position that can be split gives up and is split
+        #: (``None``: never); positions whose job gave up and could not be split.
+        self.node_limit: Optional[int] = None
+        self.unlimited: Set[str] = set()
+
+    def gave_up(self, job: Job, nodes: int) -> None:
+        """``job`` gave up at the node limit having searched ``nodes``: its position is split,
+        its children jobs of their own, all asked at once (what it proved is in its table)."""
+        self.chains.answered(job, nodes)
+        if not self.tree.steal(job, self.min_free, at_once=False):
+            self.unlimited.add(job[0])
 
     def step(self, pool: _Pool, question: Range) -> Tuple[bool, Optional[float]]:
         """Cancels the jobs no longer needed and starts those the root's ``question`` needs on
@@ -841,23 +964,30 @@ class _Scheduler:
         tree = self.tree
         pool.cancel_unless(tree.still_needed)
         busy = pool.busy()
+        self.chains.needed(tree.needed(self.root, question, sys.maxsize, mark=False))
         # The jobs to run next, in order (those running among them).
         for job in tree.needed(self.root, question, len(busy) + len(pool.idle)):
             if (job[0], job[1]) not in busy:
-                request = _request(tree.board, tree.nodes[job[0]].moves, job[1])
-                if not pool.start(job, request, self.memory):
+                node = tree.nodes[job[0]]
+                request = _request(tree.board, node.moves, job[1])
+                limit = None if node.free <= self.min_free or node.key in self.unlimited \
+                    else self.node_limit
+                if not pool.start(job, request, self.memory, limit):
                     break
+                self.chains.started(job)
         # A worker idle with nothing to ask: the position of the job that has run longest is
         # split (work stealing), once it has run ``steal_after`` seconds.
         steal_after = self.steal_after
         if not pool.idle or steal_after is None or pool.left == 0:
             return False, None
         ran = pool.running_since()
-        if any(seconds >= steal_after and tree.steal(job, self.min_free) for job, seconds in ran):
-            self.steals += 1
-            return True, None
-        return False, min((steal_after - seconds for _, seconds in ran if seconds < steal_after),
-                          default=None)
+        for job, seconds, tag in ran:
+            if seconds >= steal_after and tree.steal(job, self.min_free):
+                self.steals += 1
+                self.chains.split(job, tag)
+                return True, None
+        return False, min((steal_after - seconds for _, seconds, _ in ran
+                           if seconds < steal_after), default=None)
 
 
 def solve(
@@ -880,6 +1010,7 @@ def solve(
     host_table: bool = True,
     steal_after: Optional[float] = STEAL_AFTER,
     brothers_wait: bool = True,
+    split_large: bool = True,
 ) -> Dict[str, Any]:
     """Solves the position after ``moves`` on ``board`` (``{"game": "boxes", "rows": 4,
     "cols": 4}``) with Ray; see the module's docs. Expands one ply, and more (breadth first, at
@@ -896,6 +1027,10 @@ def solve(
     ``brothers_wait`` (the default): a position's younger children are asked only once one of
     its children is answered (false: all at once). ``steal_after``: a worker with nothing to do
     splits the job that has run longest once it has run that many seconds (``None``: never).
+    ``split_large`` (the default; with more than one worker): after each of the root's tests, the
+    positions whose jobs searched more than ``1 / (SPLIT_LARGE × workers)`` of its nodes are
+    expanded for the tests after it, and in those tests a job that searches more than that share
+    gives up and is split as a stolen one is.
 
     ``window`` = ``(lower, upper)`` asks only where the value lies against it (exactly when
     strictly inside; ``(t - 1, t)``: does it reach ``t``?). With ``share`` (the default), the
@@ -956,6 +1091,7 @@ def solve(
     pool: Optional[_Pool] = None
     scheduler = _Scheduler(tree, root, memory, min_free, steal_after)
     guess = 0
+    large = 0
     try:
         # MTD(f) at the root: one null-window test after another, each settled by jobs.
         while (beta := _ply.dots_next_test(root.range, window, guess)) is not None:
@@ -980,22 +1116,35 @@ def solve(
                     continue
                 (key, asked, _), result = ended
                 found = (result["lower"], result["upper"])
-                if not _decided(found, asked):
+                gave_up = result["gave_up"] and not _decided(found, asked)
+                if not _decided(found, asked) and not gave_up:
                     raise RuntimeError(f"a job left its window {asked} undecided: {found}")
-                tree.prove(key, asked, found, result["nodes"], result["seconds"])
+                if gave_up:
+                    # What it proved is in its table, for its children's jobs; the store keeps
+                    # rows that answer their question.
+                    scheduler.gave_up(ended[0], result["nodes"])
+                else:
+                    tree.prove(key, asked, found, result["nodes"], result["seconds"])
+                    scheduler.chains.answered(ended[0], result["nodes"])
                 node = tree.nodes[key]
                 sizes.append({"key": key, "window": list(asked), "free": node.free,
-                              "on_host": result["on_host"],
+                              "on_host": result["on_host"], "gave_up": gave_up,
                               "bounds": list(found), "nodes": result["nodes"],
                               "seconds": result["seconds"], "cpu": result["cpu"],
                               "test": len(tests),
                               "started": result["started"] - started,
                               "ended": time.perf_counter() - started})
                 say(f"job {len(sizes)}: {node.free} free, window {asked[0]}..{asked[1]}, "
-                    f"bounds {found[0]}..{found[1]}, {result['seconds']:.2f} s")
+                    f"bounds {found[0]}..{found[1]}, {result['seconds']:.2f} s"
+                    + (", gave up: split" if gave_up else ""))
             if not _decided(root.range, question):
                 break
             reached = root.range[0] >= beta
+            if split_large and workers > 1:
+                ran_nodes = [(s["key"], s["nodes"]) for s in sizes[first_job:]]
+                large += tree.split_large(ran_nodes, SPLIT_LARGE * workers, min_free)
+                scheduler.node_limit = max(1, sum(n for _, n in ran_nodes)
+                                           // (SPLIT_LARGE * workers))
             ran = [s["seconds"] for s in sizes[first_job:]]
             tests.append({"beta": beta, "reached": reached, "bounds": list(root.range),
                           "seconds": time.perf_counter() - test_started, "jobs": len(ran),
@@ -1008,6 +1157,7 @@ def solve(
         # Asked of the actors while they live (only when the run ends well: an interrupted run
         # waits on nothing).
         wasted = pool.wasted() if pool else 0
+        span = scheduler.chains.span(pool.cancelled_nodes() if pool else {})
         traffic = pool.shared() if pool and share else {}
     finally:
         if pool is not None:
@@ -1028,7 +1178,8 @@ def solve(
             "tests": tests,
             "jobs": {"run": len(sizes), "from_store": tree.from_store,
                      "cancelled": pool.cancelled if pool else 0, "cancelled_nodes": wasted,
-                     "leaves": leaves, "steals": scheduler.steals},
+                     "leaves": leaves, "steals": scheduler.steals, "split_large": large,
+                     "gave_up": sum(s["gave_up"] for s in sizes)},
             "plies": level,
             "positions": len(tree.nodes),
             "workers": workers,
@@ -1036,6 +1187,7 @@ def solve(
             "shared": None if not share else dict(traffic, from_free=share_free, shards=shards),
             # Every node searched, the cancelled jobs' included.
             "nodes": sum(s["nodes"] for s in sizes) + wasted,
+            "span": span,
             "job_cpu": sum(s["cpu"] for s in sizes),
             "job_seconds": {
                 "sum": sum(seconds),
@@ -1124,6 +1276,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="split a job that has run this long when a worker has nothing to do "
                              f"(default {STEAL_AFTER})")
     parser.add_argument("--no-steal", action="store_true", help="never split a running job")
+    parser.add_argument("--no-split-large", action="store_true",
+                        help="never expand a position for the size of its job in the test before "
+                             "(default: a job of more than 1 / (%d × workers) of a test's nodes is "
+                             "split into its children for the tests after it)" % SPLIT_LARGE)
     parser.add_argument("--all-at-once", action="store_true",
                         help="ask a position's children all at once (default: the younger wait "
                              "for the eldest's answer)")
@@ -1161,6 +1317,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             share=not args.no_share, share_free=args.share_free, shards=args.share_shards,
             host_table=not args.no_host_table,
             steal_after=None if args.no_steal else steal_after,
+            split_large=not args.no_split_large,
             brothers_wait=not args.all_at_once,
         ),
         "interrupted (every job proved so far is in the store)",

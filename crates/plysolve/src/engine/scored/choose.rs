@@ -69,6 +69,10 @@ pub struct SolveOptions<'a> {
     /// as they are stored, so tens of millions of them are not held while the search runs. The
     /// search alone uses them.
     pub seed: Option<&'a Cell<Vec<ProvedState>>>,
+    /// Nodes past which the search gives up as if halted, saying what it proved
+    /// ([`SearchOptions::node_limit`]): a distributed solve's job grown too large, which its driver
+    /// splits. The search alone uses it (`None`: no limit).
+    pub node_limit: Option<u64>,
 }
 
 impl SolveOptions<'_> {
@@ -86,6 +90,7 @@ impl SolveOptions<'_> {
             known: None,
             shared_bounds: None,
             seed: None,
+            node_limit: None,
         }
     }
 }
@@ -201,7 +206,11 @@ pub fn with_solver<G: SubsetIndexed, T>(
                 use_theory: true,
                 tie_order: options.tie_order,
                 halt: options.halt,
-                node_limit: gives_way.then(|| nodes_before_table(free)),
+                node_limit: if gives_way {
+                    Some(nodes_before_table(free))
+                } else {
+                    options.node_limit
+                },
                 known: options.known,
                 shared: options.shared_bounds,
             };

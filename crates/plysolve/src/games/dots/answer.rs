@@ -47,6 +47,9 @@ pub struct Hooks<'a> {
     /// Bounds shared with searches in other processes (the workers of a distributed solve): the
     /// search meets them and adds what it proves of positions with many free edges.
     pub shared: Option<&'a SharedBounds>,
+    /// Nodes past which the search gives up, its answer saying what it proved
+    /// ([`SolveOptions::node_limit`]): a distributed solve's job grown too large to be one.
+    pub node_limit: Option<u64>,
 }
 
 /// A solve error with a hint at what could still work, naming the options as `surface` names them:
@@ -299,6 +302,7 @@ fn prove(
                 search_gives_way: query.strategy == Strategy::Auto,
                 known: book.as_deref().map(|b| b as &dyn KnownValues),
                 shared_bounds: hooks.shared,
+                node_limit: hooks.node_limit,
                 ..SolveOptions::new(policy.budget)
             };
             with_solver(&built.board, strategy, options, &position.drawn(), report)
@@ -517,5 +521,30 @@ mod tests {
             fault(&given, Strategy::FreeTable, Surface::Api),
             format!("{e}; try \"strategy\": \"search\"")
         );
+    }
+
+    #[test]
+    fn a_search_past_its_node_limit_gives_up_saying_what_it_proved() {
+        use crate::games::dots::request::{Detail, DotsRequest};
+        use crate::games::dots::Geometry;
+        // A 4×4 position of 26 free edges (its value 4, a search of some 10^5 nodes).
+        let moves = "17-18 8-13 2-3 14-19 18-19 9-14 12-17 16-21 3-8 9-10 1-6 20-25 4-5 11-16";
+        let query = DotsRequest {
+            detail: Detail::Value,
+            ..DotsRequest::new(Geometry::Boxes { rows: 4, cols: 4 }, moves)
+        }
+        .validate()
+        .unwrap();
+        let policy = Policy::new(MemoryBudget::new(1 << 26), None);
+        let whole = answer(&query, &policy, None, Hooks::default()).unwrap();
+        assert_eq!(whole.value, Some(4));
+        assert!(whole.states_visited > 1_000);
+        let limited = Hooks {
+            node_limit: Some(1_000),
+            ..Hooks::default()
+        };
+        let stopped = answer(&query, &policy, None, limited).unwrap();
+        assert_eq!(stopped.value, None);
+        assert!((1_000..whole.states_visited).contains(&stopped.states_visited));
     }
 }
