@@ -698,8 +698,9 @@ class _Tree:
 
     def steal(self, job: Job, min_free: int, at_once: bool = True) -> bool:
         """Splits running ``job`` for an idle worker: expands its position, whose children become
-        jobs of their own, all asked at once (the job, no longer needed, is cancelled; what its
-        search proved is in its table). False for a position of at most ``min_free`` free edges."""
+        jobs of their own, all asked at once (``at_once``; else the eldest first, as any
+        position's) — the job, no longer needed, is cancelled; what its search proved is in its
+        table. False for a position of at most ``min_free`` free edges."""
         node = self.nodes[job[0]]
         if node.children is not None or node.free <= min_free:
             return False
@@ -951,7 +952,8 @@ class _Scheduler:
 
     def gave_up(self, job: Job, nodes: int) -> None:
         """``job`` gave up at the node limit having searched ``nodes``: its position is split,
-        its children jobs of their own, all asked at once (what it proved is in its table)."""
+        its children jobs of their own, the eldest asked first (all at once cost more nodes for
+        no shorter span: BENCHMARKS); what it proved is in its table."""
         self.chains.answered(job, nodes)
         if not self.tree.steal(job, self.min_free, at_once=False):
             self.unlimited.add(job[0])
@@ -1030,7 +1032,7 @@ def solve(
     ``split_large`` (the default; with more than one worker): after each of the root's tests, the
     positions whose jobs searched more than ``1 / (SPLIT_LARGE × workers)`` of its nodes are
     expanded for the tests after it, and in those tests a job that searches more than that share
-    gives up and is split as a stolen one is.
+    of the last test's nodes gives up and its position is split, its eldest child asked first.
 
     ``window`` = ``(lower, upper)`` asks only where the value lies against it (exactly when
     strictly inside; ``(t - 1, t)``: does it reach ``t``?). With ``share`` (the default), the
@@ -1277,9 +1279,10 @@ def main(argv: Optional[List[str]] = None) -> int:
                              f"(default {STEAL_AFTER})")
     parser.add_argument("--no-steal", action="store_true", help="never split a running job")
     parser.add_argument("--no-split-large", action="store_true",
-                        help="never expand a position for the size of its job in the test before "
-                             "(default: a job of more than 1 / (%d × workers) of a test's nodes is "
-                             "split into its children for the tests after it)" % SPLIT_LARGE)
+                        help="never split a position for the size of its job (default: a job of "
+                             "more than 1 / (%d × workers) of a test's nodes is split into its "
+                             "children for the tests after it, and a job of a later test past "
+                             "that many nodes gives up and is split)" % SPLIT_LARGE)
     parser.add_argument("--all-at-once", action="store_true",
                         help="ask a position's children all at once (default: the younger wait "
                              "for the eldest's answer)")
