@@ -25,7 +25,8 @@ one core each — the two searching one table in the machine's shared memory (th
 each a table of its own (as two machines' workers would) — and 1 worker of 2 cores (a local Ray
 of 2 CPUs started once, not counted; the actors, a new store and everything else counted),
 expanded as the command line does or to `--depth` plies; the six, or those `--ways` names
-(separated by `;`, among them also `1 worker, own table`), interleaved in each of `--runs`
+(separated by `;`, among them also `1 worker, own table`, `2 workers, no stealing`, `2
+workers, no split after a test` and `2 workers, all at once`), interleaved in each of `--runs`
 rounds, the first named the baseline: medians of wall and CPU time and of nodes, ratios to the
 baseline; the jobs' sizes; the time each job costs beyond its own (1 worker: the solve's time less its jobs',
 per job); and the parallelism one worker's tests allow (its jobs' time over the longest job of

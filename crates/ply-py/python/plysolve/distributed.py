@@ -384,13 +384,12 @@ class _Worker(_Sharer):
     def __init__(self, index: int = 0, tables: Optional[List[str]] = None,
                  from_free: int = 0, host_table: Optional[str] = None) -> None:
         super().__init__(index, tables, from_free, host_table)
-        #: Nodes searched by the jobs that were cancelled (their work thrown away).
-        self.cancelled_nodes = 0
-        #: The nodes of each cancelled job, by the ``tag`` it was run with.
+        #: The nodes of each job that was cancelled (its work thrown away), by the ``tag`` it was
+        #: run with.
         self.cancelled_jobs: Dict[int, int] = {}
 
-    def run(self, request: str, memory: Optional[str], threads: int,
-            tag: Optional[int] = None, node_limit: Optional[int] = None) -> Dict[str, Any]:
+    def run(self, request: str, memory: Optional[str], threads: int, tag: int,
+            node_limit: Optional[int] = None) -> Dict[str, Any]:
         """One job: ply's search of one position in its window; stops early, reporting what it
         proved, once Ray cancels it (its nodes then kept under ``tag``: a cancelled call's
         answer never reaches the driver) or once it has searched more than ``node_limit`` nodes
@@ -403,9 +402,7 @@ class _Worker(_Sharer):
             request, memory, threads, context.is_canceled, self.shared, host, node_limit)))
         exact = report["value"] is not None
         if context.is_canceled():
-            self.cancelled_nodes += report["states_visited"]
-            if tag is not None:
-                self.cancelled_jobs[tag] = report["states_visited"]
+            self.cancelled_jobs[tag] = report["states_visited"]
         return {
             "lower": report["value"] if exact else report["lower"],
             "upper": report["value"] if exact else report["upper"],
@@ -419,10 +416,6 @@ class _Worker(_Sharer):
             "gave_up": node_limit is not None and report["states_visited"] > node_limit
             and not context.is_canceled(),
         }
-
-    def wasted(self) -> int:
-        """Nodes searched by this worker's jobs that were cancelled (since it last started)."""
-        return self.cancelled_nodes
 
     def cancelled(self) -> Dict[int, int]:
         """The nodes of each of this worker's cancelled jobs, by tag (since it last started)."""
@@ -658,24 +651,24 @@ class _Tree:
         for parent in node.parents:
             self.settle(parent)
 
-    def needed(self, root: Node, question: Range, most: int, mark: bool = True) -> List[Job]:
-        """The first ``most`` jobs the root's ``question`` needs, in the order to run them: depth
-        first, each position's moves best first — greatest proved bounds first (what a job proved
-        of a transposition reorders every position it is a child of), then the search's order.
-        ``mark``: each position passed on the way is taken as asked about the question (its row
-        in the store); false to look without asking."""
+    def needed(self, root: Node, question: Range, most: int) -> List[Job]:
+        """Every job the root's ``question`` needs, in the order to run them: depth first, each
+        position's moves best first — greatest proved bounds first (what a job proved of a
+        transposition reorders every position it is a child of), then the search's order. The
+        positions passed on the way to the first ``most`` (the jobs to run now) are taken as
+        asked about the question (their rows in the store)."""
         found: List[Job] = []
         seen: Set[Tuple[str, Range]] = set()
 
-        def visit(node: Node, asked: Range, path: Tuple[Tuple[str, Range], ...]) -> bool:
-            """Adds the jobs below ``node``; true once ``most`` are found."""
+        def visit(node: Node, asked: Range, path: Tuple[Tuple[str, Range], ...]) -> None:
+            """Adds the jobs below ``node``."""
             if _decided(node.range, asked) or (node.key, asked) in seen:
-                return False
+                return
             seen.add((node.key, asked))
             if node.children is None:
                 found.append((node.key, asked, path))
-                return len(found) >= most
-            if mark:
+                return
+            if len(found) < most:
                 node.asked = asked
             below = path + ((node.key, asked),)
 
@@ -690,8 +683,8 @@ class _Tree:
                 # Young brothers wait: nothing answered of this question yet, only the eldest
                 # is asked (the rest would be speculation if it decides the position).
                 children = children[:1]
-            return any(visit(self.nodes[key], _child_window(points, asked), below)
-                       for points, key, _ in children)
+            for points, key, _ in children:
+                visit(self.nodes[key], _child_window(points, asked), below)
 
         visit(root, question, ())
         return found
@@ -752,12 +745,10 @@ class _Pool:
         #: Each actor's latest counts of its shared bounds.
         self.traffic: Dict[int, Dict[str, int]] = {}
         self.idle: List[int] = list(range(workers))
-        #: ref → (actor, job) of each job running.
-        self.running: Dict[Any, Tuple[int, Job]] = {}
+        #: ref → (actor, job, tag: its number among the run's starts) of each job running.
+        self.running: Dict[Any, Tuple[int, Job, int]] = {}
         #: ref → when each job running started (``time.perf_counter``).
         self.started: Dict[Any, float] = {}
-        #: ref → the tag each job running was started with (its number among the run's starts).
-        self.tags: Dict[Any, int] = {}
         self.starts = 0
         #: ref → actor of each job cancelled and not stopped yet.
         self.stopping: Dict[Any, int] = {}
@@ -769,7 +760,7 @@ class _Pool:
 
     def busy(self) -> Set[Tuple[str, Range]]:
         """(position, window) of the jobs running."""
-        return {(job[0], job[1]) for _, job in self.running.values()}
+        return {(job[0], job[1]) for _, job, _ in self.running.values()}
 
     def start(self, job: Job, request: str, memory: Optional[str],
               node_limit: Optional[int] = None) -> bool:
@@ -785,9 +776,8 @@ class _Pool:
         self.affinity[key] = actor
         ref = self.actors[actor].run.remote(request, memory, self.threads, self.starts,
                                             node_limit)
-        self.running[ref] = (actor, job)
+        self.running[ref] = (actor, job, self.starts)
         self.started[ref] = time.perf_counter()
-        self.tags[ref] = self.starts
         self.starts += 1
         if self.left is not None:
             self.left -= 1
@@ -795,11 +785,10 @@ class _Pool:
 
     def cancel_unless(self, wanted: Callable[[Job], bool]) -> None:
         """Cancels the running jobs that are not ``wanted``."""
-        for ref, (actor, job) in list(self.running.items()):
+        for ref, (actor, job, _) in list(self.running.items()):
             if not wanted(job):
                 del self.running[ref]
                 del self.started[ref]
-                del self.tags[ref]
                 self.ray.cancel(ref)
                 self.stopping[ref] = actor
                 self.cancelled += 1
@@ -807,8 +796,8 @@ class _Pool:
     def running_since(self) -> List[Tuple[Job, float, int]]:
         """Each running job, the seconds it has run and its tag, the longest first."""
         now = time.perf_counter()
-        return sorted(((job, now - self.started[ref], self.tags[ref])
-                       for ref, (_, job) in self.running.items()), key=lambda found: -found[1])
+        return sorted(((job, now - self.started[ref], tag)
+                       for ref, (_, job, tag) in self.running.items()), key=lambda found: -found[1])
 
     def next_result(self, timeout: Optional[float] = None) -> Optional[Tuple[Job, Dict[str, Any]]]:
         """Waits for a job to end, at most ``timeout`` seconds (``None``: as long as it takes): the
@@ -826,9 +815,8 @@ class _Pool:
         if ref in self.stopping:
             self.idle.append(self.stopping.pop(ref))
             return None
-        actor, job = self.running.pop(ref)
+        actor, job, _ = self.running.pop(ref)
         result_started = self.started.pop(ref)
-        del self.tags[ref]
         self.idle.append(actor)
         result, self.failures = job_result(ray, ref, self.failures, len(self.actors))
         if result is None:
@@ -859,13 +847,9 @@ class _Pool:
                 pass
         return answers
 
-    def wasted(self) -> int:
-        """Nodes the cancelled jobs searched, summed over the workers that still answer: work
-        the run threw away (asked once the jobs are done)."""
-        return sum(self._answers([actor.wasted.remote() for actor in self.actors]))
-
     def cancelled_nodes(self) -> Dict[int, int]:
-        """The nodes of each cancelled job, by tag, from the workers that still answer."""
+        """The nodes of each cancelled job, by tag, from the workers that still answer: work the
+        run threw away (asked once the jobs are done)."""
         found: Dict[int, int] = {}
         for each in self._answers([actor.cancelled.remote() for actor in self.actors]):
             found.update(each)
@@ -909,7 +893,7 @@ class _Chains:
 
     def started(self, job: Job) -> None:
         """Notes that ``job`` started: it came after the event that made it needed."""
-        self.after[(job[0], job[1])] = self.ready.get((job[0], job[1]), len(self.events) - 1)
+        self.after[(job[0], job[1])] = self.ready[(job[0], job[1])]
 
     def answered(self, job: Job, nodes: int) -> None:
         """The answer of ``job``, which searched ``nodes``: an event."""
@@ -946,17 +930,17 @@ class _Scheduler:
         #: What waited on what (the run's span).
         self.chains = _Chains()
         #: Nodes past which a job of a position that can be split gives up and is split
-        #: (``None``: never); positions whose job gave up and could not be split.
+        #: (``None``: never).
         self.node_limit: Optional[int] = None
-        self.unlimited: Set[str] = set()
 
     def gave_up(self, job: Job, nodes: int) -> None:
         """``job`` gave up at the node limit having searched ``nodes``: its position is split,
         its children jobs of their own, the eldest asked first (all at once cost more nodes for
         no shorter span: BENCHMARKS); what it proved is in its table."""
         self.chains.answered(job, nodes)
-        if not self.tree.steal(job, self.min_free, at_once=False):
-            self.unlimited.add(job[0])
+        # (Only a leaf of more than ``min_free`` free edges is given the limit; one expanded
+        # while its job ran is asked no more.)
+        self.tree.steal(job, self.min_free, at_once=False)
 
     def step(self, pool: _Pool, question: Range) -> Tuple[bool, Optional[float]]:
         """Cancels the jobs no longer needed and starts those the root's ``question`` needs on
@@ -966,14 +950,15 @@ class _Scheduler:
         tree = self.tree
         pool.cancel_unless(tree.still_needed)
         busy = pool.busy()
-        self.chains.needed(tree.needed(self.root, question, sys.maxsize, mark=False))
+        most = len(busy) + len(pool.idle)
+        needed = tree.needed(self.root, question, most)
+        self.chains.needed(needed)
         # The jobs to run next, in order (those running among them).
-        for job in tree.needed(self.root, question, len(busy) + len(pool.idle)):
+        for job in needed[:most]:
             if (job[0], job[1]) not in busy:
                 node = tree.nodes[job[0]]
                 request = _request(tree.board, node.moves, job[1])
-                limit = None if node.free <= self.min_free or node.key in self.unlimited \
-                    else self.node_limit
+                limit = None if node.free <= self.min_free else self.node_limit
                 if not pool.start(job, request, self.memory, limit):
                     break
                 self.chains.started(job)
@@ -1158,8 +1143,9 @@ def solve(
             guess = root.range[0] if reached else root.range[1]
         # Asked of the actors while they live (only when the run ends well: an interrupted run
         # waits on nothing).
-        wasted = pool.wasted() if pool else 0
-        span = scheduler.chains.span(pool.cancelled_nodes() if pool else {})
+        cancelled = pool.cancelled_nodes() if pool else {}
+        wasted = sum(cancelled.values())
+        span = scheduler.chains.span(cancelled)
         traffic = pool.shared() if pool and share else {}
     finally:
         if pool is not None:
